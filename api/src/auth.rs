@@ -1,0 +1,192 @@
+//! Sign-in, sign-out and the current user. Admin and ordinary sessions are separate (seed 000 §6):
+//! only the admin login creates an admin session.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::{Method, StatusCode, request::Parts};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum_extra::extract::CookieJar;
+use axum_extra::extract::cookie::{Cookie, SameSite};
+use governor::clock::{Clock, DefaultClock};
+use jobs::auth::{dummy_hash, new_token, normalize_email, token_hash, verify_password};
+use jobs::db::{SessionInsert, UserRow};
+use jobs::time::now_ms;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{AdminUser, CurrentUser, Json, SESSION_COOKIE};
+use crate::{Access, AppState, Routes, SESSION_TTL};
+
+pub(crate) fn routes() -> Routes {
+    Routes::new()
+        .add(Method::POST, "/api/admin/login", Access::Public, post(admin_login))
+        .add(Method::POST, "/api/admin/logout", Access::Public, post(logout))
+        .add(Method::GET, "/api/admin/user", Access::Admin, get(admin_user))
+        .add(Method::POST, "/api/login", Access::Public, post(user_login))
+        .add(Method::GET, "/api/login", Access::Public, get(login_page))
+        .add(Method::GET, "/api/logout", Access::Public, get(logout_redirect))
+        .add(Method::GET, "/api/auth/user", Access::User, get(auth_user))
+}
+
+pub const LOGIN_FAILED: &str = "Login failed. Please check your credentials.";
+pub const NOT_ADMIN: &str = "Only authorized admin accounts can access this panel.";
+
+#[derive(Debug, Deserialize)]
+pub struct LoginBody {
+    email: Option<String>,
+    password: Option<String>,
+}
+
+/// The user as the web app reads it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserView {
+    id: String,
+    email: String,
+    first_name: Option<String>,
+    last_name: Option<String>,
+    is_admin: bool,
+}
+
+impl UserView {
+    fn new(user: &UserRow, is_admin: bool) -> Self {
+        Self {
+            id: user.id.clone(),
+            email: user.email.clone(),
+            first_name: user.first_name.clone(),
+            last_name: user.last_name.clone(),
+            is_admin,
+        }
+    }
+}
+
+async fn admin_login(
+    State(state): State<AppState>,
+    jar: CookieJar,
+    parts: Parts,
+    Json(body): Json<LoginBody>,
+) -> ApiResult<Response> {
+    login(state, jar, &parts, body, true).await
+}
+
+async fn user_login(
+    State(state): State<AppState>,
+    jar: CookieJar,
+    parts: Parts,
+    Json(body): Json<LoginBody>,
+) -> ApiResult<Response> {
+    login(state, jar, &parts, body, false).await
+}
+
+async fn login(
+    state: AppState,
+    jar: CookieJar,
+    parts: &Parts,
+    body: LoginBody,
+    admin: bool,
+) -> ApiResult<Response> {
+    let email = body.email.as_deref().map(normalize_email).unwrap_or_default();
+    let password = body.password.unwrap_or_default();
+    let mut errors = BTreeMap::new();
+    if email.is_empty() {
+        errors.insert("email".to_string(), "Email is required".to_string());
+    }
+    if password.is_empty() {
+        errors.insert("password".to_string(), "Password is required".to_string());
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::fields("Email and password are required", errors));
+    }
+    let ip = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip().to_string())
+        .unwrap_or_else(|| "unknown".into());
+    rate_limit(&state.login_by_ip, ip)?;
+    rate_limit(&state.login_by_email, email.clone())?;
+
+    let user = state.queue.db.user_get_by_email(&email).await?;
+    // Verify against a dummy hash for unknown addresses so timing does not reveal which exist.
+    let hash = user.as_ref().map_or(dummy_hash(), |u| u.password_hash.as_str());
+    let password_ok = verify_password(&password, hash);
+    let user = match user {
+        Some(u) if password_ok => u,
+        _ => return Err(ApiError::unauthorized(LOGIN_FAILED)),
+    };
+    let is_admin = state.is_admin(&user);
+    if admin && !is_admin {
+        return Err(ApiError::forbidden(NOT_ADMIN));
+    }
+    let token = new_token();
+    let now = now_ms();
+    state
+        .queue
+        .db
+        .session_insert(&SessionInsert {
+            token_hash: &token_hash(&token),
+            user_id: &user.id,
+            is_admin: admin,
+            created_at: now,
+            expires_at: now + SESSION_TTL.as_millis() as i64,
+        })
+        .await?;
+    let secure = state.config.public_base_url.starts_with("https://");
+    let cookie = Cookie::build((SESSION_COOKIE, token))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .path("/")
+        .max_age(time_duration(SESSION_TTL))
+        .build();
+    tracing::info!(user_id = %user.id, admin, "signed in");
+    Ok((jar.add(cookie), axum::Json(UserView::new(&user, is_admin))).into_response())
+}
+
+fn time_duration(d: std::time::Duration) -> cookie::time::Duration {
+    cookie::time::Duration::seconds(d.as_secs() as i64)
+}
+
+fn rate_limit(limiter: &governor::DefaultKeyedRateLimiter<String>, key: String) -> ApiResult<()> {
+    limiter.check_key(&key).map_err(|not_until| {
+        let wait = not_until.wait_time_from(DefaultClock::default().now());
+        let secs = wait.as_secs() + 1;
+        ApiError::TooManyRequests {
+            message: format!("Too many login attempts. Try again in {secs} seconds."),
+            retry_after: secs,
+        }
+    })
+}
+
+async fn end_session(state: &AppState, jar: CookieJar) -> ApiResult<CookieJar> {
+    if let Some(c) = jar.get(SESSION_COOKIE) {
+        state.queue.db.session_delete(&token_hash(c.value())).await?;
+    }
+    Ok(jar.remove(Cookie::build(SESSION_COOKIE).path("/").build()))
+}
+
+async fn logout(State(state): State<AppState>, jar: CookieJar) -> ApiResult<Response> {
+    let jar = end_session(&state, jar).await?;
+    Ok((jar, StatusCode::NO_CONTENT).into_response())
+}
+
+/// Browser navigation to sign in: the login screen.
+async fn login_page() -> Redirect {
+    Redirect::to("/admin/login")
+}
+
+/// Browser navigation to sign out (ordinary users, seed 000 §2.2).
+async fn logout_redirect(State(state): State<AppState>, jar: CookieJar) -> ApiResult<Response> {
+    let jar = end_session(&state, jar).await?;
+    Ok((jar, Redirect::to("/")).into_response())
+}
+
+async fn admin_user(State(state): State<AppState>, AdminUser(current): AdminUser) -> axum::Json<UserView> {
+    axum::Json(UserView::new(&current.user, state.is_admin(&current.user)))
+}
+
+async fn auth_user(State(state): State<AppState>, current: CurrentUser) -> axum::Json<UserView> {
+    axum::Json(UserView::new(&current.user, state.is_admin(&current.user)))
+}

@@ -1,0 +1,65 @@
+//! Liveness, readiness and Prometheus metrics.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde_json::json;
+
+use crate::{Access, AppState, Routes};
+
+pub(crate) fn routes() -> Routes {
+    Routes::new()
+        .add(Method::GET, "/healthz", Access::Public, get(healthz))
+        .add(Method::GET, "/readyz", Access::Public, get(readyz))
+        .add(Method::GET, "/metrics", Access::Public, get(metrics_text))
+}
+
+async fn healthz() -> axum::Json<serde_json::Value> {
+    axum::Json(json!({ "status": "ok" }))
+}
+
+async fn readyz(State(state): State<AppState>) -> Response {
+    match state.queue.db.ping().await {
+        Ok(()) => axum::Json(json!({ "status": "ready" })).into_response(),
+        Err(e) => {
+            tracing::warn!(error = %e, "readiness check: database unreachable");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                axum::Json(json!({ "message": "Database unreachable" })),
+            )
+                .into_response()
+        }
+    }
+}
+
+/// Job counts come from the database at scrape time, so every process reports the same truth.
+async fn metrics_text(State(state): State<AppState>) -> Response {
+    match state.queue.db.job_counts().await {
+        Ok(counts) => {
+            for kind in state.queue.registry.kinds() {
+                for status in jobs::queue::STATUSES {
+                    let n = counts
+                        .iter()
+                        .find(|(k, s, _)| k == kind && s == status)
+                        .map_or(0, |c| c.2);
+                    metrics::gauge!("prospector_jobs", "kind" => kind, "status" => status).set(n as f64);
+                }
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "metrics: job counts unavailable"),
+    }
+    if let Ok(oldest) = state.queue.db.job_oldest_ready(jobs::time::now_ms()).await {
+        let now = jobs::time::now_ms();
+        for kind in state.queue.registry.kinds() {
+            let age = oldest.iter().find(|(k, _)| k == kind).map_or(0, |(_, at)| now - at);
+            metrics::gauge!("prospector_job_oldest_ready_age_seconds", "kind" => kind)
+                .set(age as f64 / 1000.0);
+        }
+    }
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.metrics.render(),
+    )
+        .into_response()
+}

@@ -1,0 +1,38 @@
+//! `GET /api/jobs/{id}`: the status every enqueuing screen polls.
+
+use axum::extract::State;
+use axum::http::Method;
+use axum::routing::get;
+use jobs::queue::JobView;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{CurrentUser, Path};
+use crate::{Access, AppState, Routes};
+
+pub(crate) fn routes() -> Routes {
+    Routes::new().add(Method::GET, "/api/jobs/{id}", Access::User, get(job_get))
+}
+
+async fn job_get(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<JobView>> {
+    state
+        .queue
+        .get(&id)
+        .await?
+        .map(axum::Json)
+        .ok_or_else(|| ApiError::not_found("Job not found"))
+}
+
+/// The answer of every endpoint that enqueues: `202`, `Location`, `{"jobId","status"}`.
+pub(crate) fn accepted(id: &str, status: &str) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (
+        axum::http::StatusCode::ACCEPTED,
+        [(axum::http::header::LOCATION, format!("/api/jobs/{id}"))],
+        axum::Json(serde_json::json!({ "jobId": id, "status": status })),
+    )
+        .into_response()
+}

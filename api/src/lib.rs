@@ -1,0 +1,211 @@
+//! The HTTP API: thin handlers that validate, read and enqueue; it never calls a slow provider inline.
+//!
+//! Every route is declared once in [`routes`] with its access level, so the router and the access
+//! tests come from the same table. Errors: see [`error`].
+
+pub mod error;
+pub mod extract;
+
+mod auth;
+mod health;
+mod jobs_api;
+mod ops;
+mod web;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
+use axum::http::{HeaderName, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use jobs::config::Config;
+use jobs::db::UserRow;
+use jobs::queue::Queue;
+use metrics_exporter_prometheus::PrometheusHandle;
+use tokio_util::sync::CancellationToken;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+
+use crate::error::ApiError;
+
+/// Largest request body accepted (413 beyond it).
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub queue: Queue,
+    pub config: Arc<Config>,
+    pub metrics: PrometheusHandle,
+    pub login_by_ip: Arc<DefaultKeyedRateLimiter<String>>,
+    pub login_by_email: Arc<DefaultKeyedRateLimiter<String>>,
+}
+
+impl AppState {
+    pub fn new(queue: Queue, config: Arc<Config>, metrics: PrometheusHandle) -> Self {
+        let per_minute = std::num::NonZeroU32::new(config.login_attempts_per_minute.max(1))
+            .unwrap_or(std::num::NonZeroU32::MIN);
+        let quota = Quota::per_minute(per_minute);
+        Self {
+            queue,
+            config,
+            metrics,
+            login_by_ip: Arc::new(RateLimiter::keyed(quota)),
+            login_by_email: Arc::new(RateLimiter::keyed(quota)),
+        }
+    }
+
+    /// Admin rights: the user's admin flag or the `ADMIN_EMAILS` allowlist.
+    pub fn is_admin(&self, user: &UserRow) -> bool {
+        user.is_admin || self.config.is_admin_email(&user.email)
+    }
+}
+
+/// Who may call a route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Public,
+    /// Any signed-in user.
+    User,
+    /// An administrator in an admin session.
+    Admin,
+}
+
+/// One declared route.
+#[derive(Debug, Clone)]
+pub struct RouteInfo {
+    pub method: Method,
+    pub path: &'static str,
+    pub access: Access,
+}
+
+/// Builds a router and the table of what it serves, from the same declarations.
+pub struct Routes {
+    router: Router<AppState>,
+    table: Vec<RouteInfo>,
+}
+
+impl Routes {
+    fn new() -> Self {
+        Self {
+            router: Router::new(),
+            table: Vec::new(),
+        }
+    }
+
+    fn add(
+        mut self,
+        method: Method,
+        path: &'static str,
+        access: Access,
+        handler: MethodRouter<AppState>,
+    ) -> Self {
+        self.router = self.router.route(path, handler);
+        self.table.push(RouteInfo {
+            method,
+            path,
+            access,
+        });
+        self
+    }
+
+    fn merge(mut self, other: Routes) -> Self {
+        self.router = self.router.merge(other.router);
+        self.table.extend(other.table);
+        self
+    }
+}
+
+/// Every route of the API.
+pub fn routes() -> Routes {
+    Routes::new()
+        .merge(health::routes())
+        .merge(auth::routes())
+        .merge(jobs_api::routes())
+        .merge(ops::routes())
+}
+
+/// The declared routes (for the access tests and the docs).
+pub fn route_table() -> Vec<RouteInfo> {
+    routes().table
+}
+
+#[derive(Clone, Default)]
+struct UlidRequestId;
+
+impl MakeRequestId for UlidRequestId {
+    fn make_request_id<B>(&mut self, _: &axum::http::Request<B>) -> Option<RequestId> {
+        axum::http::HeaderValue::from_str(&ulid::Ulid::new().to_string())
+            .ok()
+            .map(RequestId::new)
+    }
+}
+
+pub fn app(state: AppState) -> Router {
+    let request_id = HeaderName::from_static("x-request-id");
+    let api = routes()
+        .router
+        .fallback(|| async { ApiError::not_found("Not found") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::Status(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed".into())
+        });
+    let web = web::router(&state.config.web_dist);
+    api.merge(web)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn(record_http_metrics))
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()
+        }))
+        .layer(PropagateRequestIdLayer::new(request_id.clone()))
+        .layer(
+            TraceLayer::new_for_http().make_span_with(|req: &Request| {
+                let id = req
+                    .headers()
+                    .get("x-request-id")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("-");
+                tracing::info_span!("http", method = %req.method(), path = %req.uri().path(), request_id = %id)
+            }),
+        )
+        .layer(SetRequestIdLayer::new(request_id, UlidRequestId))
+        .with_state(state)
+}
+
+async fn record_http_metrics(req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = req.method().to_string();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|p| p.as_str().to_string())
+        .unwrap_or_else(|| "unmatched".into());
+    let res = next.run(req).await;
+    metrics::histogram!(
+        "prospector_http_request_duration_seconds",
+        "method" => method,
+        "route" => route,
+        "status" => res.status().as_u16().to_string()
+    )
+    .record(started.elapsed().as_secs_f64());
+    res
+}
+
+/// Serves until `shutdown` fires; in-flight requests finish first.
+pub async fn serve(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
+    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move { shutdown.cancelled().await })
+        .await
+}
+
+/// Session lifetime.
+pub const SESSION_TTL: Duration = Duration::from_secs(14 * 24 * 3600);

@@ -1,0 +1,322 @@
+//! Typed settings read from the environment (and `.env` when present).
+//!
+//! Every setting has a safe default; a bad value stops start-up with a [`ConfigError`] that names the
+//! variable. Secrets are wrapped in [`Secret`] so they never reach a log line or a `Debug` dump.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rand::RngCore;
+
+/// A value that must never be printed.
+#[derive(Clone)]
+pub struct Secret<T>(T);
+
+impl<T> Secret<T> {
+    pub fn new(value: T) -> Self {
+        Self(value)
+    }
+    pub fn expose(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> fmt::Debug for Secret<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret([redacted])")
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{var}: {message}")]
+    Invalid { var: &'static str, message: String },
+    #[error("{var}: {source}")]
+    Io {
+        var: &'static str,
+        source: std::io::Error,
+    },
+}
+
+fn invalid(var: &'static str, message: impl Into<String>) -> ConfigError {
+    ConfigError::Invalid {
+        var,
+        message: message.into(),
+    }
+}
+
+/// Where the data lives: the embedded SQLite file or a Postgres server.
+#[derive(Clone)]
+pub enum DatabaseUrl {
+    Sqlite(String),
+    Postgres(Secret<String>),
+}
+
+impl DatabaseUrl {
+    /// Parses `DATABASE_URL`; the error text never echoes the URL (it may hold a password).
+    pub fn parse(raw: &str) -> Result<Self, ConfigError> {
+        let raw = raw.trim();
+        if raw.starts_with("sqlite:") {
+            Ok(Self::Sqlite(raw.to_string()))
+        } else if raw.starts_with("postgres://") || raw.starts_with("postgresql://") {
+            url::Url::parse(raw).map_err(|e| {
+                invalid("DATABASE_URL", format!("not a valid postgres URL ({e})"))
+            })?;
+            Ok(Self::Postgres(Secret::new(raw.to_string())))
+        } else {
+            Err(invalid(
+                "DATABASE_URL",
+                "must start with sqlite:// or postgres:// (e.g. sqlite://./data/prospector.db)",
+            ))
+        }
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        matches!(self, Self::Postgres(_))
+    }
+}
+
+impl fmt::Debug for DatabaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Sqlite(path) => write!(f, "Sqlite({path})"),
+            Self::Postgres(_) => f.write_str("Postgres([redacted])"),
+        }
+    }
+}
+
+/// Settings of the job platform.
+#[derive(Debug, Clone)]
+pub struct QueueSettings {
+    /// How often a worker writes its heartbeat and looks for cancelled and orphaned jobs.
+    pub heartbeat_interval: Duration,
+    /// A worker whose heartbeat is older than this is dead; its running jobs are rescued.
+    pub heartbeat_timeout: Duration,
+    /// On SIGTERM, in-flight jobs get this long to finish before they go back to the queue.
+    pub shutdown_grace: Duration,
+    /// Finished jobs older than this are deleted by the `prune_jobs` job.
+    pub retention: Duration,
+    /// First retry delay; each further attempt doubles it (with jitter).
+    pub backoff_base: Duration,
+    /// Safety poll when no wake-up arrives (cross-process SQLite, a lost LISTEN connection).
+    pub poll_interval: Duration,
+    /// Default concurrency of each kind's worker.
+    pub concurrency: usize,
+    /// Per-kind overrides, from `JOB_TIME_BUDGETS` and `JOB_MAX_ATTEMPTS` (`kind=value,...`).
+    pub time_budgets: HashMap<String, Duration>,
+    pub max_attempts: HashMap<String, i32>,
+    /// Cron expression (with seconds) of the prune tick.
+    pub prune_cron: String,
+}
+
+impl Default for QueueSettings {
+    fn default() -> Self {
+        Self {
+            heartbeat_interval: Duration::from_secs(5),
+            heartbeat_timeout: Duration::from_secs(30),
+            shutdown_grace: Duration::from_secs(30),
+            retention: Duration::from_secs(7 * 24 * 3600),
+            backoff_base: Duration::from_secs(2),
+            poll_interval: Duration::from_millis(50),
+            concurrency: 16,
+            time_budgets: HashMap::new(),
+            max_attempts: HashMap::new(),
+            prune_cron: "0 */10 * * * *".to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub database_url: DatabaseUrl,
+    pub bind: IpAddr,
+    pub port: u16,
+    pub data_dir: PathBuf,
+    pub public_base_url: String,
+    pub secret_key: Secret<Vec<u8>>,
+    pub admin_emails: Vec<String>,
+    pub web_dist: PathBuf,
+    pub log_json: bool,
+    pub queue: QueueSettings,
+    /// Login attempts allowed per minute, per client address and per email.
+    pub login_attempts_per_minute: u32,
+}
+
+/// Reads one variable: `None` when unset or empty.
+fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn parse_var<T: std::str::FromStr>(name: &'static str, default: T) -> Result<T, ConfigError>
+where
+    T::Err: fmt::Display,
+{
+    match var(name) {
+        None => Ok(default),
+        Some(raw) => raw
+            .trim()
+            .parse()
+            .map_err(|e| invalid(name, format!("cannot parse {raw:?} ({e})"))),
+    }
+}
+
+fn millis(name: &'static str, default: Duration) -> Result<Duration, ConfigError> {
+    let ms: u64 = parse_var(name, default.as_millis() as u64)?;
+    Ok(Duration::from_millis(ms))
+}
+
+fn seconds(name: &'static str, default: Duration) -> Result<Duration, ConfigError> {
+    let s: u64 = parse_var(name, default.as_secs())?;
+    Ok(Duration::from_secs(s))
+}
+
+/// Parses `kind=value,kind=value`.
+fn kind_map<T: std::str::FromStr>(name: &'static str) -> Result<HashMap<String, T>, ConfigError> {
+    let mut out = HashMap::new();
+    let Some(raw) = var(name) else {
+        return Ok(out);
+    };
+    for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (kind, value) = part
+            .split_once('=')
+            .ok_or_else(|| invalid(name, format!("expected kind=value, got {part:?}")))?;
+        let value = value
+            .trim()
+            .parse()
+            .map_err(|_| invalid(name, format!("bad value in {part:?}")))?;
+        out.insert(kind.trim().to_string(), value);
+    }
+    Ok(out)
+}
+
+impl Config {
+    /// Reads the environment (after `.env`, if any). Creates the data directory and, when
+    /// `SECRET_KEY` is unset, a random key kept in it.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        // A missing .env is normal; a malformed one is not worth failing start-up over.
+        let _ = dotenvy::dotenv();
+        let data_dir = PathBuf::from(var("PROSPECTOR_DATA_DIR").unwrap_or_else(|| "./data".into()));
+        std::fs::create_dir_all(&data_dir).map_err(|source| ConfigError::Io {
+            var: "PROSPECTOR_DATA_DIR",
+            source,
+        })?;
+        let database_url = match var("DATABASE_URL") {
+            Some(raw) => DatabaseUrl::parse(&raw)?,
+            None => DatabaseUrl::Sqlite(format!(
+                "sqlite://{}",
+                data_dir.join("prospector.db").display()
+            )),
+        };
+        let bind: IpAddr = parse_var("BIND", IpAddr::from([127, 0, 0, 1]))?;
+        let port: u16 = parse_var("PORT", 8080)?;
+        let public_base_url = var("PUBLIC_BASE_URL")
+            .unwrap_or_else(|| format!("http://{bind}:{port}"))
+            .trim_end_matches('/')
+            .to_string();
+        url::Url::parse(&public_base_url)
+            .map_err(|e| invalid("PUBLIC_BASE_URL", format!("not a URL ({e})")))?;
+        let secret_key = match var("SECRET_KEY") {
+            Some(key) if key.len() >= 32 => key.into_bytes(),
+            Some(_) => return Err(invalid("SECRET_KEY", "must be at least 32 characters")),
+            None => load_or_create_key(&data_dir)?,
+        };
+        let admin_emails = var("ADMIN_EMAILS")
+            .map(|raw| {
+                raw.split(',')
+                    .map(|e| e.trim().to_lowercase())
+                    .filter(|e| !e.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let d = QueueSettings::default();
+        let queue = QueueSettings {
+            heartbeat_interval: millis("JOB_HEARTBEAT_INTERVAL_MS", d.heartbeat_interval)?,
+            heartbeat_timeout: millis("JOB_HEARTBEAT_TIMEOUT_MS", d.heartbeat_timeout)?,
+            shutdown_grace: millis("JOB_SHUTDOWN_GRACE_MS", d.shutdown_grace)?,
+            retention: seconds("JOB_RETENTION_SECS", d.retention)?,
+            backoff_base: millis("JOB_BACKOFF_BASE_MS", d.backoff_base)?,
+            poll_interval: millis("JOB_POLL_INTERVAL_MS", d.poll_interval)?,
+            concurrency: parse_var("WORKER_CONCURRENCY", d.concurrency)?,
+            time_budgets: kind_map::<u64>("JOB_TIME_BUDGETS")?
+                .into_iter()
+                .map(|(k, v)| (k, Duration::from_secs(v)))
+                .collect(),
+            max_attempts: kind_map("JOB_MAX_ATTEMPTS")?,
+            prune_cron: var("JOB_PRUNE_CRON").unwrap_or(d.prune_cron),
+        };
+        if queue.heartbeat_timeout <= queue.heartbeat_interval {
+            return Err(invalid(
+                "JOB_HEARTBEAT_TIMEOUT_MS",
+                "must be longer than JOB_HEARTBEAT_INTERVAL_MS",
+            ));
+        }
+        if queue.concurrency == 0 {
+            return Err(invalid("WORKER_CONCURRENCY", "must be at least 1"));
+        }
+        Ok(Self {
+            database_url,
+            bind,
+            port,
+            data_dir,
+            public_base_url,
+            secret_key: Secret::new(secret_key),
+            admin_emails,
+            web_dist: PathBuf::from(var("WEB_DIST").unwrap_or_else(|| "./web/dist".into())),
+            log_json: var("LOG_FORMAT").is_some_and(|f| f.eq_ignore_ascii_case("json")),
+            queue,
+            login_attempts_per_minute: parse_var("LOGIN_ATTEMPTS_PER_MINUTE", 10)?,
+        })
+    }
+
+    pub fn is_admin_email(&self, email: &str) -> bool {
+        self.admin_emails.iter().any(|e| e == email)
+    }
+}
+
+fn load_or_create_key(data_dir: &std::path::Path) -> Result<Vec<u8>, ConfigError> {
+    let path = data_dir.join("secret.key");
+    let io = |source| ConfigError::Io {
+        var: "SECRET_KEY",
+        source,
+    };
+    if let Ok(existing) = std::fs::read(&path)
+        && existing.len() >= 32
+    {
+        return Ok(existing);
+    }
+    let mut key = vec![0u8; 64];
+    rand::rng().fill_bytes(&mut key);
+    std::fs::write(&path, &key).map_err(io)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+    }
+    Ok(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_url_errors_name_the_variable_and_hide_the_password() {
+        let err = DatabaseUrl::parse("mysql://root:hunter2@x/db")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.starts_with("DATABASE_URL:"), "{err}");
+        assert!(!err.contains("hunter2"));
+        let pg = DatabaseUrl::parse("postgres://u:hunter2@localhost/db");
+        assert!(pg.as_ref().is_ok_and(|u| u.is_postgres()));
+        assert!(!format!("{:?}", pg.ok()).contains("hunter2"));
+    }
+
+    #[test]
+    fn secrets_never_print() {
+        assert_eq!(format!("{:?}", Secret::new("abc")), "Secret([redacted])");
+    }
+}

@@ -1,0 +1,14 @@
+//! One file per job kind: its payload, stable name and handler.
+
+mod noop;
+mod prune_jobs;
+
+pub use noop::Noop;
+pub use prune_jobs::PruneJobs;
+
+use crate::queue::Registry;
+
+/// Every kind this build runs.
+pub fn registry() -> Registry {
+    Registry::default().register::<Noop>().register::<PruneJobs>()
+}

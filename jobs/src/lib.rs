@@ -1,0 +1,9 @@
+//! The shared library of Prospector: settings, the database layer, domain types, the job platform
+//! (queue, job kinds) and, later, the providers. The api, worker and scheduler all build on it.
+
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod kinds;
+pub mod queue;
+pub mod time;

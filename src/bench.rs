@@ -1,0 +1,249 @@
+//! `prospector bench queue`: drains a backlog of no-op jobs through the real worker and measures
+//! enqueue rate, drain rate, enqueue-to-start latency of a trickle, and peak memory.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail};
+use clap::{Subcommand, ValueEnum};
+use jobs::config::{DatabaseUrl, QueueSettings};
+use jobs::db::{Db, JobInsertMany};
+use jobs::kinds::Noop;
+use jobs::queue::{JobKind, NewJob, Queue};
+use jobs::time::now_ms;
+use serde_json::json;
+use sqlx::Connection;
+use tokio_util::sync::CancellationToken;
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum BenchDb {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Queue throughput and latency with no-op jobs.
+    Queue {
+        #[arg(long, value_enum, default_value = "sqlite")]
+        db: BenchDb,
+        #[arg(long, default_value_t = 100_000)]
+        jobs: usize,
+        #[arg(long, default_value_t = 64)]
+        concurrency: usize,
+        /// Jobs in the latency trickle.
+        #[arg(long, default_value_t = 500)]
+        samples: usize,
+        /// Server for the Postgres run; a scratch database is created on it and dropped.
+        #[arg(long, env = "TEST_DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/postgres")]
+        postgres_url: String,
+    },
+}
+
+pub async fn run(cmd: BenchCommand) -> anyhow::Result<()> {
+    match cmd {
+        BenchCommand::Queue {
+            db,
+            jobs,
+            concurrency,
+            samples,
+            postgres_url,
+        } => {
+            let scratch = Scratch::create(db, &postgres_url).await?;
+            let result = queue_bench(&scratch.url, db, jobs, concurrency, samples).await;
+            scratch.drop_db().await;
+            result
+        }
+    }
+}
+
+/// A database that exists for one bench run.
+struct Scratch {
+    url: DatabaseUrl,
+    admin_url: Option<String>,
+    name: String,
+    _dir: Option<tempdir::Dir>,
+}
+
+mod tempdir {
+    /// A scratch directory removed on drop.
+    pub struct Dir(pub std::path::PathBuf);
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+impl Scratch {
+    async fn create(db: BenchDb, postgres_url: &str) -> anyhow::Result<Self> {
+        let name = format!("prospector_bench_{}", ulid::Ulid::new().to_string().to_lowercase());
+        match db {
+            BenchDb::Sqlite => {
+                let dir = std::env::temp_dir().join(&name);
+                std::fs::create_dir_all(&dir)?;
+                Ok(Self {
+                    url: DatabaseUrl::Sqlite(format!("sqlite://{}", dir.join("bench.db").display())),
+                    admin_url: None,
+                    name,
+                    _dir: Some(tempdir::Dir(dir)),
+                })
+            }
+            BenchDb::Postgres => {
+                let mut conn = sqlx::PgConnection::connect(postgres_url)
+                    .await
+                    .context("TEST_DATABASE_URL: cannot reach Postgres")?;
+                sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                    .execute(&mut conn)
+                    .await?;
+                let mut url = url::Url::parse(postgres_url)?;
+                url.set_path(&name);
+                Ok(Self {
+                    url: DatabaseUrl::parse(url.as_str())?,
+                    admin_url: Some(postgres_url.to_string()),
+                    name,
+                    _dir: None,
+                })
+            }
+        }
+    }
+
+    async fn drop_db(&self) {
+        if let Some(admin) = &self.admin_url
+            && let Ok(mut conn) = sqlx::PgConnection::connect(admin).await
+        {
+            let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            )))
+            .execute(&mut conn)
+            .await;
+        }
+    }
+}
+
+fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+async fn queue_bench(
+    url: &DatabaseUrl,
+    which: BenchDb,
+    n: usize,
+    concurrency: usize,
+    samples: usize,
+) -> anyhow::Result<()> {
+    let db = Db::connect(url, 16).await?;
+    db.migrate().await?;
+    let settings = QueueSettings {
+        concurrency,
+        poll_interval: Duration::from_millis(50),
+        ..QueueSettings::default()
+    };
+    let queue = Queue::new(db.clone(), jobs::kinds::registry(), settings);
+    let payload = json!({});
+
+    // Enqueue the backlog in batches (ids made up front: ULIDs, as enqueue makes them).
+    let batch = 5_000;
+    let t = Instant::now();
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(batch);
+        let ids: Vec<String> = (0..k).map(|_| ulid::Ulid::new().to_string()).collect();
+        db.job_insert_many(&JobInsertMany {
+            ids: &ids,
+            kind: Noop::NAME,
+            payload: &payload,
+            max_attempts: 3,
+            now: now_ms(),
+        })
+        .await?;
+        left -= k;
+    }
+    let enqueue_rate = n as f64 / t.elapsed().as_secs_f64();
+    println!("enqueued {n} jobs in batches of {batch}: {enqueue_rate:.0} jobs/s");
+
+    // Drain.
+    let shutdown = CancellationToken::new();
+    let t = Instant::now();
+    let worker = worker::start(
+        queue.clone(),
+        worker::WorkerOptions {
+            kinds: Some(vec![Noop::NAME.into()]),
+            concurrency: Some(concurrency),
+        },
+        shutdown.clone(),
+    )
+    .await?;
+    loop {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let done: i64 = db
+            .job_counts()
+            .await?
+            .iter()
+            .filter(|(k, s, _)| k == Noop::NAME && s == "succeeded")
+            .map(|c| c.2)
+            .sum();
+        if done as usize >= n {
+            break;
+        }
+        if t.elapsed() > Duration::from_secs(1800) {
+            bail!("drain did not finish in 30 minutes ({done} of {n})");
+        }
+    }
+    let drain_secs = t.elapsed().as_secs_f64();
+    let drain_rate = n as f64 / drain_secs;
+    let rss = peak_rss_mb();
+    println!("drained {n} jobs in {drain_secs:.2} s: {drain_rate:.0} jobs/s (concurrency {concurrency}), peak RSS {rss:.0} MB");
+
+    // Trickle: one job at a time into an idle worker.
+    let mut started = worker.subscribe_started();
+    let mut latencies = Vec::with_capacity(samples);
+    for _ in 0..samples {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let t = Instant::now();
+        let job = queue.enqueue(NewJob::new(Noop::NAME, json!({}))).await?;
+        let deadline = Duration::from_secs(10);
+        loop {
+            let id = tokio::time::timeout(deadline, started.recv())
+                .await
+                .context("a trickle job did not start within 10 s")??;
+            if id == job.id {
+                break;
+            }
+        }
+        latencies.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    latencies.sort_by(|a, b| a.total_cmp(b));
+    let (p50, p99, max) = (
+        percentile(&latencies, 0.50),
+        percentile(&latencies, 0.99),
+        latencies.last().copied().unwrap_or(0.0),
+    );
+    shutdown.cancel();
+    worker.shutdown().await?;
+    db.close().await;
+    let backend = match which {
+        BenchDb::Sqlite => "sqlite",
+        BenchDb::Postgres => "postgres",
+    };
+    println!(
+        "bench queue {backend}: jobs={n} concurrency={concurrency} drain={drain_rate:.0} jobs/s enqueue={enqueue_rate:.0} jobs/s \
+         start_latency p50={p50:.2} ms p99={p99:.2} ms max={max:.2} ms peak_rss={rss:.0} MB"
+    );
+    Ok(())
+}

@@ -1,0 +1,111 @@
+// End-to-end: the real server (started by the Makefile) with Debian's Chromium.
+//
+//   E2E_BASE_URL  where the app is served (default http://127.0.0.1:8080)
+//   E2E_EMAIL     an admin account the Makefile created
+//   E2E_PASSWORD  its password
+//   CHROMIUM_PATH the browser (default /usr/bin/chromium)
+//
+// Run with `npm run e2e`. On failure a screenshot is written to e2e-artifacts/.
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+
+import { chromium } from 'playwright-core';
+
+const BASE_URL = (process.env.E2E_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
+const EMAIL = process.env.E2E_EMAIL;
+const PASSWORD = process.env.E2E_PASSWORD;
+const STEP_TIMEOUT_MS = 15_000;
+const JOB_TIMEOUT_MS = 45_000;
+
+let browser;
+
+before(async () => {
+  assert.ok(EMAIL, 'E2E_EMAIL must name the admin account the server was seeded with');
+  assert.ok(PASSWORD, 'E2E_PASSWORD must be set');
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function screenshotOnFailure(page, name, fn) {
+  try {
+    await fn();
+  } catch (error) {
+    await mkdir('e2e-artifacts', { recursive: true });
+    await page.screenshot({ path: `e2e-artifacts/${name}.png`, fullPage: true }).catch(() => {});
+    throw error;
+  }
+}
+
+test('admin logs in, runs a noop job and follows it to success', { timeout: 120_000 }, async () => {
+  const context = await browser.newContext({ baseURL: BASE_URL });
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
+
+  await screenshotOnFailure(page, 'jobs-flow', async () => {
+    // 1. A wrong password shows the server's message inline.
+    await page.goto('/admin/login');
+    const form = page.getByRole('form', { name: 'Admin login' });
+    await form.waitFor();
+    await form.getByLabel('Email').fill(EMAIL);
+    await form.getByLabel('Password').fill(`${PASSWORD}-definitely-wrong`);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await form
+      .getByRole('alert')
+      .filter({ hasText: 'Login failed. Please check your credentials.' })
+      .waitFor();
+    assert.match(new URL(page.url()).pathname, /^\/admin\/login$/);
+
+    // 2. The right password lands on the Jobs page.
+    await form.getByLabel('Password').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/jobs');
+    await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+    await page.getByRole('banner').getByText(EMAIL, { exact: true }).waitFor();
+
+    // 3. Run a noop test job: 1.5 s in 3 steps.
+    const runForm = page.getByRole('form', { name: 'Run test job' });
+    await runForm.getByLabel('Sleep (ms)').fill('1500');
+    await runForm.getByLabel('Steps').fill('3');
+    await runForm.getByRole('button', { name: 'Run test job' }).click();
+
+    // 4. The detail panel follows it: running with a progress bar, then succeeded.
+    const panel = page.getByRole('region', { name: 'Job details' });
+    await panel.waitFor();
+    const jobId = await panel.getAttribute('data-job-id');
+    assert.ok(jobId, 'the detail panel names the new job');
+    assert.equal(new URL(page.url()).searchParams.get('job'), jobId);
+
+    await page
+      .locator(`section[data-job-id="${jobId}"][data-job-status="running"]`)
+      .waitFor({ timeout: JOB_TIMEOUT_MS });
+    const bar = panel.getByRole('progressbar', { name: 'Job progress' });
+    assert.ok(await bar.isVisible(), 'progress bar is visible while the job runs');
+
+    await page
+      .locator(`section[data-job-id="${jobId}"][data-job-status="succeeded"]`)
+      .waitFor({ timeout: JOB_TIMEOUT_MS });
+    await panel.getByText('succeeded', { exact: true }).waitFor();
+    assert.ok(await bar.isVisible());
+
+    // 5. The list (refreshed every 2 s) shows the job as succeeded.
+    const row = page.locator(`tr[data-job-id="${jobId}"]`);
+    await row.getByText('succeeded', { exact: true }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await row.getByRole('button', { name: jobId }).waitFor();
+  });
+
+  await context.close();
+});

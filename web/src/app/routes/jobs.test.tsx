@@ -1,0 +1,142 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { db, seedJobs } from '@/testing/mocks/db';
+import { recordRequests, server } from '@/testing/mocks/server';
+import { renderApp } from '@/testing/test-utils';
+
+const jobsListRegion = () => screen.getByRole('region', { name: 'Jobs' });
+
+describe('Jobs page', () => {
+  it.each(['/admin/jobs', '/jobs'])('redirects %s to the admin login without a session', async (path) => {
+    const { router } = renderApp(path);
+    expect(await screen.findByRole('form', { name: 'Admin login' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin/login');
+  });
+
+  it('lists jobs with the total from X-Total-Count and pages by 50', async () => {
+    seedJobs(60);
+    const requests = recordRequests();
+    const { user } = renderApp('/admin/jobs', { signedIn: true });
+
+    expect(await screen.findByText('Total: 60')).toBeInTheDocument();
+    const table = within(jobsListRegion()).getByRole('table');
+    expect(within(table).getAllByRole('row')).toHaveLength(51); // header + 50
+    expect(screen.getByText('Showing 1–50 of 60')).toBeInTheDocument();
+    expect(requests.find((r) => r.path === '/api/ops/jobs')?.search).toBe('?limit=50&offset=0');
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Showing 51–60 of 60')).toBeInTheDocument();
+    expect(within(within(jobsListRegion()).getByRole('table')).getAllByRole('row')).toHaveLength(11);
+    expect(requests.some((r) => r.path === '/api/ops/jobs' && r.search === '?limit=50&offset=50')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+  });
+
+  it('trusts X-Total-Count over the number of rows', async () => {
+    server.use(
+      http.get('/api/ops/jobs', () =>
+        HttpResponse.json([], { headers: { 'X-Total-Count': '1234' } }),
+      ),
+    );
+    renderApp('/admin/jobs', { signedIn: true });
+    expect(await screen.findByText('Total: 1,234')).toBeInTheDocument();
+  });
+
+  it('filters by kind and status', async () => {
+    seedJobs(3, { status: 'succeeded' });
+    const [failed] = seedJobs(1, { status: 'failed', error: 'boom' });
+    seedJobs(2, { kind: 'email_send', status: 'queued' });
+    const requests = recordRequests();
+    const { user, router } = renderApp('/admin/jobs', { signedIn: true });
+    expect(await screen.findByText('Total: 6')).toBeInTheDocument();
+
+    await user.selectOptions(screen.getByLabelText('Status'), 'failed');
+    expect(await screen.findByText('Total: 1')).toBeInTheDocument();
+    expect(requests.some((r) => r.search === '?status=failed&limit=50&offset=0')).toBe(true);
+    expect(within(jobsListRegion()).getByRole('button', { name: failed?.id })).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?status=failed');
+
+    await user.selectOptions(screen.getByLabelText('Status'), '');
+    await user.selectOptions(await screen.findByLabelText('Kind'), 'email_send');
+    expect(await screen.findByText('Total: 2')).toBeInTheDocument();
+    expect(requests.some((r) => r.search === '?kind=email_send&limit=50&offset=0')).toBe(true);
+  });
+
+  it('shows the queue summary per kind', async () => {
+    seedJobs(2, { status: 'succeeded' });
+    seedJobs(1, { status: 'failed' });
+    renderApp('/admin/jobs', { signedIn: true });
+    const queues = await screen.findByRole('table', { name: 'Queues' });
+    const row = await within(queues).findByRole('row', { name: /noop/ });
+    const cells = within(row).getAllByRole('cell');
+    // queued, scheduled, running, retrying, succeeded, failed, cancelled
+    expect(cells.slice(0, 7).map((c) => c.textContent)).toEqual(['0', '0', '0', '0', '2', '1', '0']);
+  });
+
+  it('refreshes the list while the page is open', async () => {
+    const [job] = seedJobs(1, { status: 'queued' });
+    renderApp('/admin/jobs', { signedIn: true });
+    const row = await screen.findByRole('row', { name: new RegExp(job?.id ?? 'x') });
+    expect(within(row).getByText('queued')).toBeInTheDocument();
+
+    if (job) job.status = 'succeeded';
+    await waitFor(
+      () => expect(within(screen.getByRole('row', { name: new RegExp(job?.id ?? 'x') })).getByText('succeeded')).toBeInTheDocument(),
+      { timeout: 3500 },
+    );
+  });
+
+  it('runs a test noop job and follows it in the detail panel', async () => {
+    let posted: unknown;
+    server.use(
+      http.post('/api/ops/jobs', async ({ request }) => {
+        posted = await request.clone().json();
+        return undefined;
+      }),
+    );
+    const { user, router } = renderApp('/admin/jobs', { signedIn: true });
+    await screen.findByText('Total: 0');
+
+    const form = screen.getByRole('form', { name: 'Run test job' });
+    await user.clear(within(form).getByLabelText('Sleep (ms)'));
+    await user.type(within(form).getByLabelText('Sleep (ms)'), '1500');
+    await user.clear(within(form).getByLabelText('Steps'));
+    await user.type(within(form).getByLabelText('Steps'), '3');
+    await user.click(within(form).getByRole('button', { name: 'Run test job' }));
+
+    const panel = await screen.findByRole('region', { name: 'Job details' });
+    expect(posted).toEqual({ kind: 'noop', payload: { sleepMs: 1500, steps: 3 } });
+    const created = db.jobs[0];
+    expect(created).toBeDefined();
+    expect(panel).toHaveAttribute('data-job-id', created?.id);
+    expect(router.state.location.search).toBe(`?job=${created?.id ?? ''}`);
+    expect(await within(panel).findByText('queued')).toBeInTheDocument();
+    expect(await screen.findByText('Total: 1')).toBeInTheDocument();
+    expect(screen.getByText('Test job queued')).toBeInTheDocument();
+  });
+
+  it('rejects a bad test-job form without calling the server', async () => {
+    const requests = recordRequests();
+    const { user } = renderApp('/admin/jobs', { signedIn: true });
+    const form = await screen.findByRole('form', { name: 'Run test job' });
+    await user.clear(within(form).getByLabelText('Steps'));
+    await user.type(within(form).getByLabelText('Steps'), '-2');
+    await user.click(within(form).getByRole('button', { name: 'Run test job' }));
+    expect(within(form).getByText('Enter a whole number of 0 or more')).toBeInTheDocument();
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it('opens the detail panel when a job is selected', async () => {
+    const [job] = seedJobs(1, { status: 'failed', attempts: 3, error: 'exploded' });
+    if (!job) throw new Error('no job');
+    const { user } = renderApp('/admin/jobs', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: job.id }));
+    const panel = await screen.findByRole('region', { name: 'Job details' });
+    expect(await within(panel).findByText('exploded')).toBeInTheDocument();
+    expect(within(panel).getByText('3 / 3')).toBeInTheDocument();
+
+    await user.click(within(panel).getByRole('button', { name: 'Close job details' }));
+    expect(screen.queryByRole('region', { name: 'Job details' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,78 @@
+import { useSearchParams } from 'react-router';
+
+import { JobDetail } from '@/features/jobs/components/job-detail';
+import { JobsList, type JobsFilters } from '@/features/jobs/components/jobs-list';
+import { QueueSummary } from '@/features/jobs/components/queue-summary';
+import { RunTestJobForm } from '@/features/jobs/components/run-test-job-form';
+import { JOB_STATUSES, type JobStatus } from '@/types/api';
+
+function parseStatus(value: string | null): JobStatus | '' {
+  return JOB_STATUSES.find((s) => s === value) ?? '';
+}
+
+function parsePage(value: string | null): number {
+  const page = Number.parseInt(value ?? '', 10);
+  return Number.isFinite(page) && page > 0 ? page : 1;
+}
+
+/**
+ * The Jobs page. Filters, page and the selected job live in the address
+ * (`?kind=&status=&page=&job=`), so a view can be reloaded or shared.
+ */
+export function JobsRoute() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters: JobsFilters = {
+    kind: searchParams.get('kind') ?? '',
+    status: parseStatus(searchParams.get('status')),
+    page: parsePage(searchParams.get('page')),
+  };
+  const selectedJobId = searchParams.get('job');
+
+  const update = (patch: Record<string, string | number | null>) => {
+    setSearchParams((previous) => {
+      const next = new URLSearchParams(previous);
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === null || value === '' || (key === 'page' && value === 1)) next.delete(key);
+        else next.set(key, String(value));
+      }
+      return next;
+    });
+  };
+
+  const selectJob = (id: string | null) => update({ job: id });
+
+  return (
+    <div className="space-y-6">
+      <title>Jobs · Prospector</title>
+      <h1 className="text-2xl font-bold tracking-tight">Jobs</h1>
+      <QueueSummary />
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_26rem]">
+        <div className="min-w-0 space-y-6">
+          <RunTestJobForm onQueued={(id) => selectJob(id)} />
+          <JobsList
+            filters={filters}
+            onFiltersChange={(patch) => update(patch)}
+            selectedJobId={selectedJobId}
+            onSelectJob={(id) => selectJob(id)}
+          />
+        </div>
+        <aside aria-label="Selected job" className="min-w-0">
+          {selectedJobId ? (
+            <div className="lg:sticky lg:top-6">
+              <JobDetail
+                key={selectedJobId}
+                jobId={selectedJobId}
+                onClose={() => selectJob(null)}
+                onSelectJob={(id) => selectJob(id)}
+              />
+            </div>
+          ) : (
+            <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">
+              Select a job to see its details.
+            </p>
+          )}
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+import type { GetJobsParams } from './get-jobs';
+
+/** Query keys for the jobs feature, so invalidations stay in one place. */
+export const jobsKeys = {
+  all: ['jobs'] as const,
+  lists: () => [...jobsKeys.all, 'list'] as const,
+  list: (params: GetJobsParams) => [...jobsKeys.lists(), params] as const,
+  details: () => [...jobsKeys.all, 'detail'] as const,
+  detail: (id: string) => [...jobsKeys.details(), id] as const,
+  queues: ['queues'] as const,
+};

@@ -1,0 +1,96 @@
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { formatAge, formatMs, formatNumber } from '@/lib/format';
+
+import { useQueues } from '../api/get-queues';
+
+const countColumns = [
+  'queued',
+  'scheduled',
+  'running',
+  'retrying',
+  'succeeded',
+  'failed',
+  'cancelled',
+] as const;
+
+const th = 'px-3 py-2 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase';
+const td = 'px-3 py-2 text-right tabular-nums';
+
+export function QueueSummary() {
+  const queues = useQueues();
+
+  return (
+    <section aria-labelledby="queue-summary-heading" className="rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+      <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
+        <h2 id="queue-summary-heading" className="text-base font-semibold">
+          Queues
+        </h2>
+        {queues.isFetching && !queues.isPending ? (
+          <span className="text-xs text-slate-400">refreshing…</span>
+        ) : null}
+      </div>
+      {queues.isPending ? (
+        <div className="p-4">
+          <Spinner label="Loading queues" />
+        </div>
+      ) : queues.isError ? (
+        <p role="alert" className="p-4 text-sm text-rose-700">
+          Could not load queues: {errorMessage(queues.error)}
+        </p>
+      ) : queues.data.length === 0 ? (
+        <p className="p-4 text-sm text-slate-500">No jobs have been queued yet.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="min-w-full text-sm" aria-labelledby="queue-summary-heading">
+            <thead className="bg-slate-50">
+              <tr>
+                <th scope="col" className={`${th} text-left`}>
+                  Kind
+                </th>
+                {countColumns.map((c) => (
+                  <th key={c} scope="col" className={th}>
+                    {c}
+                  </th>
+                ))}
+                <th scope="col" className={th}>
+                  Oldest queued
+                </th>
+                <th scope="col" className={th}>
+                  Per minute
+                </th>
+                <th scope="col" className={th}>
+                  p50
+                </th>
+                <th scope="col" className={th}>
+                  p95
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {queues.data.map((q) => (
+                <tr key={q.kind}>
+                  <th scope="row" className="px-3 py-2 text-left font-mono text-sm font-medium">
+                    {q.kind}
+                  </th>
+                  {countColumns.map((c) => (
+                    <td
+                      key={c}
+                      className={`${td} ${q[c] > 0 && c === 'failed' ? 'font-semibold text-rose-700' : ''}`}
+                    >
+                      {formatNumber(q[c])}
+                    </td>
+                  ))}
+                  <td className={td}>{formatAge(q.oldestQueuedAgeSeconds)}</td>
+                  <td className={td}>{formatNumber(q.throughputPerMinute)}</td>
+                  <td className={td}>{formatMs(q.p50RunMs)}</td>
+                  <td className={td}>{formatMs(q.p95RunMs)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+import type { Job, JobStatus, QueueStats, User } from '@/types/api';
+
+/**
+ * In-memory state behind the MSW handlers: the admin account, whether a session
+ * is open, and the jobs. `resetDb()` runs after every test.
+ */
+
+export const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_PASSWORD = 'correct horse battery staple';
+/** An account that exists but is not an authorised admin (403). */
+export const NON_ADMIN_EMAIL = 'sales@example.com';
+export const NON_ADMIN_PASSWORD = 'sales-password';
+
+export const adminUser: User = {
+  id: '0b6f1d0e-4f86-4b53-9d1e-3f5a1b2c3d4e',
+  email: ADMIN_EMAIL,
+  firstName: 'Ada',
+  lastName: 'Admin',
+  isAdmin: true,
+};
+
+type Db = {
+  signedIn: boolean;
+  jobs: Job[];
+  nextJobNumber: number;
+};
+
+const initial = (): Db => ({ signedIn: false, jobs: [], nextJobNumber: 1 });
+
+export const db: Db = initial();
+
+export function resetDb(): void {
+  Object.assign(db, initial());
+}
+
+const BASE_TIME = Date.parse('2026-01-15T10:00:00Z');
+
+export function newJobId(): string {
+  const n = db.nextJobNumber++;
+  return `01JTEST${String(n).padStart(19, '0')}`;
+}
+
+export function makeJob(overrides: Partial<Job> = {}): Job {
+  const id = overrides.id ?? newJobId();
+  const createdAt = new Date(BASE_TIME + db.nextJobNumber * 1000).toISOString();
+  return {
+    id,
+    kind: 'noop',
+    status: 'queued',
+    attempts: 0,
+    maxAttempts: 3,
+    progress: null,
+    result: null,
+    error: null,
+    createdAt,
+    runAt: createdAt,
+    startedAt: null,
+    finishedAt: null,
+    ...overrides,
+  };
+}
+
+export function seedJobs(count: number, overrides: Partial<Job> = {}): Job[] {
+  const jobs = Array.from({ length: count }, () => makeJob(overrides));
+  db.jobs.push(...jobs);
+  return jobs;
+}
+
+export function queueStats(): QueueStats[] {
+  const byKind = new Map<string, QueueStats>();
+  for (const job of db.jobs) {
+    let stats = byKind.get(job.kind);
+    if (!stats) {
+      stats = {
+        kind: job.kind,
+        queued: 0,
+        scheduled: 0,
+        running: 0,
+        retrying: 0,
+        succeeded: 0,
+        failed: 0,
+        cancelled: 0,
+        oldestQueuedAgeSeconds: null,
+        throughputPerMinute: 0,
+        p50RunMs: null,
+        p95RunMs: null,
+      };
+      byKind.set(job.kind, stats);
+    }
+    const status: JobStatus = job.status;
+    stats[status] += 1;
+  }
+  return [...byKind.values()];
+}

@@ -1,0 +1,111 @@
+import { http, HttpResponse } from 'msw';
+
+import type { Job } from '@/types/api';
+
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  NON_ADMIN_EMAIL,
+  NON_ADMIN_PASSWORD,
+  adminUser,
+  db,
+  makeJob,
+  queueStats,
+} from './db';
+
+/** Default handlers: a small, stateful stand-in for the Prospector API contract. */
+
+const notSignedIn = () => HttpResponse.json({ message: 'Not signed in' }, { status: 401 });
+
+const KNOWN_KINDS = new Set(['noop']);
+
+export const handlers = [
+  http.post('/api/admin/login', async ({ request }) => {
+    const body = (await request.json()) as { email?: string; password?: string };
+    if (!body.email || !body.password) {
+      return HttpResponse.json({ message: 'Email and password are required.' }, { status: 422 });
+    }
+    if (body.email === ADMIN_EMAIL && body.password === ADMIN_PASSWORD) {
+      db.signedIn = true;
+      return HttpResponse.json(adminUser);
+    }
+    if (body.email === NON_ADMIN_EMAIL && body.password === NON_ADMIN_PASSWORD) {
+      return HttpResponse.json(
+        { message: 'Only authorized admin accounts can access this panel.' },
+        { status: 403 },
+      );
+    }
+    return HttpResponse.json(
+      { message: 'Login failed. Please check your credentials.' },
+      { status: 401 },
+    );
+  }),
+
+  http.post('/api/admin/logout', () => {
+    db.signedIn = false;
+    return new HttpResponse(null, { status: 204 });
+  }),
+
+  http.get('/api/admin/user', () => (db.signedIn ? HttpResponse.json(adminUser) : notSignedIn())),
+
+  http.get('/api/auth/user', () => (db.signedIn ? HttpResponse.json(adminUser) : notSignedIn())),
+
+  http.get('/api/ops/queues', () => (db.signedIn ? HttpResponse.json(queueStats()) : notSignedIn())),
+
+  http.get('/api/ops/jobs', ({ request }) => {
+    if (!db.signedIn) return notSignedIn();
+    const url = new URL(request.url);
+    const kind = url.searchParams.get('kind');
+    const status = url.searchParams.get('status');
+    const limit = Number(url.searchParams.get('limit') ?? '50');
+    const offset = Number(url.searchParams.get('offset') ?? '0');
+    const matching = db.jobs
+      .filter((j) => !kind || j.kind === kind)
+      .filter((j) => !status || j.status === status)
+      .slice()
+      .reverse();
+    return HttpResponse.json(matching.slice(offset, offset + limit), {
+      headers: { 'X-Total-Count': String(matching.length) },
+    });
+  }),
+
+  http.post('/api/ops/jobs', async ({ request }) => {
+    if (!db.signedIn) return notSignedIn();
+    const body = (await request.json()) as { kind: string; payload: unknown };
+    if (!KNOWN_KINDS.has(body.kind)) {
+      return HttpResponse.json({ message: `Unknown job kind: ${body.kind}` }, { status: 422 });
+    }
+    const job = makeJob({ kind: body.kind });
+    db.jobs.push(job);
+    return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
+  }),
+
+  http.get('/api/jobs/:id', ({ params }) => {
+    if (!db.signedIn) return notSignedIn();
+    const job = db.jobs.find((j) => j.id === params.id);
+    return job ? HttpResponse.json(job) : HttpResponse.json({ message: 'Job not found' }, { status: 404 });
+  }),
+
+  http.post('/api/ops/jobs/:id/cancel', ({ params }) => {
+    if (!db.signedIn) return notSignedIn();
+    const job = db.jobs.find((j) => j.id === params.id);
+    if (!job) return HttpResponse.json({ message: 'Job not found' }, { status: 404 });
+    if (!['queued', 'scheduled', 'running', 'retrying'].includes(job.status)) {
+      return HttpResponse.json({ message: `Job is ${job.status} and cannot be cancelled` }, { status: 409 });
+    }
+    Object.assign(job, { status: 'cancelled', finishedAt: new Date().toISOString() } satisfies Partial<Job>);
+    return HttpResponse.json(job);
+  }),
+
+  http.post('/api/ops/jobs/:id/retry', ({ params }) => {
+    if (!db.signedIn) return notSignedIn();
+    const job = db.jobs.find((j) => j.id === params.id);
+    if (!job) return HttpResponse.json({ message: 'Job not found' }, { status: 404 });
+    if (job.status !== 'failed' && job.status !== 'cancelled') {
+      return HttpResponse.json({ message: `Job is ${job.status} and cannot be retried` }, { status: 409 });
+    }
+    Object.assign(job, { status: 'queued', error: null, finishedAt: null } satisfies Partial<Job>);
+    return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
+  }),
+];
+

@@ -1,0 +1,207 @@
+//! Claiming jobs: the apalis backend of one kind, and the Postgres wake-up listener.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use apalis::prelude::*;
+use futures::stream::BoxStream;
+use futures::{FutureExt, StreamExt};
+use jobs::db::{JobFetch, postgres::JOBS_CHANNEL};
+use jobs::queue::Queue;
+use jobs::time::now_ms;
+use sqlx::PgPool;
+use sqlx::postgres::PgListener;
+use tokio_util::sync::CancellationToken;
+use tracing::{error, warn};
+
+use crate::Runtime;
+use crate::run::JobEnvelope;
+
+type Fetched = Result<Option<Task<JobEnvelope>>, BoxDynError>;
+
+/// The apalis backend for `kind`: a stream of claimed jobs. Pushing goes through `Queue::enqueue`.
+#[allow(clippy::type_complexity)]
+pub(crate) fn backend(
+    rt: Arc<Runtime>,
+    kind: &'static str,
+    concurrency: usize,
+) -> CustomBackend<
+    JobEnvelope,
+    Arc<Runtime>,
+    BoxStream<'static, Fetched>,
+    futures::sink::SinkMapErr<futures::sink::Drain<Task<JobEnvelope>>, fn(std::convert::Infallible) -> BoxDynError>,
+> {
+    let result = BackendBuilder::new()
+        .database(rt)
+        .fetcher(move |rt: &mut Arc<Runtime>, _: &(), _: &WorkerContext| {
+            claim_stream(rt.clone(), kind, concurrency)
+        })
+        .sink(|_: &mut Arc<Runtime>, _: &()| {
+            use futures::SinkExt;
+            futures::sink::drain().sink_map_err(infallible as fn(_) -> BoxDynError)
+        })
+        .build();
+    match result {
+        Ok(backend) => backend,
+        // All four parts are given above, so the builder cannot refuse.
+        Err(e) => unreachable!("backend builder: {e}"),
+    }
+}
+
+fn infallible(e: std::convert::Infallible) -> BoxDynError {
+    match e {}
+}
+
+struct Claimer {
+    rt: Arc<Runtime>,
+    kind: &'static str,
+    concurrency: usize,
+    buffer: VecDeque<JobEnvelope>,
+}
+
+fn claim_stream(rt: Arc<Runtime>, kind: &'static str, concurrency: usize) -> BoxStream<'static, Fetched> {
+    let claimer = Claimer {
+        rt,
+        kind,
+        concurrency,
+        buffer: VecDeque::new(),
+    };
+    futures::stream::unfold(claimer, |mut c| async move {
+        let job = c.next_job().await?;
+        Some((Ok(Some(Task::new(job))), c))
+    })
+    .boxed()
+}
+
+impl Claimer {
+    /// The next claimed job, or `None` once the worker is stopping.
+    async fn next_job(&mut self) -> Option<JobEnvelope> {
+        let mut error_delay = Duration::from_millis(100);
+        loop {
+            if self.rt.stopping.is_cancelled() {
+                return None;
+            }
+            if let Some(job) = self.buffer.pop_front() {
+                return Some(job);
+            }
+            match self.claim().await {
+                Ok(0) => self.wait().await,
+                Ok(_) => error_delay = Duration::from_millis(100),
+                Err(e) => {
+                    error!(kind = self.kind, error = %e, "claiming jobs failed");
+                    self.sleep_or_stop(error_delay).await;
+                    error_delay = (error_delay * 2).min(Duration::from_secs(5));
+                }
+            }
+        }
+    }
+
+    /// Claims as many jobs as there are free slots (never more: a claimed job counts as started).
+    async fn claim(&mut self) -> Result<usize, sqlx::Error> {
+        let claimed = &self.rt.claimed[self.kind];
+        let free = self.concurrency.saturating_sub(claimed.load(Ordering::Acquire)).max(1);
+        let now = now_ms();
+        let jobs = self
+            .rt
+            .queue
+            .db
+            .job_fetch(&JobFetch {
+                kind: self.kind,
+                worker_id: &self.rt.worker_id,
+                now,
+                limit: free as i64,
+            })
+            .await?;
+        claimed.fetch_add(jobs.len(), Ordering::AcqRel);
+        let n = jobs.len();
+        self.buffer.extend(jobs.into_iter().map(|j| JobEnvelope {
+            id: j.id,
+            kind: self.kind,
+            payload: j.payload.0,
+            attempt: j.attempts,
+            max_attempts: j.max_attempts,
+            claimed_at: now,
+        }));
+        Ok(n)
+    }
+
+    /// Sleeps until a job may be ready: a wake-up, the next scheduled `run_at`, or the safety poll.
+    async fn wait(&mut self) {
+        let poll = self.rt.queue.settings.poll_interval;
+        let Some(notify) = self.rt.queue.wakeups.get(self.kind) else {
+            return self.sleep_or_stop(poll).await;
+        };
+        loop {
+            // Only read here: on SQLite an empty claim would still take the write lock.
+            let delay = match self.rt.queue.db.job_next_run_at(self.kind).await {
+                Ok(Some(at)) => Duration::from_millis((at - now_ms()).max(0) as u64).min(poll),
+                Ok(None) => poll,
+                Err(e) => {
+                    warn!(kind = self.kind, error = %e, "checking for due jobs failed");
+                    poll
+                }
+            };
+            if delay.is_zero() {
+                return;
+            }
+            tokio::select! {
+                _ = notify.notified() => return,
+                _ = self.rt.stopping.cancelled() => return,
+                _ = tokio::time::sleep(delay) => {}
+            }
+        }
+    }
+
+    async fn sleep_or_stop(&self, d: Duration) {
+        tokio::select! {
+            _ = self.rt.stopping.cancelled() => {}
+            _ = tokio::time::sleep(d) => {}
+        }
+    }
+}
+
+/// Forwards Postgres notifications to the local fetchers. After a lost connection every kind is
+/// woken, since notifications sent meanwhile are gone.
+pub(crate) async fn listen_loop(pool: PgPool, queue: Queue, stop: CancellationToken) {
+    let mut delay = Duration::from_millis(100);
+    while !stop.is_cancelled() {
+        let listener = async {
+            let mut l = PgListener::connect_with(&pool).await?;
+            l.listen(JOBS_CHANNEL).await?;
+            Ok::<_, sqlx::Error>(l)
+        };
+        let mut listener = match listener.await {
+            Ok(l) => l,
+            Err(e) => {
+                warn!(error = %e, "LISTEN failed; polling until it is back");
+                tokio::select! {
+                    _ = stop.cancelled() => return,
+                    _ = tokio::time::sleep(delay) => {}
+                }
+                delay = (delay * 2).min(Duration::from_secs(5));
+                continue;
+            }
+        };
+        delay = Duration::from_millis(100);
+        queue.wakeups.wake_all();
+        loop {
+            let next = tokio::select! {
+                _ = stop.cancelled() => return,
+                n = listener.try_recv().fuse() => n,
+            };
+            match next {
+                Ok(Some(n)) => queue.wakeups.wake(n.payload()),
+                Ok(None) => {
+                    // The connection dropped and sqlx reconnected: anything sent meanwhile is lost.
+                    queue.wakeups.wake_all();
+                }
+                Err(e) => {
+                    warn!(error = %e, "LISTEN connection lost");
+                    break;
+                }
+            }
+        }
+    }
+}
