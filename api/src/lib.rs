@@ -148,14 +148,12 @@ impl MakeRequestId for UlidRequestId {
 
 pub fn app(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
-    let api = routes()
+    routes()
         .router
-        .fallback(|| async { ApiError::not_found("Not found") })
+        .fallback(web::fallback)
         .method_not_allowed_fallback(|| async {
             ApiError::Status(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed".into())
-        });
-    let web = web::router(&state.config.web_dist);
-    api.merge(web)
+        })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn(record_http_metrics))
         .layer(CatchPanicLayer::custom(|_| {
