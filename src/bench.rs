@@ -34,7 +34,11 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 500)]
         samples: usize,
         /// Server for the Postgres run; a scratch database is created on it and dropped.
-        #[arg(long, env = "TEST_DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/postgres")]
+        #[arg(
+            long,
+            env = "TEST_DATABASE_URL",
+            default_value = "postgres://postgres@127.0.0.1:5432/postgres"
+        )]
         postgres_url: String,
     },
 }
@@ -76,13 +80,19 @@ mod tempdir {
 
 impl Scratch {
     async fn create(db: BenchDb, postgres_url: &str) -> anyhow::Result<Self> {
-        let name = format!("prospector_bench_{}", ulid::Ulid::new().to_string().to_lowercase());
+        let name = format!(
+            "prospector_bench_{}",
+            ulid::Ulid::new().to_string().to_lowercase()
+        );
         match db {
             BenchDb::Sqlite => {
                 let dir = std::env::temp_dir().join(&name);
                 std::fs::create_dir_all(&dir)?;
                 Ok(Self {
-                    url: DatabaseUrl::Sqlite(format!("sqlite://{}", dir.join("bench.db").display())),
+                    url: DatabaseUrl::Sqlite(format!(
+                        "sqlite://{}",
+                        dir.join("bench.db").display()
+                    )),
                     admin_url: None,
                     name,
                     _dir: Some(tempdir::Dir(dir)),
@@ -125,9 +135,11 @@ fn peak_rss_mb() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|kb| kb.parse::<f64>().ok())
+            })
         })
         .map_or(0.0, |kb| kb / 1024.0)
 }
@@ -208,7 +220,9 @@ async fn queue_bench(
     let drain_secs = t.elapsed().as_secs_f64();
     let drain_rate = n as f64 / drain_secs;
     let rss = peak_rss_mb();
-    println!("drained {n} jobs in {drain_secs:.2} s: {drain_rate:.0} jobs/s (concurrency {concurrency}), peak RSS {rss:.0} MB");
+    println!(
+        "drained {n} jobs in {drain_secs:.2} s: {drain_rate:.0} jobs/s (concurrency {concurrency}), peak RSS {rss:.0} MB"
+    );
 
     // Trickle: one job at a time into an idle worker.
     let mut started = worker.subscribe_started();

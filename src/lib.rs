@@ -17,7 +17,11 @@ use tokio_util::sync::CancellationToken;
 use tracing::info;
 
 #[derive(Debug, Parser)]
-#[command(name = "prospector", version, about = "Prospector CRM: api, worker and scheduler")]
+#[command(
+    name = "prospector",
+    version,
+    about = "Prospector CRM: api, worker and scheduler"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -85,7 +89,10 @@ enum UserCommand {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
@@ -105,7 +112,9 @@ fn init_logging(json: bool) {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,apalis=warn,apalis_core=warn"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     // A second init (tests, bench) is harmless; the first subscriber stays.
     let _ = if json {
         builder.json().try_init()
@@ -217,7 +226,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 },
             )
             .await?;
-            println!("created user {} ({}){}", user.email, user.id, if admin { " with admin rights" } else { "" });
+            println!(
+                "created user {} ({}){}",
+                user.email,
+                user.id,
+                if admin { " with admin rights" } else { "" }
+            );
             Ok(())
         }
         Role::Api => {
@@ -250,13 +264,23 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             scheduler::validate(&entries)?;
             let login = seed::run(&db, &config, false).await?;
             let config = Arc::new(config);
-            let worker = worker::start(q.clone(), worker::WorkerOptions::default(), shutdown.clone()).await?;
+            let worker = worker::start(
+                q.clone(),
+                worker::WorkerOptions::default(),
+                shutdown.clone(),
+            )
+            .await?;
             let sched = tokio::spawn(scheduler::run(q.clone(), entries, shutdown.clone()));
             let url = format!("http://{}:{}", config.bind, config.port);
             println!("Prospector is running at {url}");
             match login.or(seed::saved_login(&config)) {
-                Some(l) => println!("Sign in at {url}/admin/login as {} with password {}", l.email, l.password),
-                None => println!("Sign in at {url}/admin/login (create a login with `prospector user add`)"),
+                Some(l) => println!(
+                    "Sign in at {url}/admin/login as {} with password {}",
+                    l.email, l.password
+                ),
+                None => println!(
+                    "Sign in at {url}/admin/login (create a login with `prospector user add`)"
+                ),
             }
             let served = serve_api(q, config, shutdown.clone()).await;
             shutdown.cancel();
@@ -268,7 +292,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-async fn serve_api(queue: Queue, config: Arc<Config>, shutdown: CancellationToken) -> anyhow::Result<()> {
+async fn serve_api(
+    queue: Queue,
+    config: Arc<Config>,
+    shutdown: CancellationToken,
+) -> anyhow::Result<()> {
     let addr = std::net::SocketAddr::new(config.bind, config.port);
     let listener = tokio::net::TcpListener::bind(addr)
         .await

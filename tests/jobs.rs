@@ -21,7 +21,14 @@ fn ms(rfc3339: &Value) -> i64 {
 
 /// queued → running (with progress) → succeeded, in the exact shape of the status contract.
 async fn job_lifecycle_and_progress(db: TestDb) {
-    let mut app = TestApp::spawn(&db, AppOptions { worker: false, ..Default::default() }).await;
+    let mut app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            ..Default::default()
+        },
+    )
+    .await;
     let admin = app.admin().await;
     let res = admin
         .post(app.url("/api/ops/jobs"))
@@ -34,14 +41,32 @@ async fn job_lifecycle_and_progress(db: TestDb) {
     let body: Value = res.json().await.unwrap();
     let id = body["jobId"].as_str().unwrap().to_string();
     assert_eq!(body["status"], "queued");
-    assert!(ulid::Ulid::from_string(&id).is_ok(), "job id is a ULID: {id}");
+    assert!(
+        ulid::Ulid::from_string(&id).is_ok(),
+        "job id is a ULID: {id}"
+    );
     assert_eq!(location, format!("/api/jobs/{id}"));
 
     let queued = app.job(&admin, &id).await;
-    let keys: HashSet<&str> = queued.as_object().unwrap().keys().map(String::as_str).collect();
+    let keys: HashSet<&str> = queued
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     let expected: HashSet<&str> = [
-        "id", "kind", "status", "attempts", "maxAttempts", "progress", "result", "error", "createdAt", "runAt",
-        "startedAt", "finishedAt",
+        "id",
+        "kind",
+        "status",
+        "attempts",
+        "maxAttempts",
+        "progress",
+        "result",
+        "error",
+        "createdAt",
+        "runAt",
+        "startedAt",
+        "finishedAt",
     ]
     .into();
     assert_eq!(keys, expected);
@@ -52,10 +77,17 @@ async fn job_lifecycle_and_progress(db: TestDb) {
 
     app.start_worker().await;
     let running = app
-        .wait_job(&admin, &id, T, |j| j["status"] == "running" && !j["progress"].is_null())
+        .wait_job(&admin, &id, T, |j| {
+            j["status"] == "running" && !j["progress"].is_null()
+        })
         .await;
     assert!(running["progress"]["percent"].as_i64().unwrap() > 0);
-    assert!(running["progress"]["message"].as_str().unwrap().starts_with("Step "));
+    assert!(
+        running["progress"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Step ")
+    );
     assert_eq!(running["attempts"], 1);
     assert!(!running["startedAt"].is_null());
 
@@ -71,13 +103,18 @@ async fn job_lifecycle_and_progress(db: TestDb) {
 async fn retries_back_off_then_fail(db: TestDb) {
     let app = TestApp::spawn(&db, AppOptions::default()).await;
     let admin = app.admin().await;
-    let id = app.enqueue(&admin, json!({"kind": "noop", "payload": {"fail": true}})).await;
+    let id = app
+        .enqueue(&admin, json!({"kind": "noop", "payload": {"fail": true}}))
+        .await;
 
     let retrying = app.wait_status(&admin, &id, "retrying", T).await;
     assert_eq!(retrying["error"], "noop failed on purpose (attempt 1)");
     let row = app.db.job_get_by_id(&id).await.unwrap().unwrap();
     assert_eq!(row.status, "retrying");
-    assert!(row.run_at > jobs::time::now_ms() - 100, "runAt moved forward in the database");
+    assert!(
+        row.run_at > jobs::time::now_ms() - 100,
+        "runAt moved forward in the database"
+    );
     assert!(row.locked_by.is_none());
 
     let failed = app.wait_status(&admin, &id, "failed", T).await;
@@ -85,9 +122,19 @@ async fn retries_back_off_then_fail(db: TestDb) {
     assert_eq!(failed["error"], "noop failed on purpose (attempt 3)");
     assert!(!failed["finishedAt"].is_null());
 
-    let detail: Value = admin.get(app.url(&format!("/api/ops/jobs/{id}"))).send().await.unwrap().json().await.unwrap();
+    let detail: Value = admin
+        .get(app.url(&format!("/api/ops/jobs/{id}")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let history = detail["attemptHistory"].as_array().unwrap();
-    let outcomes: Vec<&str> = history.iter().map(|a| a["outcome"].as_str().unwrap()).collect();
+    let outcomes: Vec<&str> = history
+        .iter()
+        .map(|a| a["outcome"].as_str().unwrap())
+        .collect();
     assert_eq!(outcomes, ["retry", "retry", "failed"]);
     // Base 400 ms with ±50 % jitter: the first wait is ≥ 200 ms, the second (doubled) ≥ 400 ms.
     let gap = |i: usize| ms(&history[i + 1]["startedAt"]) - ms(&history[i]["finishedAt"]);
@@ -101,7 +148,10 @@ async fn idempotency_key_dedupes(db: TestDb) {
     let app = TestApp::spawn(&db, AppOptions::default()).await;
     let admin = app.admin().await;
     let body = json!({"kind": "noop", "payload": {"sleepMs": 200}, "idempotencyKey": "scan-42"});
-    let (a, b) = tokio::join!(app.enqueue(&admin, body.clone()), app.enqueue(&admin, body.clone()));
+    let (a, b) = tokio::join!(
+        app.enqueue(&admin, body.clone()),
+        app.enqueue(&admin, body.clone())
+    );
     assert_eq!(a, b);
     let c = app.enqueue(&admin, body.clone()).await;
     assert_eq!(a, c);
@@ -109,7 +159,11 @@ async fn idempotency_key_dedupes(db: TestDb) {
     assert_eq!(done["attempts"], 1);
     // Still the same job after it finished.
     assert_eq!(app.enqueue(&admin, body).await, a);
-    let res = admin.get(app.url("/api/ops/jobs?kind=noop")).send().await.unwrap();
+    let res = admin
+        .get(app.url("/api/ops/jobs?kind=noop"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.headers()["x-total-count"], "1");
     // A different key is a different job.
     let other = app
@@ -122,10 +176,24 @@ async fn idempotency_key_dedupes(db: TestDb) {
 /// An over-running job is stopped at its kind's budget and fails with the budget message.
 async fn time_budget_stops_job(db: TestDb) {
     let mut settings = fast_settings();
-    settings.time_budgets.insert("noop".into(), Duration::from_secs(1));
-    let app = TestApp::spawn(&db, AppOptions { settings, ..Default::default() }).await;
+    settings
+        .time_budgets
+        .insert("noop".into(), Duration::from_secs(1));
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            settings,
+            ..Default::default()
+        },
+    )
+    .await;
     let admin = app.admin().await;
-    let id = app.enqueue(&admin, json!({"kind": "noop", "payload": {"sleepMs": 10000}})).await;
+    let id = app
+        .enqueue(
+            &admin,
+            json!({"kind": "noop", "payload": {"sleepMs": 10000}}),
+        )
+        .await;
     let failed = app.wait_status(&admin, &id, "failed", T).await;
     assert_eq!(failed["error"], "time budget of 1 s exceeded");
     assert_eq!(failed["attempts"], 1, "a budget overrun is not retried");
@@ -139,9 +207,15 @@ async fn cancel_queued_and_running(db: TestDb) {
     let app = TestApp::spawn(&db, AppOptions::default()).await;
     let admin = app.admin().await;
     let soon = (chrono::Utc::now() + chrono::Duration::milliseconds(600)).to_rfc3339();
-    let queued = app.enqueue(&admin, json!({"kind": "noop", "runAt": soon})).await;
+    let queued = app
+        .enqueue(&admin, json!({"kind": "noop", "runAt": soon}))
+        .await;
     assert_eq!(app.job(&admin, &queued).await["status"], "scheduled");
-    let res = admin.post(app.url(&format!("/api/ops/jobs/{queued}/cancel"))).send().await.unwrap();
+    let res = admin
+        .post(app.url(&format!("/api/ops/jobs/{queued}/cancel")))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
     assert_eq!(res.json::<Value>().await.unwrap()["status"], "cancelled");
     tokio::time::sleep(Duration::from_millis(1200)).await;
@@ -149,28 +223,58 @@ async fn cancel_queued_and_running(db: TestDb) {
     assert_eq!(after["status"], "cancelled");
     assert_eq!(after["attempts"], 0, "a cancelled queued job never runs");
 
-    let running = app.enqueue(&admin, json!({"kind": "noop", "payload": {"sleepMs": 20000}})).await;
+    let running = app
+        .enqueue(
+            &admin,
+            json!({"kind": "noop", "payload": {"sleepMs": 20000}}),
+        )
+        .await;
     app.wait_status(&admin, &running, "running", T).await;
-    let res = admin.post(app.url(&format!("/api/ops/jobs/{running}/cancel"))).send().await.unwrap();
+    let res = admin
+        .post(app.url(&format!("/api/ops/jobs/{running}/cancel")))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
-    let cancelled = app.wait_status(&admin, &running, "cancelled", Duration::from_secs(5)).await;
+    let cancelled = app
+        .wait_status(&admin, &running, "cancelled", Duration::from_secs(5))
+        .await;
     assert!(ms(&cancelled["finishedAt"]) - ms(&cancelled["startedAt"]) < 5000);
 
-    let res = admin.post(app.url(&format!("/api/ops/jobs/{running}/cancel"))).send().await.unwrap();
+    let res = admin
+        .post(app.url(&format!("/api/ops/jobs/{running}/cancel")))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 409);
     // A cancelled job can be retried and then runs to the end.
-    let res = admin.post(app.url(&format!("/api/ops/jobs/{queued}/retry"))).send().await.unwrap();
+    let res = admin
+        .post(app.url(&format!("/api/ops/jobs/{queued}/retry")))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 202);
     let done = app.wait_status(&admin, &queued, "succeeded", T).await;
     assert_eq!(done["attempts"], 1);
-    let res = admin.post(app.url(&format!("/api/ops/jobs/{queued}/retry"))).send().await.unwrap();
+    let res = admin
+        .post(app.url(&format!("/api/ops/jobs/{queued}/retry")))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 409, "a succeeded job is not retried");
     app.stop().await;
 }
 
 /// A domain row and its job commit or roll back together.
 async fn transactional_enqueue(db: TestDb) {
-    let app = TestApp::spawn(&db, AppOptions { worker: false, ..Default::default() }).await;
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            ..Default::default()
+        },
+    )
+    .await;
     let audit = |id: &'static str| AuditInsert {
         id,
         actor_id: None,
@@ -186,7 +290,14 @@ async fn transactional_enqueue(db: TestDb) {
     let rolled = tx.enqueue(NewJob::new("noop", json!({}))).await.unwrap();
     tx.rollback().await.unwrap();
     assert!(app.db.job_get_by_id(&rolled.id).await.unwrap().is_none());
-    assert!(app.db.audit_list(100).await.unwrap().iter().all(|a| a.id != "a1"));
+    assert!(
+        app.db
+            .audit_list(100)
+            .await
+            .unwrap()
+            .iter()
+            .all(|a| a.id != "a1")
+    );
 
     // A failure inside the transaction (an unknown kind) leaves nothing either.
     let mut tx = app.queue.begin().await.unwrap();
@@ -195,7 +306,14 @@ async fn transactional_enqueue(db: TestDb) {
     assert!(tx.enqueue(NewJob::new("nope", json!({}))).await.is_err());
     drop(tx);
     assert!(app.db.job_get_by_id(&first.id).await.unwrap().is_none());
-    assert!(app.db.audit_list(100).await.unwrap().iter().all(|a| a.id != "a2"));
+    assert!(
+        app.db
+            .audit_list(100)
+            .await
+            .unwrap()
+            .iter()
+            .all(|a| a.id != "a2")
+    );
 
     // Committed: both, and a worker started afterwards runs the job.
     let mut tx = app.queue.begin().await.unwrap();
@@ -203,7 +321,14 @@ async fn transactional_enqueue(db: TestDb) {
     let kept = tx.enqueue(NewJob::new("noop", json!({}))).await.unwrap();
     tx.commit().await.unwrap();
     assert!(app.db.job_get_by_id(&kept.id).await.unwrap().is_some());
-    assert!(app.db.audit_list(100).await.unwrap().iter().any(|a| a.id == "a3"));
+    assert!(
+        app.db
+            .audit_list(100)
+            .await
+            .unwrap()
+            .iter()
+            .any(|a| a.id == "a3")
+    );
     app.stop().await;
 }
 
@@ -212,7 +337,14 @@ async fn scheduler_prunes_finished_jobs(db: TestDb) {
     let mut settings = fast_settings();
     settings.retention = Duration::from_secs(1);
     settings.prune_cron = "* * * * * *".into();
-    let app = TestApp::spawn(&db, AppOptions { settings, ..Default::default() }).await;
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            settings,
+            ..Default::default()
+        },
+    )
+    .await;
     let admin = app.admin().await;
     let old = app.enqueue(&admin, json!({"kind": "noop"})).await;
     app.wait_status(&admin, &old, "succeeded", T).await;
@@ -225,10 +357,18 @@ async fn scheduler_prunes_finished_jobs(db: TestDb) {
     scheduler::validate(&entries).unwrap();
     let sched = tokio::spawn(scheduler::run(app.queue.clone(), entries, stop.clone()));
     eventually(Duration::from_secs(10), "old job pruned", || async {
-        app.db.job_get_by_id(&old).await.unwrap().is_none().then_some(())
+        app.db
+            .job_get_by_id(&old)
+            .await
+            .unwrap()
+            .is_none()
+            .then_some(())
     })
     .await;
-    assert!(app.db.job_get_by_id(&waiting).await.unwrap().is_some(), "unfinished jobs are kept");
+    assert!(
+        app.db.job_get_by_id(&waiting).await.unwrap().is_some(),
+        "unfinished jobs are kept"
+    );
     stop.cancel();
     sched.await.unwrap().unwrap();
     app.stop().await;
@@ -237,24 +377,52 @@ async fn scheduler_prunes_finished_jobs(db: TestDb) {
 /// A worker killed with SIGKILL: its job is rescued after the heartbeat timeout and finished by
 /// another worker; a healthy job running longer than the timeout is left alone.
 async fn sigkill_rescue_and_long_healthy_job(db: TestDb) {
-    let app = TestApp::spawn(&db, AppOptions { worker: false, ..Default::default() }).await;
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            ..Default::default()
+        },
+    )
+    .await;
     let admin = app.admin().await;
     let env = fast_env();
     let mut a = Proc::spawn(&db, &["worker"], &env);
-    let id = app.enqueue(&admin, json!({"kind": "noop", "payload": {"sleepMs": 2500}})).await;
+    let id = app
+        .enqueue(
+            &admin,
+            json!({"kind": "noop", "payload": {"sleepMs": 2500}}),
+        )
+        .await;
     app.wait_status(&admin, &id, "running", T).await;
     a.signal(9);
     assert!(a.wait_exit(Duration::from_secs(5)).is_some());
 
     let b = Proc::spawn(&db, &["worker"], &env);
-    let done = app.wait_status(&admin, &id, "succeeded", Duration::from_secs(20)).await;
+    let done = app
+        .wait_status(&admin, &id, "succeeded", Duration::from_secs(20))
+        .await;
     assert_eq!(done["attempts"], 2, "ran again after the rescue");
-    let detail: Value = admin.get(app.url(&format!("/api/ops/jobs/{id}"))).send().await.unwrap().json().await.unwrap();
+    let detail: Value = admin
+        .get(app.url(&format!("/api/ops/jobs/{id}")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(detail["attemptHistory"][0]["outcome"], "lost", "{detail}");
 
     // 3 s is twice the heartbeat timeout: a live worker's job is not rescued.
-    let long = app.enqueue(&admin, json!({"kind": "noop", "payload": {"sleepMs": 3000}})).await;
-    let done = app.wait_status(&admin, &long, "succeeded", Duration::from_secs(20)).await;
+    let long = app
+        .enqueue(
+            &admin,
+            json!({"kind": "noop", "payload": {"sleepMs": 3000}}),
+        )
+        .await;
+    let done = app
+        .wait_status(&admin, &long, "succeeded", Duration::from_secs(20))
+        .await;
     assert_eq!(done["attempts"], 1, "{}", b.output());
     drop(b);
     app.stop().await;
@@ -262,20 +430,42 @@ async fn sigkill_rescue_and_long_healthy_job(db: TestDb) {
 
 /// SIGTERM: no new jobs; in-flight jobs finish within the grace period; the rest go back.
 async fn sigterm_drains_then_returns_jobs(db: TestDb) {
-    let app = TestApp::spawn(&db, AppOptions { worker: false, ..Default::default() }).await;
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            ..Default::default()
+        },
+    )
+    .await;
     let admin = app.admin().await;
     let mut w = Proc::spawn(&db, &["worker"], &fast_env());
-    let short = app.enqueue(&admin, json!({"kind": "noop", "payload": {"sleepMs": 700}})).await;
-    let long = app.enqueue(&admin, json!({"kind": "noop", "payload": {"sleepMs": 30000}})).await;
+    let short = app
+        .enqueue(&admin, json!({"kind": "noop", "payload": {"sleepMs": 700}}))
+        .await;
+    let long = app
+        .enqueue(
+            &admin,
+            json!({"kind": "noop", "payload": {"sleepMs": 30000}}),
+        )
+        .await;
     app.wait_status(&admin, &short, "running", T).await;
     app.wait_status(&admin, &long, "running", T).await;
     w.signal(15);
-    let status = w.wait_exit(Duration::from_secs(10)).expect("worker exits after the grace period");
+    let status = w
+        .wait_exit(Duration::from_secs(10))
+        .expect("worker exits after the grace period");
     assert!(status.success(), "{}", w.output());
     assert_eq!(app.job(&admin, &short).await["status"], "succeeded");
     let back = app.job(&admin, &long).await;
-    assert_eq!(back["status"], "queued", "unfinished job returned to the queue");
-    assert_eq!(back["attempts"], 0, "the interrupted attempt does not count");
+    assert_eq!(
+        back["status"], "queued",
+        "unfinished job returned to the queue"
+    );
+    assert_eq!(
+        back["attempts"], 0,
+        "the interrupted attempt does not count"
+    );
     let row = app.db.job_get_by_id(&long).await.unwrap().unwrap();
     assert!(row.locked_by.is_none());
     // Nothing new was claimed once the signal arrived.
@@ -287,7 +477,14 @@ async fn sigterm_drains_then_returns_jobs(db: TestDb) {
 
 /// Two scheduler processes on one database: exactly one job per cron tick.
 async fn two_schedulers_one_job_per_tick(db: TestDb) {
-    let app = TestApp::spawn(&db, AppOptions { worker: false, ..Default::default() }).await;
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            ..Default::default()
+        },
+    )
+    .await;
     let mut env = fast_env();
     env.push(("JOB_PRUNE_CRON", "* * * * * *".into()));
     let s1 = Proc::spawn(&db, &["scheduler"], &env);
@@ -296,10 +493,18 @@ async fn two_schedulers_one_job_per_tick(db: TestDb) {
     drop((s1, s2));
     let (rows, total) = app
         .db
-        .job_list(&jobs::db::JobList { kind: Some("prune_jobs"), status: None, limit: 1000, offset: 0 })
+        .job_list(&jobs::db::JobList {
+            kind: Some("prune_jobs"),
+            status: None,
+            limit: 1000,
+            offset: 0,
+        })
         .await
         .unwrap();
-    let keys: HashSet<String> = rows.iter().filter_map(|r| r.idempotency_key.clone()).collect();
+    let keys: HashSet<String> = rows
+        .iter()
+        .filter_map(|r| r.idempotency_key.clone())
+        .collect();
     assert!(total >= 3, "ticks were enqueued: {total}");
     assert_eq!(keys.len() as i64, total, "one job per tick, no duplicates");
     assert!(keys.iter().all(|k| k.starts_with("cron:prune_jobs:")));

@@ -22,12 +22,32 @@ use crate::{Access, AppState, Routes, SESSION_TTL};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(Method::POST, "/api/admin/login", Access::Public, post(admin_login))
-        .add(Method::POST, "/api/admin/logout", Access::Public, post(logout))
-        .add(Method::GET, "/api/admin/user", Access::Admin, get(admin_user))
+        .add(
+            Method::POST,
+            "/api/admin/login",
+            Access::Public,
+            post(admin_login),
+        )
+        .add(
+            Method::POST,
+            "/api/admin/logout",
+            Access::Public,
+            post(logout),
+        )
+        .add(
+            Method::GET,
+            "/api/admin/user",
+            Access::Admin,
+            get(admin_user),
+        )
         .add(Method::POST, "/api/login", Access::Public, post(user_login))
         .add(Method::GET, "/api/login", Access::Public, get(login_page))
-        .add(Method::GET, "/api/logout", Access::Public, get(logout_redirect))
+        .add(
+            Method::GET,
+            "/api/logout",
+            Access::Public,
+            get(logout_redirect),
+        )
         .add(Method::GET, "/api/auth/user", Access::User, get(auth_user))
 }
 
@@ -88,7 +108,11 @@ async fn login(
     body: LoginBody,
     admin: bool,
 ) -> ApiResult<Response> {
-    let email = body.email.as_deref().map(normalize_email).unwrap_or_default();
+    let email = body
+        .email
+        .as_deref()
+        .map(normalize_email)
+        .unwrap_or_default();
     let password = body.password.unwrap_or_default();
     let mut errors = BTreeMap::new();
     if email.is_empty() {
@@ -110,7 +134,9 @@ async fn login(
 
     let user = state.queue.db.user_get_by_email(&email).await?;
     // Verify against a dummy hash for unknown addresses so timing does not reveal which exist.
-    let hash = user.as_ref().map_or(dummy_hash(), |u| u.password_hash.as_str());
+    let hash = user
+        .as_ref()
+        .map_or(dummy_hash(), |u| u.password_hash.as_str());
     let password_ok = verify_password(&password, hash);
     let user = match user {
         Some(u) if password_ok => u,
@@ -162,7 +188,11 @@ fn rate_limit(limiter: &governor::DefaultKeyedRateLimiter<String>, key: String) 
 
 async fn end_session(state: &AppState, jar: CookieJar) -> ApiResult<CookieJar> {
     if let Some(c) = jar.get(SESSION_COOKIE) {
-        state.queue.db.session_delete(&token_hash(c.value())).await?;
+        state
+            .queue
+            .db
+            .session_delete(&token_hash(c.value()))
+            .await?;
     }
     Ok(jar.remove(Cookie::build(SESSION_COOKIE).path("/").build()))
 }
@@ -183,7 +213,10 @@ async fn logout_redirect(State(state): State<AppState>, jar: CookieJar) -> ApiRe
     Ok((jar, Redirect::to("/")).into_response())
 }
 
-async fn admin_user(State(state): State<AppState>, AdminUser(current): AdminUser) -> axum::Json<UserView> {
+async fn admin_user(
+    State(state): State<AppState>,
+    AdminUser(current): AdminUser,
+) -> axum::Json<UserView> {
     axum::Json(UserView::new(&current.user, state.is_admin(&current.user)))
 }
 

@@ -101,7 +101,9 @@ impl From<PathRejection> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         match self {
-            Self::Status(status, message) => (status, Json(json!({ "message": message }))).into_response(),
+            Self::Status(status, message) => {
+                (status, Json(json!({ "message": message }))).into_response()
+            }
             Self::Invalid { message, errors } => (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 Json(json!({ "message": message, "errors": errors })),
@@ -111,8 +113,11 @@ impl IntoResponse for ApiError {
                 message,
                 retry_after,
             } => {
-                let mut res =
-                    (StatusCode::TOO_MANY_REQUESTS, Json(json!({ "message": message }))).into_response();
+                let mut res = (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    Json(json!({ "message": message })),
+                )
+                    .into_response();
                 if let Ok(v) = HeaderValue::from_str(&retry_after.to_string()) {
                     res.headers_mut().insert(header::RETRY_AFTER, v);
                 }

@@ -43,7 +43,8 @@ async fn metrics_text(State(state): State<AppState>) -> Response {
                         .iter()
                         .find(|(k, s, _)| k == kind && s == status)
                         .map_or(0, |c| c.2);
-                    metrics::gauge!("prospector_jobs", "kind" => kind, "status" => status).set(n as f64);
+                    metrics::gauge!("prospector_jobs", "kind" => kind, "status" => status)
+                        .set(n as f64);
                 }
             }
         }
@@ -52,7 +53,10 @@ async fn metrics_text(State(state): State<AppState>) -> Response {
     if let Ok(oldest) = state.queue.db.job_oldest_ready(jobs::time::now_ms()).await {
         let now = jobs::time::now_ms();
         for kind in state.queue.registry.kinds() {
-            let age = oldest.iter().find(|(k, _)| k == kind).map_or(0, |(_, at)| now - at);
+            let age = oldest
+                .iter()
+                .find(|(k, _)| k == kind)
+                .map_or(0, |(_, at)| now - at);
             metrics::gauge!("prospector_job_oldest_ready_age_seconds", "kind" => kind)
                 .set(age as f64 / 1000.0);
         }

@@ -23,10 +23,30 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .add(Method::GET, "/api/ops/queues", Access::Admin, get(queues))
         .add(Method::GET, "/api/ops/jobs", Access::Admin, get(job_list))
-        .add(Method::POST, "/api/ops/jobs", Access::Admin, post(job_create))
-        .add(Method::GET, "/api/ops/jobs/{id}", Access::Admin, get(job_detail))
-        .add(Method::POST, "/api/ops/jobs/{id}/retry", Access::Admin, post(job_retry))
-        .add(Method::POST, "/api/ops/jobs/{id}/cancel", Access::Admin, post(job_cancel))
+        .add(
+            Method::POST,
+            "/api/ops/jobs",
+            Access::Admin,
+            post(job_create),
+        )
+        .add(
+            Method::GET,
+            "/api/ops/jobs/{id}",
+            Access::Admin,
+            get(job_detail),
+        )
+        .add(
+            Method::POST,
+            "/api/ops/jobs/{id}/retry",
+            Access::Admin,
+            post(job_retry),
+        )
+        .add(
+            Method::POST,
+            "/api/ops/jobs/{id}/cancel",
+            Access::Admin,
+            post(job_cancel),
+        )
         .add(Method::GET, "/api/ops/workers", Access::Admin, get(workers))
         .add(Method::GET, "/api/ops/audit", Access::Admin, get(audit))
 }
@@ -58,7 +78,10 @@ fn percentile(sorted: &[i64], p: f64) -> Option<i64> {
     Some(sorted[rank - 1])
 }
 
-async fn queues(State(state): State<AppState>, _: AdminUser) -> ApiResult<axum::Json<Vec<QueueStats>>> {
+async fn queues(
+    State(state): State<AppState>,
+    _: AdminUser,
+) -> ApiResult<axum::Json<Vec<QueueStats>>> {
     let db = &state.queue.db;
     let now = now_ms();
     let counts = db.job_counts().await?;
@@ -88,7 +111,10 @@ async fn queues(State(state): State<AppState>, _: AdminUser) -> ApiResult<axum::
             .find(|(k, _)| k == kind)
             .map(|(_, at)| (now - at) as f64 / 1000.0);
         let mine: Vec<_> = finished.iter().filter(|f| f.kind == kind).collect();
-        let recent = mine.iter().filter(|f| f.finished_at >= now - 300_000).count();
+        let recent = mine
+            .iter()
+            .filter(|f| f.finished_at >= now - 300_000)
+            .count();
         s.throughput_per_minute = recent as f64 / 5.0;
         let mut runs: Vec<i64> = mine
             .iter()
@@ -263,7 +289,12 @@ async fn job_detail(
     }))
 }
 
-async fn audit_action(state: &AppState, admin: &AdminUser, action: &str, target: &str) -> ApiResult<()> {
+async fn audit_action(
+    state: &AppState,
+    admin: &AdminUser,
+    action: &str,
+    target: &str,
+) -> ApiResult<()> {
     let mut tx = state.queue.db.begin().await?;
     tx.audit_insert(&AuditInsert {
         id: &ulid::Ulid::new().to_string(),
@@ -332,7 +363,10 @@ struct WorkerView {
     running_jobs: i64,
 }
 
-async fn workers(State(state): State<AppState>, _: AdminUser) -> ApiResult<axum::Json<Vec<WorkerView>>> {
+async fn workers(
+    State(state): State<AppState>,
+    _: AdminUser,
+) -> ApiResult<axum::Json<Vec<WorkerView>>> {
     let cutoff = now_ms() - state.queue.settings.heartbeat_timeout.as_millis() as i64;
     let rows = state.queue.db.worker_list().await?;
     Ok(axum::Json(

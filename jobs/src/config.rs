@@ -62,9 +62,8 @@ impl DatabaseUrl {
         if raw.starts_with("sqlite:") {
             Ok(Self::Sqlite(raw.to_string()))
         } else if raw.starts_with("postgres://") || raw.starts_with("postgresql://") {
-            url::Url::parse(raw).map_err(|e| {
-                invalid("DATABASE_URL", format!("not a valid postgres URL ({e})"))
-            })?;
+            url::Url::parse(raw)
+                .map_err(|e| invalid("DATABASE_URL", format!("not a valid postgres URL ({e})")))?;
             Ok(Self::Postgres(Secret::new(raw.to_string())))
         } else {
             Err(invalid(

@@ -56,7 +56,11 @@ pub fn validate(entries: &[CronEntry]) -> Result<(), ScheduleError> {
 }
 
 /// Runs until `shutdown` fires.
-pub async fn run(queue: Queue, entries: Vec<CronEntry>, shutdown: CancellationToken) -> Result<(), ScheduleError> {
+pub async fn run(
+    queue: Queue,
+    entries: Vec<CronEntry>,
+    shutdown: CancellationToken,
+) -> Result<(), ScheduleError> {
     let mut tasks = Vec::new();
     for entry in entries {
         let schedule = parse(&entry)?;

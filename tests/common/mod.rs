@@ -1,7 +1,7 @@
 //! Test harness: every test runs once per backend, each run with a database of its own (a temp
 //! SQLite file, or a Postgres database created on `TEST_DATABASE_URL` and dropped afterwards), the
 //! real api on port 0, and optionally the real worker and scheduler in-process or as processes.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

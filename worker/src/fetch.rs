@@ -31,7 +31,10 @@ pub(crate) fn backend(
     JobEnvelope,
     Arc<Runtime>,
     BoxStream<'static, Fetched>,
-    futures::sink::SinkMapErr<futures::sink::Drain<Task<JobEnvelope>>, fn(std::convert::Infallible) -> BoxDynError>,
+    futures::sink::SinkMapErr<
+        futures::sink::Drain<Task<JobEnvelope>>,
+        fn(std::convert::Infallible) -> BoxDynError,
+    >,
 > {
     let result = BackendBuilder::new()
         .database(rt)
@@ -61,7 +64,11 @@ struct Claimer {
     buffer: VecDeque<JobEnvelope>,
 }
 
-fn claim_stream(rt: Arc<Runtime>, kind: &'static str, concurrency: usize) -> BoxStream<'static, Fetched> {
+fn claim_stream(
+    rt: Arc<Runtime>,
+    kind: &'static str,
+    concurrency: usize,
+) -> BoxStream<'static, Fetched> {
     let claimer = Claimer {
         rt,
         kind,
@@ -101,7 +108,10 @@ impl Claimer {
     /// Claims as many jobs as there are free slots (never more: a claimed job counts as started).
     async fn claim(&mut self) -> Result<usize, sqlx::Error> {
         let claimed = &self.rt.claimed[self.kind];
-        let free = self.concurrency.saturating_sub(claimed.load(Ordering::Acquire)).max(1);
+        let free = self
+            .concurrency
+            .saturating_sub(claimed.load(Ordering::Acquire))
+            .max(1);
         let now = now_ms();
         let jobs = self
             .rt

@@ -95,7 +95,10 @@ pub async fn start(
             .map(|k| queue.spec(k).map(|s| s.name))
             .collect::<Result<_, _>>()?,
     };
-    let concurrency = options.concurrency.unwrap_or(queue.settings.concurrency).max(1);
+    let concurrency = options
+        .concurrency
+        .unwrap_or(queue.settings.concurrency)
+        .max(1);
     let worker_id: Arc<str> = ulid::Ulid::new().to_string().into();
     let now = now_ms();
     queue
@@ -122,7 +125,10 @@ pub async fn start(
             .iter()
             .map(|k| (*k, Arc::new(AtomicUsize::new(0))))
             .collect(),
-        slot_freed: kinds.iter().map(|k| (*k, Arc::new(Notify::new()))).collect(),
+        slot_freed: kinds
+            .iter()
+            .map(|k| (*k, Arc::new(Notify::new())))
+            .collect(),
         finisher: finisher_tx,
         stopping: shutdown.child_token(),
         abort: CancellationToken::new(),
@@ -130,7 +136,11 @@ pub async fn start(
     });
     info!(worker_id = %worker_id, kinds = %kinds.join(","), concurrency, "worker started");
 
-    let finisher = tokio::spawn(finisher_loop(queue.db.clone(), worker_id.clone(), finisher_rx));
+    let finisher = tokio::spawn(finisher_loop(
+        queue.db.clone(),
+        worker_id.clone(),
+        finisher_rx,
+    ));
     let maintenance = tokio::spawn(maintenance_loop(rt.clone()));
     let listener = match &queue.db {
         Db::Postgres(pool) => Some(tokio::spawn(fetch::listen_loop(

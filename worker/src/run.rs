@@ -89,7 +89,8 @@ async fn run_one(rt: Arc<Runtime>, job: JobEnvelope) {
     }
     metrics::histogram!("prospector_job_run_seconds", "kind" => job.kind, "status" => status)
         .record(started.elapsed().as_secs_f64());
-    metrics::counter!("prospector_jobs_finished_total", "kind" => job.kind, "status" => status).increment(1);
+    metrics::counter!("prospector_jobs_finished_total", "kind" => job.kind, "status" => status)
+        .increment(1);
     let item = FinishItem {
         id: job.id,
         attempt: job.attempt,

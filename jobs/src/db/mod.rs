@@ -270,7 +270,7 @@ impl Tx {
     pub async fn job_notify(&mut self, kind: &str) -> Result<(), sqlx::Error> {
         match self {
             Self::Sqlite(_) => Ok(()),
-            Self::Postgres(tx) => postgres::job_notify(&mut **tx, kind).await,
+            Self::Postgres(tx) => postgres::job_notify(tx, kind).await,
         }
     }
     pub async fn audit_insert(&mut self, a: &AuditInsert<'_>) -> Result<(), sqlx::Error> {

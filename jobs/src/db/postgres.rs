@@ -4,7 +4,7 @@
 
 use sqlx::AssertSqlSafe;
 use sqlx::types::Json;
-use sqlx::{Executor, Row, Postgres, PgConnection, PgPool};
+use sqlx::{Executor, PgConnection, PgPool, Postgres, Row};
 
 use super::*;
 
@@ -72,7 +72,7 @@ pub async fn job_insert_many(pool: &PgPool, p: &JobInsertMany<'_>) -> Result<u64
     .execute(&mut *tx)
     .await?
     .rows_affected();
-    job_notify(&mut *tx, p.kind).await?;
+    job_notify(&mut tx, p.kind).await?;
     tx.commit().await?;
     Ok(n)
 }
@@ -87,16 +87,15 @@ pub async fn job_notify(conn: &mut PgConnection, kind: &str) -> Result<(), sqlx:
 }
 
 pub async fn job_get_by_id(pool: &PgPool, id: &str) -> Result<Option<JobRow>, sqlx::Error> {
-    sqlx::query_as(AssertSqlSafe(format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = $1")))
-        .bind(id)
-        .fetch_optional(pool)
-        .await
+    sqlx::query_as(AssertSqlSafe(format!(
+        "SELECT {JOB_COLUMNS} FROM jobs WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(pool)
+    .await
 }
 
-pub async fn job_list(
-    pool: &PgPool,
-    p: &JobList<'_>,
-) -> Result<(Vec<JobRow>, i64), sqlx::Error> {
+pub async fn job_list(pool: &PgPool, p: &JobList<'_>) -> Result<(Vec<JobRow>, i64), sqlx::Error> {
     let filter = "($1::text IS NULL OR kind = $1) AND ($2::text IS NULL OR status = $2)";
     let rows = sqlx::query_as(AssertSqlSafe(format!(
         "SELECT {JOB_COLUMNS} FROM jobs WHERE {filter} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4"
@@ -107,11 +106,13 @@ pub async fn job_list(
     .bind(p.offset)
     .fetch_all(pool)
     .await?;
-    let total: i64 = sqlx::query_scalar(AssertSqlSafe(format!("SELECT COUNT(*) FROM jobs WHERE {filter}")))
-        .bind(p.kind)
-        .bind(p.status)
-        .fetch_one(pool)
-        .await?;
+    let total: i64 = sqlx::query_scalar(AssertSqlSafe(format!(
+        "SELECT COUNT(*) FROM jobs WHERE {filter}"
+    )))
+    .bind(p.kind)
+    .bind(p.status)
+    .fetch_one(pool)
+    .await?;
     Ok((rows, total))
 }
 
@@ -291,7 +292,10 @@ pub async fn job_retry(pool: &PgPool, id: &str, now: i64) -> Result<Option<Strin
     .await
 }
 
-pub async fn job_cancel_requested(pool: &PgPool, worker_id: &str) -> Result<Vec<String>, sqlx::Error> {
+pub async fn job_cancel_requested(
+    pool: &PgPool,
+    worker_id: &str,
+) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT id FROM jobs WHERE locked_by = $1 AND status = 'running' AND cancel_requested",
     )
@@ -304,7 +308,11 @@ pub async fn job_release(pool: &PgPool, p: &JobRelease<'_>) -> Result<u64, sqlx:
     let set = "UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_by = NULL, started_at = NULL
                WHERE locked_by = $1 AND status = 'running'";
     match p.ids {
-        None => Ok(sqlx::query(set).bind(p.worker_id).execute(pool).await?.rows_affected()),
+        None => Ok(sqlx::query(set)
+            .bind(p.worker_id)
+            .execute(pool)
+            .await?
+            .rows_affected()),
         Some(ids) => {
             let mut tx = pool.begin().await?;
             let mut n = 0;
@@ -394,7 +402,10 @@ pub async fn job_oldest_ready(pool: &PgPool, now: i64) -> Result<Vec<(String, i6
     .await
 }
 
-pub async fn job_finished_since(pool: &PgPool, since: i64) -> Result<Vec<FinishedJob>, sqlx::Error> {
+pub async fn job_finished_since(
+    pool: &PgPool,
+    since: i64,
+) -> Result<Vec<FinishedJob>, sqlx::Error> {
     sqlx::query_as(
         "SELECT kind, status, started_at, finished_at FROM jobs
          WHERE finished_at IS NOT NULL AND finished_at >= $1 ORDER BY finished_at DESC LIMIT 100000",
@@ -497,7 +508,9 @@ pub async fn user_get_by_email(pool: &PgPool, email: &str) -> Result<Option<User
 }
 
 pub async fn user_count(pool: &PgPool) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(pool).await
+    sqlx::query_scalar("SELECT COUNT(*) FROM users")
+        .fetch_one(pool)
+        .await
 }
 
 pub async fn session_insert(pool: &PgPool, s: &SessionInsert<'_>) -> Result<(), sqlx::Error> {

@@ -56,7 +56,6 @@ pub async fn job_insert(
 
 pub async fn job_insert_many(pool: &SqlitePool, p: &JobInsertMany<'_>) -> Result<u64, sqlx::Error> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    let payload = Json(p.payload);
     let mut n = 0;
     for id in p.ids {
         n += sqlx::query(
@@ -65,7 +64,7 @@ pub async fn job_insert_many(pool: &SqlitePool, p: &JobInsertMany<'_>) -> Result
         )
         .bind(id)
         .bind(p.kind)
-        .bind(&payload)
+        .bind(Json(p.payload))
         .bind(p.max_attempts)
         .bind(p.now)
         .execute(&mut *tx)
@@ -77,10 +76,12 @@ pub async fn job_insert_many(pool: &SqlitePool, p: &JobInsertMany<'_>) -> Result
 }
 
 pub async fn job_get_by_id(pool: &SqlitePool, id: &str) -> Result<Option<JobRow>, sqlx::Error> {
-    sqlx::query_as(AssertSqlSafe(format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?1")))
-        .bind(id)
-        .fetch_optional(pool)
-        .await
+    sqlx::query_as(AssertSqlSafe(format!(
+        "SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?1"
+    )))
+    .bind(id)
+    .fetch_optional(pool)
+    .await
 }
 
 pub async fn job_list(
@@ -97,15 +98,20 @@ pub async fn job_list(
     .bind(p.offset)
     .fetch_all(pool)
     .await?;
-    let total: i64 = sqlx::query_scalar(AssertSqlSafe(format!("SELECT COUNT(*) FROM jobs WHERE {filter}")))
-        .bind(p.kind)
-        .bind(p.status)
-        .fetch_one(pool)
-        .await?;
+    let total: i64 = sqlx::query_scalar(AssertSqlSafe(format!(
+        "SELECT COUNT(*) FROM jobs WHERE {filter}"
+    )))
+    .bind(p.kind)
+    .bind(p.status)
+    .fetch_one(pool)
+    .await?;
     Ok((rows, total))
 }
 
-pub async fn job_fetch(pool: &SqlitePool, p: &JobFetch<'_>) -> Result<Vec<FetchedJob>, sqlx::Error> {
+pub async fn job_fetch(
+    pool: &SqlitePool,
+    p: &JobFetch<'_>,
+) -> Result<Vec<FetchedJob>, sqlx::Error> {
     sqlx::query_as(
         "UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = ?1, started_at = ?2,
                 finished_at = NULL, cancel_requested = FALSE, progress_percent = NULL, progress_message = NULL
@@ -131,7 +137,10 @@ pub async fn job_next_run_at(pool: &SqlitePool, kind: &str) -> Result<Option<i64
     .await
 }
 
-pub async fn job_finish_batch(pool: &SqlitePool, p: &JobFinishBatch<'_>) -> Result<(), sqlx::Error> {
+pub async fn job_finish_batch(
+    pool: &SqlitePool,
+    p: &JobFinishBatch<'_>,
+) -> Result<(), sqlx::Error> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     for item in p.items {
         let guard = "WHERE id = ?1 AND status = 'running' AND locked_by = ?2";
@@ -218,7 +227,11 @@ pub async fn job_progress_set(pool: &SqlitePool, p: &JobProgress<'_>) -> Result<
     Ok(r.rows_affected() == 1)
 }
 
-pub async fn job_cancel(pool: &SqlitePool, id: &str, now: i64) -> Result<CancelOutcome, sqlx::Error> {
+pub async fn job_cancel(
+    pool: &SqlitePool,
+    id: &str,
+    now: i64,
+) -> Result<CancelOutcome, sqlx::Error> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let status: Option<String> = sqlx::query_scalar("SELECT status FROM jobs WHERE id = ?1")
         .bind(id)
@@ -249,7 +262,11 @@ pub async fn job_cancel(pool: &SqlitePool, id: &str, now: i64) -> Result<CancelO
     Ok(outcome)
 }
 
-pub async fn job_retry(pool: &SqlitePool, id: &str, now: i64) -> Result<Option<String>, sqlx::Error> {
+pub async fn job_retry(
+    pool: &SqlitePool,
+    id: &str,
+    now: i64,
+) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar(
         "UPDATE jobs SET status = 'queued', attempts = 0, run_at = ?2, started_at = NULL, finished_at = NULL,
                 locked_by = NULL, cancel_requested = FALSE, progress_percent = NULL, progress_message = NULL,
@@ -263,7 +280,10 @@ pub async fn job_retry(pool: &SqlitePool, id: &str, now: i64) -> Result<Option<S
     .await
 }
 
-pub async fn job_cancel_requested(pool: &SqlitePool, worker_id: &str) -> Result<Vec<String>, sqlx::Error> {
+pub async fn job_cancel_requested(
+    pool: &SqlitePool,
+    worker_id: &str,
+) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT id FROM jobs WHERE locked_by = ?1 AND status = 'running' AND cancel_requested",
     )
@@ -276,7 +296,11 @@ pub async fn job_release(pool: &SqlitePool, p: &JobRelease<'_>) -> Result<u64, s
     let set = "UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_by = NULL, started_at = NULL
                WHERE locked_by = ?1 AND status = 'running'";
     match p.ids {
-        None => Ok(sqlx::query(set).bind(p.worker_id).execute(pool).await?.rows_affected()),
+        None => Ok(sqlx::query(set)
+            .bind(p.worker_id)
+            .execute(pool)
+            .await?
+            .rows_affected()),
         Some(ids) => {
             let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
             let mut n = 0;
@@ -355,7 +379,10 @@ pub async fn job_counts(pool: &SqlitePool) -> Result<Vec<(String, String, i64)>,
         .await
 }
 
-pub async fn job_oldest_ready(pool: &SqlitePool, now: i64) -> Result<Vec<(String, i64)>, sqlx::Error> {
+pub async fn job_oldest_ready(
+    pool: &SqlitePool,
+    now: i64,
+) -> Result<Vec<(String, i64)>, sqlx::Error> {
     sqlx::query_as(
         "SELECT kind, MIN(run_at) FROM jobs
          WHERE status IN ('queued','scheduled','retrying') AND run_at <= ?1 GROUP BY kind",
@@ -365,7 +392,10 @@ pub async fn job_oldest_ready(pool: &SqlitePool, now: i64) -> Result<Vec<(String
     .await
 }
 
-pub async fn job_finished_since(pool: &SqlitePool, since: i64) -> Result<Vec<FinishedJob>, sqlx::Error> {
+pub async fn job_finished_since(
+    pool: &SqlitePool,
+    since: i64,
+) -> Result<Vec<FinishedJob>, sqlx::Error> {
     sqlx::query_as(
         "SELECT kind, status, started_at, finished_at FROM jobs
          WHERE finished_at IS NOT NULL AND finished_at >= ?1 ORDER BY finished_at DESC LIMIT 100000",
@@ -458,7 +488,10 @@ pub async fn user_insert(pool: &SqlitePool, u: &UserRow) -> Result<(), sqlx::Err
     .map(|_| ())
 }
 
-pub async fn user_get_by_email(pool: &SqlitePool, email: &str) -> Result<Option<UserRow>, sqlx::Error> {
+pub async fn user_get_by_email(
+    pool: &SqlitePool,
+    email: &str,
+) -> Result<Option<UserRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, email, password_hash, first_name, last_name, is_admin, created_at FROM users WHERE email = ?1",
     )
@@ -468,7 +501,9 @@ pub async fn user_get_by_email(pool: &SqlitePool, email: &str) -> Result<Option<
 }
 
 pub async fn user_count(pool: &SqlitePool) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(pool).await
+    sqlx::query_scalar("SELECT COUNT(*) FROM users")
+        .fetch_one(pool)
+        .await
 }
 
 pub async fn session_insert(pool: &SqlitePool, s: &SessionInsert<'_>) -> Result<(), sqlx::Error> {

@@ -10,5 +10,7 @@ use crate::queue::Registry;
 
 /// Every kind this build runs.
 pub fn registry() -> Registry {
-    Registry::default().register::<Noop>().register::<PruneJobs>()
+    Registry::default()
+        .register::<Noop>()
+        .register::<PruneJobs>()
 }

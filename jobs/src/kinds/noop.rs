@@ -46,7 +46,8 @@ impl JobKind for Noop {
         for step in 1..=self.steps {
             tokio::time::sleep(slice).await;
             let percent = (step * 100 / steps) as i32;
-            ctx.progress(percent, format!("Step {step} of {steps}")).await?;
+            ctx.progress(percent, format!("Step {step} of {steps}"))
+                .await?;
         }
         if self.steps == 0 && self.sleep_ms > 0 {
             tokio::time::sleep(Duration::from_millis(self.sleep_ms)).await;

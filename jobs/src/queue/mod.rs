@@ -69,7 +69,9 @@ pub struct Wakeups {
 impl Wakeups {
     fn new<'a>(kinds: impl Iterator<Item = &'a str>) -> Self {
         Self {
-            by_kind: kinds.map(|k| (k.to_string(), Arc::new(Notify::new()))).collect(),
+            by_kind: kinds
+                .map(|k| (k.to_string(), Arc::new(Notify::new())))
+                .collect(),
         }
     }
     /// One waiting fetcher wakes; if none waits, the next wait returns at once (no lost wake-up).

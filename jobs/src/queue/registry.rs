@@ -80,7 +80,8 @@ pub trait JobKind: Serialize + DeserializeOwned + Send + 'static {
     fn run(self, ctx: JobContext) -> impl Future<Output = Result<Value, JobError>> + Send;
 }
 
-pub type Handler = Arc<dyn Fn(Value, JobContext) -> BoxFuture<'static, Result<Value, JobError>> + Send + Sync>;
+pub type Handler =
+    Arc<dyn Fn(Value, JobContext) -> BoxFuture<'static, Result<Value, JobError>> + Send + Sync>;
 
 /// A registered kind, type-erased.
 #[derive(Clone)]

@@ -1,0 +1,43 @@
+# The two commands of the README: `make run` and `make test`. Everything else is a part of them.
+SHELL := /bin/bash
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+export TEST_DATABASE_URL
+
+.PHONY: run test lint test-rust test-web test-e2e web-build check-postgres bench
+
+## Build the web app and the release binary, then run everything on SQLite with demo data.
+run: web-build
+	cargo build --release --bin prospector
+	WEB_DIST=web/dist ./target/release/prospector all
+
+## The whole suite: formatting, lints, Rust tests on SQLite and Postgres, web checks, browser tests.
+test: check-postgres lint test-rust test-web test-e2e
+
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+
+web-build: web/node_modules/.package-lock.json
+	cd web && npm run build
+
+check-postgres:
+	@scripts/check-postgres.sh
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+
+test-rust:
+	cargo nextest run --workspace --no-fail-fast
+
+test-web: web/node_modules/.package-lock.json
+	cd web && npm run lint && npm run typecheck && npm test
+
+test-e2e: web-build
+	cargo build --bin prospector
+	scripts/e2e.sh target/debug/prospector
+
+## Queue benchmark on both backends (release build).
+bench:
+	cargo build --release --bin prospector
+	./target/release/prospector bench queue --db sqlite --jobs 100000 --concurrency 128
+	./target/release/prospector bench queue --db postgres --jobs 100000 --concurrency 128
