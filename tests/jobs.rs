@@ -96,6 +96,57 @@ async fn job_lifecycle_and_progress(db: TestDb) {
     assert_eq!(done["progress"]["percent"], 100);
     assert!(done["error"].is_null());
     assert!(ms(&done["finishedAt"]) - ms(&done["startedAt"]) >= 1200);
+
+    // Ops see it in the queue statistics, the worker that ran it, and the run-time metric.
+    let queues: Value = admin
+        .get(app.url("/api/ops/queues"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let noop = queues
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["kind"] == "noop")
+        .unwrap();
+    assert_eq!(noop["succeeded"], 1);
+    assert_eq!(noop["queued"], 0);
+    assert!(noop["p50RunMs"].as_i64().unwrap() >= 1200, "{noop}");
+    assert!(noop["p95RunMs"].as_i64().unwrap() >= noop["p50RunMs"].as_i64().unwrap());
+    assert!(noop["throughputPerMinute"].as_f64().unwrap() > 0.0);
+    let workers: Value = admin
+        .get(app.url("/api/ops/workers"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let me = workers
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["alive"] == true)
+        .unwrap();
+    assert!(me["kinds"].as_array().unwrap().contains(&json!("noop")));
+    assert_eq!(me["pid"], std::process::id());
+    let metrics = app
+        .anonymous()
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.contains("prospector_job_run_seconds"),
+        "run-time histogram exported"
+    );
+    assert!(metrics.contains(r#"prospector_jobs_finished_total{kind="noop",status="succeeded"}"#));
     app.stop().await;
 }
 

@@ -24,7 +24,7 @@ use apalis::prelude::*;
 use jobs::db::{Db, FinishItem, JobFinishBatch, JobRelease, JobRescue, WorkerRow};
 use jobs::queue::Queue;
 use jobs::time::now_ms;
-use tokio::sync::{Notify, broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tracing::{error, info, warn};
 
@@ -45,9 +45,8 @@ pub(crate) struct Runtime {
     pub worker_id: Arc<str>,
     /// Cancellation handles of the jobs running here, by id.
     pub running: Mutex<HashMap<String, CancellationToken>>,
-    /// Jobs claimed per kind (running or about to start), and a signal when one ends.
+    /// Jobs claimed per kind (running or about to start).
     pub claimed: HashMap<&'static str, Arc<AtomicUsize>>,
-    pub slot_freed: HashMap<&'static str, Arc<Notify>>,
     pub finisher: mpsc::UnboundedSender<FinisherMsg>,
     /// Set on shutdown: stop claiming jobs.
     pub stopping: CancellationToken,
@@ -124,10 +123,6 @@ pub async fn start(
         claimed: kinds
             .iter()
             .map(|k| (*k, Arc::new(AtomicUsize::new(0))))
-            .collect(),
-        slot_freed: kinds
-            .iter()
-            .map(|k| (*k, Arc::new(Notify::new())))
             .collect(),
         finisher: finisher_tx,
         stopping: shutdown.child_token(),

@@ -101,7 +101,6 @@ async fn run_one(rt: Arc<Runtime>, job: JobEnvelope) {
         warn!("outcome writer is gone; the job will be returned to the queue");
     }
     rt.claimed[job.kind].fetch_sub(1, Ordering::AcqRel);
-    rt.slot_freed[job.kind].notify_one();
 }
 
 fn retry_or_fail(rt: &Runtime, id: &str, attempt: i32, max_attempts: i32, error: String) -> Finish {
