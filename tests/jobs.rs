@@ -21,14 +21,7 @@ fn ms(rfc3339: &Value) -> i64 {
 
 /// queued → running (with progress) → succeeded, in the exact shape of the status contract.
 async fn job_lifecycle_and_progress(db: TestDb) {
-    let mut app = TestApp::spawn(
-        &db,
-        AppOptions {
-            worker: false,
-            ..Default::default()
-        },
-    )
-    .await;
+    let mut app = TestApp::idle(&db).await;
     let admin = app.admin().await;
     let res = admin
         .post(app.url("/api/ops/jobs"))
@@ -98,14 +91,7 @@ async fn job_lifecycle_and_progress(db: TestDb) {
     assert!(ms(&done["finishedAt"]) - ms(&done["startedAt"]) >= 1200);
 
     // Ops see it in the queue statistics, the worker that ran it, and the run-time metric.
-    let queues: Value = admin
-        .get(app.url("/api/ops/queues"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let queues: Value = app.get_json(&admin, "/api/ops/queues").await;
     let noop = queues
         .as_array()
         .unwrap()
@@ -117,14 +103,7 @@ async fn job_lifecycle_and_progress(db: TestDb) {
     assert!(noop["p50RunMs"].as_i64().unwrap() >= 1200, "{noop}");
     assert!(noop["p95RunMs"].as_i64().unwrap() >= noop["p50RunMs"].as_i64().unwrap());
     assert!(noop["throughputPerMinute"].as_f64().unwrap() > 0.0);
-    let workers: Value = admin
-        .get(app.url("/api/ops/workers"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let workers: Value = app.get_json(&admin, "/api/ops/workers").await;
     let me = workers
         .as_array()
         .unwrap()
@@ -173,14 +152,7 @@ async fn retries_back_off_then_fail(db: TestDb) {
     assert_eq!(failed["error"], "noop failed on purpose (attempt 3)");
     assert!(!failed["finishedAt"].is_null());
 
-    let detail: Value = admin
-        .get(app.url(&format!("/api/ops/jobs/{id}")))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let detail: Value = app.get_json(&admin, &format!("/api/ops/jobs/{id}")).await;
     let history = detail["attemptHistory"].as_array().unwrap();
     let outcomes: Vec<&str> = history
         .iter()
@@ -318,14 +290,7 @@ async fn cancel_queued_and_running(db: TestDb) {
 
 /// A domain row and its job commit or roll back together.
 async fn transactional_enqueue(db: TestDb) {
-    let app = TestApp::spawn(
-        &db,
-        AppOptions {
-            worker: false,
-            ..Default::default()
-        },
-    )
-    .await;
+    let app = TestApp::idle(&db).await;
     let audit = |id: &'static str| AuditInsert {
         id,
         actor_id: None,
@@ -428,14 +393,7 @@ async fn scheduler_prunes_finished_jobs(db: TestDb) {
 /// A worker killed with SIGKILL: its job is rescued after the heartbeat timeout and finished by
 /// another worker; a healthy job running longer than the timeout is left alone.
 async fn sigkill_rescue_and_long_healthy_job(db: TestDb) {
-    let app = TestApp::spawn(
-        &db,
-        AppOptions {
-            worker: false,
-            ..Default::default()
-        },
-    )
-    .await;
+    let app = TestApp::idle(&db).await;
     let admin = app.admin().await;
     let env = fast_env();
     let mut a = Proc::spawn(&db, &["worker"], &env);
@@ -454,14 +412,7 @@ async fn sigkill_rescue_and_long_healthy_job(db: TestDb) {
         .wait_status(&admin, &id, "succeeded", Duration::from_secs(20))
         .await;
     assert_eq!(done["attempts"], 2, "ran again after the rescue");
-    let detail: Value = admin
-        .get(app.url(&format!("/api/ops/jobs/{id}")))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let detail: Value = app.get_json(&admin, &format!("/api/ops/jobs/{id}")).await;
     assert_eq!(detail["attemptHistory"][0]["outcome"], "lost", "{detail}");
 
     // 3 s is twice the heartbeat timeout: a live worker's job is not rescued.
@@ -481,14 +432,7 @@ async fn sigkill_rescue_and_long_healthy_job(db: TestDb) {
 
 /// SIGTERM: no new jobs; in-flight jobs finish within the grace period; the rest go back.
 async fn sigterm_drains_then_returns_jobs(db: TestDb) {
-    let app = TestApp::spawn(
-        &db,
-        AppOptions {
-            worker: false,
-            ..Default::default()
-        },
-    )
-    .await;
+    let app = TestApp::idle(&db).await;
     let admin = app.admin().await;
     let mut w = Proc::spawn(&db, &["worker"], &fast_env());
     let short = app
@@ -528,14 +472,7 @@ async fn sigterm_drains_then_returns_jobs(db: TestDb) {
 
 /// Two scheduler processes on one database: exactly one job per cron tick.
 async fn two_schedulers_one_job_per_tick(db: TestDb) {
-    let app = TestApp::spawn(
-        &db,
-        AppOptions {
-            worker: false,
-            ..Default::default()
-        },
-    )
-    .await;
+    let app = TestApp::idle(&db).await;
     let mut env = fast_env();
     env.push(("JOB_PRUNE_CRON", "* * * * * *".into()));
     let s1 = Proc::spawn(&db, &["scheduler"], &env);

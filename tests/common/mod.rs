@@ -278,6 +278,25 @@ impl TestApp {
         }
     }
 
+    /// The api without a worker: jobs stay where they are until a test starts one.
+    pub async fn idle(tdb: &TestDb) -> Self {
+        Self::spawn(
+            tdb,
+            AppOptions {
+                worker: false,
+                ..Default::default()
+            },
+        )
+        .await
+    }
+
+    /// `GET path` as `client`, expecting 200 and JSON.
+    pub async fn get_json(&self, client: &reqwest::Client, path: &str) -> Value {
+        let res = client.get(self.url(path)).send().await.expect("get");
+        assert_eq!(res.status(), 200, "GET {path}");
+        res.json().await.expect("json")
+    }
+
     pub async fn start_worker(&mut self) {
         self.worker = Some(
             worker::start(
