@@ -6,9 +6,16 @@
 pub mod error;
 pub mod extract;
 
+mod activities;
 mod auth;
+mod companies;
+mod contacts;
+mod dashboard;
+mod deals;
 mod health;
 mod jobs_api;
+mod list;
+mod meetings;
 mod ops;
 mod web;
 
@@ -130,6 +137,12 @@ pub fn routes() -> Routes {
         .merge(auth::routes())
         .merge(jobs_api::routes())
         .merge(ops::routes())
+        .merge(activities::routes())
+        .merge(companies::routes())
+        .merge(contacts::routes())
+        .merge(deals::routes())
+        .merge(meetings::routes())
+        .merge(dashboard::routes())
 }
 
 /// The declared routes (for the access tests and the docs).

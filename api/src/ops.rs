@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, Method};
+use axum::http::Method;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AdminUser, Json, Path, Query};
 use crate::jobs_api::accepted;
+use crate::list::{paging, with_total};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
@@ -137,19 +138,6 @@ struct ListQuery {
     offset: Option<i64>,
 }
 
-/// `limit` (default 100, at most 1000) and `offset`, checked.
-pub(crate) fn paging(limit: Option<i64>, offset: Option<i64>) -> ApiResult<(i64, i64)> {
-    let limit = limit.unwrap_or(100);
-    let offset = offset.unwrap_or(0);
-    if !(1..=1000).contains(&limit) {
-        return Err(ApiError::bad_request("limit must be between 1 and 1000"));
-    }
-    if offset < 0 {
-        return Err(ApiError::bad_request("offset must not be negative"));
-    }
-    Ok((limit, offset))
-}
-
 async fn job_list(
     State(state): State<AppState>,
     _: AdminUser,
@@ -177,9 +165,7 @@ async fn job_list(
         })
         .await?;
     let jobs: Vec<JobView> = rows.into_iter().map(JobView::from).collect();
-    let mut headers = HeaderMap::new();
-    headers.insert("x-total-count", HeaderValue::from(total));
-    Ok((headers, axum::Json(jobs)).into_response())
+    Ok(with_total(jobs, total))
 }
 
 #[derive(Debug, Deserialize)]

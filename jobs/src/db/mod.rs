@@ -3,8 +3,43 @@
 //!
 //! Errors are [`sqlx::Error`]; callers turn them into `ApiError` (a logged 500) or a job error.
 
+/// Calls `$f` with the backend's pool, from the module of the same dialect.
+macro_rules! dispatch {
+    ($db:expr, $f:ident ( $($arg:expr),* )) => {
+        match $db {
+            Db::Sqlite(pool) => sqlite::$f(pool, $($arg),*).await,
+            Db::Postgres(pool) => postgres::$f(pool, $($arg),*).await,
+        }
+    };
+}
+
+/// Calls `$f` with the transaction's connection, from the module of the same dialect.
+macro_rules! dispatch_tx {
+    ($tx:expr, $f:ident ( $($arg:expr),* )) => {
+        match $tx {
+            Tx::Sqlite(tx) => sqlite::$f(&mut **tx, $($arg),*).await,
+            Tx::Postgres(tx) => postgres::$f(&mut **tx, $($arg),*).await,
+        }
+    };
+}
+
 pub mod postgres;
 pub mod sqlite;
+
+// CRM areas: each has its params, rows and `impl Db`/`impl Tx` here, and its SQL in sqlite/ and postgres/.
+mod activities;
+mod companies;
+mod contacts;
+mod deals;
+mod meetings;
+mod metrics;
+
+pub use activities::*;
+pub use companies::*;
+pub use contacts::*;
+pub use deals::*;
+pub use meetings::*;
+pub use metrics::*;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -40,16 +75,6 @@ pub enum ConnectError {
     Url(String),
     #[error("migrations failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-}
-
-/// Calls `$f` with the backend's pool, from the module of the same dialect.
-macro_rules! dispatch {
-    ($db:expr, $f:ident ( $($arg:expr),* )) => {
-        match $db {
-            Db::Sqlite(pool) => sqlite::$f(pool, $($arg),*).await,
-            Db::Postgres(pool) => postgres::$f(pool, $($arg),*).await,
-        }
-    };
 }
 
 impl Db {
@@ -238,15 +263,6 @@ impl Db {
 pub enum Tx {
     Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
     Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
-}
-
-macro_rules! dispatch_tx {
-    ($tx:expr, $f:ident ( $($arg:expr),* )) => {
-        match $tx {
-            Tx::Sqlite(tx) => sqlite::$f(&mut **tx, $($arg),*).await,
-            Tx::Postgres(tx) => postgres::$f(&mut **tx, $($arg),*).await,
-        }
-    };
 }
 
 impl Tx {

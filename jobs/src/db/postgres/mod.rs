@@ -8,6 +8,20 @@ use sqlx::{Executor, PgConnection, PgPool, Postgres, Row};
 
 use super::*;
 
+mod activities;
+mod companies;
+mod contacts;
+mod deals;
+mod meetings;
+mod metrics;
+
+pub use activities::*;
+pub use companies::*;
+pub use contacts::*;
+pub use deals::*;
+pub use meetings::*;
+pub use metrics::*;
+
 /// The LISTEN/NOTIFY channel; the payload is the job kind.
 pub const JOBS_CHANNEL: &str = "prospector_jobs";
 

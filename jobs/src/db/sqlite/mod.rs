@@ -7,6 +7,20 @@ use sqlx::{Executor, Row, Sqlite, SqliteConnection, SqlitePool};
 
 use super::*;
 
+mod activities;
+mod companies;
+mod contacts;
+mod deals;
+mod meetings;
+mod metrics;
+
+pub use activities::*;
+pub use companies::*;
+pub use contacts::*;
+pub use deals::*;
+pub use meetings::*;
+pub use metrics::*;
+
 const JOB_COLUMNS: &str = "id, kind, payload, status, attempts, max_attempts, run_at, created_at, \
     started_at, finished_at, locked_by, cancel_requested, progress_percent, progress_message, result, \
     error, idempotency_key";

@@ -1,0 +1,7 @@
+//! companies routes.
+
+use crate::Routes;
+
+pub(crate) fn routes() -> Routes {
+    Routes::new()
+}

@@ -1,0 +1,7 @@
+//! contacts routes.
+
+use crate::Routes;
+
+pub(crate) fn routes() -> Routes {
+    Routes::new()
+}

@@ -1,0 +1,7 @@
+//! dashboard routes.
+
+use crate::Routes;
+
+pub(crate) fn routes() -> Routes {
+    Routes::new()
+}

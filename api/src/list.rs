@@ -1,0 +1,75 @@
+//! Lists: `limit` (default 100, at most 1000) and `offset`, answered as a JSON array with the total in
+//! `X-Total-Count`; and CSV downloads that no cell can break or turn into a spreadsheet formula.
+
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::error::{ApiError, ApiResult};
+
+/// Checks `limit` and `offset` (query parameters).
+pub(crate) fn paging(limit: Option<i64>, offset: Option<i64>) -> ApiResult<(i64, i64)> {
+    let limit = limit.unwrap_or(100);
+    let offset = offset.unwrap_or(0);
+    if !(1..=1000).contains(&limit) {
+        return Err(ApiError::bad_request("limit must be between 1 and 1000"));
+    }
+    if offset < 0 {
+        return Err(ApiError::bad_request("offset must not be negative"));
+    }
+    Ok((limit, offset))
+}
+
+/// A page of items with its total.
+pub(crate) fn with_total<T: Serialize>(items: Vec<T>, total: i64) -> Response {
+    let mut headers = HeaderMap::new();
+    headers.insert("x-total-count", HeaderValue::from(total));
+    (headers, axum::Json(items)).into_response()
+}
+
+/// A cell as written to CSV: text that a spreadsheet would run as a formula gets a leading `'`.
+pub(crate) fn safe_cell(value: &str) -> String {
+    match value.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{value}"),
+        _ => value.to_string(),
+    }
+}
+
+/// A CSV download named `filename`; quoting is the `csv` crate's, so commas, quotes and line breaks
+/// inside a value never break a row.
+pub(crate) fn csv_download(
+    filename: &str,
+    header_row: &[&str],
+    rows: impl IntoIterator<Item = Vec<String>>,
+) -> ApiResult<Response> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header_row).map_err(anyhow::Error::from)?;
+    for row in rows {
+        w.write_record(row.iter().map(|c| safe_cell(c)))
+            .map_err(anyhow::Error::from)?;
+    }
+    let body = w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?;
+    let disposition = format!("attachment; filename=\"{filename}\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formula_cells_are_defused() {
+        assert_eq!(safe_cell("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
+        assert_eq!(safe_cell("+1"), "'+1");
+        assert_eq!(safe_cell("-2"), "'-2");
+        assert_eq!(safe_cell("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(safe_cell("Acme, Inc"), "Acme, Inc");
+    }
+}

@@ -1,0 +1,7 @@
+//! meetings routes.
+
+use crate::Routes;
+
+pub(crate) fn routes() -> Routes {
+    Routes::new()
+}

@@ -1,0 +1,1 @@
+//! companies: params, rows and the dispatching methods (SQL in sqlite/companies.rs and postgres/companies.rs).

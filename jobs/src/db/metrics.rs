@@ -1,0 +1,1 @@
+//! metrics: params, rows and the dispatching methods (SQL in sqlite/metrics.rs and postgres/metrics.rs).

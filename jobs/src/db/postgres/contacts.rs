@@ -1,0 +1,1 @@
+//! contacts queries, postgres dialect.

@@ -1,0 +1,1 @@
+//! deals queries, postgres dialect.

@@ -1,0 +1,1 @@
+//! companies queries, sqlite dialect.

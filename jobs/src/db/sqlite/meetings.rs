@@ -1,0 +1,1 @@
+//! meetings queries, sqlite dialect.
