@@ -13,7 +13,12 @@ use crate::list::{paging, with_total};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
-    Routes::new().add(Method::GET, "/api/activities", Access::User, get(activity_list))
+    Routes::new().add(
+        Method::GET,
+        "/api/activities",
+        Access::User,
+        get(activity_list),
+    )
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,23 +1,21 @@
 //! Sign-in, sign-out and the current user. Admin and ordinary sessions are separate (seed 000 §6):
 //! only the admin login creates an admin session.
 
-use std::collections::BTreeMap;
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{Method, StatusCode, request::Parts};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum_extra::extract::CookieJar;
 use axum_extra::extract::cookie::{Cookie, SameSite};
-use governor::clock::{Clock, DefaultClock};
 use jobs::auth::{dummy_hash, new_token, normalize_email, token_hash, verify_password};
 use jobs::db::{SessionInsert, UserRow};
 use jobs::time::now_ms;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AdminUser, CurrentUser, Json, SESSION_COOKIE};
+use crate::limit::{client_ip, rate_limit};
 use crate::{Access, AppState, Routes, SESSION_TTL};
 
 pub(crate) fn routes() -> Routes {
@@ -124,13 +122,8 @@ async fn login(
     if !errors.is_empty() {
         return Err(ApiError::fields("Email and password are required", errors));
     }
-    let ip = parts
-        .extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip().to_string())
-        .unwrap_or_else(|| "unknown".into());
-    rate_limit(&state.login_by_ip, ip)?;
-    rate_limit(&state.login_by_email, email.clone())?;
+    rate_limit(&state.login_by_ip, client_ip(parts), "login attempts")?;
+    rate_limit(&state.login_by_email, email.clone(), "login attempts")?;
 
     let user = state.queue.db.user_get_by_email(&email).await?;
     // Verify against a dummy hash for unknown addresses so timing does not reveal which exist.
@@ -173,17 +166,6 @@ async fn login(
 
 fn time_duration(d: std::time::Duration) -> cookie::time::Duration {
     cookie::time::Duration::seconds(d.as_secs() as i64)
-}
-
-fn rate_limit(limiter: &governor::DefaultKeyedRateLimiter<String>, key: String) -> ApiResult<()> {
-    limiter.check_key(&key).map_err(|not_until| {
-        let wait = not_until.wait_time_from(DefaultClock::default().now());
-        let secs = wait.as_secs() + 1;
-        ApiError::TooManyRequests {
-            message: format!("Too many login attempts. Try again in {secs} seconds."),
-            retry_after: secs,
-        }
-    })
 }
 
 async fn end_session(state: &AppState, jar: CookieJar) -> ApiResult<CookieJar> {

@@ -14,6 +14,8 @@ mod dashboard;
 mod deals;
 mod health;
 mod jobs_api;
+mod leads;
+mod limit;
 mod list;
 mod meetings;
 mod ops;
@@ -53,6 +55,7 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     pub login_by_ip: Arc<DefaultKeyedRateLimiter<String>>,
     pub login_by_email: Arc<DefaultKeyedRateLimiter<String>>,
+    pub leads_by_ip: Arc<DefaultKeyedRateLimiter<String>>,
 }
 
 impl AppState {
@@ -60,7 +63,10 @@ impl AppState {
         let per_minute = std::num::NonZeroU32::new(config.login_attempts_per_minute.max(1))
             .unwrap_or(std::num::NonZeroU32::MIN);
         let quota = Quota::per_minute(per_minute);
+        let leads = std::num::NonZeroU32::new(config.leads_per_minute.max(1))
+            .unwrap_or(std::num::NonZeroU32::MIN);
         Self {
+            leads_by_ip: Arc::new(RateLimiter::keyed(Quota::per_minute(leads))),
             queue,
             config,
             metrics,
@@ -143,6 +149,7 @@ pub fn routes() -> Routes {
         .merge(deals::routes())
         .merge(meetings::routes())
         .merge(dashboard::routes())
+        .merge(leads::routes())
 }
 
 /// The declared routes (for the access tests and the docs).

@@ -142,6 +142,8 @@ pub struct Config {
     pub queue: QueueSettings,
     /// Login attempts allowed per minute, per client address and per email.
     pub login_attempts_per_minute: u32,
+    /// Public lead-form submissions allowed per minute per client address.
+    pub leads_per_minute: u32,
 }
 
 /// Reads one variable: `None` when unset or empty.
@@ -267,6 +269,7 @@ impl Config {
             log_json: var("LOG_FORMAT").is_some_and(|f| f.eq_ignore_ascii_case("json")),
             queue,
             login_attempts_per_minute: parse_var("LOGIN_ATTEMPTS_PER_MINUTE", 10)?,
+            leads_per_minute: parse_var("LEADS_PER_MINUTE", 5)?,
         })
     }
 

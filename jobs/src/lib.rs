@@ -4,6 +4,8 @@
 pub mod auth;
 pub mod config;
 pub mod db;
+pub mod geo;
 pub mod kinds;
 pub mod queue;
+pub mod scoring;
 pub mod time;

@@ -48,7 +48,8 @@ CREATE TABLE contacts (
     id TEXT PRIMARY KEY,
     company_id TEXT REFERENCES companies(id) ON DELETE SET NULL,
     first_name TEXT NOT NULL CHECK (length(trim(first_name)) > 0),
-    last_name TEXT NOT NULL CHECK (length(trim(last_name)) > 0),
+    -- May be empty: the public lead form takes one name field.
+    last_name TEXT NOT NULL,
     email TEXT,
     phone TEXT,
     title TEXT,

@@ -180,6 +180,7 @@ pub struct AppOptions {
     pub settings: QueueSettings,
     pub admin_emails: Vec<String>,
     pub login_attempts_per_minute: u32,
+    pub leads_per_minute: u32,
     pub web_dist: Option<PathBuf>,
 }
 
@@ -190,6 +191,7 @@ impl Default for AppOptions {
             settings: fast_settings(),
             admin_emails: Vec::new(),
             login_attempts_per_minute: 1000,
+            leads_per_minute: 1000,
             web_dist: None,
         }
     }
@@ -224,6 +226,7 @@ impl TestApp {
             log_json: false,
             queue: opts.settings.clone(),
             login_attempts_per_minute: opts.login_attempts_per_minute,
+            leads_per_minute: opts.leads_per_minute,
         });
         let queue = Queue::new(db.clone(), jobs::kinds::registry(), opts.settings.clone());
         for (email, admin) in [(ADMIN_EMAIL, true), (USER_EMAIL, false)] {

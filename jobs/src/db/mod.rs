@@ -31,6 +31,7 @@ mod activities;
 mod companies;
 mod contacts;
 mod deals;
+pub(crate) mod leads;
 mod meetings;
 mod metrics;
 
@@ -38,6 +39,7 @@ pub use activities::*;
 pub use companies::*;
 pub use contacts::*;
 pub use deals::*;
+pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
 

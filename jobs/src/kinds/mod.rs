@@ -1,8 +1,10 @@
 //! One file per job kind: its payload, stable name and handler.
 
+mod ai_score;
 mod noop;
 mod prune_jobs;
 
+pub use ai_score::AiScore;
 pub use noop::Noop;
 pub use prune_jobs::PruneJobs;
 
@@ -13,4 +15,5 @@ pub fn registry() -> Registry {
     Registry::default()
         .register::<Noop>()
         .register::<PruneJobs>()
+        .register::<AiScore>()
 }

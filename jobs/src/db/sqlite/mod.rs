@@ -11,6 +11,7 @@ mod activities;
 mod companies;
 mod contacts;
 mod deals;
+mod leads;
 mod meetings;
 mod metrics;
 
@@ -18,6 +19,7 @@ pub use activities::*;
 pub use companies::*;
 pub use contacts::*;
 pub use deals::*;
+pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
 

@@ -1,0 +1,201 @@
+//! `POST /api/leads`: the public dealer form (seed 002 "Lead form"). No session; rate-limited per
+//! client address; a filled honeypot field (`fax`, hidden in the form) is accepted and dropped, so a
+//! bot learns nothing. The company and contact are created or updated, an activity is written and the
+//! lead's scoring job is enqueued, all in one transaction.
+
+use std::collections::BTreeMap;
+
+use axum::extract::State;
+use axum::http::request::Parts;
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use jobs::db::{ActivityInsert, LeadUpsert};
+use jobs::geo::{COMPANY_TYPES, state_code};
+use jobs::kinds::AiScore;
+use jobs::queue::{JobKind, NewJob};
+use jobs::time::now_ms;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+use crate::limit::{client_ip, rate_limit};
+use crate::{Access, AppState, Routes};
+
+pub(crate) fn routes() -> Routes {
+    Routes::new().add(
+        Method::POST,
+        "/api/leads",
+        Access::Public,
+        post(lead_create),
+    )
+}
+
+pub const THANK_YOU: &str = "Thank you! Our team will contact you within 1-2 business days.";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LeadForm {
+    company_name: Option<String>,
+    contact_name: Option<String>,
+    email: Option<String>,
+    phone: Option<String>,
+    city: Option<String>,
+    state: Option<String>,
+    company_type: Option<String>,
+    annual_revenue: Option<String>,
+    message: Option<String>,
+    /// Honeypot: people never see it, bots fill it.
+    fax: Option<String>,
+}
+
+/// Lower bound of a revenue band of the form, in dollars.
+fn revenue_floor(band: &str) -> Option<i64> {
+    Some(match band {
+        "5-10M" => 5_000_000,
+        "10-25M" => 10_000_000,
+        "25-50M" => 25_000_000,
+        "50M+" => 50_000_000,
+        _ => return None,
+    })
+}
+
+fn clean(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+fn valid_email(e: &str) -> bool {
+    let Some((local, domain)) = e.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !e.chars().any(char::is_whitespace)
+}
+
+async fn lead_create(
+    State(state): State<AppState>,
+    parts: Parts,
+    Json(form): Json<LeadForm>,
+) -> ApiResult<Response> {
+    rate_limit(&state.leads_by_ip, client_ip(&parts), "submissions")?;
+    let thanks = (
+        StatusCode::CREATED,
+        axum::Json(json!({ "message": THANK_YOU })),
+    )
+        .into_response();
+    if clean(&form.fax).is_some() {
+        tracing::info!("lead form honeypot filled; dropped");
+        return Ok(thanks);
+    }
+
+    let mut errors = BTreeMap::new();
+    let company = clean(&form.company_name).unwrap_or_default();
+    if company.chars().count() < 2 {
+        errors.insert(
+            "companyName".to_string(),
+            "Company name is required".to_string(),
+        );
+    }
+    let name = clean(&form.contact_name).unwrap_or_default();
+    if name.chars().count() < 2 {
+        errors.insert(
+            "contactName".to_string(),
+            "Your name is required".to_string(),
+        );
+    }
+    let email = clean(&form.email)
+        .map(str::to_lowercase)
+        .unwrap_or_default();
+    if !valid_email(&email) {
+        errors.insert("email".to_string(), "Valid email is required".to_string());
+    }
+    let state_code = match clean(&form.state) {
+        None => None,
+        Some(s) => match state_code(s) {
+            Some(code) => Some(code),
+            None => {
+                errors.insert(
+                    "state".to_string(),
+                    "State must be a US state name or two-letter code".to_string(),
+                );
+                None
+            }
+        },
+    };
+    let company_type = clean(&form.company_type);
+    if let Some(t) = company_type
+        && !COMPANY_TYPES.contains(&t)
+    {
+        errors.insert(
+            "companyType".to_string(),
+            format!("companyType must be one of {}", COMPANY_TYPES.join(", ")),
+        );
+    }
+    let revenue = match clean(&form.annual_revenue) {
+        None => None,
+        Some(band) => match revenue_floor(band) {
+            Some(r) => Some(r),
+            None => {
+                errors.insert(
+                    "annualRevenue".to_string(),
+                    "annualRevenue must be one of 5-10M, 10-25M, 25-50M, 50M+".to_string(),
+                );
+                None
+            }
+        },
+    };
+    if let Some((_, first)) = errors.iter().next() {
+        return Err(ApiError::fields(first.clone(), errors));
+    }
+    let (first_name, last_name) = name
+        .split_once(' ')
+        .map_or((name, ""), |(f, l)| (f, l.trim()));
+
+    let lead = LeadUpsert {
+        company_name: company,
+        first_name,
+        last_name,
+        email: &email,
+        phone: clean(&form.phone),
+        city: clean(&form.city),
+        state: state_code,
+        company_type,
+        revenue,
+        message: clean(&form.message),
+        now: now_ms(),
+    };
+    let mut tx = state.queue.begin().await?;
+    let saved = tx.tx().lead_upsert(&lead).await?;
+    let description = format!(
+        "Dealer form lead: {name} <{email}> from {company}{}",
+        state_code.map(|s| format!(", {s}")).unwrap_or_default()
+    );
+    tx.tx()
+        .activity_insert(&ActivityInsert {
+            kind: if saved.contact_created {
+                "contact_created"
+            } else {
+                "contact_updated"
+            },
+            description: &description,
+            entity_type: Some("contact"),
+            entity_id: Some(&saved.contact_id),
+            actor_id: None,
+        })
+        .await?;
+    let score = AiScore {
+        contact_id: Some(saved.contact_id.clone()),
+        company_id: Some(saved.company_id.clone()),
+    };
+    tx.enqueue(NewJob::new(
+        AiScore::NAME,
+        serde_json::to_value(&score).map_err(anyhow::Error::from)?,
+    ))
+    .await?;
+    tx.commit().await?;
+    Ok(thanks)
+}

@@ -1,0 +1,171 @@
+//! leads queries, sqlite dialect.
+
+use sqlx::{SqliteConnection, SqlitePool};
+
+use crate::db::leads::{CompanyFactsRow, ContactFactsRow};
+use crate::db::{LeadUpsert, LeadUpserted};
+use crate::scoring::{CompanyFacts, ContactFacts};
+
+pub async fn lead_upsert(
+    conn: &mut SqliteConnection,
+    l: &LeadUpsert<'_>,
+) -> Result<LeadUpserted, sqlx::Error> {
+    let existing: Option<String> = sqlx::query_scalar(
+        "SELECT id FROM companies WHERE lower(name) = lower(?1) AND state IS ?2 ORDER BY created_at LIMIT 1",
+    )
+    .bind(l.company_name)
+    .bind(l.state)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let (company_id, company_created) = match existing {
+        Some(id) => {
+            sqlx::query(
+                "UPDATE companies SET city = COALESCE(?2, city), company_type = COALESCE(?3, company_type),
+                        revenue = COALESCE(?4, revenue), updated_at = ?5 WHERE id = ?1",
+            )
+            .bind(&id)
+            .bind(l.city)
+            .bind(l.company_type)
+            .bind(l.revenue)
+            .bind(l.now)
+            .execute(&mut *conn)
+            .await?;
+            (id, false)
+        }
+        None => {
+            let id = ulid::Ulid::new().to_string();
+            sqlx::query(
+                "INSERT INTO companies (id, name, company_type, status, revenue, city, state, discovery_source,
+                                        discovered_at, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, 'interested', ?4, ?5, ?6, 'dealer_form', ?7, ?7, ?7)",
+            )
+            .bind(&id)
+            .bind(l.company_name)
+            .bind(l.company_type)
+            .bind(l.revenue)
+            .bind(l.city)
+            .bind(l.state)
+            .bind(l.now)
+            .execute(&mut *conn)
+            .await?;
+            (id, true)
+        }
+    };
+    let contact: Option<String> =
+        sqlx::query_scalar("SELECT id FROM contacts WHERE lower(email) = lower(?1)")
+            .bind(l.email)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let (contact_id, contact_created) = match contact {
+        Some(id) => {
+            // A returning lead: fill what was missing and keep their latest message.
+            sqlx::query(
+                "UPDATE contacts SET phone = COALESCE(?2, phone), company_id = COALESCE(company_id, ?3),
+                        notes = COALESCE(?4, notes), updated_at = ?5 WHERE id = ?1",
+            )
+            .bind(&id)
+            .bind(l.phone)
+            .bind(&company_id)
+            .bind(l.message)
+            .bind(l.now)
+            .execute(&mut *conn)
+            .await?;
+            (id, false)
+        }
+        None => {
+            let id = ulid::Ulid::new().to_string();
+            sqlx::query(
+                "INSERT INTO contacts (id, company_id, first_name, last_name, email, phone, status, score, source,
+                                       notes, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'new_lead', 50, 'dealer_form', ?7, ?8, ?8)",
+            )
+            .bind(&id)
+            .bind(&company_id)
+            .bind(l.first_name)
+            .bind(l.last_name)
+            .bind(l.email)
+            .bind(l.phone)
+            .bind(l.message)
+            .bind(l.now)
+            .execute(&mut *conn)
+            .await?;
+            (id, true)
+        }
+    };
+    Ok(LeadUpserted {
+        company_id,
+        contact_id,
+        company_created,
+        contact_created,
+    })
+}
+
+pub async fn company_score_facts(
+    pool: &SqlitePool,
+    id: &str,
+) -> Result<Option<CompanyFacts>, sqlx::Error> {
+    let row: Option<CompanyFactsRow> = sqlx::query_as(
+        "SELECT revenue, state, company_type, website, phone, growth_rate FROM companies WHERE id = ?1",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(CompanyFacts::from))
+}
+
+pub async fn contact_score_facts(
+    pool: &SqlitePool,
+    id: &str,
+) -> Result<Option<ContactFacts>, sqlx::Error> {
+    let row: Option<ContactFactsRow> = sqlx::query_as(
+        "SELECT title, email, phone, is_verified, status, company_id FROM contacts WHERE id = ?1",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let company = match &row.company_id {
+        Some(cid) => company_score_facts(pool, cid).await?,
+        None => None,
+    };
+    Ok(Some(ContactFacts {
+        title: row.title,
+        has_email: row.email.is_some_and(|e| e.contains('@')),
+        has_phone: row.phone.is_some_and(|p| !p.trim().is_empty()),
+        is_verified: row.is_verified,
+        status: row.status,
+        company,
+    }))
+}
+
+pub async fn contact_score_set(
+    pool: &SqlitePool,
+    id: &str,
+    score: i32,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let r = sqlx::query("UPDATE contacts SET score = ?2, updated_at = ?3 WHERE id = ?1")
+        .bind(id)
+        .bind(score)
+        .bind(now)
+        .execute(pool)
+        .await?;
+    Ok(r.rows_affected() == 1)
+}
+
+pub async fn company_score_set(
+    pool: &SqlitePool,
+    id: &str,
+    score: i32,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let r = sqlx::query(
+        "UPDATE companies SET score = ?2, prospect_score = ?2, updated_at = ?3 WHERE id = ?1",
+    )
+    .bind(id)
+    .bind(score)
+    .bind(now)
+    .execute(pool)
+    .await?;
+    Ok(r.rows_affected() == 1)
+}
