@@ -34,6 +34,7 @@ mod deals;
 pub(crate) mod leads;
 mod meetings;
 mod metrics;
+mod seed;
 
 pub use activities::*;
 pub use companies::*;
@@ -42,6 +43,7 @@ pub use deals::*;
 pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
+pub use seed::*;
 
 use std::str::FromStr;
 use std::time::Duration;

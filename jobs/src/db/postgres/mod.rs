@@ -15,6 +15,7 @@ mod deals;
 mod leads;
 mod meetings;
 mod metrics;
+mod seed;
 
 pub use activities::*;
 pub use companies::*;
@@ -23,6 +24,7 @@ pub use deals::*;
 pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
+pub use seed::*;
 
 /// The LISTEN/NOTIFY channel; the payload is the job kind.
 pub const JOBS_CHANNEL: &str = "prospector_jobs";

@@ -14,6 +14,7 @@ mod deals;
 mod leads;
 mod meetings;
 mod metrics;
+mod seed;
 
 pub use activities::*;
 pub use companies::*;
@@ -22,6 +23,7 @@ pub use deals::*;
 pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
+pub use seed::*;
 
 const JOB_COLUMNS: &str = "id, kind, payload, status, attempts, max_attempts, run_at, created_at, \
     started_at, finished_at, locked_by, cancel_requested, progress_percent, progress_message, result, \
