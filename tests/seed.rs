@@ -57,7 +57,7 @@ async fn demo_crm_is_alive_and_loaded_once(db: TestDb) {
         }
     };
     assert!(
-        upcoming >= 3 && upcoming < 10,
+        (3..10).contains(&upcoming),
         "past and upcoming meetings: {upcoming} upcoming"
     );
     assert_eq!(
