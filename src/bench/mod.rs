@@ -22,6 +22,25 @@ pub enum BenchDb {
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
+    /// API latency under load over a large CRM (the server runs as its own process).
+    Api {
+        #[arg(long, value_enum, default_value = "sqlite")]
+        db: BenchDb,
+        #[arg(long, default_value_t = 100_000)]
+        contacts: usize,
+        #[arg(long, default_value_t = 20_000)]
+        companies: usize,
+        #[arg(long, default_value_t = 10_000)]
+        deals: usize,
+        /// Concurrent connections.
+        #[arg(long, default_value_t = 50)]
+        connections: usize,
+        /// Seconds of load per route.
+        #[arg(long, default_value_t = 10)]
+        seconds: u64,
+        #[arg(long, env = "TEST_DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/postgres")]
+        postgres_url: String,
+    },
     /// Queue throughput and latency with no-op jobs.
     Queue {
         #[arg(long, value_enum, default_value = "sqlite")]
@@ -57,16 +76,37 @@ pub async fn run(cmd: BenchCommand) -> anyhow::Result<()> {
             scratch.drop_db().await;
             result
         }
+        BenchCommand::Api {
+            db,
+            contacts,
+            companies,
+            deals,
+            connections,
+            seconds,
+            postgres_url,
+        } => {
+            let scratch = Scratch::create(db, &postgres_url).await?;
+            let sizes = api_bench::Sizes {
+                contacts,
+                companies,
+                deals,
+            };
+            let result = api_bench::run(&scratch.url, db, sizes, connections, seconds).await;
+            scratch.drop_db().await;
+            result
+        }
     }
 }
 
 /// A database that exists for one bench run.
-struct Scratch {
+pub(crate) struct Scratch {
     url: DatabaseUrl,
     admin_url: Option<String>,
     name: String,
     _dir: Option<tempdir::Dir>,
 }
+
+mod api_bench;
 
 mod tempdir {
     /// A scratch directory removed on drop.
@@ -132,7 +172,12 @@ impl Scratch {
 }
 
 fn peak_rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
+    peak_rss_mb_of("self")
+}
+
+/// Peak resident memory of a process (`self` or a pid), from /proc.
+pub(crate) fn peak_rss_mb_of(pid: &str) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
             s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
@@ -144,7 +189,7 @@ fn peak_rss_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
+pub(crate) fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
