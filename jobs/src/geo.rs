@@ -89,9 +89,101 @@ pub const COMPANY_TYPES: [&str; 7] = [
     "home-improvement",
 ];
 
+/// Where a discovery scan looks, parsed from the free-text city/state box (seed 000 §5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CityState {
+    pub city: Option<String>,
+    pub state: Option<&'static str>,
+}
+
+/// Parses "Dallas, TX", "Dallas Texas", "New Mexico", "Santa Fe New Mexico" or a lone city.
+/// `None` when neither a city nor a state can be read (the seed's 'Invalid City/State').
+pub fn parse_city_state(text: &str) -> Option<CityState> {
+    let text = text.trim();
+    let city = |s: &str| {
+        let s = s.trim().trim_end_matches(',').trim();
+        // A city has letters; "12345" or "," is not one.
+        s.chars().any(char::is_alphabetic).then(|| s.to_string())
+    };
+    if let Some((left, right)) = text.split_once(',') {
+        let parsed = CityState {
+            city: city(left),
+            state: state_code(right),
+        };
+        return (parsed.city.is_some() || parsed.state.is_some()).then_some(parsed);
+    }
+    if let Some(state) = state_code(text) {
+        return Some(CityState {
+            city: None,
+            state: Some(state),
+        });
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    // The state is the last two words ("New Mexico") or the last word ("Texas", "TX").
+    for n in [2, 1] {
+        if words.len() > n
+            && let Some(state) = state_code(&words[words.len() - n..].join(" "))
+        {
+            return Some(CityState {
+                city: city(&words[..words.len() - n].join(" ")),
+                state: Some(state),
+            });
+        }
+    }
+    city(text).map(|c| CityState {
+        city: Some(c),
+        state: None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn cs(city: Option<&str>, state: Option<&'static str>) -> Option<CityState> {
+        Some(CityState {
+            city: city.map(str::to_string),
+            state,
+        })
+    }
+
+    #[test]
+    fn city_state_forms_of_the_seed() {
+        assert_eq!(
+            parse_city_state("Dallas, TX"),
+            cs(Some("Dallas"), Some("TX"))
+        );
+        assert_eq!(
+            parse_city_state("Dallas Texas"),
+            cs(Some("Dallas"), Some("TX"))
+        );
+        assert_eq!(
+            parse_city_state("dallas tx"),
+            cs(Some("dallas"), Some("TX"))
+        );
+        assert_eq!(parse_city_state("New Mexico"), cs(None, Some("NM")));
+        assert_eq!(
+            parse_city_state("Santa Fe New Mexico"),
+            cs(Some("Santa Fe"), Some("NM"))
+        );
+        assert_eq!(
+            parse_city_state("Little Rock, Arkansas"),
+            cs(Some("Little Rock"), Some("AR"))
+        );
+        assert_eq!(parse_city_state("OK"), cs(None, Some("OK")));
+        assert_eq!(
+            parse_city_state("Oklahoma City"),
+            cs(Some("Oklahoma City"), None)
+        );
+        assert_eq!(
+            parse_city_state("Little Rock"),
+            cs(Some("Little Rock"), None)
+        );
+        assert_eq!(parse_city_state("Dallas, Texass"), cs(Some("Dallas"), None));
+        assert_eq!(parse_city_state(", "), None);
+        assert_eq!(parse_city_state("12345"), None);
+        assert_eq!(STATES.len(), 50);
+    }
 
     #[test]
     fn states_by_code_or_name() {

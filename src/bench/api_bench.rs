@@ -24,13 +24,30 @@ pub struct Sizes {
 
 const STATES: [&str; 10] = ["TX", "TX", "TX", "LA", "AR", "MS", "NM", "OK", "AZ", "CA"];
 const FIRST: [&str; 12] = [
-    "James", "Maria", "Robert", "Linda", "Carlos", "Angela", "Kevin", "Rosa", "Brian", "Tamika", "Marcus", "Denise",
+    "James", "Maria", "Robert", "Linda", "Carlos", "Angela", "Kevin", "Rosa", "Brian", "Tamika",
+    "Marcus", "Denise",
 ];
 const LAST: [&str; 12] = [
-    "Garcia", "Johnson", "Nguyen", "Williams", "Martinez", "Brown", "Davis", "Lopez", "Wilson", "Moore", "Clark", "Young",
+    "Garcia", "Johnson", "Nguyen", "Williams", "Martinez", "Brown", "Davis", "Lopez", "Wilson",
+    "Moore", "Clark", "Young",
 ];
-const TITLES: [&str; 6] = ["CEO", "President", "VP of Sales", "Operations Manager", "Project Manager", "Estimator"];
-const STATUSES: [&str; 7] = ["new_lead", "email_sent", "meeting_scheduled", "qualified", "customer", "contacted", "discovered"];
+const TITLES: [&str; 6] = [
+    "CEO",
+    "President",
+    "VP of Sales",
+    "Operations Manager",
+    "Project Manager",
+    "Estimator",
+];
+const STATUSES: [&str; 7] = [
+    "new_lead",
+    "email_sent",
+    "meeting_scheduled",
+    "qualified",
+    "customer",
+    "contacted",
+    "discovered",
+];
 const STAGES: [Option<&str>; 7] = [
     None,
     Some("qualification"),
@@ -68,10 +85,16 @@ async fn load(db: &Db, sizes: &Sizes) -> anyhow::Result<()> {
             let (f, l) = (FIRST[i % FIRST.len()], LAST[(i / FIRST.len()) % LAST.len()]);
             ContactSeed {
                 id: ulid::Ulid::new().to_string(),
-                company_id: companies.get(i % companies.len().max(1)).map(|c| c.id.clone()),
+                company_id: companies
+                    .get(i % companies.len().max(1))
+                    .map(|c| c.id.clone()),
                 first_name: f.into(),
                 last_name: l.into(),
-                email: Some(format!("{}.{}.{i}@bench.example", f.to_lowercase(), l.to_lowercase())),
+                email: Some(format!(
+                    "{}.{}.{i}@bench.example",
+                    f.to_lowercase(),
+                    l.to_lowercase()
+                )),
                 title: Some(TITLES[i % TITLES.len()].into()),
                 status: STATUSES[i % STATUSES.len()].into(),
                 score: rng.random_range(30..100),
@@ -94,7 +117,9 @@ async fn load(db: &Db, sizes: &Sizes) -> anyhow::Result<()> {
                 actual_close_date: stage
                     .filter(|s| s.starts_with("closed"))
                     .map(|_| "2026-10-01".to_string()),
-                company_id: companies.get(i % companies.len().max(1)).map(|c| c.id.clone()),
+                company_id: companies
+                    .get(i % companies.len().max(1))
+                    .map(|c| c.id.clone()),
                 created_at: now - rng.random_range(0..200) * day,
                 ..Default::default()
             }
@@ -120,7 +145,13 @@ fn raw_url(url: &DatabaseUrl) -> String {
     }
 }
 
-pub async fn run(url: &DatabaseUrl, which: BenchDb, sizes: Sizes, connections: usize, seconds: u64) -> anyhow::Result<()> {
+pub async fn run(
+    url: &DatabaseUrl,
+    which: BenchDb,
+    sizes: Sizes,
+    connections: usize,
+    seconds: u64,
+) -> anyhow::Result<()> {
     let db = Db::connect(url, 8).await?;
     db.migrate().await?;
     let t = Instant::now();
@@ -146,7 +177,9 @@ pub async fn run(url: &DatabaseUrl, which: BenchDb, sizes: Sizes, connections: u
     .await?;
     db.close().await;
 
-    let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
     let data_dir = std::env::temp_dir().join(format!("prospector_bench_api_{port}"));
     let exe = std::env::current_exe().context("finding the prospector binary")?;
     let server = ServerProc(
@@ -168,7 +201,12 @@ pub async fn run(url: &DatabaseUrl, which: BenchDb, sizes: Sizes, connections: u
         .build()?;
     let started = Instant::now();
     loop {
-        if client.get(format!("{base}/readyz")).send().await.is_ok_and(|r| r.status().is_success()) {
+        if client
+            .get(format!("{base}/readyz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status().is_success())
+        {
             break;
         }
         if started.elapsed() > Duration::from_secs(30) {
@@ -186,7 +224,10 @@ pub async fn run(url: &DatabaseUrl, which: BenchDb, sizes: Sizes, connections: u
     }
 
     let routes: [(&str, Vec<String>); 5] = [
-        ("GET /api/contacts?limit=100", vec!["/api/contacts?limit=100".into()]),
+        (
+            "GET /api/contacts?limit=100",
+            vec!["/api/contacts?limit=100".into()],
+        ),
         (
             "GET /api/contacts?limit=100&q=",
             ["garcia", "maria", "ceo", "lopez.12", "xyz-none"]
@@ -194,9 +235,18 @@ pub async fn run(url: &DatabaseUrl, which: BenchDb, sizes: Sizes, connections: u
                 .map(|q| format!("/api/contacts?limit=100&q={q}"))
                 .collect(),
         ),
-        ("GET /api/companies?state=TX", vec!["/api/companies?state=TX".into()]),
-        ("GET /api/dashboard/metrics", vec!["/api/dashboard/metrics".into()]),
-        ("GET /api/pipeline/metrics", vec!["/api/pipeline/metrics".into()]),
+        (
+            "GET /api/companies?state=TX",
+            vec!["/api/companies?state=TX".into()],
+        ),
+        (
+            "GET /api/dashboard/metrics",
+            vec!["/api/dashboard/metrics".into()],
+        ),
+        (
+            "GET /api/pipeline/metrics",
+            vec!["/api/pipeline/metrics".into()],
+        ),
     ];
     let backend = match which {
         BenchDb::Sqlite => "sqlite",

@@ -38,7 +38,11 @@ pub enum BenchCommand {
         /// Seconds of load per route.
         #[arg(long, default_value_t = 10)]
         seconds: u64,
-        #[arg(long, env = "TEST_DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/postgres")]
+        #[arg(
+            long,
+            env = "TEST_DATABASE_URL",
+            default_value = "postgres://postgres@127.0.0.1:5432/postgres"
+        )]
         postgres_url: String,
     },
     /// Queue throughput and latency with no-op jobs.
