@@ -12,6 +12,7 @@ mod companies;
 mod contacts;
 mod dashboard;
 mod deals;
+mod discovery;
 mod health;
 mod jobs_api;
 mod leads;
@@ -150,6 +151,7 @@ pub fn routes() -> Routes {
         .merge(meetings::routes())
         .merge(dashboard::routes())
         .merge(leads::routes())
+        .merge(discovery::routes())
 }
 
 /// The declared routes (for the access tests and the docs).

@@ -6,6 +6,7 @@ pub mod config;
 pub mod db;
 pub mod geo;
 pub mod kinds;
+pub mod providers;
 pub mod queue;
 pub mod scoring;
 pub mod time;

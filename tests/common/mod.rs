@@ -182,6 +182,8 @@ pub struct AppOptions {
     pub login_attempts_per_minute: u32,
     pub leads_per_minute: u32,
     pub web_dist: Option<PathBuf>,
+    /// Providers to use instead of the embedded ones.
+    pub providers: Option<jobs::providers::Providers>,
 }
 
 impl Default for AppOptions {
@@ -193,6 +195,7 @@ impl Default for AppOptions {
             login_attempts_per_minute: 1000,
             leads_per_minute: 1000,
             web_dist: None,
+            providers: None,
         }
     }
 }
@@ -228,7 +231,10 @@ impl TestApp {
             login_attempts_per_minute: opts.login_attempts_per_minute,
             leads_per_minute: opts.leads_per_minute,
         });
-        let queue = Queue::new(db.clone(), jobs::kinds::registry(), opts.settings.clone());
+        let mut queue = Queue::new(db.clone(), jobs::kinds::registry(), opts.settings.clone());
+        if let Some(p) = opts.providers.clone() {
+            queue = queue.with_providers(p);
+        }
         for (email, admin) in [(ADMIN_EMAIL, true), (USER_EMAIL, false)] {
             jobs::auth::user_create(
                 &db,

@@ -56,6 +56,7 @@ async fn run_one(rt: Arc<Runtime>, job: JobEnvelope) {
                 worker_id: rt.worker_id.clone(),
                 queue: rt.queue.clone(),
                 cancel: cancel.clone(),
+                deadline: tokio::time::Instant::now() + budget,
             };
             let handler = AssertUnwindSafe((spec.handler)(job.payload, ctx)).catch_unwind();
             tokio::select! {

@@ -31,6 +31,7 @@ mod activities;
 mod companies;
 mod contacts;
 mod deals;
+mod discovery;
 pub(crate) mod leads;
 mod meetings;
 mod metrics;
@@ -40,6 +41,7 @@ pub use activities::*;
 pub use companies::*;
 pub use contacts::*;
 pub use deals::*;
+pub use discovery::*;
 pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
@@ -309,6 +311,8 @@ pub struct JobInsert<'a> {
     pub run_at: i64,
     pub created_at: i64,
     pub idempotency_key: Option<&'a str>,
+    /// Unique among active jobs only (see migration 0006).
+    pub active_key: Option<&'a str>,
 }
 
 /// The result of an insert: the job's id and status, and whether this call created it.
@@ -452,6 +456,7 @@ pub struct JobRow {
     pub result: Option<Json<Value>>,
     pub error: Option<String>,
     pub idempotency_key: Option<String>,
+    pub active_key: Option<String>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -1,10 +1,12 @@
 //! One file per job kind: its payload, stable name and handler.
 
 mod ai_score;
+mod discovery_scan;
 mod noop;
 mod prune_jobs;
 
 pub use ai_score::AiScore;
+pub use discovery_scan::{DiscoveryScan, ScanError};
 pub use noop::Noop;
 pub use prune_jobs::PruneJobs;
 
@@ -16,4 +18,5 @@ pub fn registry() -> Registry {
         .register::<Noop>()
         .register::<PruneJobs>()
         .register::<AiScore>()
+        .register::<DiscoveryScan>()
 }

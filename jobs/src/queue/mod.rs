@@ -17,6 +17,7 @@ use tokio::sync::Notify;
 
 use crate::config::QueueSettings;
 use crate::db::{self, Db, Inserted, JobInsert, JobRow, Tx};
+use crate::providers::Providers;
 use crate::time::{from_datetime, now_ms, to_rfc3339};
 
 pub use registry::{Handler, JobContext, JobError, JobKind, KindSpec, Registry};
@@ -38,6 +39,8 @@ pub struct NewJob {
     pub payload: Value,
     /// The same key for the same kind gives back the first job (until it is pruned).
     pub idempotency_key: Option<String>,
+    /// The same key gives back the job while it is active (queued, scheduled, running, retrying).
+    pub active_key: Option<String>,
     pub run_at: Option<DateTime<Utc>>,
 }
 
@@ -47,11 +50,16 @@ impl NewJob {
             kind: kind.into(),
             payload,
             idempotency_key: None,
+            active_key: None,
             run_at: None,
         }
     }
     pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
         self.idempotency_key = Some(key.into());
+        self
+    }
+    pub fn unique_while_active(mut self, key: impl Into<String>) -> Self {
+        self.active_key = Some(key.into());
         self
     }
     pub fn run_at(mut self, at: DateTime<Utc>) -> Self {
@@ -95,6 +103,8 @@ pub struct Queue {
     pub registry: Arc<Registry>,
     pub settings: Arc<QueueSettings>,
     pub wakeups: Arc<Wakeups>,
+    /// The outside services handlers use (embedded defaults unless configured).
+    pub providers: Arc<Providers>,
 }
 
 impl Queue {
@@ -105,7 +115,13 @@ impl Queue {
             registry: Arc::new(registry),
             settings: Arc::new(settings),
             wakeups: Arc::new(wakeups),
+            providers: Arc::new(Providers::embedded()),
         }
+    }
+
+    pub fn with_providers(mut self, providers: Providers) -> Self {
+        self.providers = Arc::new(providers);
+        self
     }
 
     pub fn spec(&self, kind: &str) -> Result<&KindSpec, QueueError> {
@@ -223,6 +239,7 @@ impl JobTx {
                 run_at,
                 created_at: now,
                 idempotency_key: job.idempotency_key.as_deref(),
+                active_key: job.active_key.as_deref(),
             })
             .await?;
         if inserted.created && run_at <= now && !self.wake.contains(&job.kind) {

@@ -41,6 +41,9 @@ pub struct JobContext {
     pub queue: Queue,
     /// Fires when ops cancel the job; the worker also drops the handler's future then.
     pub cancel: CancellationToken,
+    /// When the worker stops this run (its time budget): a handler that can end early with partial
+    /// results finishes before it.
+    pub deadline: tokio::time::Instant,
 }
 
 impl JobContext {

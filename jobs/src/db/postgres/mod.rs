@@ -12,6 +12,7 @@ mod activities;
 mod companies;
 mod contacts;
 mod deals;
+mod discovery;
 mod leads;
 mod meetings;
 mod metrics;
@@ -21,6 +22,7 @@ pub use activities::*;
 pub use companies::*;
 pub use contacts::*;
 pub use deals::*;
+pub use discovery::*;
 pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
@@ -31,7 +33,7 @@ pub const JOBS_CHANNEL: &str = "prospector_jobs";
 
 const JOB_COLUMNS: &str = "id, kind, payload, status, attempts, max_attempts, run_at, created_at, \
     started_at, finished_at, locked_by, cancel_requested, progress_percent, progress_message, result, \
-    error, idempotency_key";
+    error, idempotency_key, active_key";
 
 pub async fn ping(pool: &PgPool) -> Result<(), sqlx::Error> {
     pool.execute("SELECT 1").await.map(|_| ())
@@ -41,39 +43,52 @@ pub async fn job_insert(
     conn: &mut PgConnection,
     p: &JobInsert<'_>,
 ) -> Result<Inserted, sqlx::Error> {
-    let row = sqlx::query(
-        "INSERT INTO jobs (id, kind, payload, status, attempts, max_attempts, run_at, created_at, idempotency_key)
-         VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8)
-         ON CONFLICT (kind, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-         RETURNING id, status",
-    )
-    .bind(p.id)
-    .bind(p.kind)
-    .bind(Json(p.payload))
-    .bind(p.status)
-    .bind(p.max_attempts)
-    .bind(p.run_at)
-    .bind(p.created_at)
-    .bind(p.idempotency_key)
-    .fetch_optional(&mut *conn)
-    .await?;
-    if let Some(row) = row {
-        return Ok(Inserted {
-            id: row.try_get(0)?,
-            status: row.try_get(1)?,
-            created: true,
-        });
-    }
-    let row = sqlx::query("SELECT id, status FROM jobs WHERE kind = $1 AND idempotency_key = $2")
+    // Two tries: a conflicting active job may finish between the insert and the look-up.
+    for _ in 0..2 {
+        let row = sqlx::query(
+            "INSERT INTO jobs (id, kind, payload, status, attempts, max_attempts, run_at, created_at, idempotency_key, active_key)
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9)
+             ON CONFLICT DO NOTHING
+             RETURNING id, status",
+        )
+        .bind(p.id)
+        .bind(p.kind)
+        .bind(Json(p.payload))
+        .bind(p.status)
+        .bind(p.max_attempts)
+        .bind(p.run_at)
+        .bind(p.created_at)
+        .bind(p.idempotency_key)
+        .bind(p.active_key)
+        .fetch_optional(&mut *conn)
+        .await?;
+        if let Some(row) = row {
+            return Ok(Inserted {
+                id: row.try_get(0)?,
+                status: row.try_get(1)?,
+                created: true,
+            });
+        }
+        let existing = sqlx::query(
+            "SELECT id, status FROM jobs WHERE kind = $1
+               AND ((idempotency_key IS NOT NULL AND idempotency_key = $2)
+                 OR (active_key IS NOT NULL AND active_key = $3 AND status IN ('queued','scheduled','running','retrying')))
+             ORDER BY created_at LIMIT 1",
+        )
         .bind(p.kind)
         .bind(p.idempotency_key)
-        .fetch_one(&mut *conn)
+        .bind(p.active_key)
+        .fetch_optional(&mut *conn)
         .await?;
-    Ok(Inserted {
-        id: row.try_get(0)?,
-        status: row.try_get(1)?,
-        created: false,
-    })
+        if let Some(row) = existing {
+            return Ok(Inserted {
+                id: row.try_get(0)?,
+                status: row.try_get(1)?,
+                created: false,
+            });
+        }
+    }
+    Err(sqlx::Error::RowNotFound)
 }
 
 pub async fn job_insert_many(pool: &PgPool, p: &JobInsertMany<'_>) -> Result<u64, sqlx::Error> {
