@@ -414,7 +414,7 @@ fn result(
         for s in &stored {
             *by_type.entry(s.company_type.clone().unwrap_or_else(|| "unknown".into())).or_default() += 1;
         }
-        let average_score = if n == 0 { 0 } else { stored.iter().map(|s| s.score as usize).sum::<usize>() / n };
+        let average_score = stored.iter().map(|s| s.score as usize).sum::<usize>().checked_div(n).unwrap_or(0);
         json!({
             "totalCompanies": n, "averageRevenue": average.to_string(), "revenueDistribution": by_range,
             "companyTypes": by_type, "averageScore": average_score,

@@ -15,7 +15,7 @@ impl Providers {
     /// The embedded defaults: no outside service needed.
     pub fn embedded() -> Self {
         Self {
-            discovery: Arc::new(discovery::CatalogProvider::default()),
+            discovery: Arc::new(discovery::CatalogProvider),
         }
     }
 }
