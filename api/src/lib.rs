@@ -20,6 +20,7 @@ mod limit;
 mod list;
 mod meetings;
 mod ops;
+mod scoring;
 mod web;
 
 use std::net::SocketAddr;
@@ -152,6 +153,7 @@ pub fn routes() -> Routes {
         .merge(dashboard::routes())
         .merge(leads::routes())
         .merge(discovery::routes())
+        .merge(scoring::routes())
 }
 
 /// The declared routes (for the access tests and the docs).

@@ -42,22 +42,87 @@ impl Db {
     pub async fn company_score_facts(&self, id: &str) -> Result<Option<CompanyFacts>, sqlx::Error> {
         dispatch!(self, company_score_facts(id))
     }
-    pub async fn contact_score_set(
-        &self,
-        id: &str,
-        score: i32,
-        now: i64,
-    ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, contact_score_set(id, score, now))
+    pub async fn contact_score_set(&self, s: &ScoreSet<'_>) -> Result<bool, sqlx::Error> {
+        dispatch!(self, contact_score_set(s))
     }
     /// Sets the company's score and its prospect score (the pipeline's prospect list reads it).
-    pub async fn company_score_set(
+    pub async fn company_score_set(&self, s: &ScoreSet<'_>) -> Result<bool, sqlx::Error> {
+        dispatch!(self, company_score_set(s))
+    }
+    /// Facts for many contacts at once (bulk scoring), for those that need a score: never scored
+    /// (no factors) or scored below `below`.
+    pub async fn contact_score_facts_many(
         &self,
-        id: &str,
-        score: i32,
+        ids: &[String],
+        below: i32,
+    ) -> Result<Vec<(String, ContactFacts)>, sqlx::Error> {
+        dispatch!(self, contact_score_facts_many(ids, below))
+    }
+    pub async fn contact_scores_set_many(
+        &self,
+        rows: &[ScoreSetOwned],
         now: i64,
-    ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, company_score_set(id, score, now))
+    ) -> Result<(), sqlx::Error> {
+        dispatch!(self, contact_scores_set_many(rows, now))
+    }
+    /// Every contact's score (scoring insights).
+    pub async fn contact_scores_all(&self) -> Result<Vec<i32>, sqlx::Error> {
+        dispatch!(self, contact_scores_all())
+    }
+}
+
+/// A score and the factors behind it.
+pub struct ScoreSet<'a> {
+    pub id: &'a str,
+    pub score: i32,
+    pub factors: &'a Value,
+    pub now: i64,
+}
+
+pub struct ScoreSetOwned {
+    pub id: String,
+    pub score: i32,
+    pub factors: Value,
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct ContactFactsManyRow {
+    pub id: String,
+    pub title: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub is_verified: bool,
+    pub status: String,
+    pub revenue: Option<i64>,
+    pub state: Option<String>,
+    pub company_type: Option<String>,
+    pub website: Option<String>,
+    pub company_phone: Option<String>,
+    pub growth_rate: Option<f64>,
+    pub has_company: bool,
+}
+
+impl From<ContactFactsManyRow> for (String, ContactFacts) {
+    fn from(r: ContactFactsManyRow) -> Self {
+        let company = r.has_company.then(|| CompanyFacts {
+            revenue: r.revenue,
+            state: r.state,
+            company_type: r.company_type,
+            has_website: r.website.is_some_and(|w| !w.trim().is_empty()),
+            has_phone: r.company_phone.is_some_and(|p| !p.trim().is_empty()),
+            growth_rate: r.growth_rate,
+        });
+        (
+            r.id,
+            ContactFacts {
+                title: r.title,
+                has_email: r.email.is_some_and(|e| e.contains('@')),
+                has_phone: r.phone.is_some_and(|p| !p.trim().is_empty()),
+                is_verified: r.is_verified,
+                status: r.status,
+                company,
+            },
+        )
     }
 }
 

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::db::ScoreSet;
 use crate::queue::{JobContext, JobError, JobKind};
 use crate::scoring::{score_company, score_contact};
 use crate::time::now_ms;
@@ -36,7 +37,14 @@ impl JobKind for AiScore {
                 .await?
                 .ok_or_else(|| JobError::Permanent(format!("company {id} not found")))?;
             let s = score_company(&facts);
-            db.company_score_set(id, s.score, now_ms()).await?;
+            let factors = json!(s.factors);
+            db.company_score_set(&ScoreSet {
+                id,
+                score: s.score,
+                factors: &factors,
+                now: now_ms(),
+            })
+            .await?;
             result["company"] = json!({ "id": id, "score": s.score, "factors": s.factors });
         }
         if let Some(id) = &self.contact_id {
@@ -45,7 +53,14 @@ impl JobKind for AiScore {
                 .await?
                 .ok_or_else(|| JobError::Permanent(format!("contact {id} not found")))?;
             let s = score_contact(&facts);
-            db.contact_score_set(id, s.score, now_ms()).await?;
+            let factors = json!(s.factors);
+            db.contact_score_set(&ScoreSet {
+                id,
+                score: s.score,
+                factors: &factors,
+                now: now_ms(),
+            })
+            .await?;
             result["contact"] = json!({ "id": id, "score": s.score, "factors": s.factors });
         }
         Ok(result)

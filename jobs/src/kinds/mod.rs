@@ -1,11 +1,13 @@
 //! One file per job kind: its payload, stable name and handler.
 
 mod ai_score;
+mod bulk_ai_score;
 mod discovery_scan;
 mod noop;
 mod prune_jobs;
 
 pub use ai_score::AiScore;
+pub use bulk_ai_score::{BulkAiScore, HIGH_VALUE, MAX_CONTACTS as MAX_BULK_SCORE, RESCORE_BELOW};
 pub use discovery_scan::{DiscoveryScan, ScanError};
 pub use noop::Noop;
 pub use prune_jobs::PruneJobs;
@@ -18,5 +20,6 @@ pub fn registry() -> Registry {
         .register::<Noop>()
         .register::<PruneJobs>()
         .register::<AiScore>()
+        .register::<BulkAiScore>()
         .register::<DiscoveryScan>()
 }

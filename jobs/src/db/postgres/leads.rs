@@ -1,9 +1,10 @@
 //! leads queries, postgres dialect.
 
+use sqlx::types::Json;
 use sqlx::{PgConnection, PgPool};
 
-use crate::db::leads::{CompanyFactsRow, ContactFactsRow};
-use crate::db::{LeadUpsert, LeadUpserted};
+use crate::db::leads::{CompanyFactsRow, ContactFactsManyRow, ContactFactsRow};
+use crate::db::{LeadUpsert, LeadUpserted, ScoreSet, ScoreSetOwned};
 use crate::scoring::{CompanyFacts, ContactFacts};
 
 pub async fn lead_upsert(
@@ -138,34 +139,73 @@ pub async fn contact_score_facts(
     }))
 }
 
-pub async fn contact_score_set(
-    pool: &PgPool,
-    id: &str,
-    score: i32,
-    now: i64,
-) -> Result<bool, sqlx::Error> {
-    let r = sqlx::query("UPDATE contacts SET score = $2, updated_at = $3 WHERE id = $1")
-        .bind(id)
-        .bind(score)
-        .bind(now)
-        .execute(pool)
-        .await?;
-    Ok(r.rows_affected() == 1)
-}
-
-pub async fn company_score_set(
-    pool: &PgPool,
-    id: &str,
-    score: i32,
-    now: i64,
-) -> Result<bool, sqlx::Error> {
+pub async fn contact_score_set(pool: &PgPool, s: &ScoreSet<'_>) -> Result<bool, sqlx::Error> {
     let r = sqlx::query(
-        "UPDATE companies SET score = $2, prospect_score = $2, updated_at = $3 WHERE id = $1",
+        "UPDATE contacts SET score = $2, score_factors = $3, updated_at = $4 WHERE id = $1",
     )
-    .bind(id)
-    .bind(score)
-    .bind(now)
+    .bind(s.id)
+    .bind(s.score)
+    .bind(Json(s.factors))
+    .bind(s.now)
     .execute(pool)
     .await?;
     Ok(r.rows_affected() == 1)
+}
+
+pub async fn company_score_set(pool: &PgPool, s: &ScoreSet<'_>) -> Result<bool, sqlx::Error> {
+    let r = sqlx::query(
+        "UPDATE companies SET score = $2, prospect_score = $2, score_factors = $3, updated_at = $4
+         WHERE id = $1",
+    )
+    .bind(s.id)
+    .bind(s.score)
+    .bind(Json(s.factors))
+    .bind(s.now)
+    .execute(pool)
+    .await?;
+    Ok(r.rows_affected() == 1)
+}
+
+pub async fn contact_score_facts_many(
+    pool: &PgPool,
+    ids: &[String],
+    below: i32,
+) -> Result<Vec<(String, ContactFacts)>, sqlx::Error> {
+    let rows: Vec<ContactFactsManyRow> = sqlx::query_as(
+        "SELECT c.id, c.title, c.email, c.phone, c.is_verified, c.status, co.revenue, co.state, co.company_type,
+                co.website, co.phone AS company_phone, co.growth_rate, co.id IS NOT NULL AS has_company
+         FROM contacts c LEFT JOIN companies co ON co.id = c.company_id
+         WHERE c.id = ANY($1) AND (c.score_factors IS NULL OR c.score < $2)",
+    )
+    .bind(ids)
+    .bind(below)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows.into_iter().map(Into::into).collect())
+}
+
+pub async fn contact_scores_set_many(
+    pool: &PgPool,
+    rows: &[ScoreSetOwned],
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    for r in rows {
+        sqlx::query(
+            "UPDATE contacts SET score = $2, score_factors = $3, updated_at = $4 WHERE id = $1",
+        )
+        .bind(&r.id)
+        .bind(r.score)
+        .bind(Json(&r.factors))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await
+}
+
+pub async fn contact_scores_all(pool: &PgPool) -> Result<Vec<i32>, sqlx::Error> {
+    sqlx::query_scalar("SELECT score FROM contacts")
+        .fetch_all(pool)
+        .await
 }

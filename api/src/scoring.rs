@@ -1,0 +1,148 @@
+//! AI scoring (seed 002 "Automation, scoring"): one contact, many contacts, and the insights.
+//! Scoring runs as jobs; the answers are `202` with the job to follow.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use jobs::kinds::{AiScore, BulkAiScore, HIGH_VALUE};
+use jobs::queue::{JobKind, NewJob};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{CurrentUser, Json, Path};
+use crate::jobs_api::accepted;
+use crate::{Access, AppState, Routes};
+
+pub(crate) fn routes() -> Routes {
+    Routes::new()
+        .add(
+            Method::POST,
+            "/api/contacts/{id}/ai-score",
+            Access::User,
+            post(score_one),
+        )
+        .add(
+            Method::POST,
+            "/api/contacts/bulk-ai-score",
+            Access::User,
+            post(score_many),
+        )
+        .add(
+            Method::GET,
+            "/api/scoring-insights",
+            Access::User,
+            get(insights),
+        )
+}
+
+pub const NO_CONTACTS: &str = "No contacts to score. Add contacts first.";
+pub const ALL_SCORED: &str = "All contacts already have high-quality scores.";
+
+async fn score_one(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    if state.queue.db.contact_score_facts(&id).await?.is_none() {
+        return Err(ApiError::not_found("Contact not found"));
+    }
+    let payload = serde_json::to_value(AiScore {
+        contact_id: Some(id),
+        company_id: None,
+    })
+    .map_err(anyhow::Error::from)?;
+    let job = state
+        .queue
+        .enqueue(NewJob::new(AiScore::NAME, payload))
+        .await?;
+    Ok(accepted(&job.id, &job.status))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BulkBody {
+    #[serde(default)]
+    contact_ids: Vec<String>,
+    #[serde(default)]
+    use_enterprise_model: bool,
+}
+
+async fn score_many(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Json(body): Json<BulkBody>,
+) -> ApiResult<Response> {
+    if body.contact_ids.is_empty() {
+        return Err(ApiError::unprocessable(NO_CONTACTS));
+    }
+    if body.contact_ids.len() > jobs::kinds::MAX_BULK_SCORE {
+        return Err(ApiError::unprocessable(format!(
+            "At most {} contacts can be scored at once",
+            jobs::kinds::MAX_BULK_SCORE
+        )));
+    }
+    // Only contacts that need it (seed 002 §5): never scored or below the rescoring threshold.
+    let due = state
+        .queue
+        .db
+        .contact_score_facts_many(&body.contact_ids, jobs::kinds::RESCORE_BELOW)
+        .await?;
+    if due.is_empty() {
+        let body = json!({ "message": ALL_SCORED, "scoringResults": [] });
+        return Ok((StatusCode::OK, axum::Json(body)).into_response());
+    }
+    let job = BulkAiScore {
+        contact_ids: due.into_iter().map(|(id, _)| id).collect(),
+        use_enterprise_model: body.use_enterprise_model,
+    };
+    let payload = serde_json::to_value(&job).map_err(anyhow::Error::from)?;
+    let job = state
+        .queue
+        .enqueue(NewJob::new(BulkAiScore::NAME, payload))
+        .await?;
+    Ok(accepted(&job.id, &job.status))
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Band {
+    range: &'static str,
+    count: usize,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Insights {
+    average_score: i64,
+    high_value_count: usize,
+    total_contacts: usize,
+    scoring_distribution: Vec<Band>,
+}
+
+async fn insights(
+    State(state): State<AppState>,
+    _: CurrentUser,
+) -> ApiResult<axum::Json<Insights>> {
+    let scores = state.queue.db.contact_scores_all().await?;
+    let bands: [(&str, i32, i32); 4] = [
+        ("0-49", 0, 49),
+        ("50-69", 50, 69),
+        ("70-84", 70, 84),
+        ("85-100", 85, 100),
+    ];
+    let sum: i64 = scores.iter().map(|s| i64::from(*s)).sum();
+    Ok(axum::Json(Insights {
+        average_score: sum.checked_div(scores.len() as i64).unwrap_or(0),
+        high_value_count: scores.iter().filter(|s| **s >= HIGH_VALUE).count(),
+        total_contacts: scores.len(),
+        scoring_distribution: bands
+            .iter()
+            .map(|(range, lo, hi)| Band {
+                range,
+                count: scores.iter().filter(|s| (*lo..=*hi).contains(*s)).count(),
+            })
+            .collect(),
+    }))
+}
