@@ -22,6 +22,20 @@ pub enum BenchDb {
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
+    /// Discovery: a catalog scan and bulk scoring, enqueue to succeeded.
+    Discovery {
+        #[arg(long, value_enum, default_value = "sqlite")]
+        db: BenchDb,
+        /// Contacts for the bulk-scoring run.
+        #[arg(long, default_value_t = 10_000)]
+        contacts: usize,
+        #[arg(
+            long,
+            env = "TEST_DATABASE_URL",
+            default_value = "postgres://postgres@127.0.0.1:5432/postgres"
+        )]
+        postgres_url: String,
+    },
     /// API latency under load over a large CRM (the server runs as its own process).
     Api {
         #[arg(long, value_enum, default_value = "sqlite")]
@@ -80,6 +94,16 @@ pub async fn run(cmd: BenchCommand) -> anyhow::Result<()> {
             scratch.drop_db().await;
             result
         }
+        BenchCommand::Discovery {
+            db,
+            contacts,
+            postgres_url,
+        } => {
+            let scratch = Scratch::create(db, &postgres_url).await?;
+            let result = discovery_bench::run(&scratch.url, db, contacts).await;
+            scratch.drop_db().await;
+            result
+        }
         BenchCommand::Api {
             db,
             contacts,
@@ -111,6 +135,7 @@ pub(crate) struct Scratch {
 }
 
 mod api_bench;
+mod discovery_bench;
 
 mod tempdir {
     /// A scratch directory removed on drop.
