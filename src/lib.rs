@@ -144,6 +144,7 @@ async fn connect(config: &Config) -> anyhow::Result<Db> {
 
 fn queue(db: Db, config: &Config) -> Queue {
     Queue::new(db, jobs::kinds::registry(), config.queue.clone())
+        .with_providers(jobs::providers::Providers::from_config(config))
 }
 
 /// Cancels the token on SIGTERM or Ctrl-C.

@@ -128,6 +128,73 @@ impl Default for QueueSettings {
     }
 }
 
+/// Which discovery provider runs scans.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiscoveryChoice {
+    Catalog,
+    OpenAi,
+}
+
+/// Settings of the outside services.
+#[derive(Debug, Clone)]
+pub struct ProviderSettings {
+    pub discovery: DiscoveryChoice,
+    pub openai_base_url: String,
+    pub openai_api_key: Option<Secret<String>>,
+    pub openai_model: String,
+}
+
+impl ProviderSettings {
+    fn from_env() -> Result<Self, ConfigError> {
+        let discovery = match var("DISCOVERY_PROVIDER")
+            .as_deref()
+            .map(str::to_lowercase)
+            .as_deref()
+        {
+            None | Some("catalog") => DiscoveryChoice::Catalog,
+            Some("openai") => DiscoveryChoice::OpenAi,
+            Some(other) => {
+                return Err(invalid(
+                    "DISCOVERY_PROVIDER",
+                    format!("{other:?} is not one of catalog, openai"),
+                ));
+            }
+        };
+        let openai_base_url =
+            var("OPENAI_BASE_URL").unwrap_or_else(|| "https://api.openai.com/v1".into());
+        url::Url::parse(&openai_base_url)
+            .map_err(|e| invalid("OPENAI_BASE_URL", format!("not a URL ({e})")))?;
+        let openai_api_key = var("OPENAI_API_KEY").map(Secret::new);
+        // Ollama and vLLM need no key; api.openai.com does.
+        if discovery == DiscoveryChoice::OpenAi
+            && openai_api_key.is_none()
+            && openai_base_url.contains("api.openai.com")
+        {
+            return Err(invalid(
+                "OPENAI_API_KEY",
+                "is required when DISCOVERY_PROVIDER=openai uses api.openai.com",
+            ));
+        }
+        Ok(Self {
+            discovery,
+            openai_base_url,
+            openai_api_key,
+            openai_model: var("OPENAI_MODEL").unwrap_or_else(|| "gpt-4o-mini".into()),
+        })
+    }
+}
+
+impl Default for ProviderSettings {
+    fn default() -> Self {
+        Self {
+            discovery: DiscoveryChoice::Catalog,
+            openai_base_url: "https://api.openai.com/v1".into(),
+            openai_api_key: None,
+            openai_model: "gpt-4o-mini".into(),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub database_url: DatabaseUrl,
@@ -144,6 +211,7 @@ pub struct Config {
     pub login_attempts_per_minute: u32,
     /// Public lead-form submissions allowed per minute per client address.
     pub leads_per_minute: u32,
+    pub providers: ProviderSettings,
 }
 
 /// Reads one variable: `None` when unset or empty.
@@ -270,6 +338,7 @@ impl Config {
             queue,
             login_attempts_per_minute: parse_var("LOGIN_ATTEMPTS_PER_MINUTE", 10)?,
             leads_per_minute: parse_var("LEADS_PER_MINUTE", 5)?,
+            providers: ProviderSettings::from_env()?,
         })
     }
 

@@ -230,6 +230,7 @@ impl TestApp {
             queue: opts.settings.clone(),
             login_attempts_per_minute: opts.login_attempts_per_minute,
             leads_per_minute: opts.leads_per_minute,
+            providers: Default::default(),
         });
         let mut queue = Queue::new(db.clone(), jobs::kinds::registry(), opts.settings.clone());
         if let Some(p) = opts.providers.clone() {

@@ -2,11 +2,13 @@
 //! searches a catalog of demo companies generated in code (reproducible, see [`catalog`]).
 
 pub mod catalog;
+pub mod openai;
 
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 pub use catalog::CatalogProvider;
+pub use openai::OpenAiDiscovery;
 
 /// Revenue ranges of seed 000 §3, as (label, low, high) in dollars (`high` exclusive; `None` = open).
 pub const REVENUE_RANGES: [(&str, i64, Option<i64>); 5] = [

@@ -2,8 +2,11 @@
 //! Chosen from settings at start-up; handlers reach them through `JobContext::queue.providers`.
 
 pub mod discovery;
+pub mod http;
 
 use std::sync::Arc;
+
+use crate::config::{Config, DiscoveryChoice};
 
 /// The providers a process uses.
 #[derive(Clone)]
@@ -12,6 +15,20 @@ pub struct Providers {
 }
 
 impl Providers {
+    /// From settings: `DISCOVERY_PROVIDER` (`catalog`, the default, or `openai` with `OPENAI_*`).
+    pub fn from_config(config: &Config) -> Self {
+        let discovery: Arc<dyn discovery::DiscoveryProvider> = match &config.providers.discovery {
+            DiscoveryChoice::Catalog => Arc::new(discovery::CatalogProvider),
+            DiscoveryChoice::OpenAi => Arc::new(discovery::OpenAiDiscovery::new(
+                &config.providers.openai_base_url,
+                config.providers.openai_api_key.clone(),
+                &config.providers.openai_model,
+                http::HttpPolicy::default(),
+            )),
+        };
+        Self { discovery }
+    }
+
     /// The embedded defaults: no outside service needed.
     pub fn embedded() -> Self {
         Self {
