@@ -25,7 +25,11 @@ pub struct ActivityRow {
 
 impl Db {
     /// Newest first.
-    pub async fn activity_list(&self, limit: i64, offset: i64) -> Result<(Vec<ActivityRow>, i64), sqlx::Error> {
+    pub async fn activity_list(
+        &self,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<ActivityRow>, i64), sqlx::Error> {
         dispatch!(self, activity_list(limit, offset))
     }
 }

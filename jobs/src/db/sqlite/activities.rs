@@ -39,6 +39,8 @@ pub async fn activity_list(
     .bind(offset)
     .fetch_all(pool)
     .await?;
-    let total = sqlx::query_scalar("SELECT COUNT(*) FROM activities").fetch_one(pool).await?;
+    let total = sqlx::query_scalar("SELECT COUNT(*) FROM activities")
+        .fetch_one(pool)
+        .await?;
     Ok((rows, total))
 }
