@@ -129,7 +129,11 @@ async fn dashboard_metrics(db: TestDb) {
         "completedMeetings",
         "monthlyMeetings",
     ] {
-        assert_eq!(m[key].as_f64(), Some(0.0), "{key} on an empty database: {m}");
+        assert_eq!(
+            m[key].as_f64(),
+            Some(0.0),
+            "{key} on an empty database: {m}"
+        );
     }
 
     let now = now_ms();
@@ -143,7 +147,12 @@ async fn dashboard_metrics(db: TestDb) {
     insert_contact(&app.db, "E", None, "discovered", None, None).await;
 
     // Meetings: two ahead (one confirmed), one completed, one cancelled through its status.
-    let times = [now + 2 * 3_600_000, now + 3 * 3_600_000, now - DAY, now - 2 * DAY];
+    let times = [
+        now + 2 * 3_600_000,
+        now + 3 * 3_600_000,
+        now - DAY,
+        now - 2 * DAY,
+    ];
     let mut ids = Vec::new();
     for (i, t) in times.iter().enumerate() {
         let m = post_ok(
@@ -155,7 +164,11 @@ async fn dashboard_metrics(db: TestDb) {
         .await;
         ids.push(m["id"].as_str().unwrap().to_string());
     }
-    for (id, status) in [(&ids[1], "confirmed"), (&ids[2], "completed"), (&ids[3], "cancelled")] {
+    for (id, status) in [
+        (&ids[1], "confirmed"),
+        (&ids[2], "completed"),
+        (&ids[3], "cancelled"),
+    ] {
         let res = c
             .put(app.url(&format!("/api/meetings/{id}")))
             .json(&json!({"status": status}))
@@ -164,7 +177,13 @@ async fn dashboard_metrics(db: TestDb) {
             .unwrap();
         assert_eq!(res.status(), 200);
     }
-    post_ok(&app, &c, "/api/deals", json!({"title": "Open 1", "value": "1000"})).await;
+    post_ok(
+        &app,
+        &c,
+        "/api/deals",
+        json!({"title": "Open 1", "value": "1000"}),
+    )
+    .await;
     post_ok(
         &app,
         &c,
@@ -182,10 +201,16 @@ async fn dashboard_metrics(db: TestDb) {
 
     let m = app.get_json(&c, "/api/dashboard/metrics").await;
     assert_eq!(m["prospectsIdentified"], 6);
-    assert_eq!(m["prospectsChange"], 50.0, "3 companies in 30 days vs 2 before");
+    assert_eq!(
+        m["prospectsChange"], 50.0,
+        "3 companies in 30 days vs 2 before"
+    );
     assert_eq!(m["prospectsChangeText"], "+50% from last month");
     assert_eq!(m["meetingsScheduled"], 3, "cancelled meetings do not count");
-    assert_eq!(m["meetingConversionRate"], 75.0, "3 meetings / 4 contacted contacts");
+    assert_eq!(
+        m["meetingConversionRate"], 75.0,
+        "3 meetings / 4 contacted contacts"
+    );
     assert_eq!(m["activeDeals"], 2);
     assert_eq!(m["pipelineValue"], 1500);
     assert_eq!(m["upcomingMeetings"], 2);
@@ -200,7 +225,9 @@ async fn campaign_performance(db: TestDb) {
     let c = app.user().await;
     for bad in ["14", "abc", "-7", "7.0"] {
         let res = c
-            .get(app.url(&format!("/api/dashboard/campaign-performance?timeframe={bad}")))
+            .get(app.url(&format!(
+                "/api/dashboard/campaign-performance?timeframe={bad}"
+            )))
             .send()
             .await
             .unwrap();
@@ -216,10 +243,25 @@ async fn campaign_performance(db: TestDb) {
 
     let now = now_ms();
     for (i, age) in [1, 2, 3, 6, 20].iter().enumerate() {
-        insert_contact(&app.db, &format!("K{i}"), None, "email_sent", Some(now - age * DAY), None)
-            .await;
+        insert_contact(
+            &app.db,
+            &format!("K{i}"),
+            None,
+            "email_sent",
+            Some(now - age * DAY),
+            None,
+        )
+        .await;
     }
-    insert_contact(&app.db, "Old", None, "contacted", Some(now - 200 * DAY), None).await;
+    insert_contact(
+        &app.db,
+        "Old",
+        None,
+        "contacted",
+        Some(now - 200 * DAY),
+        None,
+    )
+    .await;
     for i in 0..2 {
         post_ok(
             &app,
@@ -232,14 +274,20 @@ async fn campaign_performance(db: TestDb) {
     let week = app
         .get_json(&c, "/api/dashboard/campaign-performance?timeframe=7")
         .await;
-    assert_eq!(week["meetingRate"], 50.0, "2 meetings / 4 contacted this week");
+    assert_eq!(
+        week["meetingRate"], 50.0,
+        "2 meetings / 4 contacted this week"
+    );
     assert_eq!(week["deliveryRate"], 0.0);
     assert_eq!(week["responseRate"], 0.0);
     assert_eq!(week["emailDataAvailable"], false);
     let month = app
         .get_json(&c, "/api/dashboard/campaign-performance?timeframe=30")
         .await;
-    assert_eq!(month["meetingRate"], 40.0, "2 meetings / 5 contacted in 30 days");
+    assert_eq!(
+        month["meetingRate"], 40.0,
+        "2 meetings / 5 contacted in 30 days"
+    );
     assert_eq!(month["timeframe"], 30);
     let quarter = app
         .get_json(&c, "/api/dashboard/campaign-performance?timeframe=90")
@@ -252,7 +300,14 @@ async fn regional_counts(db: TestDb) {
     let app = TestApp::idle(&db).await;
     let c = app.user().await;
     let now = now_ms();
-    for state in [Some("TX"), Some("tx"), Some("Texas"), Some("AZ"), Some("CA"), None] {
+    for state in [
+        Some("TX"),
+        Some("tx"),
+        Some("Texas"),
+        Some("AZ"),
+        Some("CA"),
+        None,
+    ] {
         insert_company(
             &app.db,
             Company {
@@ -270,7 +325,12 @@ async fn regional_counts(db: TestDb) {
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| (r["state"].as_str().unwrap().to_string(), r["count"].as_i64().unwrap()))
+        .map(|r| {
+            (
+                r["state"].as_str().unwrap().to_string(),
+                r["count"].as_i64().unwrap(),
+            )
+        })
         .collect();
     let expected: Vec<(String, i64)> = [
         ("TX", 3),
@@ -339,10 +399,17 @@ async fn report_csv(db: TestDb) {
         now
     );
 
-    let res = c.get(app.url("/api/dashboard/report")).send().await.unwrap();
+    let res = c
+        .get(app.url("/api/dashboard/report"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
     let date = Utc::now().date_naive().format("%Y-%m-%d").to_string();
-    let disposition = res.headers()["content-disposition"].to_str().unwrap().to_string();
+    let disposition = res.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_string();
     assert!(
         disposition.contains(&format!("business-development-report-{date}.csv")),
         "{disposition}"
@@ -370,7 +437,10 @@ async fn report_csv(db: TestDb) {
     assert_eq!(rows[find("Pipeline Value")][1], "30000");
 
     let acme_row = &rows[find("Acme Bath")];
-    assert_eq!(acme_row[1], "Acme Bath Co.  Inc.", "full name, comma replaced");
+    assert_eq!(
+        acme_row[1], "Acme Bath Co.  Inc.",
+        "full name, comma replaced"
+    );
     assert_eq!(acme_row[4], "TX");
     assert_eq!(acme_row[7], "4000000");
     assert_eq!(acme_row[10], "1", "one contact");
@@ -387,7 +457,11 @@ async fn report_csv(db: TestDb) {
     assert_eq!(jane[3], "Acme Bath Co.  Inc.");
 
     let qualification = &rows[find("qualification")];
-    assert_eq!(&qualification[..3], ["qualification", "1", "5000"], "stage-less deal");
+    assert_eq!(
+        &qualification[..3],
+        ["qualification", "1", "5000"],
+        "stage-less deal"
+    );
     let proposal = &rows[find("proposal")];
     assert_eq!(&proposal[..3], ["proposal", "1", "25000"]);
     let deal = &rows[find("Acme  phase 1")];

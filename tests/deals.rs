@@ -181,7 +181,10 @@ async fn deal_create_validation(db: TestDb) {
     assert_eq!(v["errors"]["value"], "Deal value is required");
 
     let (s, v) = create(&app, &c, json!({"title": "  ", "value": "100"})).await;
-    assert_eq!((s, v["message"].clone()), (422, json!("Deal title is required")));
+    assert_eq!(
+        (s, v["message"].clone()),
+        (422, json!("Deal title is required"))
+    );
 
     for value in [json!(null), json!(""), Value::Null] {
         let (s, v) = create(&app, &c, json!({"title": "Big deal", "value": value})).await;
@@ -189,7 +192,10 @@ async fn deal_create_validation(db: TestDb) {
         assert_eq!(v["message"], "Deal value is required");
     }
     let (s, v) = create(&app, &c, json!({"title": "Big deal"})).await;
-    assert_eq!((s, v["message"].clone()), (422, json!("Deal value is required")));
+    assert_eq!(
+        (s, v["message"].clone()),
+        (422, json!("Deal value is required"))
+    );
 
     for value in [json!("12a"), json!(-5), json!(10.5), json!(true)] {
         let (s, v) = create(&app, &c, json!({"title": "T", "value": value})).await;
@@ -242,7 +248,12 @@ async fn deal_create_defaults_and_probability(db: TestDb) {
     let app = TestApp::idle(&db).await;
     let c = app.user().await;
 
-    let d = create_ok(&app, &c, json!({"title": " Acme expansion ", "value": "150000"})).await;
+    let d = create_ok(
+        &app,
+        &c,
+        json!({"title": " Acme expansion ", "value": "150000"}),
+    )
+    .await;
     assert_eq!(d["title"], "Acme expansion");
     assert_eq!(d["value"], "150000");
     assert_eq!(d["stage"], "qualification");
@@ -266,7 +277,12 @@ async fn deal_create_defaults_and_probability(db: TestDb) {
         ("closed_won", 100),
         ("closed_lost", 0),
     ] {
-        let d = create_ok(&app, &c, json!({"title": "S", "value": "1", "stage": stage})).await;
+        let d = create_ok(
+            &app,
+            &c,
+            json!({"title": "S", "value": "1", "stage": stage}),
+        )
+        .await;
         assert_eq!(d["probability"], p, "{stage}");
         let closed = stage.starts_with("closed");
         assert_eq!(d["actualCloseDate"] == json!(today()), closed, "{stage}");
@@ -314,13 +330,27 @@ async fn deal_update_and_delete(db: TestDb) {
 
     let (s, v) = send(c.put(&url).json(&json!({"stage": "negotiation"}))).await;
     assert_eq!(s, 200, "{v}");
-    assert_eq!((v["stage"].clone(), v["probability"].clone()), (json!("negotiation"), json!(65)));
+    assert_eq!(
+        (v["stage"].clone(), v["probability"].clone()),
+        (json!("negotiation"), json!(65))
+    );
     assert_eq!(v["title"], "Upd", "a partial update keeps the rest");
 
-    let (_, v) = send(c.put(&url).json(&json!({"stage": "decision", "probability": 70}))).await;
-    assert_eq!((v["stage"].clone(), v["probability"].clone()), (json!("decision"), json!(70)));
+    let (_, v) = send(
+        c.put(&url)
+            .json(&json!({"stage": "decision", "probability": 70})),
+    )
+    .await;
+    assert_eq!(
+        (v["stage"].clone(), v["probability"].clone()),
+        (json!("decision"), json!(70))
+    );
 
-    let (_, v) = send(c.put(&url).json(&json!({"title": "Renamed", "value": 2000}))).await;
+    let (_, v) = send(
+        c.put(&url)
+            .json(&json!({"title": "Renamed", "value": 2000})),
+    )
+    .await;
     assert_eq!(v["title"], "Renamed");
     assert_eq!(v["value"], "2000");
     assert_eq!(v["stage"], "decision");
@@ -330,17 +360,30 @@ async fn deal_update_and_delete(db: TestDb) {
     assert_eq!(v["probability"], 0);
     assert_eq!(v["actualCloseDate"], json!(today()));
     let (_, v) = send(c.put(&url).json(&json!({"stage": "proposal"}))).await;
-    assert!(v["actualCloseDate"].is_null(), "reopening clears the close date");
+    assert!(
+        v["actualCloseDate"].is_null(),
+        "reopening clears the close date"
+    );
 
     let (s, v) = send(c.put(&url).json(&json!({"title": ""}))).await;
-    assert_eq!((s, v["message"].clone()), (422, json!("Deal title is required")));
+    assert_eq!(
+        (s, v["message"].clone()),
+        (422, json!("Deal title is required"))
+    );
     let (s, v) = send(c.put(&url).json(&json!({"value": ""}))).await;
-    assert_eq!((s, v["message"].clone()), (422, json!("Deal value is required")));
+    assert_eq!(
+        (s, v["message"].clone()),
+        (422, json!("Deal value is required"))
+    );
     let (s, _) = send(c.put(&url).json(&json!({"stage": "bogus"}))).await;
     assert_eq!(s, 422);
     let (s, _) = send(c.put(&url).json(&json!({"companyId": "missing"}))).await;
     assert_eq!(s, 422);
-    let (s, v) = send(c.put(app.url("/api/deals/nope")).json(&json!({"title": "x"}))).await;
+    let (s, v) = send(
+        c.put(app.url("/api/deals/nope"))
+            .json(&json!({"title": "x"})),
+    )
+    .await;
     assert_eq!((s, v["message"].clone()), (404, json!("Deal not found")));
 
     let (s, _) = send(c.delete(&url)).await;
@@ -357,7 +400,10 @@ async fn next_stage_chain(db: TestDb) {
     let app = TestApp::idle(&db).await;
     let c = app.user().await;
     let d = create_ok(&app, &c, json!({"title": "Chain", "value": "10"})).await;
-    let url = app.url(&format!("/api/deals/{}/next-stage", d["id"].as_str().unwrap()));
+    let url = app.url(&format!(
+        "/api/deals/{}/next-stage",
+        d["id"].as_str().unwrap()
+    ));
     for (stage, p) in [
         ("proposal", 45),
         ("negotiation", 65),
@@ -381,7 +427,10 @@ async fn next_stage_chain(db: TestDb) {
 
     let lost = insert_deal(&app.db, Some("closed_lost"), 5, 0, now_ms(), None).await;
     let (s, v) = send(c.post(app.url(&format!("/api/deals/{lost}/next-stage")))).await;
-    assert_eq!((s, v["message"].clone()), (409, json!("No next stage available")));
+    assert_eq!(
+        (s, v["message"].clone()),
+        (409, json!("No next stage available"))
+    );
 
     let (s, _) = send(c.post(app.url("/api/deals/unknown/next-stage"))).await;
     assert_eq!(s, 404);
@@ -395,7 +444,12 @@ async fn deal_list_filters(db: TestDb) {
     let contact = insert_contact(&app.db, "Al", "Bo", "new_lead", 50, None).await;
     let t = now_ms();
     let old_stageless = insert_deal(&app.db, None, 1, 25, t - 3 * DAY, None).await;
-    let a = create_ok(&app, &c, json!({"title": "A", "value": "1", "companyId": company})).await;
+    let a = create_ok(
+        &app,
+        &c,
+        json!({"title": "A", "value": "1", "companyId": company}),
+    )
+    .await;
     tokio::time::sleep(Duration::from_millis(5)).await;
     let b = create_ok(
         &app,
@@ -404,7 +458,12 @@ async fn deal_list_filters(db: TestDb) {
     )
     .await;
     tokio::time::sleep(Duration::from_millis(5)).await;
-    let cc = create_ok(&app, &c, json!({"title": "C", "value": "3", "stage": "proposal"})).await;
+    let cc = create_ok(
+        &app,
+        &c,
+        json!({"title": "C", "value": "3", "stage": "proposal"}),
+    )
+    .await;
 
     let (all, total) = list(&app, &c, "").await;
     assert_eq!(total, 4);
@@ -451,8 +510,11 @@ async fn deal_activities_newest_first(db: TestDb) {
     tokio::time::sleep(Duration::from_millis(5)).await;
     send(c.post(app.url(&format!("/api/deals/{id}/next-stage")))).await;
     tokio::time::sleep(Duration::from_millis(5)).await;
-    send(c.put(app.url(&format!("/api/deals/{id}"))).json(&json!({"notes": "no stage change"})))
-        .await;
+    send(
+        c.put(app.url(&format!("/api/deals/{id}")))
+            .json(&json!({"notes": "no stage change"})),
+    )
+    .await;
     tokio::time::sleep(Duration::from_millis(5)).await;
     let (s, _) = send(c.delete(app.url(&format!("/api/deals/{id}")))).await;
     assert_eq!(s, 204);
@@ -530,44 +592,81 @@ async fn convert_prospect(db: TestDb) {
     let company = insert_company(&app.db, "Lone Star Baths", 60, false, Some(5_200_000)).await;
     let url = app.url("/api/deals/convert-prospect");
 
-    let (s, d) = send(c.post(&url).json(&json!({"prospectId": company, "type": "company"}))).await;
+    let (s, d) = send(
+        c.post(&url)
+            .json(&json!({"prospectId": company, "type": "company"})),
+    )
+    .await;
     assert_eq!(s, 201, "{d}");
     assert_eq!(d["title"], "Lone Star Baths");
     assert_eq!(d["value"], "52000", "1% of annual revenue");
     assert_eq!(d["stage"], "qualification");
     assert_eq!(d["probability"], 25);
     assert_eq!(d["companyId"], json!(company));
-    let is_deal = scalar!(&app.db, bool, "SELECT is_deal FROM companies WHERE id = $1", &company);
+    let is_deal = scalar!(
+        &app.db,
+        bool,
+        "SELECT is_deal FROM companies WHERE id = $1",
+        &company
+    );
     assert!(is_deal, "the company is marked a deal");
     assert_eq!(deal_count(&app.db).await, 1);
 
-    let (s, v) = send(c.post(&url).json(&json!({"prospectId": company, "type": "company"}))).await;
+    let (s, v) = send(
+        c.post(&url)
+            .json(&json!({"prospectId": company, "type": "company"})),
+    )
+    .await;
     assert_eq!(s, 409, "{v}");
     assert_eq!(deal_count(&app.db).await, 1, "still exactly one deal");
     let v = app.get_json(&c, "/api/pipeline/prospects").await;
     assert_eq!(v["companies"].as_array().unwrap().len(), 0);
 
-    let contact =
-        insert_contact(&app.db, "Jane", "Doe", "contacted", 80, Some(&company)).await;
-    let (s, d) = send(c.post(&url).json(&json!({"prospectId": contact, "type": "contact"}))).await;
+    let contact = insert_contact(&app.db, "Jane", "Doe", "contacted", 80, Some(&company)).await;
+    let (s, d) = send(
+        c.post(&url)
+            .json(&json!({"prospectId": contact, "type": "contact"})),
+    )
+    .await;
     assert_eq!(s, 201, "{d}");
     assert_eq!(d["title"], "Jane Doe - Lone Star Baths");
     assert_eq!(d["contactId"], json!(contact));
     assert_eq!(d["companyId"], json!(company));
     assert_eq!(d["probability"], 25);
-    let status = scalar!(&app.db, String, "SELECT status FROM contacts WHERE id = $1", &contact);
+    let status = scalar!(
+        &app.db,
+        String,
+        "SELECT status FROM contacts WHERE id = $1",
+        &contact
+    );
     assert_eq!(status, "qualified");
     let lone = insert_contact(&app.db, "Solo", "Person", "new_lead", 80, None).await;
-    let (_, d) = send(c.post(&url).json(&json!({"prospectId": lone, "type": "contact"}))).await;
+    let (_, d) = send(
+        c.post(&url)
+            .json(&json!({"prospectId": lone, "type": "contact"})),
+    )
+    .await;
     assert_eq!(d["title"], "Solo Person");
     assert_eq!(d["value"], "0", "no company revenue: 0");
     assert_eq!(deal_count(&app.db).await, 3);
 
-    let (s, _) = send(c.post(&url).json(&json!({"prospectId": "nope", "type": "company"}))).await;
+    let (s, _) = send(
+        c.post(&url)
+            .json(&json!({"prospectId": "nope", "type": "company"})),
+    )
+    .await;
     assert_eq!(s, 404);
-    let (s, _) = send(c.post(&url).json(&json!({"prospectId": "nope", "type": "contact"}))).await;
+    let (s, _) = send(
+        c.post(&url)
+            .json(&json!({"prospectId": "nope", "type": "contact"})),
+    )
+    .await;
     assert_eq!(s, 404);
-    let (s, v) = send(c.post(&url).json(&json!({"prospectId": company, "type": "lead"}))).await;
+    let (s, v) = send(
+        c.post(&url)
+            .json(&json!({"prospectId": company, "type": "lead"})),
+    )
+    .await;
     assert_eq!(s, 422);
     assert!(v["errors"]["type"].is_string());
     let (s, v) = send(c.post(&url).json(&json!({"type": "company"}))).await;
@@ -589,7 +688,10 @@ async fn convert_prospect(db: TestDb) {
 fn midnight_days_ago(days: i64) -> (i64, String) {
     let date = Utc::now().date_naive() - chrono::Duration::days(days);
     (
-        date.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis(),
+        date.and_hms_opt(0, 0, 0)
+            .unwrap()
+            .and_utc()
+            .timestamp_millis(),
         date.format("%Y-%m-%d").to_string(),
     )
 }
@@ -623,9 +725,33 @@ async fn pipeline_metrics_from_deals(db: TestDb) {
     let (_, close) = midnight_days_ago(10);
     let (created_40, _) = midnight_days_ago(40);
     let (created_50, _) = midnight_days_ago(50);
-    insert_deal(&app.db, Some("closed_won"), 80_000, 100, created_40, Some(&close)).await;
-    insert_deal(&app.db, Some("closed_won"), 120_000, 100, created_50, Some(&close)).await;
-    insert_deal(&app.db, Some("closed_lost"), 30_000, 0, now - 20 * DAY, None).await;
+    insert_deal(
+        &app.db,
+        Some("closed_won"),
+        80_000,
+        100,
+        created_40,
+        Some(&close),
+    )
+    .await;
+    insert_deal(
+        &app.db,
+        Some("closed_won"),
+        120_000,
+        100,
+        created_50,
+        Some(&close),
+    )
+    .await;
+    insert_deal(
+        &app.db,
+        Some("closed_lost"),
+        30_000,
+        0,
+        now - 20 * DAY,
+        None,
+    )
+    .await;
 
     let m = app.get_json(&c, "/api/pipeline/metrics").await;
     assert_eq!(m["totalPipeline"], 350_000);
@@ -641,7 +767,10 @@ async fn pipeline_metrics_from_deals(db: TestDb) {
     assert_eq!(m["industryAvgCloseRate"], 15.2);
     assert_eq!(m["avgDealSize"], 100_000, "won deals' mean");
     assert_eq!(m["industryAvgDealSize"], 52_000);
-    assert_eq!(m["weeklyGrowth"], 100.0, "2 deals this week, 1 the week before");
+    assert_eq!(
+        m["weeklyGrowth"], 100.0,
+        "2 deals this week, 1 the week before"
+    );
     assert_eq!(m["pipelineVelocity"], 5.7, "3 × 100000 × 0.667 / 35 / 1000");
     let breakdown = m["stageBreakdown"].as_array().unwrap();
     let stages: Vec<&str> = breakdown
@@ -650,12 +779,27 @@ async fn pipeline_metrics_from_deals(db: TestDb) {
         .collect();
     assert_eq!(
         stages,
-        ["qualification", "proposal", "negotiation", "decision", "closed_won"]
+        [
+            "qualification",
+            "proposal",
+            "negotiation",
+            "decision",
+            "closed_won"
+        ]
     );
-    assert_eq!(breakdown[0], json!({"stage": "qualification", "count": 2, "value": 150_000}));
-    assert_eq!(breakdown[1], json!({"stage": "proposal", "count": 1, "value": 200_000}));
+    assert_eq!(
+        breakdown[0],
+        json!({"stage": "qualification", "count": 2, "value": 150_000})
+    );
+    assert_eq!(
+        breakdown[1],
+        json!({"stage": "proposal", "count": 1, "value": 200_000})
+    );
     assert_eq!(breakdown[2]["count"], 0);
-    assert_eq!(breakdown[4], json!({"stage": "closed_won", "count": 2, "value": 200_000}));
+    assert_eq!(
+        breakdown[4],
+        json!({"stage": "closed_won", "count": 2, "value": 200_000})
+    );
     app.stop().await;
 }
 
@@ -676,14 +820,49 @@ async fn pipeline_qoq_growth(db: TestDb) {
     let app = TestApp::idle(&db).await;
     let c = app.user().await;
     let hour = 3_600_000;
-    insert_deal(&app.db, Some("proposal"), 300, 45, quarter_start(0) + hour, None).await;
-    insert_deal(&app.db, Some("decision"), 200, 80, quarter_start(-1) + hour, None).await;
+    insert_deal(
+        &app.db,
+        Some("proposal"),
+        300,
+        45,
+        quarter_start(0) + hour,
+        None,
+    )
+    .await;
+    insert_deal(
+        &app.db,
+        Some("decision"),
+        200,
+        80,
+        quarter_start(-1) + hour,
+        None,
+    )
+    .await;
     // Closed and older deals are not open pipeline created in these quarters.
-    insert_deal(&app.db, Some("closed_won"), 999, 100, quarter_start(0) + hour, None).await;
-    insert_deal(&app.db, Some("proposal"), 777, 45, quarter_start(-2) + hour, None).await;
+    insert_deal(
+        &app.db,
+        Some("closed_won"),
+        999,
+        100,
+        quarter_start(0) + hour,
+        None,
+    )
+    .await;
+    insert_deal(
+        &app.db,
+        Some("proposal"),
+        777,
+        45,
+        quarter_start(-2) + hour,
+        None,
+    )
+    .await;
     let m = app.get_json(&c, "/api/pipeline/metrics").await;
     assert_eq!(m["qoqGrowth"], 50.0, "300 this quarter vs 200 last: {m}");
-    assert_eq!(m["avgCycleDays"], 0, "a won deal without a close date has no cycle");
+    assert_eq!(
+        m["avgCycleDays"], 0,
+        "a won deal without a close date has no cycle"
+    );
     assert_eq!(m["closeRate"], 100.0);
     app.stop().await;
 }
@@ -702,7 +881,10 @@ async fn pipeline_export_csv(db: TestDb) {
     .await;
     let res = c.get(app.url("/api/pipeline/export")).send().await.unwrap();
     assert_eq!(res.status(), 200);
-    let disposition = res.headers()["content-disposition"].to_str().unwrap().to_string();
+    let disposition = res.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_string();
     assert!(
         disposition.contains(&format!("pipeline_export_{}.csv", today())),
         "{disposition}"

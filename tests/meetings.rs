@@ -110,9 +110,15 @@ async fn meeting_validation(db: TestDb) {
     assert_eq!(v["errors"]["scheduledDate"], "Date and time are required");
 
     let (s, v) = create(&app, &c, json!({"title": "Intro", "scheduledDate": ""})).await;
-    assert_eq!((s, v["message"].clone()), (422, json!("Date and time are required")));
+    assert_eq!(
+        (s, v["message"].clone()),
+        (422, json!("Date and time are required"))
+    );
     let (s, v) = create(&app, &c, json!({"title": "Intro"})).await;
-    assert_eq!((s, v["message"].clone()), (422, json!("Date and time are required")));
+    assert_eq!(
+        (s, v["message"].clone()),
+        (422, json!("Date and time are required"))
+    );
 
     for bad in ["tomorrow", "2026-13-01T10:00:00Z", "2026-02-30T10:00"] {
         let (s, v) = create(&app, &c, json!({"title": "Intro", "scheduledDate": bad})).await;
@@ -133,7 +139,13 @@ async fn meeting_validation(db: TestDb) {
         assert!(msg.contains(t), "{msg} names {t}");
     }
 
-    for d in [json!(0), json!(-5), json!("abc"), json!(1.5), json!(100_000)] {
+    for d in [
+        json!(0),
+        json!(-5),
+        json!("abc"),
+        json!(1.5),
+        json!(100_000),
+    ] {
         let (s, v) = create(
             &app,
             &c,
@@ -157,7 +169,10 @@ async fn meeting_validation(db: TestDb) {
         json!({"title": "Intro", "scheduledDate": when, "companyId": "gone"}),
     )
     .await;
-    assert_eq!((s, v["errors"]["companyId"].clone()), (422, json!("Company not found")));
+    assert_eq!(
+        (s, v["errors"]["companyId"].clone()),
+        (422, json!("Company not found"))
+    );
 
     let (_, total) = list(&app, &c, "").await;
     assert_eq!(total, 0, "nothing invalid was written");
@@ -252,7 +267,10 @@ async fn meeting_list_status_and_order(db: TestDb) {
     let (items, total) = list(&app, &c, "?limit=1&offset=1").await;
     assert_eq!((items.len(), total), (1, 3));
     assert_eq!(items[0]["title"], "Middle");
-    assert_eq!(ms(&items[0]["scheduledDate"]) - ms(&early["scheduledDate"]), 86_400_000);
+    assert_eq!(
+        ms(&items[0]["scheduledDate"]) - ms(&early["scheduledDate"]),
+        86_400_000
+    );
 
     let (s, v) = send(c.get(app.url("/api/meetings?status=done"))).await;
     assert_eq!(s, 422);
@@ -279,11 +297,18 @@ async fn meeting_status_rules(db: TestDb) {
     let (s, v) = send(c.put(&url).json(&json!({"status": "completed"}))).await;
     assert_eq!((s, v["status"].clone()), (200, json!("completed")));
     let (s, v) = send(c.put(&url).json(&json!({"status": "completed"}))).await;
-    assert_eq!((s, v["message"].clone()), (409, json!("Meeting is already completed")));
+    assert_eq!(
+        (s, v["message"].clone()),
+        (409, json!("Meeting is already completed"))
+    );
     let (s, _) = send(c.put(&url).json(&json!({"status": "finished"}))).await;
     assert_eq!(s, 422);
 
-    let (s, v) = send(c.put(&url).json(&json!({"title": "Renamed", "duration": 30}))).await;
+    let (s, v) = send(
+        c.put(&url)
+            .json(&json!({"title": "Renamed", "duration": 30})),
+    )
+    .await;
     assert_eq!(s, 200);
     assert_eq!(v["title"], "Renamed");
     assert_eq!(v["duration"], 30);
@@ -292,7 +317,10 @@ async fn meeting_status_rules(db: TestDb) {
     let (s, v) = send(c.put(&url).json(&json!({"title": ""}))).await;
     assert_eq!((s, v["message"].clone()), (422, json!("Title is required")));
     let (s, v) = send(c.put(&url).json(&json!({"scheduledDate": null}))).await;
-    assert_eq!((s, v["message"].clone()), (422, json!("Date and time are required")));
+    assert_eq!(
+        (s, v["message"].clone()),
+        (422, json!("Date and time are required"))
+    );
     let (s, v) = send(
         c.put(app.url("/api/meetings/missing"))
             .json(&json!({"status": "confirmed"})),
@@ -343,7 +371,12 @@ async fn meeting_cancel_and_activities(db: TestDb) {
             "meeting_scheduled"
         ]
     );
-    assert!(acts.as_array().unwrap().iter().all(|a| a["entityId"] == json!(id)));
+    assert!(
+        acts.as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["entityId"] == json!(id))
+    );
     assert!(
         acts[2]["description"]
             .as_str()
