@@ -640,6 +640,16 @@ async fn convert_prospect(db: TestDb) {
         &contact
     );
     assert_eq!(status, "qualified");
+    let (s, v) = send(
+        c.post(&url)
+            .json(&json!({"prospectId": contact, "type": "contact"})),
+    )
+    .await;
+    assert_eq!(
+        (s, v["message"].clone()),
+        (409, json!("Contact is already a deal"))
+    );
+    assert_eq!(deal_count(&app.db).await, 2);
     let lone = insert_contact(&app.db, "Solo", "Person", "new_lead", 80, None).await;
     let (_, d) = send(
         c.post(&url)

@@ -4,7 +4,7 @@
 //!
 //! Errors are [`ApiError`]: validation is a 422 whose `message` is the seed's text for the first
 //! problem and whose `errors` has one entry per field; unknown ids are 404; a move past the last stage
-//! and converting a company that already is a deal are 409. Every change writes its activity in the
+//! and converting a prospect that already is a deal are 409. Every change writes its activity in the
 //! transaction of the change.
 //!
 //! Bodies are read as JSON objects rather than typed structs so that a field's absence, its `null`
@@ -754,6 +754,10 @@ async fn prospect_convert(
             .prospect_contact_get(&prospect_id)
             .await?
             .ok_or_else(|| ApiError::not_found("Contact not found"))?;
+        // A contact is converted once: a second click must not make a second deal.
+        if tx.deal_exists_for_contact(&contact.id).await? {
+            return Err(ApiError::conflict("Contact is already a deal"));
+        }
         let name = format!("{} {}", contact.first_name, contact.last_name);
         let title = match &contact.company_name {
             Some(company) => format!("{name} - {company}"),

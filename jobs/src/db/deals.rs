@@ -145,6 +145,10 @@ impl Tx {
     ) -> Result<u64, sqlx::Error> {
         dispatch_tx!(self, prospect_company_mark_deal(id, now))
     }
+    /// Whether the contact already has a deal (a repeated conversion must not make a second one).
+    pub async fn deal_exists_for_contact(&mut self, contact_id: &str) -> Result<bool, sqlx::Error> {
+        dispatch_tx!(self, deal_exists_for_contact(contact_id))
+    }
     /// Sets the contact's status to qualified.
     pub async fn prospect_contact_qualify(
         &mut self,

@@ -207,3 +207,13 @@ pub async fn prospect_contact_qualify(
         .await
         .map(|r| r.rows_affected())
 }
+
+pub async fn deal_exists_for_contact(
+    conn: &mut PgConnection,
+    contact_id: &str,
+) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM deals WHERE contact_id = $1)")
+        .bind(contact_id)
+        .fetch_one(conn)
+        .await
+}
