@@ -234,6 +234,7 @@ async fn campaign_performance(db: TestDb) {
         assert_eq!(res.status(), 422, "timeframe {bad}");
         let v: Value = res.json().await.unwrap();
         assert_eq!(v["message"], "timeframe must be one of: 7, 30, 90");
+        assert_eq!(v["errors"]["timeframe"], v["message"]);
     }
     let empty = app
         .get_json(&c, "/api/dashboard/campaign-performance")

@@ -274,6 +274,7 @@ async fn meeting_list_status_and_order(db: TestDb) {
 
     let (s, v) = send(c.get(app.url("/api/meetings?status=done"))).await;
     assert_eq!(s, 422);
+    assert_eq!(v["errors"]["status"], v["message"]);
     assert!(v["message"].as_str().unwrap().contains("scheduled"));
     app.stop().await;
 }

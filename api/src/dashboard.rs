@@ -15,8 +15,8 @@ use jobs::db::DashboardWindows;
 use jobs::time::now_ms;
 use serde::{Deserialize, Serialize};
 
-use crate::deals::{BOARD_STAGES, effective_stage, full_name, growth, percent, today};
-use crate::error::{ApiError, ApiResult};
+use crate::deals::{BOARD_STAGES, effective_stage, field_error, full_name, growth, percent, today};
+use crate::error::ApiResult;
 use crate::extract::{CurrentUser, Json, Query};
 use crate::list::csv_download;
 use crate::{Access, AppState, Routes};
@@ -169,7 +169,8 @@ async fn campaign_performance(
         None | Some("") => 7,
         Some(t @ ("7" | "30" | "90")) => t.parse().unwrap_or(7),
         Some(_) => {
-            return Err(ApiError::unprocessable(
+            return Err(field_error(
+                "timeframe",
                 "timeframe must be one of: 7, 30, 90",
             ));
         }

@@ -191,6 +191,15 @@ impl Fields {
     }
 }
 
+/// A 422 about one field: the message, repeated under `errors`.
+pub(crate) fn field_error(field: &str, message: impl Into<String>) -> ApiError {
+    let message = message.into();
+    ApiError::fields(
+        message.clone(),
+        BTreeMap::from([(field.to_string(), message)]),
+    )
+}
+
 /// A deal value: a JSON integer or a string of digits (whole dollars). `Err` is the field message.
 fn parse_value(v: &Value) -> Result<Option<i64>, &'static str> {
     const BAD: &str = "Deal value must be a whole number of dollars";
@@ -307,7 +316,7 @@ async fn deal_list(
     if let Some(s) = stage
         && !STAGES.iter().any(|(name, _)| *name == s)
     {
-        return Err(ApiError::unprocessable(stages_message()));
+        return Err(field_error("stage", stages_message()));
     }
     let (rows, total) = state
         .queue

@@ -17,7 +17,7 @@ use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::deals::{Fields, check_refs};
+use crate::deals::{Fields, check_refs, field_error};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
@@ -145,7 +145,7 @@ async fn meeting_list(
     if let Some(s) = status
         && !STATUSES.contains(&s)
     {
-        return Err(ApiError::unprocessable(status_message()));
+        return Err(field_error("status", status_message()));
     }
     let (rows, total) = state
         .queue
