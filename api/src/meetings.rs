@@ -1,7 +1,464 @@
-//! meetings routes.
+//! Meetings (seed 001 §2, §4, §5, §7): list (status filter, soonest first), read, schedule, partial
+//! update with the menu's status rules, and cancel (which deletes, as the seed's Cancel Meeting does).
+//!
+//! Errors are [`ApiError`]: validation is a 422 with the seed's message for the first problem and one
+//! entry per field in `errors`; unknown ids are 404; confirming a confirmed meeting or completing a
+//! completed one is 409 (the seed disables those menu items). Every change writes its activity
+//! (`meeting_scheduled`, `meeting_status_change`, `meeting_updated`, `meeting_cancelled`) in the
+//! transaction of the change.
 
-use crate::Routes;
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post, put};
+use chrono::{DateTime, NaiveDateTime, Utc};
+use jobs::db::{ActivityInsert, MeetingList, MeetingRow};
+use jobs::time::{now_ms, to_rfc3339};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::deals::{Fields, check_refs, field_error};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{CurrentUser, Json, Path, Query};
+use crate::list::{paging, with_total};
+use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
+        .add(
+            Method::GET,
+            "/api/meetings",
+            Access::User,
+            get(meeting_list),
+        )
+        .add(
+            Method::POST,
+            "/api/meetings",
+            Access::User,
+            post(meeting_create),
+        )
+        .add(
+            Method::GET,
+            "/api/meetings/{id}",
+            Access::User,
+            get(meeting_get),
+        )
+        .add(
+            Method::PUT,
+            "/api/meetings/{id}",
+            Access::User,
+            put(meeting_update),
+        )
+        .add(
+            Method::DELETE,
+            "/api/meetings/{id}",
+            Access::User,
+            delete(meeting_delete),
+        )
+}
+
+const STATUSES: [&str; 5] = [
+    "scheduled",
+    "confirmed",
+    "completed",
+    "cancelled",
+    "no_show",
+];
+const TYPES: [&str; 5] = ["discovery", "demo", "proposal", "closing", "follow-up"];
+/// Longest meeting accepted, in minutes (a working day and then some).
+const MAX_DURATION: i64 = 1440;
+
+fn status_message() -> String {
+    format!("status must be one of: {}", STATUSES.join(", "))
+}
+
+fn type_message() -> String {
+    format!("meetingType must be one of: {}", TYPES.join(", "))
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MeetingView {
+    id: String,
+    title: String,
+    description: Option<String>,
+    company_id: Option<String>,
+    contact_id: Option<String>,
+    scheduled_date: String,
+    duration: i32,
+    location: Option<String>,
+    meeting_type: String,
+    agenda: Option<String>,
+    attendees: Option<String>,
+    status: String,
+    sync_status: String,
+    google_calendar_event_id: Option<String>,
+    google_meet_link: Option<String>,
+    last_synced_at: Option<String>,
+    google_calendar_sync_enabled: bool,
+    created_at: String,
+}
+
+impl From<MeetingRow> for MeetingView {
+    fn from(m: MeetingRow) -> Self {
+        Self {
+            id: m.id,
+            title: m.title,
+            description: m.description,
+            company_id: m.company_id,
+            contact_id: m.contact_id,
+            scheduled_date: to_rfc3339(m.scheduled_at),
+            duration: m.duration,
+            location: m.location,
+            meeting_type: m.meeting_type,
+            agenda: m.agenda,
+            attendees: m.attendees,
+            status: m.status,
+            sync_status: m.sync_status,
+            google_calendar_event_id: m.google_calendar_event_id,
+            google_meet_link: m.google_meet_link,
+            last_synced_at: m.last_synced_at.map(to_rfc3339),
+            google_calendar_sync_enabled: m.google_calendar_sync_enabled,
+            created_at: to_rfc3339(m.created_at),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MeetingListQuery {
+    status: Option<String>,
+    company_id: Option<String>,
+    contact_id: Option<String>,
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+async fn meeting_list(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<MeetingListQuery>,
+) -> ApiResult<Response> {
+    let (limit, offset) = paging(q.limit, q.offset)?;
+    // The screen's filter has an "all" choice: no filter.
+    let status = q.status.as_deref().filter(|s| !s.is_empty() && *s != "all");
+    if let Some(s) = status
+        && !STATUSES.contains(&s)
+    {
+        return Err(field_error("status", status_message()));
+    }
+    let (rows, total) = state
+        .queue
+        .db
+        .meeting_list(&MeetingList {
+            status,
+            company_id: q.company_id.as_deref().filter(|s| !s.is_empty()),
+            contact_id: q.contact_id.as_deref().filter(|s| !s.is_empty()),
+            limit,
+            offset,
+        })
+        .await?;
+    Ok(with_total(
+        rows.into_iter().map(MeetingView::from).collect(),
+        total,
+    ))
+}
+
+async fn meeting_get(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Json<MeetingView>> {
+    let m = state
+        .queue
+        .db
+        .meeting_get_by_id(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Meeting not found"))?;
+    Ok(Json(m.into()))
+}
+
+/// An ISO 8601 date-time: RFC 3339, or without an offset (the form's `datetime-local`), taken as UTC.
+fn parse_when(s: &str) -> Option<i64> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Some(t.with_timezone(&Utc).timestamp_millis());
+    }
+    ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"]
+        .iter()
+        .find_map(|f| NaiveDateTime::parse_from_str(s, f).ok())
+        .map(|t| t.and_utc().timestamp_millis())
+}
+
+/// A duration: a positive whole number of minutes, as a JSON number or digits.
+fn parse_duration(v: &Value) -> Option<i32> {
+    let n = match v {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse::<i64>().ok(),
+        _ => None,
+    }?;
+    (1..=MAX_DURATION).contains(&n).then_some(n as i32)
+}
+
+/// The fields of a meeting body, each `None` when absent.
+#[derive(Default)]
+struct MeetingInput {
+    title: Option<Option<String>>,
+    description: Option<Option<String>>,
+    company_id: Option<Option<String>>,
+    contact_id: Option<Option<String>>,
+    scheduled_at: Option<i64>,
+    duration: Option<i32>,
+    location: Option<Option<String>>,
+    meeting_type: Option<String>,
+    agenda: Option<Option<String>>,
+    attendees: Option<Option<String>>,
+    status: Option<String>,
+}
+
+fn read_meeting(body: Map<String, Value>, create: bool) -> ApiResult<MeetingInput> {
+    let mut f = Fields::new(body);
+    let mut input = MeetingInput {
+        title: f.text("title"),
+        ..Default::default()
+    };
+    if matches!(input.title, Some(None)) || (create && input.title.is_none()) {
+        f.error("title", "Title is required");
+    }
+    match f.text("scheduledDate") {
+        None if !create => {}
+        None | Some(None) => f.error("scheduledDate", "Date and time are required"),
+        Some(Some(s)) => match parse_when(&s) {
+            Some(ms) => input.scheduled_at = Some(ms),
+            None => f.error(
+                "scheduledDate",
+                "Date and time must be an ISO 8601 date-time (e.g. 2026-03-01T15:00:00Z)",
+            ),
+        },
+    }
+    input.description = f.text("description");
+    input.company_id = f.text("companyId");
+    input.contact_id = f.text("contactId");
+    input.location = f.text("location");
+    input.agenda = f.text("agenda");
+    // Comma-separated text (the seed's form); a list of names is joined the same way.
+    input.attendees = match f.raw("attendees").cloned() {
+        Some(Value::Array(items)) => {
+            let names: Vec<String> = items
+                .iter()
+                .filter_map(|v| v.as_str().map(|s| s.trim().to_string()))
+                .filter(|s| !s.is_empty())
+                .collect();
+            Some((!names.is_empty()).then(|| names.join(", ")))
+        }
+        _ => f.text("attendees"),
+    };
+    if let Some(v) = f.raw("duration").cloned()
+        && !v.is_null()
+    {
+        match parse_duration(&v) {
+            Some(d) => input.duration = Some(d),
+            None => f.error(
+                "duration",
+                format!("Duration must be a whole number of minutes from 1 to {MAX_DURATION}"),
+            ),
+        }
+    }
+    if f.has("meetingType") {
+        match f.text("meetingType") {
+            Some(Some(t)) if TYPES.contains(&t.as_str()) => input.meeting_type = Some(t),
+            Some(None) if create => {}
+            _ => f.error("meetingType", type_message()),
+        }
+    }
+    if f.has("status") {
+        match f.text("status") {
+            Some(Some(s)) if STATUSES.contains(&s.as_str()) => input.status = Some(s),
+            _ => f.error("status", status_message()),
+        }
+    }
+    f.finish()?;
+    Ok(input)
+}
+
+async fn meeting_activity(
+    tx: &mut jobs::db::Tx,
+    kind: &str,
+    description: &str,
+    meeting_id: &str,
+    user: &CurrentUser,
+) -> ApiResult<()> {
+    tx.activity_insert(&ActivityInsert {
+        kind,
+        description,
+        entity_type: Some("meeting"),
+        entity_id: Some(meeting_id),
+        actor_id: Some(&user.user.id),
+    })
+    .await?;
+    Ok(())
+}
+
+async fn meeting_create(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<Response> {
+    let input = read_meeting(body, true)?;
+    let now = now_ms();
+    let m = MeetingRow {
+        id: ulid::Ulid::new().to_string(),
+        title: input.title.flatten().unwrap_or_default(),
+        description: input.description.flatten(),
+        company_id: input.company_id.flatten(),
+        contact_id: input.contact_id.flatten(),
+        scheduled_at: input.scheduled_at.unwrap_or(now),
+        duration: input.duration.unwrap_or(60),
+        location: input.location.flatten(),
+        meeting_type: input.meeting_type.unwrap_or_else(|| "discovery".into()),
+        agenda: input.agenda.flatten(),
+        attendees: input.attendees.flatten(),
+        status: input.status.unwrap_or_else(|| "scheduled".into()),
+        sync_status: "pending".into(),
+        google_calendar_event_id: None,
+        google_meet_link: None,
+        last_synced_at: None,
+        google_calendar_sync_enabled: true,
+        created_at: now,
+        updated_at: now,
+    };
+    let mut tx = state.queue.db.begin().await?;
+    check_refs(&mut tx, m.company_id.as_deref(), m.contact_id.as_deref()).await?;
+    tx.meeting_insert(&m).await?;
+    let description = format!(
+        "Meeting \"{}\" scheduled for {}",
+        m.title,
+        to_rfc3339(m.scheduled_at)
+    );
+    meeting_activity(&mut tx, "meeting_scheduled", &description, &m.id, &user).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(MeetingView::from(m))).into_response())
+}
+
+async fn meeting_update(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<Json<MeetingView>> {
+    let input = read_meeting(body, false)?;
+    let mut tx = state.queue.db.begin().await?;
+    let mut m = tx
+        .meeting_get_for_update(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Meeting not found"))?;
+    let previous_status = m.status.clone();
+    if let Some(s) = &input.status
+        && *s == previous_status
+        && (s == "confirmed" || s == "completed")
+    {
+        return Err(ApiError::conflict(format!("Meeting is already {s}")));
+    }
+    let before = (
+        m.title.clone(),
+        m.description.clone(),
+        m.company_id.clone(),
+        m.contact_id.clone(),
+        m.scheduled_at,
+        m.duration,
+        m.location.clone(),
+        m.meeting_type.clone(),
+        m.agenda.clone(),
+        m.attendees.clone(),
+    );
+    if let Some(Some(t)) = input.title {
+        m.title = t;
+    }
+    if let Some(v) = input.description {
+        m.description = v;
+    }
+    if let Some(v) = input.company_id {
+        m.company_id = v;
+    }
+    if let Some(v) = input.contact_id {
+        m.contact_id = v;
+    }
+    if let Some(v) = input.scheduled_at {
+        m.scheduled_at = v;
+    }
+    if let Some(v) = input.duration {
+        m.duration = v;
+    }
+    if let Some(v) = input.location {
+        m.location = v;
+    }
+    if let Some(v) = input.meeting_type {
+        m.meeting_type = v;
+    }
+    if let Some(v) = input.agenda {
+        m.agenda = v;
+    }
+    if let Some(v) = input.attendees {
+        m.attendees = v;
+    }
+    if let Some(v) = input.status {
+        m.status = v;
+    }
+    let after = (
+        m.title.clone(),
+        m.description.clone(),
+        m.company_id.clone(),
+        m.contact_id.clone(),
+        m.scheduled_at,
+        m.duration,
+        m.location.clone(),
+        m.meeting_type.clone(),
+        m.agenda.clone(),
+        m.attendees.clone(),
+    );
+    m.updated_at = now_ms();
+    check_refs(&mut tx, m.company_id.as_deref(), m.contact_id.as_deref()).await?;
+    tx.meeting_update(&m).await?;
+    if m.status != previous_status {
+        let description = format!(
+            "Meeting \"{}\" status changed from {previous_status} to {}",
+            m.title, m.status
+        );
+        meeting_activity(&mut tx, "meeting_status_change", &description, &m.id, &user).await?;
+    } else if before != after {
+        let description = format!("Meeting \"{}\" updated", m.title);
+        meeting_activity(&mut tx, "meeting_updated", &description, &m.id, &user).await?;
+    }
+    tx.commit().await?;
+    Ok(Json(m.into()))
+}
+
+async fn meeting_delete(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let mut tx = state.queue.db.begin().await?;
+    let title = tx
+        .meeting_delete(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Meeting not found"))?;
+    let description = format!("Meeting \"{title}\" cancelled and removed");
+    meeting_activity(&mut tx, "meeting_cancelled", &description, &id, &user).await?;
+    tx.commit().await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_durations() {
+        assert!(parse_when("2026-03-01T15:00:00Z").is_some());
+        assert!(parse_when("2026-03-01T15:00").is_some());
+        assert!(parse_when("tomorrow").is_none());
+        assert_eq!(parse_duration(&Value::from("45")), Some(45));
+        assert_eq!(parse_duration(&Value::from(0)), None);
+        assert_eq!(parse_duration(&Value::from(1.5)), None);
+    }
 }

@@ -1,1 +1,78 @@
-//! meetings: params, rows and the dispatching methods (SQL in sqlite/meetings.rs and postgres/meetings.rs).
+//! Meetings: params, rows and the dispatching methods (SQL in sqlite/meetings.rs and
+//! postgres/meetings.rs). Changes read the row through [`Tx`] first, so a status rule is checked
+//! against the row the write replaces.
+
+use super::*;
+
+/// The meeting columns, in the order [`MeetingRow`] reads them.
+pub(crate) const MEETING_COLUMNS: &str = "id, title, description, company_id, contact_id, \
+    scheduled_at, duration, location, meeting_type, agenda, attendees, status, sync_status, \
+    google_calendar_event_id, google_meet_link, last_synced_at, google_calendar_sync_enabled, \
+    created_at, updated_at";
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MeetingRow {
+    pub id: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub company_id: Option<String>,
+    pub contact_id: Option<String>,
+    pub scheduled_at: i64,
+    /// Minutes.
+    pub duration: i32,
+    pub location: Option<String>,
+    pub meeting_type: String,
+    pub agenda: Option<String>,
+    /// Comma-separated, as the seed's form sends it.
+    pub attendees: Option<String>,
+    pub status: String,
+    pub sync_status: String,
+    pub google_calendar_event_id: Option<String>,
+    pub google_meet_link: Option<String>,
+    pub last_synced_at: Option<i64>,
+    pub google_calendar_sync_enabled: bool,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// `GET /api/meetings` filters; soonest first.
+pub struct MeetingList<'a> {
+    pub status: Option<&'a str>,
+    pub company_id: Option<&'a str>,
+    pub contact_id: Option<&'a str>,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+impl Db {
+    pub async fn meeting_list(
+        &self,
+        p: &MeetingList<'_>,
+    ) -> Result<(Vec<MeetingRow>, i64), sqlx::Error> {
+        dispatch!(self, meeting_list(p))
+    }
+    pub async fn meeting_get_by_id(&self, id: &str) -> Result<Option<MeetingRow>, sqlx::Error> {
+        dispatch!(self, meeting_get_by_id(id))
+    }
+}
+
+impl Tx {
+    /// The meeting, locked against concurrent changes until the transaction ends.
+    pub async fn meeting_get_for_update(
+        &mut self,
+        id: &str,
+    ) -> Result<Option<MeetingRow>, sqlx::Error> {
+        dispatch_tx!(self, meeting_get_for_update(id))
+    }
+    pub async fn meeting_insert(&mut self, m: &MeetingRow) -> Result<(), sqlx::Error> {
+        dispatch_tx!(self, meeting_insert(m))
+    }
+    /// Writes every mutable column of `m`; the number of rows changed (0: gone).
+    pub async fn meeting_update(&mut self, m: &MeetingRow) -> Result<u64, sqlx::Error> {
+        dispatch_tx!(self, meeting_update(m))
+    }
+    /// Deletes the meeting; its title if it existed.
+    pub async fn meeting_delete(&mut self, id: &str) -> Result<Option<String>, sqlx::Error> {
+        dispatch_tx!(self, meeting_delete(id))
+    }
+}

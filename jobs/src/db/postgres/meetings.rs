@@ -1,1 +1,117 @@
 //! meetings queries, postgres dialect.
+
+use sqlx::{AssertSqlSafe, PgConnection, PgPool};
+
+use crate::db::{MEETING_COLUMNS, MeetingList, MeetingRow};
+
+pub async fn meeting_list(
+    pool: &PgPool,
+    p: &MeetingList<'_>,
+) -> Result<(Vec<MeetingRow>, i64), sqlx::Error> {
+    let filter = "WHERE ($1::text IS NULL OR status = $1)
+        AND ($2::text IS NULL OR company_id = $2) AND ($3::text IS NULL OR contact_id = $3)";
+    let rows = sqlx::query_as(AssertSqlSafe(format!(
+        "SELECT {MEETING_COLUMNS} FROM meetings {filter} ORDER BY scheduled_at ASC, id ASC LIMIT $4 OFFSET $5"
+    )))
+    .bind(p.status)
+    .bind(p.company_id)
+    .bind(p.contact_id)
+    .bind(p.limit)
+    .bind(p.offset)
+    .fetch_all(pool)
+    .await?;
+    let total = sqlx::query_scalar(AssertSqlSafe(format!(
+        "SELECT COUNT(*) FROM meetings {filter}"
+    )))
+    .bind(p.status)
+    .bind(p.company_id)
+    .bind(p.contact_id)
+    .fetch_one(pool)
+    .await?;
+    Ok((rows, total))
+}
+
+pub async fn meeting_get_by_id(pool: &PgPool, id: &str) -> Result<Option<MeetingRow>, sqlx::Error> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "SELECT {MEETING_COLUMNS} FROM meetings WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(pool)
+    .await
+}
+
+pub async fn meeting_get_for_update(
+    conn: &mut PgConnection,
+    id: &str,
+) -> Result<Option<MeetingRow>, sqlx::Error> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "SELECT {MEETING_COLUMNS} FROM meetings WHERE id = $1 FOR UPDATE"
+    )))
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}
+
+pub async fn meeting_insert(conn: &mut PgConnection, m: &MeetingRow) -> Result<(), sqlx::Error> {
+    sqlx::query(AssertSqlSafe(format!(
+        "INSERT INTO meetings ({MEETING_COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
+    )))
+    .bind(&m.id)
+    .bind(&m.title)
+    .bind(&m.description)
+    .bind(&m.company_id)
+    .bind(&m.contact_id)
+    .bind(m.scheduled_at)
+    .bind(m.duration)
+    .bind(&m.location)
+    .bind(&m.meeting_type)
+    .bind(&m.agenda)
+    .bind(&m.attendees)
+    .bind(&m.status)
+    .bind(&m.sync_status)
+    .bind(&m.google_calendar_event_id)
+    .bind(&m.google_meet_link)
+    .bind(m.last_synced_at)
+    .bind(m.google_calendar_sync_enabled)
+    .bind(m.created_at)
+    .bind(m.updated_at)
+    .execute(conn)
+    .await
+    .map(|_| ())
+}
+
+pub async fn meeting_update(conn: &mut PgConnection, m: &MeetingRow) -> Result<u64, sqlx::Error> {
+    sqlx::query(
+        "UPDATE meetings SET title = $2, description = $3, company_id = $4, contact_id = $5,
+            scheduled_at = $6, duration = $7, location = $8, meeting_type = $9, agenda = $10,
+            attendees = $11, status = $12, updated_at = $13
+         WHERE id = $1",
+    )
+    .bind(&m.id)
+    .bind(&m.title)
+    .bind(&m.description)
+    .bind(&m.company_id)
+    .bind(&m.contact_id)
+    .bind(m.scheduled_at)
+    .bind(m.duration)
+    .bind(&m.location)
+    .bind(&m.meeting_type)
+    .bind(&m.agenda)
+    .bind(&m.attendees)
+    .bind(&m.status)
+    .bind(m.updated_at)
+    .execute(conn)
+    .await
+    .map(|r| r.rows_affected())
+}
+
+pub async fn meeting_delete(
+    conn: &mut PgConnection,
+    id: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("DELETE FROM meetings WHERE id = $1 RETURNING title")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
