@@ -1,11 +1,12 @@
-//! AI scoring (seed 002 "Automation, scoring"): one contact, many contacts, and the insights.
-//! Scoring runs as jobs; the answers are `202` with the job to follow.
+//! Lead intelligence: AI scoring (seed 002 "Automation, scoring"), verification and enrichment
+//! (seed 001 §7), one contact or many, and the scoring insights. The work runs as jobs; the
+//! answers are `202` with the job to follow, whose result has the seed's shapes.
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use jobs::kinds::{AiScore, BulkAiScore, HIGH_VALUE};
+use jobs::kinds::{AiScore, BulkAiScore, ContactEnrich, ContactVerify, HIGH_VALUE, MAX_ENRICH};
 use jobs::queue::{JobKind, NewJob};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -28,6 +29,24 @@ pub(crate) fn routes() -> Routes {
             "/api/contacts/bulk-ai-score",
             Access::User,
             post(score_many),
+        )
+        .add(
+            Method::POST,
+            "/api/contacts/{id}/verify",
+            Access::User,
+            post(verify_one),
+        )
+        .add(
+            Method::POST,
+            "/api/contacts/{id}/enrich",
+            Access::User,
+            post(enrich_one),
+        )
+        .add(
+            Method::POST,
+            "/api/contacts/bulk-enrich",
+            Access::User,
+            post(enrich_many),
         )
         .add(
             Method::GET,
@@ -145,4 +164,72 @@ async fn insights(
             })
             .collect(),
     }))
+}
+
+async fn enqueue<K: JobKind>(state: &AppState, job: &K) -> ApiResult<Response> {
+    let payload = serde_json::to_value(job).map_err(anyhow::Error::from)?;
+    let job = state.queue.enqueue(NewJob::new(K::NAME, payload)).await?;
+    Ok(accepted(&job.id, &job.status))
+}
+
+async fn contact_exists(state: &AppState, id: &str) -> ApiResult<()> {
+    match state.queue.db.contact_intel_get(id).await? {
+        Some(_) => Ok(()),
+        None => Err(ApiError::not_found("Contact not found")),
+    }
+}
+
+async fn verify_one(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    contact_exists(&state, &id).await?;
+    enqueue(&state, &ContactVerify { contact_id: id }).await
+}
+
+async fn enrich_one(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    contact_exists(&state, &id).await?;
+    enqueue(
+        &state,
+        &ContactEnrich {
+            contact_ids: vec![id],
+        },
+    )
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EnrichBody {
+    #[serde(default)]
+    contact_ids: Vec<String>,
+}
+
+async fn enrich_many(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Json(body): Json<EnrichBody>,
+) -> ApiResult<Response> {
+    if body.contact_ids.is_empty() {
+        return Err(ApiError::unprocessable(
+            "Select at least one contact to enrich.",
+        ));
+    }
+    if body.contact_ids.len() > MAX_ENRICH {
+        return Err(ApiError::unprocessable(format!(
+            "At most {MAX_ENRICH} contacts can be enriched at once"
+        )));
+    }
+    enqueue(
+        &state,
+        &ContactEnrich {
+            contact_ids: body.contact_ids,
+        },
+    )
+    .await
 }

@@ -5,6 +5,7 @@ pub mod auth;
 pub mod config;
 pub mod db;
 pub mod geo;
+pub mod intel;
 pub mod kinds;
 pub mod providers;
 pub mod queue;

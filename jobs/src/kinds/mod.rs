@@ -2,12 +2,16 @@
 
 mod ai_score;
 mod bulk_ai_score;
+mod contact_enrich;
+mod contact_verify;
 mod discovery_scan;
 mod noop;
 mod prune_jobs;
 
 pub use ai_score::AiScore;
 pub use bulk_ai_score::{BulkAiScore, HIGH_VALUE, MAX_CONTACTS as MAX_BULK_SCORE, RESCORE_BELOW};
+pub use contact_enrich::{ContactEnrich, MAX_ENRICH};
+pub use contact_verify::ContactVerify;
 pub use discovery_scan::{DiscoveryScan, ScanError};
 pub use noop::Noop;
 pub use prune_jobs::PruneJobs;
@@ -21,5 +25,7 @@ pub fn registry() -> Registry {
         .register::<PruneJobs>()
         .register::<AiScore>()
         .register::<BulkAiScore>()
+        .register::<ContactVerify>()
+        .register::<ContactEnrich>()
         .register::<DiscoveryScan>()
 }

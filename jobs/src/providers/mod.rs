@@ -3,6 +3,7 @@
 
 pub mod discovery;
 pub mod http;
+pub mod mail;
 
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use crate::config::{Config, DiscoveryChoice};
 #[derive(Clone)]
 pub struct Providers {
     pub discovery: Arc<dyn discovery::DiscoveryProvider>,
+    pub mail: Arc<dyn mail::MailResolver>,
 }
 
 impl Providers {
@@ -26,13 +28,17 @@ impl Providers {
                 http::HttpPolicy::default(),
             )),
         };
-        Self { discovery }
+        Self {
+            discovery,
+            mail: Arc::new(mail::DnsResolver::system()),
+        }
     }
 
     /// The embedded defaults: no outside service needed.
     pub fn embedded() -> Self {
         Self {
             discovery: Arc::new(discovery::CatalogProvider),
+            mail: Arc::new(mail::DnsResolver::system()),
         }
     }
 }
