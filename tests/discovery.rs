@@ -229,9 +229,9 @@ fn slow_app_options(first_batch: bool) -> AppOptions {
         .insert("discovery_scan".into(), Duration::from_secs(2));
     AppOptions {
         settings,
-        providers: Some(Providers {
-            discovery: Arc::new(SlowProvider { first_batch }),
-        }),
+        providers: Some(
+            Providers::embedded().with_discovery(Arc::new(SlowProvider { first_batch })),
+        ),
         ..Default::default()
     }
 }

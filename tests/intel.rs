@@ -10,7 +10,6 @@ use common::*;
 use futures::future::BoxFuture;
 use jobs::db::{CompanySeed, ContactSeed};
 use jobs::providers::Providers;
-use jobs::providers::discovery::CatalogProvider;
 use jobs::providers::mail::{MailResolver, MxAnswer};
 use serde_json::{Value, json};
 
@@ -34,10 +33,7 @@ async fn app(db: &TestDb) -> TestApp {
     TestApp::spawn(
         db,
         AppOptions {
-            providers: Some(Providers {
-                discovery: Arc::new(CatalogProvider),
-                mail: Arc::new(FakeMx),
-            }),
+            providers: Some(Providers::embedded().with_mail(Arc::new(FakeMx))),
             ..Default::default()
         },
     )

@@ -244,9 +244,7 @@ async fn garbage_answer_fails_the_scan_and_writes_nothing(db: TestDb) {
     let app = TestApp::spawn(
         &db,
         AppOptions {
-            providers: Some(Providers {
-                discovery: Arc::new(provider(&server)),
-            }),
+            providers: Some(Providers::embedded().with_discovery(Arc::new(provider(&server)))),
             ..Default::default()
         },
     )

@@ -43,6 +43,18 @@ impl Providers {
     }
 }
 
+impl Providers {
+    pub fn with_discovery(mut self, provider: Arc<dyn discovery::DiscoveryProvider>) -> Self {
+        self.discovery = provider;
+        self
+    }
+
+    pub fn with_mail(mut self, resolver: Arc<dyn mail::MailResolver>) -> Self {
+        self.mail = resolver;
+        self
+    }
+}
+
 impl Default for Providers {
     fn default() -> Self {
         Self::embedded()
