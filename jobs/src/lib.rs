@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod config;
 pub mod db;
+pub mod domain;
 pub mod kinds;
 pub mod queue;
 pub mod time;

@@ -1,0 +1,59 @@
+//! Domain rules with the seeds' messages and enumerations: no I/O. The api validates requests with
+//! them and the import job validates rows with the same functions, so both say the same thing.
+
+pub mod companies;
+pub mod contacts;
+
+/// Two-letter codes of the 50 states and DC (seed 000 §5: all 50 state names map to codes).
+pub const US_STATES: [&str; 51] = [
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA",
+    "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM",
+    "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA",
+    "WV", "WI", "WY",
+];
+
+/// The upper-cased code when `s` is a US state code.
+pub fn state_code(s: &str) -> Option<String> {
+    let up = s.trim().to_ascii_uppercase();
+    US_STATES.contains(&up.as_str()).then_some(up)
+}
+
+/// The message for a value outside an enumeration: names every allowed value.
+pub fn one_of_message(field: &str, allowed: &[&str]) -> String {
+    format!("{field} must be one of: {}", allowed.join(", "))
+}
+
+/// `%text%` for a case-insensitive `LIKE ... ESCAPE '\'`: the user's `%`, `_` and `\` match literally.
+pub fn like_pattern(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('%');
+    for ch in text.trim().to_lowercase().chars() {
+        if matches!(ch, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out.push('%');
+    out
+}
+
+/// Trimmed text, `None` when empty: forms send `""` for a field left blank.
+pub fn non_empty(s: Option<&str>) -> Option<String> {
+    s.map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn like_pattern_escapes_wildcards() {
+        assert_eq!(like_pattern(" Ann_a%\\ "), "%ann\\_a\\%\\\\%");
+    }
+
+    #[test]
+    fn state_codes() {
+        assert_eq!(state_code("tx").as_deref(), Some("TX"));
+        assert_eq!(state_code("XX"), None);
+    }
+}
