@@ -56,7 +56,7 @@ pub struct ContactList<'a> {
 }
 
 /// The editable columns of a contact, written as a whole (insert, or update after a merge).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ContactWrite {
     pub id: String,
     pub company_id: Option<String>,
