@@ -77,7 +77,7 @@ pub struct CompanyList<'a> {
 }
 
 /// The columns a user edits (create form, edit dialog, status), written as a whole.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CompanyWrite {
     pub id: String,
     pub name: String,
