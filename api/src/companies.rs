@@ -10,9 +10,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post, put};
-use jobs::db::{
-    ActivityInsert, CompanyFilter, CompanyList, CompanyRow, CompanyWrite, ContactRow,
-};
+use jobs::db::{ActivityInsert, CompanyFilter, CompanyList, CompanyRow, CompanyWrite, ContactRow};
 use jobs::domain::companies::{self as rules, NAME_REQUIRED, SCORE_BANDS, STATUSES};
 use jobs::domain::{like_pattern, non_empty, one_of_message, state_code};
 use jobs::time::{now_ms, to_rfc3339};
@@ -30,11 +28,36 @@ const CONTACTS_PER_COMPANY: i64 = 1000;
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(Method::GET, "/api/companies", Access::User, get(company_list))
-        .add(Method::POST, "/api/companies", Access::User, post(company_create))
-        .add(Method::GET, "/api/companies/report", Access::User, get(company_report))
-        .add(Method::GET, "/api/companies/{id}", Access::User, get(company_get))
-        .add(Method::PUT, "/api/companies/{id}", Access::User, put(company_update))
+        .add(
+            Method::GET,
+            "/api/companies",
+            Access::User,
+            get(company_list),
+        )
+        .add(
+            Method::POST,
+            "/api/companies",
+            Access::User,
+            post(company_create),
+        )
+        .add(
+            Method::GET,
+            "/api/companies/report",
+            Access::User,
+            get(company_report),
+        )
+        .add(
+            Method::GET,
+            "/api/companies/{id}",
+            Access::User,
+            get(company_get),
+        )
+        .add(
+            Method::PUT,
+            "/api/companies/{id}",
+            Access::User,
+            put(company_update),
+        )
 }
 
 #[derive(Debug, Serialize)]
@@ -128,12 +151,18 @@ impl From<CompanyRow> for CompanyView {
 
 /// 422 about one field.
 fn field_error(field: &str, message: String) -> ApiError {
-    ApiError::fields(message.clone(), BTreeMap::from([(field.to_string(), message)]))
+    ApiError::fields(
+        message.clone(),
+        BTreeMap::from([(field.to_string(), message)]),
+    )
 }
 
 fn state_checked(s: &str) -> ApiResult<String> {
     state_code(s).ok_or_else(|| {
-        field_error("state", "state must be a two-letter US state code (e.g. TX)".into())
+        field_error(
+            "state",
+            "state must be a two-letter US state code (e.g. TX)".into(),
+        )
     })
 }
 
@@ -156,7 +185,11 @@ async fn contacts_by_company(
     ids: &[String],
     per_company: i64,
 ) -> ApiResult<HashMap<String, Vec<ContactView>>> {
-    let rows: Vec<ContactRow> = state.queue.db.contact_list_by_companies(ids, per_company).await?;
+    let rows: Vec<ContactRow> = state
+        .queue
+        .db
+        .contact_list_by_companies(ids, per_company)
+        .await?;
     let mut by: HashMap<String, Vec<ContactView>> = HashMap::new();
     for row in rows {
         if let Some(company) = row.company_id.clone() {
@@ -181,12 +214,13 @@ struct ListQuery {
 }
 
 fn filter_from(q: &ListQuery) -> ApiResult<CompanyFilter> {
-    let band = match non_empty(q.score_band.as_deref()) {
-        None => None,
-        Some(b) => Some(rules::score_band(&b.to_ascii_lowercase()).ok_or_else(|| {
-            field_error("scoreBand", one_of_message("scoreBand", &SCORE_BANDS))
-        })?),
-    };
+    let band =
+        match non_empty(q.score_band.as_deref()) {
+            None => None,
+            Some(b) => Some(rules::score_band(&b.to_ascii_lowercase()).ok_or_else(|| {
+                field_error("scoreBand", one_of_message("scoreBand", &SCORE_BANDS))
+            })?),
+        };
     Ok(CompanyFilter {
         q: non_empty(q.q.as_deref()).map(|s| like_pattern(&s)),
         state: non_empty(q.state.as_deref())
@@ -209,13 +243,22 @@ async fn company_list(
     let include_contacts = match non_empty(q.include.as_deref()).as_deref() {
         None => false,
         Some("contacts") => true,
-        Some(_) => return Err(field_error("include", one_of_message("include", &["contacts"]))),
+        Some(_) => {
+            return Err(field_error(
+                "include",
+                one_of_message("include", &["contacts"]),
+            ));
+        }
     };
     let filter = filter_from(&q)?;
     let (rows, total) = state
         .queue
         .db
-        .company_list(&CompanyList { filter: &filter, limit, offset })
+        .company_list(&CompanyList {
+            filter: &filter,
+            limit,
+            offset,
+        })
         .await?;
     let mut items: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
     if include_contacts {
@@ -264,7 +307,11 @@ async fn company_report(
         ..CompanyFilter::default()
     };
     let rows = db
-        .company_list_report(&CompanyList { filter: &filter, limit, offset })
+        .company_list_report(&CompanyList {
+            filter: &filter,
+            limit,
+            offset,
+        })
         .await?;
     let mut companies: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
     let ids: Vec<String> = companies.iter().map(|c| c.id.clone()).collect();
@@ -289,9 +336,15 @@ async fn company_get(
     _: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Json<CompanyView>> {
-    let row = state.queue.db.company_get(&id).await?.ok_or_else(not_found)?;
+    let row = state
+        .queue
+        .db
+        .company_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
     let mut view = CompanyView::from(row);
-    let mut by = contacts_by_company(&state, std::slice::from_ref(&id), CONTACTS_PER_COMPANY).await?;
+    let mut by =
+        contacts_by_company(&state, std::slice::from_ref(&id), CONTACTS_PER_COMPANY).await?;
     view.contacts = Some(by.remove(&id).unwrap_or_default());
     Ok(Json(view))
 }
@@ -393,7 +446,10 @@ fn apply(b: &CompanyBody, w: &mut CompanyWrite) -> ApiResult<()> {
         if (0..=100).contains(&score) {
             w.score = score as i32;
         } else {
-            errors.insert("score".to_string(), "score must be between 0 and 100".to_string());
+            errors.insert(
+                "score".to_string(),
+                "score must be between 0 and 100".to_string(),
+            );
         }
     }
     if let Some((_, first)) = errors.iter().next() {
@@ -450,7 +506,12 @@ async fn company_create(
     })
     .await?;
     tx.commit().await?;
-    let row = state.queue.db.company_get(&w.id).await?.ok_or_else(not_found)?;
+    let row = state
+        .queue
+        .db
+        .company_get(&w.id)
+        .await?
+        .ok_or_else(not_found)?;
     let mut view = CompanyView::from(row);
     view.contacts = Some(Vec::new());
     Ok((StatusCode::CREATED, Json(view)))
@@ -463,7 +524,10 @@ async fn company_update(
     Json(body): Json<CompanyBody>,
 ) -> ApiResult<Json<CompanyView>> {
     let mut tx = state.queue.db.begin().await?;
-    let current = tx.company_get_for_update(&id).await?.ok_or_else(not_found)?;
+    let current = tx
+        .company_get_for_update(&id)
+        .await?
+        .ok_or_else(not_found)?;
     let before = CompanyWrite::from(&current);
     let mut w = before.clone();
     apply(&body, &mut w)?;
@@ -483,7 +547,10 @@ async fn company_update(
     if w.status != before.status {
         record(
             "company_status_change",
-            format!("Company {} status changed from {} to {}", w.name, before.status, w.status),
+            format!(
+                "Company {} status changed from {} to {}",
+                w.name, before.status, w.status
+            ),
         )
         .await?;
     }
@@ -496,9 +563,15 @@ async fn company_update(
         record("company_updated", format!("Company {} updated", w.name)).await?;
     }
     tx.commit().await?;
-    let row = state.queue.db.company_get(&id).await?.ok_or_else(not_found)?;
+    let row = state
+        .queue
+        .db
+        .company_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
     let mut view = CompanyView::from(row);
-    let mut by = contacts_by_company(&state, std::slice::from_ref(&id), CONTACTS_PER_COMPANY).await?;
+    let mut by =
+        contacts_by_company(&state, std::slice::from_ref(&id), CONTACTS_PER_COMPANY).await?;
     view.contacts = Some(by.remove(&id).unwrap_or_default());
     Ok(Json(view))
 }

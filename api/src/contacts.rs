@@ -42,17 +42,42 @@ const DAY_MS: i64 = 24 * 3600 * 1000;
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(Method::GET, "/api/contacts", Access::User, get(contact_list))
-        .add(Method::POST, "/api/contacts", Access::User, post(contact_create))
-        .add(Method::GET, "/api/contacts/export", Access::User, get(contact_export))
+        .add(
+            Method::GET,
+            "/api/contacts",
+            Access::User,
+            get(contact_list),
+        )
+        .add(
+            Method::POST,
+            "/api/contacts",
+            Access::User,
+            post(contact_create),
+        )
+        .add(
+            Method::GET,
+            "/api/contacts/export",
+            Access::User,
+            get(contact_export),
+        )
         .add(
             Method::POST,
             "/api/contacts/import",
             Access::User,
             post(contact_import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
         )
-        .add(Method::POST, "/api/contacts/bulk-status", Access::User, post(contact_bulk_status))
-        .add(Method::GET, "/api/contacts/{id}", Access::User, get(contact_get))
+        .add(
+            Method::POST,
+            "/api/contacts/bulk-status",
+            Access::User,
+            post(contact_bulk_status),
+        )
+        .add(
+            Method::GET,
+            "/api/contacts/{id}",
+            Access::User,
+            get(contact_get),
+        )
         .add(
             Method::PUT,
             "/api/contacts/{id}",
@@ -71,9 +96,24 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             post(contact_convert),
         )
-        .add(Method::GET, "/api/leads/board", Access::User, get(lead_board))
-        .add(Method::GET, "/api/customers", Access::User, get(customer_list))
-        .add(Method::GET, "/api/customers/stats", Access::User, get(customer_stats))
+        .add(
+            Method::GET,
+            "/api/leads/board",
+            Access::User,
+            get(lead_board),
+        )
+        .add(
+            Method::GET,
+            "/api/customers",
+            Access::User,
+            get(customer_list),
+        )
+        .add(
+            Method::GET,
+            "/api/customers/stats",
+            Access::User,
+            get(customer_stats),
+        )
 }
 
 // ---- views ----
@@ -161,7 +201,10 @@ fn status_checked(status: &str) -> ApiResult<String> {
 
 /// A 422 about one field; the message names the problem.
 fn field_error(field: &str, message: String) -> ApiError {
-    ApiError::fields(message.clone(), BTreeMap::from([(field.to_string(), message)]))
+    ApiError::fields(
+        message.clone(),
+        BTreeMap::from([(field.to_string(), message)]),
+    )
 }
 
 /// The list filters, validated (shared by the list and the export).
@@ -170,7 +213,9 @@ fn filter_from(q: &ListQuery) -> ApiResult<ContactFilter> {
         None => None,
         Some(region) => Some(
             rules::region_states(&region)
-                .ok_or_else(|| field_error("region", one_of_message("region", &rules::region_names())))?
+                .ok_or_else(|| {
+                    field_error("region", one_of_message("region", &rules::region_names()))
+                })?
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
@@ -197,7 +242,11 @@ async fn contact_list(
     let (rows, total) = state
         .queue
         .db
-        .contact_list(&ContactList { filter: &filter, limit, offset })
+        .contact_list(&ContactList {
+            filter: &filter,
+            limit,
+            offset,
+        })
         .await?;
     Ok(with_total(views(rows), total))
 }
@@ -211,7 +260,11 @@ async fn contact_export(
     let (rows, _) = state
         .queue
         .db
-        .contact_list(&ContactList { filter: &filter, limit: EXPORT_MAX, offset: 0 })
+        .contact_list(&ContactList {
+            filter: &filter,
+            limit: EXPORT_MAX,
+            offset: 0,
+        })
         .await?;
     if rows.is_empty() {
         return Err(ApiError::not_found(NO_EXPORT_MESSAGE));
@@ -219,7 +272,15 @@ async fn contact_export(
     let opt = |s: Option<String>| s.unwrap_or_default();
     csv_download(
         "contacts-export.csv",
-        &["First Name", "Last Name", "Title", "Email", "Phone", "Status", "Score"],
+        &[
+            "First Name",
+            "Last Name",
+            "Title",
+            "Email",
+            "Phone",
+            "Status",
+            "Score",
+        ],
         rows.into_iter().map(|c| {
             vec![
                 c.first_name,
@@ -239,7 +300,12 @@ async fn contact_get(
     _: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Json<ContactView>> {
-    let row = state.queue.db.contact_get(&id).await?.ok_or_else(not_found)?;
+    let row = state
+        .queue
+        .db
+        .contact_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
     Ok(Json(row.into()))
 }
 
@@ -313,14 +379,20 @@ fn apply(b: &ContactBody, w: &mut ContactWrite) -> ApiResult<()> {
     if let Some(email) = &w.email
         && !rules::is_valid_email(email)
     {
-        return Err(field_error("email", "Please enter a valid email address.".into()));
+        return Err(field_error(
+            "email",
+            "Please enter a valid email address.".into(),
+        ));
     }
     if let Some(status) = &b.status {
         w.status = status_checked(status)?;
     }
     if let Some(score) = b.score {
         if !(0..=100).contains(&score) {
-            return Err(field_error("score", "score must be between 0 and 100".into()));
+            return Err(field_error(
+                "score",
+                "score must be between 0 and 100".into(),
+            ));
         }
         w.score = score as i32;
     }
@@ -339,7 +411,10 @@ fn apply(b: &ContactBody, w: &mut ContactWrite) -> ApiResult<()> {
 
 async fn check_company(tx: &mut Tx, company_id: Option<&String>) -> ApiResult<()> {
     if let Some(id) = company_id
-        && tx.company_ids_existing(std::slice::from_ref(id)).await?.is_empty()
+        && tx
+            .company_ids_existing(std::slice::from_ref(id))
+            .await?
+            .is_empty()
     {
         return Err(field_error("companyId", format!("Unknown company: {id}")));
     }
@@ -397,7 +472,12 @@ async fn contact_create(
     })
     .await?;
     tx.commit().await?;
-    let row = state.queue.db.contact_get(&w.id).await?.ok_or_else(not_found)?;
+    let row = state
+        .queue
+        .db
+        .contact_get(&w.id)
+        .await?
+        .ok_or_else(not_found)?;
     Ok((StatusCode::CREATED, Json(row.into())))
 }
 
@@ -427,7 +507,10 @@ async fn contact_update(
     Json(body): Json<ContactBody>,
 ) -> ApiResult<Json<ContactView>> {
     let mut tx = state.queue.db.begin().await?;
-    let current = tx.contact_get_for_update(&id).await?.ok_or_else(not_found)?;
+    let current = tx
+        .contact_get_for_update(&id)
+        .await?
+        .ok_or_else(not_found)?;
     let before = ContactWrite::from(&current);
     let mut w = before.clone();
     apply(&body, &mut w)?;
@@ -455,7 +538,12 @@ async fn contact_update(
         status_activity(&mut tx, &user, "contact_updated", &id, &description).await?;
     }
     tx.commit().await?;
-    let row = state.queue.db.contact_get(&id).await?.ok_or_else(not_found)?;
+    let row = state
+        .queue
+        .db
+        .contact_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
     Ok(Json(row.into()))
 }
 
@@ -483,7 +571,10 @@ async fn contact_pipeline_move(
         }
     };
     let mut tx = state.queue.db.begin().await?;
-    let c = tx.contact_get_for_update(&id).await?.ok_or_else(not_found)?;
+    let c = tx
+        .contact_get_for_update(&id)
+        .await?
+        .ok_or_else(not_found)?;
     let to = rules::pipeline_step(&c.status, dir).map_err(ApiError::conflict)?;
     tx.contact_status_set(&id, to, now_ms()).await?;
     let description = format!(
@@ -492,7 +583,12 @@ async fn contact_pipeline_move(
     );
     status_activity(&mut tx, &user, "contact_status_change", &id, &description).await?;
     tx.commit().await?;
-    let row = state.queue.db.contact_get(&id).await?.ok_or_else(not_found)?;
+    let row = state
+        .queue
+        .db
+        .contact_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
     Ok(Json(row.into()))
 }
 
@@ -511,9 +607,16 @@ async fn contact_bulk_status(
 ) -> ApiResult<Json<serde_json::Value>> {
     let status = status_checked(&body.status)?;
     let mut seen = HashSet::new();
-    let ids: Vec<&String> = body.contact_ids.iter().filter(|id| seen.insert(*id)).collect();
+    let ids: Vec<&String> = body
+        .contact_ids
+        .iter()
+        .filter(|id| seen.insert(*id))
+        .collect();
     if ids.is_empty() {
-        return Err(field_error("contactIds", "Select at least one contact.".into()));
+        return Err(field_error(
+            "contactIds",
+            "Select at least one contact.".into(),
+        ));
     }
     if ids.len() > BULK_MAX {
         return Err(field_error(
@@ -542,7 +645,9 @@ async fn contact_bulk_status(
         changed += 1;
     }
     tx.commit().await?;
-    Ok(Json(json!({ "status": status, "matched": ids.len(), "updated": changed })))
+    Ok(Json(
+        json!({ "status": status, "matched": ids.len(), "updated": changed }),
+    ))
 }
 
 async fn contact_convert(
@@ -551,7 +656,10 @@ async fn contact_convert(
     Path(id): Path<String>,
 ) -> ApiResult<Json<ContactView>> {
     let mut tx = state.queue.db.begin().await?;
-    let c = tx.contact_get_for_update(&id).await?.ok_or_else(not_found)?;
+    let c = tx
+        .contact_get_for_update(&id)
+        .await?
+        .ok_or_else(not_found)?;
     if c.status != "qualified" {
         return Err(ApiError::conflict(format!(
             "Only qualified leads can be converted to customers (this contact is {}).",
@@ -559,10 +667,18 @@ async fn contact_convert(
         )));
     }
     tx.contact_status_set(&id, "customer", now_ms()).await?;
-    let description = format!("Contact {} {} converted to customer", c.first_name, c.last_name);
+    let description = format!(
+        "Contact {} {} converted to customer",
+        c.first_name, c.last_name
+    );
     status_activity(&mut tx, &user, "contact_converted", &id, &description).await?;
     tx.commit().await?;
-    let row = state.queue.db.contact_get(&id).await?.ok_or_else(not_found)?;
+    let row = state
+        .queue
+        .db
+        .contact_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
     Ok(Json(row.into()))
 }
 
@@ -599,7 +715,11 @@ async fn lead_board(
             ..ContactFilter::default()
         };
         let (rows, _) = db
-            .contact_list(&ContactList { filter: &filter, limit, offset: 0 })
+            .contact_list(&ContactList {
+                filter: &filter,
+                limit,
+                offset: 0,
+            })
             .await?;
         let s = stats.iter().find(|s| s.status == stage);
         stages.push(Stage {
@@ -637,7 +757,11 @@ async fn customer_list(
     let (rows, total) = state
         .queue
         .db
-        .contact_list(&ContactList { filter: &filter, limit, offset })
+        .contact_list(&ContactList {
+            filter: &filter,
+            limit,
+            offset,
+        })
         .await?;
     Ok(with_total(views(rows), total))
 }
@@ -646,7 +770,11 @@ async fn customer_stats(
     State(state): State<AppState>,
     _: CurrentUser,
 ) -> ApiResult<Json<serde_json::Value>> {
-    let s = state.queue.db.customer_stats(now_ms() - 30 * DAY_MS).await?;
+    let s = state
+        .queue
+        .db
+        .customer_stats(now_ms() - 30 * DAY_MS)
+        .await?;
     Ok(Json(json!({
         "total": s.total,
         "highValue": s.high_value,
@@ -676,7 +804,10 @@ async fn contact_import(
     }
     let body = body.map_err(|r| {
         let message = if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            format!("The CSV file is too large (at most {} MiB)", IMPORT_LIMIT / 1024 / 1024)
+            format!(
+                "The CSV file is too large (at most {} MiB)",
+                IMPORT_LIMIT / 1024 / 1024
+            )
         } else {
             r.body_text()
         };

@@ -134,20 +134,32 @@ impl Db {
         dispatch!(self, company_get(id))
     }
     /// Best score first, then name; with the total of the filter.
-    pub async fn company_list(&self, p: &CompanyList<'_>) -> Result<(Vec<CompanyRow>, i64), sqlx::Error> {
+    pub async fn company_list(
+        &self,
+        p: &CompanyList<'_>,
+    ) -> Result<(Vec<CompanyRow>, i64), sqlx::Error> {
         dispatch!(self, company_list(p))
     }
     /// Like [`Db::company_list`] with descriptions cut to `desc_chars` characters (the report).
-    pub async fn company_list_report(&self, p: &CompanyList<'_>) -> Result<Vec<CompanyRow>, sqlx::Error> {
+    pub async fn company_list_report(
+        &self,
+        p: &CompanyList<'_>,
+    ) -> Result<Vec<CompanyRow>, sqlx::Error> {
         dispatch!(self, company_list_report(p))
     }
-    pub async fn company_report_summary(&self, state: Option<&str>) -> Result<CompanyReportSummary, sqlx::Error> {
+    pub async fn company_report_summary(
+        &self,
+        state: Option<&str>,
+    ) -> Result<CompanyReportSummary, sqlx::Error> {
         dispatch!(self, company_report_summary(state))
     }
 }
 
 impl Tx {
-    pub async fn company_get_for_update(&mut self, id: &str) -> Result<Option<CompanyRow>, sqlx::Error> {
+    pub async fn company_get_for_update(
+        &mut self,
+        id: &str,
+    ) -> Result<Option<CompanyRow>, sqlx::Error> {
         dispatch_tx!(self, company_get_for_update(id))
     }
     pub async fn company_insert(&mut self, c: &CompanyWrite) -> Result<(), sqlx::Error> {
@@ -157,7 +169,10 @@ impl Tx {
         dispatch_tx!(self, company_update(c))
     }
     /// Which of these ids are companies.
-    pub async fn company_ids_existing(&mut self, ids: &[String]) -> Result<HashSet<String>, sqlx::Error> {
+    pub async fn company_ids_existing(
+        &mut self,
+        ids: &[String],
+    ) -> Result<HashSet<String>, sqlx::Error> {
         if ids.is_empty() {
             return Ok(HashSet::new());
         }

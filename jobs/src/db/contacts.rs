@@ -144,7 +144,10 @@ impl Db {
         dispatch!(self, contact_get(id))
     }
     /// Newest first, with the total of the filter.
-    pub async fn contact_list(&self, p: &ContactList<'_>) -> Result<(Vec<ContactRow>, i64), sqlx::Error> {
+    pub async fn contact_list(
+        &self,
+        p: &ContactList<'_>,
+    ) -> Result<(Vec<ContactRow>, i64), sqlx::Error> {
         dispatch!(self, contact_list(p))
     }
     /// Contacts of these companies, best score first, at most `per_company` each.
@@ -176,7 +179,10 @@ impl Db {
 
 impl Tx {
     /// The contact, locked until the transaction ends (Postgres; SQLite's write lock is already held).
-    pub async fn contact_get_for_update(&mut self, id: &str) -> Result<Option<ContactRow>, sqlx::Error> {
+    pub async fn contact_get_for_update(
+        &mut self,
+        id: &str,
+    ) -> Result<Option<ContactRow>, sqlx::Error> {
         dispatch_tx!(self, contact_get_for_update(id))
     }
     /// A unique violation (`is_unique_violation`) means the email is taken.
@@ -187,21 +193,36 @@ impl Tx {
         dispatch_tx!(self, contact_update(c))
     }
     /// Sets the status; `false` when there is no such contact.
-    pub async fn contact_status_set(&mut self, id: &str, status: &str, now: i64) -> Result<bool, sqlx::Error> {
+    pub async fn contact_status_set(
+        &mut self,
+        id: &str,
+        status: &str,
+        now: i64,
+    ) -> Result<bool, sqlx::Error> {
         dispatch_tx!(self, contact_status_set(id, status, now))
     }
     /// Which of these lower-cased emails already belong to a contact.
-    pub async fn contact_emails_existing(&mut self, emails: &[String]) -> Result<HashSet<String>, sqlx::Error> {
+    pub async fn contact_emails_existing(
+        &mut self,
+        emails: &[String],
+    ) -> Result<HashSet<String>, sqlx::Error> {
         if emails.is_empty() {
             return Ok(HashSet::new());
         }
         dispatch_tx!(self, contact_emails_existing(emails))
     }
     /// Inserts the row, or fills the contact with the same email with the row's non-empty fields.
-    pub async fn contact_import_upsert(&mut self, r: &ContactImportRow, now: i64) -> Result<(), sqlx::Error> {
+    pub async fn contact_import_upsert(
+        &mut self,
+        r: &ContactImportRow,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
         dispatch_tx!(self, contact_import_upsert(r, now))
     }
-    pub async fn contact_import_insert(&mut self, p: &ContactImportInsert<'_>) -> Result<(), sqlx::Error> {
+    pub async fn contact_import_insert(
+        &mut self,
+        p: &ContactImportInsert<'_>,
+    ) -> Result<(), sqlx::Error> {
         dispatch_tx!(self, contact_import_insert(p))
     }
 }

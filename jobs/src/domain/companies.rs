@@ -39,18 +39,27 @@ pub const REPORT_CONTACTS: i64 = 3;
 /// the API shows revenue that way), or null. Stored as whole dollars: a fraction, a negative or an
 /// absurd amount is refused rather than rounded.
 pub fn revenue_dollars(v: &Value) -> Result<Option<i64>, String> {
-    const MSG: &str = "revenue must be a whole, non-negative number of dollars (e.g. 5000000 for $5M)";
+    const MSG: &str =
+        "revenue must be a whole, non-negative number of dollars (e.g. 5000000 for $5M)";
     match v {
         Value::Null => Ok(None),
         Value::String(s) if s.trim().is_empty() => Ok(None),
-        Value::String(s) => s.trim().parse::<i64>().ok().filter(|n| *n >= 0).map(Some).ok_or_else(|| MSG.to_string()),
+        Value::String(s) => s
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|n| *n >= 0)
+            .map(Some)
+            .ok_or_else(|| MSG.to_string()),
         Value::Number(n) => {
             if let Some(i) = n.as_i64() {
                 return if i >= 0 { Ok(Some(i)) } else { Err(MSG.into()) };
             }
             match n.as_f64() {
                 // 2^53: beyond it an f64 no longer holds every whole number.
-                Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 9_007_199_254_740_992.0 => Ok(Some(f as i64)),
+                Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 9_007_199_254_740_992.0 => {
+                    Ok(Some(f as i64))
+                }
                 _ => Err(MSG.into()),
             }
         }

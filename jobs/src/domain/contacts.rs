@@ -109,8 +109,14 @@ mod tests {
 
     #[test]
     fn one_step_moves() {
-        assert_eq!(pipeline_step("new_lead", Direction::Forward), Ok("email_sent"));
-        assert_eq!(pipeline_step("qualified", Direction::Back), Ok("meeting_scheduled"));
+        assert_eq!(
+            pipeline_step("new_lead", Direction::Forward),
+            Ok("email_sent")
+        );
+        assert_eq!(
+            pipeline_step("qualified", Direction::Back),
+            Ok("meeting_scheduled")
+        );
         assert!(pipeline_step("new_lead", Direction::Back).is_err());
         assert!(pipeline_step("qualified", Direction::Forward).is_err());
         assert!(pipeline_step("customer", Direction::Forward).is_err());
@@ -119,7 +125,15 @@ mod tests {
     #[test]
     fn emails() {
         assert!(is_valid_email("ann@acme.com"));
-        for bad in ["ann", "ann@", "@acme.com", "ann@acme", "a b@acme.com", "a@b@c.com", "a@.com"] {
+        for bad in [
+            "ann",
+            "ann@",
+            "@acme.com",
+            "ann@acme",
+            "a b@acme.com",
+            "a@b@c.com",
+            "a@.com",
+        ] {
             assert!(!is_valid_email(bad), "{bad}");
         }
     }

@@ -39,7 +39,9 @@ pub fn like_pattern(text: &str) -> String {
 
 /// Trimmed text, `None` when empty: forms send `""` for a field left blank.
 pub fn non_empty(s: Option<&str>) -> Option<String> {
-    s.map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+    s.map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
 }
 
 #[cfg(test)]

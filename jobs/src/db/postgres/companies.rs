@@ -70,14 +70,17 @@ pub async fn company_list(
     .bind(p.offset)
     .fetch_all(pool)
     .await?;
-    let total = sqlx::query_scalar(concat!("SELECT COUNT(*) FROM companies WHERE ", company_filter!()))
-        .bind(&f.q)
-        .bind(&f.state)
-        .bind(&f.status)
-        .bind(f.score_min)
-        .bind(f.score_max)
-        .fetch_one(pool)
-        .await?;
+    let total = sqlx::query_scalar(concat!(
+        "SELECT COUNT(*) FROM companies WHERE ",
+        company_filter!()
+    ))
+    .bind(&f.q)
+    .bind(&f.state)
+    .bind(&f.status)
+    .bind(f.score_min)
+    .bind(f.score_max)
+    .fetch_one(pool)
+    .await?;
     Ok((rows, total))
 }
 
@@ -178,10 +181,9 @@ pub async fn company_ids_existing(
     conn: &mut PgConnection,
     ids: &[String],
 ) -> Result<HashSet<String>, sqlx::Error> {
-    let found: Vec<String> =
-        sqlx::query_scalar("SELECT id FROM companies WHERE id = ANY($1)")
-            .bind(ids)
-            .fetch_all(conn)
-            .await?;
+    let found: Vec<String> = sqlx::query_scalar("SELECT id FROM companies WHERE id = ANY($1)")
+        .bind(ids)
+        .fetch_all(conn)
+        .await?;
     Ok(found.into_iter().collect())
 }

@@ -64,19 +64,22 @@ pub async fn contact_list(
     .bind(&f.role)
     .bind(&f.status)
     .bind(&f.company_id)
-    .bind(&states)
+    .bind(states)
     .bind(p.limit)
     .bind(p.offset)
     .fetch_all(pool)
     .await?;
-    let total = sqlx::query_scalar(concat!("SELECT COUNT(*) FROM contacts WHERE ", contact_filter!()))
-        .bind(&f.q)
-        .bind(&f.role)
-        .bind(&f.status)
-        .bind(&f.company_id)
-        .bind(&states)
-        .fetch_one(pool)
-        .await?;
+    let total = sqlx::query_scalar(concat!(
+        "SELECT COUNT(*) FROM contacts WHERE ",
+        contact_filter!()
+    ))
+    .bind(&f.q)
+    .bind(&f.role)
+    .bind(&f.status)
+    .bind(&f.company_id)
+    .bind(states)
+    .fetch_one(pool)
+    .await?;
     Ok((rows, total))
 }
 
@@ -250,14 +253,16 @@ pub async fn contact_import_insert(
     conn: &mut PgConnection,
     p: &ContactImportInsert<'_>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO contact_imports (id, body, created_by, created_at) VALUES ($1, $2, $3, $4)")
-        .bind(p.id)
-        .bind(p.body)
-        .bind(p.created_by)
-        .bind(p.created_at)
-        .execute(conn)
-        .await
-        .map(|_| ())
+    sqlx::query(
+        "INSERT INTO contact_imports (id, body, created_by, created_at) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(p.id)
+    .bind(p.body)
+    .bind(p.created_by)
+    .bind(p.created_at)
+    .execute(conn)
+    .await
+    .map(|_| ())
 }
 
 pub async fn contact_import_body(pool: &PgPool, id: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {

@@ -63,14 +63,17 @@ pub async fn company_list(
     .bind(p.offset)
     .fetch_all(pool)
     .await?;
-    let total = sqlx::query_scalar(concat!("SELECT COUNT(*) FROM companies WHERE ", company_filter!()))
-        .bind(&f.q)
-        .bind(&f.state)
-        .bind(&f.status)
-        .bind(f.score_min)
-        .bind(f.score_max)
-        .fetch_one(pool)
-        .await?;
+    let total = sqlx::query_scalar(concat!(
+        "SELECT COUNT(*) FROM companies WHERE ",
+        company_filter!()
+    ))
+    .bind(&f.q)
+    .bind(&f.state)
+    .bind(&f.status)
+    .bind(f.score_min)
+    .bind(f.score_max)
+    .fetch_one(pool)
+    .await?;
     Ok((rows, total))
 }
 
@@ -113,7 +116,10 @@ pub async fn company_report_summary(
     .await
 }
 
-pub async fn company_insert(conn: &mut SqliteConnection, c: &CompanyWrite) -> Result<(), sqlx::Error> {
+pub async fn company_insert(
+    conn: &mut SqliteConnection,
+    c: &CompanyWrite,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO companies (id, name, industry, status, revenue, employees, score, website, phone,
              address, city, state, zip_code, description, discovery_source, discovered_at, created_at, updated_at)
@@ -140,7 +146,10 @@ pub async fn company_insert(conn: &mut SqliteConnection, c: &CompanyWrite) -> Re
     .map(|_| ())
 }
 
-pub async fn company_update(conn: &mut SqliteConnection, c: &CompanyWrite) -> Result<(), sqlx::Error> {
+pub async fn company_update(
+    conn: &mut SqliteConnection,
+    c: &CompanyWrite,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE companies SET name = ?2, industry = ?3, status = ?4, revenue = ?5, employees = ?6,
              score = ?7, website = ?8, phone = ?9, address = ?10, city = ?11, state = ?12, zip_code = ?13,
@@ -171,10 +180,11 @@ pub async fn company_ids_existing(
     conn: &mut SqliteConnection,
     ids: &[String],
 ) -> Result<HashSet<String>, sqlx::Error> {
-    let found: Vec<String> =
-        sqlx::query_scalar("SELECT id FROM companies WHERE id IN (SELECT value FROM json_each(?1))")
-            .bind(serde_json::Value::from(ids).to_string())
-            .fetch_all(conn)
-            .await?;
+    let found: Vec<String> = sqlx::query_scalar(
+        "SELECT id FROM companies WHERE id IN (SELECT value FROM json_each(?1))",
+    )
+    .bind(serde_json::Value::from(ids).to_string())
+    .fetch_all(conn)
+    .await?;
     Ok(found.into_iter().collect())
 }

@@ -68,14 +68,17 @@ pub async fn contact_list(
     .bind(p.offset)
     .fetch_all(pool)
     .await?;
-    let total = sqlx::query_scalar(concat!("SELECT COUNT(*) FROM contacts WHERE ", contact_filter!()))
-        .bind(&f.q)
-        .bind(&f.role)
-        .bind(&f.status)
-        .bind(&f.company_id)
-        .bind(&states)
-        .fetch_one(pool)
-        .await?;
+    let total = sqlx::query_scalar(concat!(
+        "SELECT COUNT(*) FROM contacts WHERE ",
+        contact_filter!()
+    ))
+    .bind(&f.q)
+    .bind(&f.role)
+    .bind(&f.status)
+    .bind(&f.company_id)
+    .bind(&states)
+    .fetch_one(pool)
+    .await?;
     Ok((rows, total))
 }
 
@@ -119,7 +122,10 @@ pub async fn customer_stats(pool: &SqlitePool, since: i64) -> Result<CustomerSta
     .await
 }
 
-pub async fn contact_insert(conn: &mut SqliteConnection, c: &ContactWrite) -> Result<(), sqlx::Error> {
+pub async fn contact_insert(
+    conn: &mut SqliteConnection,
+    c: &ContactWrite,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO contacts (id, company_id, first_name, last_name, email, phone, title, department,
              linkedin_url, status, score, source, tags, notes, created_at, updated_at)
@@ -145,7 +151,10 @@ pub async fn contact_insert(conn: &mut SqliteConnection, c: &ContactWrite) -> Re
     .map(|_| ())
 }
 
-pub async fn contact_update(conn: &mut SqliteConnection, c: &ContactWrite) -> Result<(), sqlx::Error> {
+pub async fn contact_update(
+    conn: &mut SqliteConnection,
+    c: &ContactWrite,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE contacts SET company_id = ?2, first_name = ?3, last_name = ?4, email = ?5, phone = ?6,
              title = ?7, department = ?8, linkedin_url = ?9, status = ?10, score = ?11, source = ?12,
@@ -249,17 +258,22 @@ pub async fn contact_import_insert(
     conn: &mut SqliteConnection,
     p: &ContactImportInsert<'_>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO contact_imports (id, body, created_by, created_at) VALUES (?1, ?2, ?3, ?4)")
-        .bind(p.id)
-        .bind(p.body)
-        .bind(p.created_by)
-        .bind(p.created_at)
-        .execute(conn)
-        .await
-        .map(|_| ())
+    sqlx::query(
+        "INSERT INTO contact_imports (id, body, created_by, created_at) VALUES (?1, ?2, ?3, ?4)",
+    )
+    .bind(p.id)
+    .bind(p.body)
+    .bind(p.created_by)
+    .bind(p.created_at)
+    .execute(conn)
+    .await
+    .map(|_| ())
 }
 
-pub async fn contact_import_body(pool: &SqlitePool, id: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {
+pub async fn contact_import_body(
+    pool: &SqlitePool,
+    id: &str,
+) -> Result<Option<Vec<u8>>, sqlx::Error> {
     sqlx::query_scalar("SELECT body FROM contact_imports WHERE id = ?1")
         .bind(id)
         .fetch_optional(pool)
