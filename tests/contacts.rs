@@ -859,6 +859,61 @@ async fn import_csv(db: TestDb) {
     app.stop().await;
 }
 
+/// A row that is not UTF-8 is rejected with its line; a quoted cell may span lines; the rows around
+/// both are imported.
+async fn import_malformed_rows(db: TestDb) {
+    let app = TestApp::spawn(&db, AppOptions::default()).await;
+    let u = app.user().await;
+    let mut body = b"firstName,lastName,email,notes\nAnn,Lee,ann@x.com,\"two\nlines\"\n".to_vec();
+    body.extend_from_slice(b"Bob,L\xff\xfe,bob@x.com,x\nCy,Day,cy@x.com,ok\n");
+    let anon = app.anonymous();
+    let res = anon
+        .post(app.url("/api/contacts/import"))
+        .header("content-type", "text/csv")
+        .body(body.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 401);
+    let res = u
+        .post(app.url("/api/contacts/import"))
+        .header("content-type", "text/csv")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 202);
+    assert!(
+        res.headers()["location"]
+            .to_str()
+            .unwrap()
+            .starts_with("/api/jobs/")
+    );
+    let v: Value = res.json().await.unwrap();
+    assert_eq!(v["status"], "queued");
+    let done = app
+        .wait_status(&u, v["jobId"].as_str().unwrap(), "succeeded", T)
+        .await;
+    let r = &done["result"];
+    assert_eq!(
+        (r["imported"].as_i64(), r["rejectedCount"].as_i64()),
+        (Some(2), Some(1)),
+        "{r}"
+    );
+    assert_eq!(r["rejected"][0]["line"], 4, "{r}");
+    assert!(
+        r["rejected"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("Malformed row"),
+        "{r}"
+    );
+    let ann = &list(&app, &u, "/api/contacts?q=ann%40x").await.0[0];
+    assert_eq!(ann["notes"], "two\nlines");
+    assert_eq!(done["progress"]["percent"], 100);
+    app.stop().await;
+}
+
 both_backends!(
     create_validation_and_defaults,
     list_filters_and_paging,
@@ -868,4 +923,5 @@ both_backends!(
     board_and_customers,
     export_csv,
     import_csv,
+    import_malformed_rows,
 );
