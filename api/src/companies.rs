@@ -14,10 +14,10 @@ use jobs::db::{ActivityInsert, CompanyFilter, CompanyList, CompanyRow, CompanyWr
 use jobs::domain::companies::{self as rules, NAME_REQUIRED, SCORE_BANDS, STATUSES};
 use jobs::domain::{like_pattern, non_empty, one_of_message, state_code};
 use jobs::time::{now_ms, to_rfc3339};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::contacts::ContactView;
+use crate::contacts::{ContactView, field_error, merge_text, present};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
@@ -147,14 +147,6 @@ impl From<CompanyRow> for CompanyView {
             more_contacts: None,
         }
     }
-}
-
-/// 422 about one field.
-fn field_error(field: &str, message: String) -> ApiError {
-    ApiError::fields(
-        message.clone(),
-        BTreeMap::from([(field.to_string(), message)]),
-    )
 }
 
 fn state_checked(s: &str) -> ApiResult<String> {
@@ -351,11 +343,6 @@ async fn company_get(
 
 // ---- create, update ----
 
-/// `Some(value)` for a field that is present (even `null`), so `None` means "absent".
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
-}
-
 /// The edit dialog's fields (seed 000 §2.7, §7.3), or a status; every field optional.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -383,13 +370,6 @@ struct CompanyBody {
     description: Option<Option<String>>,
     status: Option<String>,
     score: Option<i64>,
-}
-
-fn merge_text(field: &Option<Option<String>>, current: Option<String>) -> Option<String> {
-    match field {
-        None => current,
-        Some(v) => non_empty(v.as_deref()),
-    }
 }
 
 /// Applies `b` to `w`, collecting every field's problem into one 422.
@@ -476,7 +456,7 @@ async fn company_create(
     Json(body): Json<CompanyBody>,
 ) -> ApiResult<(StatusCode, Json<CompanyView>)> {
     let mut w = CompanyWrite {
-        id: ulid::Ulid::new().to_string(),
+        id: jobs::domain::new_id(),
         name: String::new(),
         industry: None,
         status: "discovered".to_string(),

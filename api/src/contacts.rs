@@ -200,7 +200,7 @@ fn status_checked(status: &str) -> ApiResult<String> {
 }
 
 /// A 422 about one field; the message names the problem.
-fn field_error(field: &str, message: String) -> ApiError {
+pub(crate) fn field_error(field: &str, message: String) -> ApiError {
     ApiError::fields(
         message.clone(),
         BTreeMap::from([(field.to_string(), message)]),
@@ -316,7 +316,9 @@ fn not_found() -> ApiError {
 // ---- create, update ----
 
 /// `Some(value)` for a field that is present (even `null`), so `None` means "absent".
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+pub(crate) fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
 }
 
@@ -346,14 +348,17 @@ struct ContactBody {
 }
 
 /// An optional text field of a body: absent keeps `current`, null or blank clears it.
-fn merge_text(field: &Option<Option<String>>, current: Option<String>) -> Option<String> {
+pub(crate) fn merge_text(
+    field: &Option<Option<String>>,
+    current: Option<String>,
+) -> Option<String> {
     match field {
         None => current,
         Some(v) => non_empty(v.as_deref()),
     }
 }
 
-/// Applies `b` to `w` and checks the result; `creating` makes the three names required.
+/// Applies `b` to `w` and checks the result: the names and the email must end up non-empty.
 fn apply(b: &ContactBody, w: &mut ContactWrite) -> ApiResult<()> {
     let mut missing = BTreeMap::new();
     for (field, value, target) in [
@@ -442,7 +447,7 @@ async fn contact_create(
 ) -> ApiResult<(StatusCode, Json<ContactView>)> {
     let now = now_ms();
     let mut w = ContactWrite {
-        id: ulid::Ulid::new().to_string(),
+        id: jobs::domain::new_id(),
         company_id: None,
         first_name: String::new(),
         last_name: String::new(),

@@ -4,6 +4,19 @@
 pub mod companies;
 pub mod contacts;
 
+/// A new entity id: a ULID that sorts after every id this process made before, so lists ordered by
+/// `created_at DESC, id DESC` stay newest first within one millisecond.
+pub fn new_id() -> String {
+    static GENERATOR: std::sync::LazyLock<std::sync::Mutex<ulid::Generator>> =
+        std::sync::LazyLock::new(|| std::sync::Mutex::new(ulid::Generator::new()));
+    GENERATOR
+        .lock()
+        .ok()
+        .and_then(|mut g| g.generate().ok())
+        .unwrap_or_else(ulid::Ulid::new)
+        .to_string()
+}
+
 /// Two-letter codes of the 50 states and DC (seed 000 §5: all 50 state names map to codes).
 pub const US_STATES: [&str; 51] = [
     "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA",
@@ -51,6 +64,12 @@ mod tests {
     #[test]
     fn like_pattern_escapes_wildcards() {
         assert_eq!(like_pattern(" Ann_a%\\ "), "%ann\\_a\\%\\\\%");
+    }
+
+    #[test]
+    fn ids_increase() {
+        let ids: Vec<String> = (0..100).map(|_| new_id()).collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]

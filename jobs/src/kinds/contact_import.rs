@@ -118,7 +118,7 @@ pub fn parse_row(
     rec: &csv::StringRecord,
 ) -> Result<ContactImportRow, String> {
     let mut row = ContactImportRow {
-        id: ulid::Ulid::new().to_string(),
+        id: crate::domain::new_id(),
         company_id: None,
         first_name: String::new(),
         last_name: String::new(),
