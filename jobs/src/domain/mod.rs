@@ -9,12 +9,11 @@ pub mod contacts;
 pub fn new_id() -> String {
     static GENERATOR: std::sync::LazyLock<std::sync::Mutex<ulid::Generator>> =
         std::sync::LazyLock::new(|| std::sync::Mutex::new(ulid::Generator::new()));
-    GENERATOR
-        .lock()
-        .ok()
-        .and_then(|mut g| g.generate().ok())
-        .unwrap_or_else(ulid::Ulid::new)
-        .to_string()
+    // A poisoned lock or an exhausted millisecond falls back to a plain (random-tailed) ULID.
+    match GENERATOR.lock().ok().and_then(|mut g| g.generate().ok()) {
+        Some(id) => id.to_string(),
+        None => ulid::Ulid::new().to_string(),
+    }
 }
 
 /// Two-letter codes of the 50 states and DC (seed 000 §5: all 50 state names map to codes).
