@@ -914,6 +914,58 @@ async fn import_malformed_rows(db: TestDb) {
     app.stop().await;
 }
 
+/// More rows than one batch: every good row lands (one activity per batch transaction), and the
+/// rejected list stops at 1000 while `rejectedCount` counts them all.
+async fn import_batches_and_rejection_cap(db: TestDb) {
+    let app = TestApp::spawn(&db, AppOptions::default()).await;
+    let u = app.user().await;
+    let mut csv = String::from("email,firstName,lastName\n");
+    for n in 0..2500 {
+        csv.push_str(&format!("p{n}@bulk.com,P{n},Bulk\n"));
+        if n < 1200 {
+            csv.push_str(&format!("bad{n}@bulk.com,,\n"));
+        }
+    }
+    let res = u
+        .post(app.url("/api/contacts/import"))
+        .header("content-type", "text/csv")
+        .body(csv)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 202);
+    let v: Value = res.json().await.unwrap();
+    let done = app
+        .wait_status(&u, v["jobId"].as_str().unwrap(), "succeeded", T)
+        .await;
+    let r = &done["result"];
+    assert_eq!(
+        (r["imported"].as_i64(), r["rejectedCount"].as_i64()),
+        (Some(2500), Some(1200)),
+        "{}",
+        r["rejectedCount"]
+    );
+    let rejected = r["rejected"].as_array().unwrap();
+    assert_eq!(rejected.len(), 1000);
+    assert_eq!(
+        (rejected[0]["line"].as_i64(), rejected[999]["line"].as_i64()),
+        (Some(3), Some(2001))
+    );
+    assert_eq!(
+        list(&app, &u, "/api/contacts?q=%40bulk.com&limit=1")
+            .await
+            .1,
+        2500
+    );
+    let batches = activities(&app, &u)
+        .await
+        .iter()
+        .filter(|a| a["type"] == "contacts_imported")
+        .count();
+    assert_eq!(batches, 3, "2500 rows in batches of 1000");
+    app.stop().await;
+}
+
 both_backends!(
     create_validation_and_defaults,
     list_filters_and_paging,
@@ -924,4 +976,5 @@ both_backends!(
     export_csv,
     import_csv,
     import_malformed_rows,
+    import_batches_and_rejection_cap,
 );
