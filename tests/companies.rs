@@ -91,7 +91,7 @@ async fn create_and_validation(db: TestDb) {
         &u,
         "POST",
         "/api/companies",
-        Some(json!({"name": "A", "state": "Texas"})),
+        Some(json!({"name": "A", "state": "Texis"})),
     )
     .await;
     assert_eq!(s, 422);
@@ -402,10 +402,15 @@ async fn customer_report(db: TestDb) {
     );
     assert!(empty["avgRevenue"].is_null());
     assert_eq!(
-        send(&app, &u, "GET", "/api/companies/report?state=Texas", None)
+        send(&app, &u, "GET", "/api/companies/report?state=Texis", None)
             .await
             .0,
         422
+    );
+    let named = app.get_json(&u, "/api/companies/report?state=Texas").await;
+    assert_eq!(
+        (named["state"].as_str(), named["totalCompanies"].as_i64()),
+        (Some("TX"), Some(3))
     );
     app.stop().await;
 }

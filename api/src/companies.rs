@@ -153,7 +153,7 @@ fn state_checked(s: &str) -> ApiResult<String> {
     state_code(s).ok_or_else(|| {
         field_error(
             "state",
-            "state must be a two-letter US state code (e.g. TX)".into(),
+            "state must be a US state: its two-letter code (e.g. TX) or its name".into(),
         )
     })
 }
@@ -409,7 +409,8 @@ fn apply(b: &CompanyBody, w: &mut CompanyWrite) -> ApiResult<()> {
                 None => {
                     errors.insert(
                         "state".to_string(),
-                        "state must be a two-letter US state code (e.g. TX)".to_string(),
+                        "state must be a US state: its two-letter code (e.g. TX) or its name"
+                            .to_string(),
                     );
                 }
             },
