@@ -1,7 +1,558 @@
-//! companies routes.
+//! Companies (seed 000 §2.6–§3, seed 001 §2–§4): the list with its filters and contact counts, one
+//! company with its contacts, add, the edit dialog and status changes, and the map's customer report.
+//!
+//! Errors: [`ApiError`] — validation is a 422 naming the field (enumerations list their values),
+//! unknown ids a 404; database errors are logged 500s.
 
-use crate::Routes;
+use std::collections::{BTreeMap, HashMap};
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::response::Response;
+use axum::routing::{get, post, put};
+use jobs::db::{ActivityInsert, CompanyFilter, CompanyList, CompanyRow, CompanyWrite, ContactRow};
+use jobs::domain::companies::{self as rules, NAME_REQUIRED, SCORE_BANDS, STATUSES};
+use jobs::domain::{like_pattern, non_empty, one_of_message, state_code};
+use jobs::time::{now_ms, to_rfc3339};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::contacts::{ContactView, field_error, merge_text, present};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{CurrentUser, Json, Path, Query};
+use crate::list::{paging, with_total};
+use crate::{Access, AppState, Routes};
+
+/// Contacts listed with one company (its detail, `include=contacts`).
+const CONTACTS_PER_COMPANY: i64 = 1000;
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
+        .add(
+            Method::GET,
+            "/api/companies",
+            Access::User,
+            get(company_list),
+        )
+        .add(
+            Method::POST,
+            "/api/companies",
+            Access::User,
+            post(company_create),
+        )
+        .add(
+            Method::GET,
+            "/api/companies/report",
+            Access::User,
+            get(company_report),
+        )
+        .add(
+            Method::GET,
+            "/api/companies/{id}",
+            Access::User,
+            get(company_get),
+        )
+        .add(
+            Method::PUT,
+            "/api/companies/{id}",
+            Access::User,
+            put(company_update),
+        )
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CompanyView {
+    id: String,
+    name: String,
+    industry: Option<String>,
+    status: String,
+    /// Whole dollars as a digit string (seed 000 §3).
+    revenue: Option<String>,
+    employees: Option<i32>,
+    founded: Option<i32>,
+    score: i32,
+    website: Option<String>,
+    phone: Option<String>,
+    address: Option<String>,
+    city: Option<String>,
+    state: Option<String>,
+    zip_code: Option<String>,
+    location: Option<String>,
+    growth_rate: Option<f64>,
+    description: Option<String>,
+    competitor_alignment: Option<i32>,
+    discovered_at: Option<String>,
+    last_contacted_at: Option<String>,
+    discovery_source: Option<String>,
+    discovery_city: Option<String>,
+    discovery_state: Option<String>,
+    discovery_region: Option<String>,
+    discovery_metadata: Option<Value>,
+    competitive_analysis: Option<Value>,
+    lead_qualification: Option<Value>,
+    has_enhanced_data: bool,
+    prospect_score: i32,
+    is_deal: bool,
+    contact_count: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contacts: Option<Vec<ContactView>>,
+    /// Report only: contacts beyond the ones listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    more_contacts: Option<i64>,
+    created_at: String,
+}
+
+impl From<CompanyRow> for CompanyView {
+    fn from(c: CompanyRow) -> Self {
+        let location = match (&c.city, &c.state) {
+            (Some(city), Some(state)) => Some(format!("{city}, {state}")),
+            (Some(one), None) | (None, Some(one)) => Some(one.clone()),
+            (None, None) => None,
+        };
+        Self {
+            location,
+            revenue: c.revenue.map(|r| r.to_string()),
+            discovered_at: c.discovered_at.map(to_rfc3339),
+            last_contacted_at: c.last_contacted_at.map(to_rfc3339),
+            created_at: to_rfc3339(c.created_at),
+            discovery_metadata: c.discovery_metadata.map(|j| j.0),
+            competitive_analysis: c.competitive_analysis.map(|j| j.0),
+            lead_qualification: c.lead_qualification.map(|j| j.0),
+            id: c.id,
+            name: c.name,
+            industry: c.industry,
+            status: c.status,
+            employees: c.employees,
+            founded: c.founded,
+            score: c.score,
+            website: c.website,
+            phone: c.phone,
+            address: c.address,
+            city: c.city,
+            state: c.state,
+            zip_code: c.zip_code,
+            growth_rate: c.growth_rate,
+            description: c.description,
+            competitor_alignment: c.competitor_alignment,
+            discovery_source: c.discovery_source,
+            discovery_city: c.discovery_city,
+            discovery_state: c.discovery_state,
+            discovery_region: c.discovery_region,
+            has_enhanced_data: c.has_enhanced_data,
+            prospect_score: c.prospect_score,
+            is_deal: c.is_deal,
+            contact_count: c.contact_count,
+            contacts: None,
+            more_contacts: None,
+        }
+    }
+}
+
+fn state_checked(s: &str) -> ApiResult<String> {
+    state_code(s).ok_or_else(|| {
+        field_error(
+            "state",
+            "state must be a US state: its two-letter code (e.g. TX) or its name".into(),
+        )
+    })
+}
+
+fn status_checked(s: &str) -> ApiResult<String> {
+    let s = s.trim();
+    if rules::is_status(s) {
+        Ok(s.to_string())
+    } else {
+        Err(field_error("status", one_of_message("status", &STATUSES)))
+    }
+}
+
+fn not_found() -> ApiError {
+    ApiError::not_found("Company not found")
+}
+
+/// The contacts of `ids`, grouped by company.
+async fn contacts_by_company(
+    state: &AppState,
+    ids: &[String],
+    per_company: i64,
+) -> ApiResult<HashMap<String, Vec<ContactView>>> {
+    let rows: Vec<ContactRow> = state
+        .queue
+        .db
+        .contact_list_by_companies(ids, per_company)
+        .await?;
+    let mut by: HashMap<String, Vec<ContactView>> = HashMap::new();
+    for row in rows {
+        if let Some(company) = row.company_id.clone() {
+            by.entry(company).or_default().push(row.into());
+        }
+    }
+    Ok(by)
+}
+
+// ---- list, report ----
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ListQuery {
+    q: Option<String>,
+    state: Option<String>,
+    status: Option<String>,
+    score_band: Option<String>,
+    include: Option<String>,
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+fn filter_from(q: &ListQuery) -> ApiResult<CompanyFilter> {
+    let band =
+        match non_empty(q.score_band.as_deref()) {
+            None => None,
+            Some(b) => Some(rules::score_band(&b.to_ascii_lowercase()).ok_or_else(|| {
+                field_error("scoreBand", one_of_message("scoreBand", &SCORE_BANDS))
+            })?),
+        };
+    Ok(CompanyFilter {
+        q: non_empty(q.q.as_deref()).map(|s| like_pattern(&s)),
+        state: non_empty(q.state.as_deref())
+            .map(|s| state_checked(&s))
+            .transpose()?,
+        status: non_empty(q.status.as_deref())
+            .map(|s| status_checked(&s))
+            .transpose()?,
+        score_min: band.map(|b| b.0),
+        score_max: band.map(|b| b.1),
+    })
+}
+
+async fn company_list(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Response> {
+    let (limit, offset) = paging(q.limit, q.offset)?;
+    let include_contacts = match non_empty(q.include.as_deref()).as_deref() {
+        None => false,
+        Some("contacts") => true,
+        Some(_) => {
+            return Err(field_error(
+                "include",
+                one_of_message("include", &["contacts"]),
+            ));
+        }
+    };
+    let filter = filter_from(&q)?;
+    let (rows, total) = state
+        .queue
+        .db
+        .company_list(&CompanyList {
+            filter: &filter,
+            limit,
+            offset,
+        })
+        .await?;
+    let mut items: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
+    if include_contacts {
+        let ids: Vec<String> = items.iter().map(|c| c.id.clone()).collect();
+        let mut by = contacts_by_company(&state, &ids, CONTACTS_PER_COMPANY).await?;
+        for c in &mut items {
+            c.contacts = Some(by.remove(&c.id).unwrap_or_default());
+        }
+    }
+    Ok(with_total(items, total))
+}
+
+#[derive(Debug, Deserialize)]
+struct ReportQuery {
+    state: Option<String>,
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Report {
+    state: Option<String>,
+    total_companies: i64,
+    avg_revenue: Option<i64>,
+    avg_employees: Option<i64>,
+    qualified: i64,
+    companies: Vec<CompanyView>,
+}
+
+/// The map panel's customer report for a state: summary tiles over every company of the state, and
+/// a page of company cards with at most three contacts each (seed 000 §2.6, §9).
+async fn company_report(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<ReportQuery>,
+) -> ApiResult<Json<Report>> {
+    let (limit, offset) = paging(q.limit, q.offset)?;
+    let code = non_empty(q.state.as_deref())
+        .map(|s| state_checked(&s))
+        .transpose()?;
+    let db = &state.queue.db;
+    let summary = db.company_report_summary(code.as_deref()).await?;
+    let filter = CompanyFilter {
+        state: code.clone(),
+        ..CompanyFilter::default()
+    };
+    let rows = db
+        .company_list_report(&CompanyList {
+            filter: &filter,
+            limit,
+            offset,
+        })
+        .await?;
+    let mut companies: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
+    let ids: Vec<String> = companies.iter().map(|c| c.id.clone()).collect();
+    let mut by = contacts_by_company(&state, &ids, rules::REPORT_CONTACTS).await?;
+    for c in &mut companies {
+        let listed = by.remove(&c.id).unwrap_or_default();
+        c.more_contacts = Some((c.contact_count - listed.len() as i64).max(0));
+        c.contacts = Some(listed);
+    }
+    Ok(Json(Report {
+        state: code,
+        total_companies: summary.total_companies,
+        avg_revenue: summary.avg_revenue,
+        avg_employees: summary.avg_employees,
+        qualified: summary.qualified,
+        companies,
+    }))
+}
+
+async fn company_get(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Json<CompanyView>> {
+    let row = state
+        .queue
+        .db
+        .company_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    let mut view = CompanyView::from(row);
+    let mut by =
+        contacts_by_company(&state, std::slice::from_ref(&id), CONTACTS_PER_COMPANY).await?;
+    view.contacts = Some(by.remove(&id).unwrap_or_default());
+    Ok(Json(view))
+}
+
+// ---- create, update ----
+
+/// The edit dialog's fields (seed 000 §2.7, §7.3), or a status; every field optional.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CompanyBody {
+    name: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    website: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    industry: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    revenue: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    employees: Option<Option<i64>>,
+    #[serde(default, deserialize_with = "present")]
+    address: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    city: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    state: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    zip_code: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    phone: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    description: Option<Option<String>>,
+    status: Option<String>,
+    score: Option<i64>,
+}
+
+/// Applies `b` to `w`, collecting every field's problem into one 422.
+fn apply(b: &CompanyBody, w: &mut CompanyWrite) -> ApiResult<()> {
+    let mut errors = BTreeMap::new();
+    if let Some(name) = &b.name {
+        w.name = name.trim().to_string();
+    }
+    if w.name.is_empty() {
+        return Err(field_error("name", NAME_REQUIRED.into()));
+    }
+    if let Some(revenue) = &b.revenue {
+        match rules::revenue_dollars(revenue) {
+            Ok(r) => w.revenue = r,
+            Err(m) => {
+                errors.insert("revenue".to_string(), m);
+            }
+        }
+    }
+    if let Some(employees) = b.employees {
+        match employees.map(i32::try_from) {
+            None => w.employees = None,
+            Some(Ok(n)) if n >= 0 => w.employees = Some(n),
+            Some(_) => {
+                errors.insert(
+                    "employees".to_string(),
+                    "employees must be a whole number, 0 or more".to_string(),
+                );
+            }
+        }
+    }
+    if let Some(state) = &b.state {
+        match non_empty(state.as_deref()) {
+            None => w.state = None,
+            Some(s) => match state_code(&s) {
+                Some(code) => w.state = Some(code),
+                None => {
+                    errors.insert(
+                        "state".to_string(),
+                        "state must be a US state: its two-letter code (e.g. TX) or its name"
+                            .to_string(),
+                    );
+                }
+            },
+        }
+    }
+    if let Some(status) = &b.status {
+        if rules::is_status(status.trim()) {
+            w.status = status.trim().to_string();
+        } else {
+            errors.insert("status".to_string(), one_of_message("status", &STATUSES));
+        }
+    }
+    if let Some(score) = b.score {
+        if (0..=100).contains(&score) {
+            w.score = score as i32;
+        } else {
+            errors.insert(
+                "score".to_string(),
+                "score must be between 0 and 100".to_string(),
+            );
+        }
+    }
+    if let Some((_, first)) = errors.iter().next() {
+        let message = if errors.len() == 1 {
+            first.clone()
+        } else {
+            "Please correct the highlighted fields.".to_string()
+        };
+        return Err(ApiError::fields(message, errors));
+    }
+    w.website = merge_text(&b.website, w.website.take());
+    w.industry = merge_text(&b.industry, w.industry.take());
+    w.address = merge_text(&b.address, w.address.take());
+    w.city = merge_text(&b.city, w.city.take());
+    w.zip_code = merge_text(&b.zip_code, w.zip_code.take());
+    w.phone = merge_text(&b.phone, w.phone.take());
+    w.description = merge_text(&b.description, w.description.take());
+    Ok(())
+}
+
+async fn company_create(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<CompanyBody>,
+) -> ApiResult<(StatusCode, Json<CompanyView>)> {
+    let mut w = CompanyWrite {
+        id: jobs::domain::new_id(),
+        name: String::new(),
+        industry: None,
+        status: "discovered".to_string(),
+        revenue: None,
+        employees: None,
+        score: 0,
+        website: None,
+        phone: None,
+        address: None,
+        city: None,
+        state: None,
+        zip_code: None,
+        description: None,
+        discovery_source: Some("manual".to_string()),
+        now: now_ms(),
+    };
+    apply(&body, &mut w)?;
+    let mut tx = state.queue.db.begin().await?;
+    tx.company_insert(&w).await?;
+    let description = format!("Company {} added", w.name);
+    tx.activity_insert(&ActivityInsert {
+        kind: "company_created",
+        description: &description,
+        entity_type: Some("company"),
+        entity_id: Some(&w.id),
+        actor_id: Some(&user.user.id),
+    })
+    .await?;
+    tx.commit().await?;
+    let row = state
+        .queue
+        .db
+        .company_get(&w.id)
+        .await?
+        .ok_or_else(not_found)?;
+    let mut view = CompanyView::from(row);
+    view.contacts = Some(Vec::new());
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+async fn company_update(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<CompanyBody>,
+) -> ApiResult<Json<CompanyView>> {
+    let mut tx = state.queue.db.begin().await?;
+    let current = tx
+        .company_get_for_update(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    let before = CompanyWrite::from(&current);
+    let mut w = before.clone();
+    apply(&body, &mut w)?;
+    w.now = now_ms();
+    tx.company_update(&w).await?;
+    let mut record = async |kind: &str, description: String| -> ApiResult<()> {
+        tx.activity_insert(&ActivityInsert {
+            kind,
+            description: &description,
+            entity_type: Some("company"),
+            entity_id: Some(&id),
+            actor_id: Some(&user.user.id),
+        })
+        .await?;
+        Ok(())
+    };
+    if w.status != before.status {
+        record(
+            "company_status_change",
+            format!(
+                "Company {} status changed from {} to {}",
+                w.name, before.status, w.status
+            ),
+        )
+        .await?;
+    }
+    let other_changes = CompanyWrite {
+        status: before.status.clone(),
+        now: before.now,
+        ..w.clone()
+    } != before;
+    if other_changes {
+        record("company_updated", format!("Company {} updated", w.name)).await?;
+    }
+    tx.commit().await?;
+    let row = state
+        .queue
+        .db
+        .company_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    let mut view = CompanyView::from(row);
+    let mut by =
+        contacts_by_company(&state, std::slice::from_ref(&id), CONTACTS_PER_COMPANY).await?;
+    view.contacts = Some(by.remove(&id).unwrap_or_default());
+    Ok(Json(view))
 }

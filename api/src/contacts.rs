@@ -1,7 +1,839 @@
-//! contacts routes.
+//! Contacts (seed 001 §2–§9): the list with its filters, add and edit, the lead pipeline's rules
+//! (one-step moves, bulk status, convert to customer, the board), customers, the CSV export and the
+//! CSV import (stored, then a `contact_import` job).
+//!
+//! Errors: [`ApiError`] — validation is a 422 with the seed's message, unknown ids a 404, a taken
+//! email or a move the pipeline does not allow a 409; database errors are logged 500s.
 
-use crate::Routes;
+use std::collections::{BTreeMap, HashSet};
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::response::Response;
+use axum::routing::{get, post};
+use jobs::db::{
+    ActivityInsert, ContactFilter, ContactImportInsert, ContactList, ContactRow, ContactWrite, Tx,
+};
+use jobs::domain::contacts::{
+    self as rules, DEFAULT_SCORE, DEFAULT_STATUS, Direction, NO_EXPORT_MESSAGE, PIPELINE,
+    REQUIRED_MESSAGE, STATUSES,
+};
+use jobs::domain::{like_pattern, non_empty, one_of_message};
+use jobs::queue::NewJob;
+use jobs::time::{now_ms, to_rfc3339};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::json;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{CurrentUser, Json, Path, Query};
+use crate::jobs_api::accepted;
+use crate::list::{csv_download, paging, with_total};
+use crate::{Access, AppState, Routes};
+
+/// Largest CSV upload (only `POST /api/contacts/import` accepts more than the API-wide limit).
+pub const IMPORT_LIMIT: usize = 50 * 1024 * 1024;
+/// Most contacts one bulk-status call may change.
+const BULK_MAX: usize = 1000;
+/// Most rows one export writes.
+const EXPORT_MAX: i64 = 1_000_000;
+const DAY_MS: i64 = 24 * 3600 * 1000;
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
+        .add(
+            Method::GET,
+            "/api/contacts",
+            Access::User,
+            get(contact_list),
+        )
+        .add(
+            Method::POST,
+            "/api/contacts",
+            Access::User,
+            post(contact_create),
+        )
+        .add(
+            Method::GET,
+            "/api/contacts/export",
+            Access::User,
+            get(contact_export),
+        )
+        .add(
+            Method::POST,
+            "/api/contacts/import",
+            Access::User,
+            post(contact_import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
+        )
+        .add(
+            Method::POST,
+            "/api/contacts/bulk-status",
+            Access::User,
+            post(contact_bulk_status),
+        )
+        .add(
+            Method::GET,
+            "/api/contacts/{id}",
+            Access::User,
+            get(contact_get),
+        )
+        .add(
+            Method::PUT,
+            "/api/contacts/{id}",
+            Access::User,
+            axum::routing::put(contact_update),
+        )
+        .add(
+            Method::POST,
+            "/api/contacts/{id}/pipeline-move",
+            Access::User,
+            post(contact_pipeline_move),
+        )
+        .add(
+            Method::POST,
+            "/api/contacts/{id}/convert-to-customer",
+            Access::User,
+            post(contact_convert),
+        )
+        .add(
+            Method::GET,
+            "/api/leads/board",
+            Access::User,
+            get(lead_board),
+        )
+        .add(
+            Method::GET,
+            "/api/customers",
+            Access::User,
+            get(customer_list),
+        )
+        .add(
+            Method::GET,
+            "/api/customers/stats",
+            Access::User,
+            get(customer_stats),
+        )
+}
+
+// ---- views ----
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ContactView {
+    id: String,
+    company_id: Option<String>,
+    first_name: String,
+    last_name: String,
+    title: Option<String>,
+    department: Option<String>,
+    email: Option<String>,
+    phone: Option<String>,
+    linkedin_url: Option<String>,
+    status: String,
+    score: i32,
+    source: Option<String>,
+    tags: Vec<String>,
+    notes: Option<String>,
+    created_at: String,
+    last_contacted_at: Option<String>,
+    is_verified: bool,
+    verification_score: Option<i32>,
+    verified_by: Vec<String>,
+    verified_at: Option<String>,
+    verification_warnings: Vec<String>,
+}
+
+impl From<ContactRow> for ContactView {
+    fn from(c: ContactRow) -> Self {
+        Self {
+            created_at: to_rfc3339(c.created_at),
+            last_contacted_at: c.last_contacted_at.map(to_rfc3339),
+            verified_at: c.verified_at.map(to_rfc3339),
+            id: c.id,
+            company_id: c.company_id,
+            first_name: c.first_name,
+            last_name: c.last_name,
+            title: c.title,
+            department: c.department,
+            email: c.email,
+            phone: c.phone,
+            linkedin_url: c.linkedin_url,
+            status: c.status,
+            score: c.score,
+            source: c.source,
+            tags: c.tags.0,
+            notes: c.notes,
+            is_verified: c.is_verified,
+            verification_score: c.verification_score,
+            verified_by: c.verified_by.0,
+            verification_warnings: c.verification_warnings.0,
+        }
+    }
+}
+
+fn views(rows: Vec<ContactRow>) -> Vec<ContactView> {
+    rows.into_iter().map(ContactView::from).collect()
+}
+
+// ---- list, export ----
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ListQuery {
+    q: Option<String>,
+    role: Option<String>,
+    status: Option<String>,
+    region: Option<String>,
+    company_id: Option<String>,
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+fn status_checked(status: &str) -> ApiResult<String> {
+    let status = status.trim();
+    if rules::is_status(status) {
+        Ok(status.to_string())
+    } else {
+        Err(field_error("status", one_of_message("status", &STATUSES)))
+    }
+}
+
+/// A 422 about one field; the message names the problem.
+pub(crate) fn field_error(field: &str, message: String) -> ApiError {
+    ApiError::fields(
+        message.clone(),
+        BTreeMap::from([(field.to_string(), message)]),
+    )
+}
+
+/// The list filters, validated (shared by the list and the export).
+fn filter_from(q: &ListQuery) -> ApiResult<ContactFilter> {
+    let states = match non_empty(q.region.as_deref()) {
+        None => None,
+        Some(region) => Some(
+            rules::region_states(&region)
+                .ok_or_else(|| {
+                    field_error("region", one_of_message("region", &rules::region_names()))
+                })?
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        ),
+    };
+    Ok(ContactFilter {
+        q: non_empty(q.q.as_deref()).map(|s| like_pattern(&s)),
+        role: non_empty(q.role.as_deref()).map(|s| like_pattern(&s)),
+        status: non_empty(q.status.as_deref())
+            .map(|s| status_checked(&s))
+            .transpose()?,
+        company_id: non_empty(q.company_id.as_deref()),
+        states,
+    })
+}
+
+async fn contact_list(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Response> {
+    let (limit, offset) = paging(q.limit, q.offset)?;
+    let filter = filter_from(&q)?;
+    let (rows, total) = state
+        .queue
+        .db
+        .contact_list(&ContactList {
+            filter: &filter,
+            limit,
+            offset,
+        })
+        .await?;
+    Ok(with_total(views(rows), total))
+}
+
+async fn contact_export(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Response> {
+    let filter = filter_from(&q)?;
+    let (rows, _) = state
+        .queue
+        .db
+        .contact_list(&ContactList {
+            filter: &filter,
+            limit: EXPORT_MAX,
+            offset: 0,
+        })
+        .await?;
+    if rows.is_empty() {
+        return Err(ApiError::not_found(NO_EXPORT_MESSAGE));
+    }
+    let opt = |s: Option<String>| s.unwrap_or_default();
+    csv_download(
+        "contacts-export.csv",
+        &[
+            "First Name",
+            "Last Name",
+            "Title",
+            "Email",
+            "Phone",
+            "Status",
+            "Score",
+        ],
+        rows.into_iter().map(|c| {
+            vec![
+                c.first_name,
+                c.last_name,
+                opt(c.title),
+                opt(c.email),
+                opt(c.phone),
+                c.status,
+                c.score.to_string(),
+            ]
+        }),
+    )
+}
+
+async fn contact_get(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Json<ContactView>> {
+    let row = state
+        .queue
+        .db
+        .contact_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(Json(row.into()))
+}
+
+fn not_found() -> ApiError {
+    ApiError::not_found("Contact not found")
+}
+
+// ---- create, update ----
+
+/// `Some(value)` for a field that is present (even `null`), so `None` means "absent".
+pub(crate) fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ContactBody {
+    first_name: Option<String>,
+    last_name: Option<String>,
+    email: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    phone: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    title: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    department: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    company_id: Option<Option<String>>,
+    status: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    notes: Option<Option<String>>,
+    score: Option<i64>,
+    #[serde(default, deserialize_with = "present")]
+    linkedin_url: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    source: Option<Option<String>>,
+    tags: Option<Vec<String>>,
+}
+
+/// An optional text field of a body: absent keeps `current`, null or blank clears it.
+pub(crate) fn merge_text(
+    field: &Option<Option<String>>,
+    current: Option<String>,
+) -> Option<String> {
+    match field {
+        None => current,
+        Some(v) => non_empty(v.as_deref()),
+    }
+}
+
+/// Applies `b` to `w` and checks the result: the names and the email must end up non-empty.
+fn apply(b: &ContactBody, w: &mut ContactWrite) -> ApiResult<()> {
+    let mut missing = BTreeMap::new();
+    for (field, value, target) in [
+        ("firstName", &b.first_name, &mut w.first_name),
+        ("lastName", &b.last_name, &mut w.last_name),
+    ] {
+        if let Some(v) = value {
+            *target = v.trim().to_string();
+        }
+        if target.is_empty() {
+            missing.insert(field.to_string(), format!("{field} is required"));
+        }
+    }
+    if let Some(email) = &b.email {
+        w.email = non_empty(Some(email));
+    }
+    if w.email.is_none() {
+        missing.insert("email".to_string(), "email is required".to_string());
+    }
+    if !missing.is_empty() {
+        return Err(ApiError::fields(REQUIRED_MESSAGE, missing));
+    }
+    if let Some(email) = &w.email
+        && !rules::is_valid_email(email)
+    {
+        return Err(field_error(
+            "email",
+            "Please enter a valid email address.".into(),
+        ));
+    }
+    if let Some(status) = &b.status {
+        w.status = status_checked(status)?;
+    }
+    if let Some(score) = b.score {
+        if !(0..=100).contains(&score) {
+            return Err(field_error(
+                "score",
+                "score must be between 0 and 100".into(),
+            ));
+        }
+        w.score = score as i32;
+    }
+    w.phone = merge_text(&b.phone, w.phone.take());
+    w.title = merge_text(&b.title, w.title.take());
+    w.department = merge_text(&b.department, w.department.take());
+    w.company_id = merge_text(&b.company_id, w.company_id.take());
+    w.notes = merge_text(&b.notes, w.notes.take());
+    w.linkedin_url = merge_text(&b.linkedin_url, w.linkedin_url.take());
+    w.source = merge_text(&b.source, w.source.take());
+    if let Some(tags) = &b.tags {
+        w.tags = tags.iter().filter_map(|t| non_empty(Some(t))).collect();
+    }
+    Ok(())
+}
+
+async fn check_company(tx: &mut Tx, company_id: Option<&String>) -> ApiResult<()> {
+    if let Some(id) = company_id
+        && tx
+            .company_ids_existing(std::slice::from_ref(id))
+            .await?
+            .is_empty()
+    {
+        return Err(field_error("companyId", format!("Unknown company: {id}")));
+    }
+    Ok(())
+}
+
+/// A taken email is a 409; anything else stays an internal error.
+fn email_conflict(e: sqlx::Error) -> ApiError {
+    match &e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => {
+            ApiError::conflict("A contact with this email address already exists.")
+        }
+        _ => e.into(),
+    }
+}
+
+fn full_name(w: &ContactWrite) -> String {
+    format!("{} {}", w.first_name, w.last_name)
+}
+
+async fn contact_create(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<ContactBody>,
+) -> ApiResult<(StatusCode, Json<ContactView>)> {
+    let now = now_ms();
+    let mut w = ContactWrite {
+        id: jobs::domain::new_id(),
+        company_id: None,
+        first_name: String::new(),
+        last_name: String::new(),
+        email: None,
+        phone: None,
+        title: None,
+        department: None,
+        linkedin_url: None,
+        status: DEFAULT_STATUS.to_string(),
+        score: DEFAULT_SCORE,
+        source: None,
+        tags: Vec::new(),
+        notes: None,
+        now,
+    };
+    apply(&body, &mut w)?;
+    let mut tx = state.queue.db.begin().await?;
+    check_company(&mut tx, w.company_id.as_ref()).await?;
+    tx.contact_insert(&w).await.map_err(email_conflict)?;
+    let description = format!("Contact {} added", full_name(&w));
+    tx.activity_insert(&ActivityInsert {
+        kind: "contact_created",
+        description: &description,
+        entity_type: Some("contact"),
+        entity_id: Some(&w.id),
+        actor_id: Some(&user.user.id),
+    })
+    .await?;
+    tx.commit().await?;
+    let row = state
+        .queue
+        .db
+        .contact_get(&w.id)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok((StatusCode::CREATED, Json(row.into())))
+}
+
+/// Records a status change in the transaction that makes it.
+async fn status_activity(
+    tx: &mut Tx,
+    user: &CurrentUser,
+    kind: &str,
+    id: &str,
+    description: &str,
+) -> ApiResult<()> {
+    tx.activity_insert(&ActivityInsert {
+        kind,
+        description,
+        entity_type: Some("contact"),
+        entity_id: Some(id),
+        actor_id: Some(&user.user.id),
+    })
+    .await?;
+    Ok(())
+}
+
+async fn contact_update(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<ContactBody>,
+) -> ApiResult<Json<ContactView>> {
+    let mut tx = state.queue.db.begin().await?;
+    let current = tx
+        .contact_get_for_update(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    let before = ContactWrite::from(&current);
+    let mut w = before.clone();
+    apply(&body, &mut w)?;
+    w.now = now_ms();
+    if w.company_id != before.company_id {
+        check_company(&mut tx, w.company_id.as_ref()).await?;
+    }
+    tx.contact_update(&w).await.map_err(email_conflict)?;
+    if w.status != before.status {
+        let description = format!(
+            "Contact {} status changed from {} to {}",
+            full_name(&w),
+            before.status,
+            w.status
+        );
+        status_activity(&mut tx, &user, "contact_status_change", &id, &description).await?;
+    }
+    let other_changes = ContactWrite {
+        status: before.status.clone(),
+        now: before.now,
+        ..w.clone()
+    } != before;
+    if other_changes {
+        let description = format!("Contact {} updated", full_name(&w));
+        status_activity(&mut tx, &user, "contact_updated", &id, &description).await?;
+    }
+    tx.commit().await?;
+    let row = state
+        .queue
+        .db
+        .contact_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(Json(row.into()))
+}
+
+// ---- lead pipeline ----
+
+#[derive(Debug, Deserialize)]
+struct MoveBody {
+    direction: String,
+}
+
+async fn contact_pipeline_move(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<MoveBody>,
+) -> ApiResult<Json<ContactView>> {
+    let dir = match body.direction.trim() {
+        "forward" => Direction::Forward,
+        "back" => Direction::Back,
+        _ => {
+            return Err(field_error(
+                "direction",
+                one_of_message("direction", &["forward", "back"]),
+            ));
+        }
+    };
+    let mut tx = state.queue.db.begin().await?;
+    let c = tx
+        .contact_get_for_update(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    let to = rules::pipeline_step(&c.status, dir).map_err(ApiError::conflict)?;
+    tx.contact_status_set(&id, to, now_ms()).await?;
+    let description = format!(
+        "Contact {} {} moved from {} to {}",
+        c.first_name, c.last_name, c.status, to
+    );
+    status_activity(&mut tx, &user, "contact_status_change", &id, &description).await?;
+    tx.commit().await?;
+    let row = state
+        .queue
+        .db
+        .contact_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(Json(row.into()))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BulkStatusBody {
+    contact_ids: Vec<String>,
+    status: String,
+}
+
+/// Sets every listed contact's status in one transaction: an unknown id changes nothing.
+async fn contact_bulk_status(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<BulkStatusBody>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let status = status_checked(&body.status)?;
+    let mut seen = HashSet::new();
+    let ids: Vec<&String> = body
+        .contact_ids
+        .iter()
+        .filter(|id| seen.insert(*id))
+        .collect();
+    if ids.is_empty() {
+        return Err(field_error(
+            "contactIds",
+            "Select at least one contact.".into(),
+        ));
+    }
+    if ids.len() > BULK_MAX {
+        return Err(field_error(
+            "contactIds",
+            format!("At most {BULK_MAX} contacts can be updated at once."),
+        ));
+    }
+    let mut tx = state.queue.db.begin().await?;
+    let now = now_ms();
+    let mut changed = 0;
+    for id in &ids {
+        // Returning drops `tx`, which rolls back every change made so far.
+        let c = tx
+            .contact_get_for_update(id)
+            .await?
+            .ok_or_else(|| ApiError::not_found(format!("Contact not found: {id}")))?;
+        if c.status == status {
+            continue;
+        }
+        tx.contact_status_set(id, &status, now).await?;
+        let description = format!(
+            "Contact {} {} status changed from {} to {}",
+            c.first_name, c.last_name, c.status, status
+        );
+        status_activity(&mut tx, &user, "contact_status_change", id, &description).await?;
+        changed += 1;
+    }
+    tx.commit().await?;
+    Ok(Json(
+        json!({ "status": status, "matched": ids.len(), "updated": changed }),
+    ))
+}
+
+async fn contact_convert(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Json<ContactView>> {
+    let mut tx = state.queue.db.begin().await?;
+    let c = tx
+        .contact_get_for_update(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    if c.status != "qualified" {
+        return Err(ApiError::conflict(format!(
+            "Only qualified leads can be converted to customers (this contact is {}).",
+            c.status
+        )));
+    }
+    tx.contact_status_set(&id, "customer", now_ms()).await?;
+    let description = format!(
+        "Contact {} {} converted to customer",
+        c.first_name, c.last_name
+    );
+    status_activity(&mut tx, &user, "contact_converted", &id, &description).await?;
+    tx.commit().await?;
+    let row = state
+        .queue
+        .db
+        .contact_get(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(Json(row.into()))
+}
+
+#[derive(Debug, Deserialize)]
+struct BoardQuery {
+    limit: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Stage {
+    stage: &'static str,
+    title: &'static str,
+    count: i64,
+    avg_score: i64,
+    high_priority: i64,
+    contacts: Vec<ContactView>,
+}
+
+/// The four stage columns; `limit` caps the contacts listed per column (counts are of all).
+async fn lead_board(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<BoardQuery>,
+) -> ApiResult<Json<Vec<Stage>>> {
+    let (limit, _) = paging(q.limit, None)?;
+    let db = &state.queue.db;
+    let stats = db.contact_stage_stats().await?;
+    let titles = ["New Leads", "Email Sent", "Meeting Scheduled", "Qualified"];
+    let mut stages = Vec::with_capacity(PIPELINE.len());
+    for (stage, title) in PIPELINE.into_iter().zip(titles) {
+        let filter = ContactFilter {
+            status: Some(stage.to_string()),
+            ..ContactFilter::default()
+        };
+        let (rows, _) = db
+            .contact_list(&ContactList {
+                filter: &filter,
+                limit,
+                offset: 0,
+            })
+            .await?;
+        let s = stats.iter().find(|s| s.status == stage);
+        stages.push(Stage {
+            stage,
+            title,
+            count: s.map_or(0, |s| s.count),
+            avg_score: s.and_then(|s| s.avg_score).unwrap_or(0),
+            high_priority: s.map_or(0, |s| s.high_priority),
+            contacts: views(rows),
+        });
+    }
+    Ok(Json(stages))
+}
+
+// ---- customers ----
+
+#[derive(Debug, Deserialize)]
+struct CustomerQuery {
+    q: Option<String>,
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+async fn customer_list(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<CustomerQuery>,
+) -> ApiResult<Response> {
+    let (limit, offset) = paging(q.limit, q.offset)?;
+    let filter = ContactFilter {
+        q: non_empty(q.q.as_deref()).map(|s| like_pattern(&s)),
+        status: Some("customer".to_string()),
+        ..ContactFilter::default()
+    };
+    let (rows, total) = state
+        .queue
+        .db
+        .contact_list(&ContactList {
+            filter: &filter,
+            limit,
+            offset,
+        })
+        .await?;
+    Ok(with_total(views(rows), total))
+}
+
+async fn customer_stats(
+    State(state): State<AppState>,
+    _: CurrentUser,
+) -> ApiResult<Json<serde_json::Value>> {
+    let s = state
+        .queue
+        .db
+        .customer_stats(now_ms() - 30 * DAY_MS)
+        .await?;
+    Ok(Json(json!({
+        "total": s.total,
+        "highValue": s.high_value,
+        "newThisMonth": s.new_this_month,
+    })))
+}
+
+// ---- import ----
+
+/// Stores the CSV and enqueues its `contact_import` job in one transaction; 202 with the job id.
+async fn contact_import(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if !(content_type.starts_with("text/csv") || content_type.starts_with("application/csv")) {
+        return Err(ApiError::Status(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Expected a CSV body with Content-Type: text/csv".into(),
+        ));
+    }
+    let body = body.map_err(|r| {
+        let message = if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            format!(
+                "The CSV file is too large (at most {} MiB)",
+                IMPORT_LIMIT / 1024 / 1024
+            )
+        } else {
+            r.body_text()
+        };
+        ApiError::Status(r.status(), message)
+    })?;
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::unprocessable("The CSV file is empty."));
+    }
+    jobs::kinds::contact_import::check_header(&body).map_err(ApiError::unprocessable)?;
+    let import_id = ulid::Ulid::new().to_string();
+    let mut tx = state.queue.begin().await?;
+    tx.tx()
+        .contact_import_insert(&ContactImportInsert {
+            id: &import_id,
+            body: &body,
+            created_by: Some(&user.user.id),
+            created_at: now_ms(),
+        })
+        .await?;
+    let job = NewJob::new("contact_import", json!({ "importId": import_id }));
+    let inserted = tx.enqueue(job).await?;
+    tx.commit().await?;
+    Ok(accepted(&inserted.id, &inserted.status))
 }

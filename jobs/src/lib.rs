@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod config;
 pub mod db;
+pub mod domain;
 pub mod geo;
 pub mod intel;
 pub mod kinds;

@@ -3,6 +3,7 @@
 mod ai_score;
 mod bulk_ai_score;
 mod contact_enrich;
+pub mod contact_import;
 mod contact_verify;
 mod discovery_scan;
 mod noop;
@@ -11,6 +12,7 @@ mod prune_jobs;
 pub use ai_score::AiScore;
 pub use bulk_ai_score::{BulkAiScore, HIGH_VALUE, MAX_CONTACTS as MAX_BULK_SCORE, RESCORE_BELOW};
 pub use contact_enrich::{ContactEnrich, MAX_ENRICH};
+pub use contact_import::ContactImport;
 pub use contact_verify::ContactVerify;
 pub use discovery_scan::{DiscoveryScan, ScanError};
 pub use noop::Noop;
@@ -21,6 +23,7 @@ use crate::queue::Registry;
 /// Every kind this build runs.
 pub fn registry() -> Registry {
     Registry::default()
+        .register::<ContactImport>()
         .register::<Noop>()
         .register::<PruneJobs>()
         .register::<AiScore>()

@@ -1,1 +1,289 @@
-//! contacts queries, sqlite dialect.
+//! contacts queries, sqlite dialect. Optional filters are `(?n IS NULL OR ...)` so the SQL stays
+//! static; lists of values travel as one JSON array read with `json_each`.
+
+use std::collections::HashSet;
+
+use sqlx::types::Json;
+use sqlx::{Executor, Sqlite, SqliteConnection, SqlitePool};
+
+use crate::db::{
+    CONTACT_COLUMNS, ContactImportInsert, ContactImportRow, ContactList, ContactRow, ContactWrite,
+    CustomerStats, StageStats,
+};
+
+/// The contact filter over parameters ?1..?5 (see [`crate::db::ContactFilter`]).
+macro_rules! contact_filter {
+    () => {
+        "(?1 IS NULL OR lower(first_name || ' ' || last_name) LIKE ?1 ESCAPE '\\'
+              OR lower(COALESCE(email, '')) LIKE ?1 ESCAPE '\\'
+              OR lower(COALESCE(title, '')) LIKE ?1 ESCAPE '\\')
+         AND (?2 IS NULL OR lower(COALESCE(title, '')) LIKE ?2 ESCAPE '\\')
+         AND (?3 IS NULL OR status = ?3)
+         AND (?4 IS NULL OR company_id = ?4)
+         AND (?5 IS NULL OR company_id IN
+              (SELECT id FROM companies WHERE upper(state) IN (SELECT value FROM json_each(?5))))"
+    };
+}
+
+fn json_list(v: &[String]) -> String {
+    serde_json::Value::from(v).to_string()
+}
+
+pub async fn contact_get<'e, E: Executor<'e, Database = Sqlite>>(
+    e: E,
+    id: &str,
+) -> Result<Option<ContactRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {CONTACT_COLUMNS} FROM contacts WHERE id = ?1"
+    )))
+    .bind(id)
+    .fetch_optional(e)
+    .await
+}
+
+pub async fn contact_get_for_update(
+    conn: &mut SqliteConnection,
+    id: &str,
+) -> Result<Option<ContactRow>, sqlx::Error> {
+    contact_get(conn, id).await
+}
+
+pub async fn contact_list(
+    pool: &SqlitePool,
+    p: &ContactList<'_>,
+) -> Result<(Vec<ContactRow>, i64), sqlx::Error> {
+    let f = p.filter;
+    let states = f.states.as_deref().map(json_list);
+    let rows = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {CONTACT_COLUMNS} FROM contacts WHERE {}
+         ORDER BY created_at DESC, id DESC LIMIT ?6 OFFSET ?7",
+        contact_filter!()
+    )))
+    .bind(&f.q)
+    .bind(&f.role)
+    .bind(&f.status)
+    .bind(&f.company_id)
+    .bind(&states)
+    .bind(p.limit)
+    .bind(p.offset)
+    .fetch_all(pool)
+    .await?;
+    let total = sqlx::query_scalar(concat!(
+        "SELECT COUNT(*) FROM contacts WHERE ",
+        contact_filter!()
+    ))
+    .bind(&f.q)
+    .bind(&f.role)
+    .bind(&f.status)
+    .bind(&f.company_id)
+    .bind(&states)
+    .fetch_one(pool)
+    .await?;
+    Ok((rows, total))
+}
+
+pub async fn contact_list_by_companies(
+    pool: &SqlitePool,
+    company_ids: &[String],
+    per_company: i64,
+) -> Result<Vec<ContactRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {CONTACT_COLUMNS} FROM (
+             SELECT *, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY score DESC, created_at, id) AS rn
+             FROM contacts WHERE company_id IN (SELECT value FROM json_each(?1))
+         ) WHERE rn <= ?2 ORDER BY company_id, rn"
+    )))
+    .bind(json_list(company_ids))
+    .bind(per_company)
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn contact_stage_stats(pool: &SqlitePool) -> Result<Vec<StageStats>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT status, COUNT(*) AS count, CAST(ROUND(AVG(score)) AS INTEGER) AS avg_score,
+                SUM(CASE WHEN score >= 80 THEN 1 ELSE 0 END) AS high_priority
+         FROM contacts WHERE status IN ('new_lead', 'email_sent', 'meeting_scheduled', 'qualified')
+         GROUP BY status",
+    )
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn customer_stats(pool: &SqlitePool, since: i64) -> Result<CustomerStats, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT COUNT(*) AS total,
+                COALESCE(SUM(CASE WHEN score >= 85 THEN 1 ELSE 0 END), 0) AS high_value,
+                COALESCE(SUM(CASE WHEN created_at >= ?1 THEN 1 ELSE 0 END), 0) AS new_this_month
+         FROM contacts WHERE status = 'customer'",
+    )
+    .bind(since)
+    .fetch_one(pool)
+    .await
+}
+
+pub async fn contact_insert(
+    conn: &mut SqliteConnection,
+    c: &ContactWrite,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO contacts (id, company_id, first_name, last_name, email, phone, title, department,
+             linkedin_url, status, score, source, tags, notes, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
+    )
+    .bind(&c.id)
+    .bind(&c.company_id)
+    .bind(&c.first_name)
+    .bind(&c.last_name)
+    .bind(&c.email)
+    .bind(&c.phone)
+    .bind(&c.title)
+    .bind(&c.department)
+    .bind(&c.linkedin_url)
+    .bind(&c.status)
+    .bind(c.score)
+    .bind(&c.source)
+    .bind(Json(&c.tags))
+    .bind(&c.notes)
+    .bind(c.now)
+    .execute(conn)
+    .await
+    .map(|_| ())
+}
+
+pub async fn contact_update(
+    conn: &mut SqliteConnection,
+    c: &ContactWrite,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE contacts SET company_id = ?2, first_name = ?3, last_name = ?4, email = ?5, phone = ?6,
+             title = ?7, department = ?8, linkedin_url = ?9, status = ?10, score = ?11, source = ?12,
+             tags = ?13, notes = ?14, updated_at = ?15
+         WHERE id = ?1",
+    )
+    .bind(&c.id)
+    .bind(&c.company_id)
+    .bind(&c.first_name)
+    .bind(&c.last_name)
+    .bind(&c.email)
+    .bind(&c.phone)
+    .bind(&c.title)
+    .bind(&c.department)
+    .bind(&c.linkedin_url)
+    .bind(&c.status)
+    .bind(c.score)
+    .bind(&c.source)
+    .bind(Json(&c.tags))
+    .bind(&c.notes)
+    .bind(c.now)
+    .execute(conn)
+    .await
+    .map(|_| ())
+}
+
+pub async fn contact_status_set(
+    conn: &mut SqliteConnection,
+    id: &str,
+    status: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("UPDATE contacts SET status = ?2, updated_at = ?3 WHERE id = ?1")
+        .bind(id)
+        .bind(status)
+        .bind(now)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+pub async fn contact_emails_existing(
+    conn: &mut SqliteConnection,
+    emails: &[String],
+) -> Result<HashSet<String>, sqlx::Error> {
+    let found: Vec<String> = sqlx::query_scalar(
+        "SELECT lower(email) FROM contacts
+         WHERE email IS NOT NULL AND lower(email) IN (SELECT value FROM json_each(?1))",
+    )
+    .bind(json_list(emails))
+    .fetch_all(conn)
+    .await?;
+    Ok(found.into_iter().collect())
+}
+
+pub async fn contact_import_upsert(
+    conn: &mut SqliteConnection,
+    r: &ContactImportRow,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO contacts (id, company_id, first_name, last_name, email, phone, title, department,
+             linkedin_url, status, score, source, tags, notes, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, COALESCE(?10, 'discovered'), COALESCE(?11, 50), ?12,
+                 COALESCE(?13, '[]'), ?14, ?15, ?15)
+         ON CONFLICT (lower(email)) WHERE email IS NOT NULL DO UPDATE SET
+             company_id = COALESCE(?2, contacts.company_id),
+             first_name = ?3, last_name = ?4,
+             phone = COALESCE(?6, contacts.phone),
+             title = COALESCE(?7, contacts.title),
+             department = COALESCE(?8, contacts.department),
+             linkedin_url = COALESCE(?9, contacts.linkedin_url),
+             status = COALESCE(?10, contacts.status),
+             score = COALESCE(?11, contacts.score),
+             source = COALESCE(?12, contacts.source),
+             tags = COALESCE(?13, contacts.tags),
+             notes = COALESCE(?14, contacts.notes),
+             updated_at = ?15",
+    )
+    .bind(&r.id)
+    .bind(&r.company_id)
+    .bind(&r.first_name)
+    .bind(&r.last_name)
+    .bind(&r.email)
+    .bind(&r.phone)
+    .bind(&r.title)
+    .bind(&r.department)
+    .bind(&r.linkedin_url)
+    .bind(&r.status)
+    .bind(r.score)
+    .bind(&r.source)
+    .bind(r.tags.as_ref().map(Json))
+    .bind(&r.notes)
+    .bind(now)
+    .execute(conn)
+    .await
+    .map(|_| ())
+}
+
+pub async fn contact_import_insert(
+    conn: &mut SqliteConnection,
+    p: &ContactImportInsert<'_>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO contact_imports (id, body, created_by, created_at) VALUES (?1, ?2, ?3, ?4)",
+    )
+    .bind(p.id)
+    .bind(p.body)
+    .bind(p.created_by)
+    .bind(p.created_at)
+    .execute(conn)
+    .await
+    .map(|_| ())
+}
+
+pub async fn contact_import_body(
+    pool: &SqlitePool,
+    id: &str,
+) -> Result<Option<Vec<u8>>, sqlx::Error> {
+    sqlx::query_scalar("SELECT body FROM contact_imports WHERE id = ?1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+}
+
+pub async fn contact_import_delete(pool: &SqlitePool, id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM contact_imports WHERE id = ?1")
+        .bind(id)
+        .execute(pool)
+        .await
+        .map(|_| ())
+}
