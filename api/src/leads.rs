@@ -65,17 +65,6 @@ fn clean(v: &Option<String>) -> Option<&str> {
     v.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
-fn valid_email(e: &str) -> bool {
-    let Some((local, domain)) = e.split_once('@') else {
-        return false;
-    };
-    !local.is_empty()
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !e.chars().any(char::is_whitespace)
-}
-
 async fn lead_create(
     State(state): State<AppState>,
     parts: Parts,
@@ -110,7 +99,7 @@ async fn lead_create(
     let email = clean(&form.email)
         .map(str::to_lowercase)
         .unwrap_or_default();
-    if !valid_email(&email) {
+    if !jobs::domain::contacts::is_valid_email(&email) {
         errors.insert("email".to_string(), "Valid email is required".to_string());
     }
     let state_code = match clean(&form.state) {

@@ -56,16 +56,29 @@ pub const STATES: [(&str, &str); 50] = [
 
 /// The two-letter code of a state given by code or name, any case.
 pub fn state_code(text: &str) -> Option<&'static str> {
-    let t = text.trim();
+    let t = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let t = t.as_str();
     STATES
         .iter()
         .find(|(code, name)| code.eq_ignore_ascii_case(t) || name.eq_ignore_ascii_case(t))
         .map(|(code, _)| *code)
 }
 
+/// Regions of seed 000 §3, the values of every region filter.
+pub const REGIONS: [&str; 8] = [
+    "southwest",
+    "arkansas",
+    "texas",
+    "louisiana",
+    "mississippi",
+    "new-mexico",
+    "oklahoma",
+    "arizona",
+];
+
 /// The states of a region (seed 000 §3: southwest is all seven target states).
 pub fn region_states(region: &str) -> Option<&'static [&'static str]> {
-    Some(match region {
+    Some(match region.trim().to_ascii_lowercase().as_str() {
         "southwest" => &crate::scoring::TARGET_STATES,
         "texas" => &["TX"],
         "arkansas" => &["AR"],

@@ -35,18 +35,7 @@ pub struct Verification {
     pub warnings: Vec<String>,
 }
 
-/// Syntax of an address: one `@`, a local part, a dotted domain, no spaces.
-pub fn email_syntax_ok(email: &str) -> bool {
-    let Some((local, domain)) = email.split_once('@') else {
-        return false;
-    };
-    !local.is_empty()
-        && !domain.contains('@')
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !email.chars().any(char::is_whitespace)
-}
+pub use crate::domain::contacts::is_valid_email as email_syntax_ok;
 
 pub fn email_domain(email: &str) -> Option<String> {
     email.rsplit_once('@').map(|(_, d)| d.trim().to_lowercase())

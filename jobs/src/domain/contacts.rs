@@ -63,28 +63,10 @@ pub fn pipeline_step(status: &str, dir: Direction) -> Result<&'static str, Strin
     }
 }
 
-/// Region filter values (seed 000 §3) and the states each one covers (seed 000 §2.6).
-pub const REGIONS: [(&str, &[&str]); 8] = [
-    ("southwest", &["TX", "AR", "LA", "MS", "NM", "OK", "AZ"]),
-    ("texas", &["TX"]),
-    ("arkansas", &["AR"]),
-    ("louisiana", &["LA"]),
-    ("mississippi", &["MS"]),
-    ("new-mexico", &["NM"]),
-    ("oklahoma", &["OK"]),
-    ("arizona", &["AZ"]),
-];
-
-pub fn region_states(region: &str) -> Option<&'static [&'static str]> {
-    let region = region.trim().to_ascii_lowercase();
-    REGIONS
-        .iter()
-        .find(|(name, _)| *name == region)
-        .map(|(_, states)| *states)
-}
+pub use crate::geo::region_states;
 
 pub fn region_names() -> Vec<&'static str> {
-    REGIONS.iter().map(|(name, _)| *name).collect()
+    crate::geo::REGIONS.to_vec()
 }
 
 /// A plausible address: one `@`, a non-empty local part, a dotted domain, no spaces.

@@ -16,84 +16,9 @@ pub fn new_id() -> String {
     }
 }
 
-/// Two-letter codes of the 50 states and DC (seed 000 §5: all 50 state names map to codes).
-pub const US_STATES: [&str; 51] = [
-    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA",
-    "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM",
-    "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA",
-    "WV", "WI", "WY",
-];
-
-/// State names and their codes (seed 000 §5: all 50 state names map to two-letter codes).
-const STATE_NAMES: [(&str, &str); 51] = [
-    ("alabama", "AL"),
-    ("alaska", "AK"),
-    ("arizona", "AZ"),
-    ("arkansas", "AR"),
-    ("california", "CA"),
-    ("colorado", "CO"),
-    ("connecticut", "CT"),
-    ("delaware", "DE"),
-    ("district of columbia", "DC"),
-    ("florida", "FL"),
-    ("georgia", "GA"),
-    ("hawaii", "HI"),
-    ("idaho", "ID"),
-    ("illinois", "IL"),
-    ("indiana", "IN"),
-    ("iowa", "IA"),
-    ("kansas", "KS"),
-    ("kentucky", "KY"),
-    ("louisiana", "LA"),
-    ("maine", "ME"),
-    ("maryland", "MD"),
-    ("massachusetts", "MA"),
-    ("michigan", "MI"),
-    ("minnesota", "MN"),
-    ("mississippi", "MS"),
-    ("missouri", "MO"),
-    ("montana", "MT"),
-    ("nebraska", "NE"),
-    ("nevada", "NV"),
-    ("new hampshire", "NH"),
-    ("new jersey", "NJ"),
-    ("new mexico", "NM"),
-    ("new york", "NY"),
-    ("north carolina", "NC"),
-    ("north dakota", "ND"),
-    ("ohio", "OH"),
-    ("oklahoma", "OK"),
-    ("oregon", "OR"),
-    ("pennsylvania", "PA"),
-    ("rhode island", "RI"),
-    ("south carolina", "SC"),
-    ("south dakota", "SD"),
-    ("tennessee", "TN"),
-    ("texas", "TX"),
-    ("utah", "UT"),
-    ("vermont", "VT"),
-    ("virginia", "VA"),
-    ("washington", "WA"),
-    ("west virginia", "WV"),
-    ("wisconsin", "WI"),
-    ("wyoming", "WY"),
-];
-
 /// The upper-cased code of a US state given as its code or its name (`tx`, `Texas`, `new mexico`).
 pub fn state_code(s: &str) -> Option<String> {
-    let up = s.trim().to_ascii_uppercase();
-    if US_STATES.contains(&up.as_str()) {
-        return Some(up);
-    }
-    let name = s
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase();
-    STATE_NAMES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, code)| code.to_string())
+    crate::geo::state_code(s).map(str::to_string)
 }
 
 /// The message for a value outside an enumeration: names every allowed value.

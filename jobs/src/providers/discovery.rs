@@ -19,17 +19,7 @@ pub const REVENUE_RANGES: [(&str, i64, Option<i64>); 5] = [
     ("50M+", 50_000_000, None),
 ];
 
-/// Regions of seed 000 §3.
-pub const REGIONS: [&str; 8] = [
-    "southwest",
-    "arkansas",
-    "texas",
-    "louisiana",
-    "mississippi",
-    "new-mexico",
-    "oklahoma",
-    "arizona",
-];
+pub use crate::geo::REGIONS;
 
 /// A validated search.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
