@@ -12,7 +12,7 @@ use axum::response::Response;
 use axum::routing::{get, post, put};
 use jobs::db::{ActivityInsert, CompanyFilter, CompanyList, CompanyRow, CompanyWrite, ContactRow};
 use jobs::domain::companies::{self as rules, NAME_REQUIRED, SCORE_BANDS, STATUSES};
-use jobs::domain::{like_pattern, non_empty, one_of_message, state_code};
+use jobs::domain::{non_empty, one_of_message, state_code};
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -214,7 +214,7 @@ fn filter_from(q: &ListQuery) -> ApiResult<CompanyFilter> {
             })?),
         };
     Ok(CompanyFilter {
-        q: non_empty(q.q.as_deref()).map(|s| like_pattern(&s)),
+        q: non_empty(q.q.as_deref()),
         state: non_empty(q.state.as_deref())
             .map(|s| state_checked(&s))
             .transpose()?,

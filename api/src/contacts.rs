@@ -222,7 +222,7 @@ fn filter_from(q: &ListQuery) -> ApiResult<ContactFilter> {
         ),
     };
     Ok(ContactFilter {
-        q: non_empty(q.q.as_deref()).map(|s| like_pattern(&s)),
+        q: non_empty(q.q.as_deref()),
         role: non_empty(q.role.as_deref()).map(|s| like_pattern(&s)),
         status: non_empty(q.status.as_deref())
             .map(|s| status_checked(&s))
@@ -755,7 +755,7 @@ async fn customer_list(
 ) -> ApiResult<Response> {
     let (limit, offset) = paging(q.limit, q.offset)?;
     let filter = ContactFilter {
-        q: non_empty(q.q.as_deref()).map(|s| like_pattern(&s)),
+        q: non_empty(q.q.as_deref()),
         status: Some("customer".to_string()),
         ..ContactFilter::default()
     };

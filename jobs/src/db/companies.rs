@@ -60,7 +60,7 @@ pub struct CompanyRow {
 
 #[derive(Debug, Clone, Default)]
 pub struct CompanyFilter {
-    /// A `LIKE` pattern over name, industry, city and state.
+    /// Text searched in name, industry, city and state (case-insensitive substring).
     pub q: Option<String>,
     /// Upper-case state code.
     pub state: Option<String>,

@@ -39,7 +39,7 @@ pub struct ContactRow {
 /// Filters of the contact list, export, customers list and board; every `None` is "any".
 #[derive(Debug, Clone, Default)]
 pub struct ContactFilter {
-    /// A `LIKE` pattern (see `domain::like_pattern`) over "first last", email and title.
+    /// Text searched in "first last", email and title (case-insensitive substring).
     pub q: Option<String>,
     /// A `LIKE` pattern over the title.
     pub role: Option<String>,

@@ -3,23 +3,11 @@
 
 use std::collections::HashSet;
 
-use sqlx::{Executor, Sqlite, SqliteConnection, SqlitePool};
+use sqlx::{Executor, QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
+
+use crate::domain::like_pattern;
 
 use crate::db::{CompanyList, CompanyReportSummary, CompanyRow, CompanyWrite, company_columns};
-
-/// The company filter over parameters ?1..?5 (see [`crate::db::CompanyFilter`]).
-macro_rules! company_filter {
-    () => {
-        "(?1 IS NULL OR lower(name) LIKE ?1 ESCAPE '\\'
-              OR lower(COALESCE(industry, '')) LIKE ?1 ESCAPE '\\'
-              OR lower(COALESCE(city, '')) LIKE ?1 ESCAPE '\\'
-              OR lower(COALESCE(state, '')) LIKE ?1 ESCAPE '\\')
-         AND (?2 IS NULL OR upper(state) = ?2)
-         AND (?3 IS NULL OR status = ?3)
-         AND (?4 IS NULL OR score >= ?4)
-         AND (?5 IS NULL OR score <= ?5)"
-    };
-}
 
 pub async fn company_get<'e, E: Executor<'e, Database = Sqlite>>(
     e: E,
@@ -42,38 +30,68 @@ pub async fn company_get_for_update(
     company_get(conn, id).await
 }
 
+/// The active filters only, so the planner can use the indexes (state, score, the trigram index).
+fn push_filter(qb: &mut QueryBuilder<Sqlite>, f: &crate::db::CompanyFilter) {
+    qb.push(" WHERE TRUE");
+    if let Some(q) = &f.q {
+        if q.chars().count() >= 3 {
+            // The trigram index finds any substring of 3+ characters (migration 0005).
+            let phrase = format!("\"{}\"", q.replace('"', "\"\""));
+            qb.push(
+                " AND rowid IN (SELECT rowid FROM companies_search WHERE companies_search MATCH ",
+            )
+            .push_bind(phrase)
+            .push(")");
+        } else {
+            let pat = like_pattern(q);
+            qb.push(" AND (lower(name) LIKE ")
+                .push_bind(pat.clone())
+                .push(" ESCAPE '\\' OR lower(COALESCE(industry, '')) LIKE ")
+                .push_bind(pat.clone())
+                .push(" ESCAPE '\\' OR lower(COALESCE(city, '')) LIKE ")
+                .push_bind(pat.clone())
+                .push(" ESCAPE '\\' OR lower(COALESCE(state, '')) LIKE ")
+                .push_bind(pat)
+                .push(" ESCAPE '\\')");
+        }
+    }
+    if let Some(state) = &f.state {
+        // Stored as codes (every write normalises them), so the state index applies.
+        qb.push(" AND state = ").push_bind(state.clone());
+    }
+    if let Some(status) = &f.status {
+        qb.push(" AND status = ").push_bind(status.clone());
+    }
+    if let Some(min) = f.score_min {
+        qb.push(" AND score >= ").push_bind(min);
+    }
+    if let Some(max) = f.score_max {
+        qb.push(" AND score <= ").push_bind(max);
+    }
+}
+
+async fn company_page(
+    pool: &SqlitePool,
+    p: &CompanyList<'_>,
+    columns: &str,
+) -> Result<Vec<CompanyRow>, sqlx::Error> {
+    let mut qb = QueryBuilder::<Sqlite>::new(format!("SELECT {columns} FROM companies"));
+    push_filter(&mut qb, p.filter);
+    qb.push(" ORDER BY score DESC, lower(name), id LIMIT ")
+        .push_bind(p.limit)
+        .push(" OFFSET ")
+        .push_bind(p.offset);
+    qb.build_query_as().fetch_all(pool).await
+}
+
 pub async fn company_list(
     pool: &SqlitePool,
     p: &CompanyList<'_>,
 ) -> Result<(Vec<CompanyRow>, i64), sqlx::Error> {
-    let f = p.filter;
-    let rows = sqlx::query_as(concat!(
-        "SELECT ",
-        company_columns!("description"),
-        " FROM companies WHERE ",
-        company_filter!(),
-        " ORDER BY score DESC, lower(name), id LIMIT ?6 OFFSET ?7"
-    ))
-    .bind(&f.q)
-    .bind(&f.state)
-    .bind(&f.status)
-    .bind(f.score_min)
-    .bind(f.score_max)
-    .bind(p.limit)
-    .bind(p.offset)
-    .fetch_all(pool)
-    .await?;
-    let total = sqlx::query_scalar(concat!(
-        "SELECT COUNT(*) FROM companies WHERE ",
-        company_filter!()
-    ))
-    .bind(&f.q)
-    .bind(&f.state)
-    .bind(&f.status)
-    .bind(f.score_min)
-    .bind(f.score_max)
-    .fetch_one(pool)
-    .await?;
+    let rows = company_page(pool, p, company_columns!("description")).await?;
+    let mut count = QueryBuilder::<Sqlite>::new("SELECT COUNT(*) FROM companies");
+    push_filter(&mut count, p.filter);
+    let total = count.build_query_scalar().fetch_one(pool).await?;
     Ok((rows, total))
 }
 
@@ -81,23 +99,7 @@ pub async fn company_list_report(
     pool: &SqlitePool,
     p: &CompanyList<'_>,
 ) -> Result<Vec<CompanyRow>, sqlx::Error> {
-    let f = p.filter;
-    sqlx::query_as(concat!(
-        "SELECT ",
-        company_columns!("substr(description, 1, 200)"),
-        " FROM companies WHERE ",
-        company_filter!(),
-        " ORDER BY score DESC, lower(name), id LIMIT ?6 OFFSET ?7"
-    ))
-    .bind(&f.q)
-    .bind(&f.state)
-    .bind(&f.status)
-    .bind(f.score_min)
-    .bind(f.score_max)
-    .bind(p.limit)
-    .bind(p.offset)
-    .fetch_all(pool)
-    .await
+    company_page(pool, p, company_columns!("substr(description, 1, 200)")).await
 }
 
 pub async fn company_report_summary(

@@ -4,26 +4,14 @@
 use std::collections::HashSet;
 
 use sqlx::types::Json;
-use sqlx::{Executor, Sqlite, SqliteConnection, SqlitePool};
+use sqlx::{Executor, QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
+
+use crate::domain::like_pattern;
 
 use crate::db::{
     CONTACT_COLUMNS, ContactImportInsert, ContactImportRow, ContactList, ContactRow, ContactWrite,
     CustomerStats, StageStats,
 };
-
-/// The contact filter over parameters ?1..?5 (see [`crate::db::ContactFilter`]).
-macro_rules! contact_filter {
-    () => {
-        "(?1 IS NULL OR lower(first_name || ' ' || last_name) LIKE ?1 ESCAPE '\\'
-              OR lower(COALESCE(email, '')) LIKE ?1 ESCAPE '\\'
-              OR lower(COALESCE(title, '')) LIKE ?1 ESCAPE '\\')
-         AND (?2 IS NULL OR lower(COALESCE(title, '')) LIKE ?2 ESCAPE '\\')
-         AND (?3 IS NULL OR status = ?3)
-         AND (?4 IS NULL OR company_id = ?4)
-         AND (?5 IS NULL OR company_id IN
-              (SELECT id FROM companies WHERE upper(state) IN (SELECT value FROM json_each(?5))))"
-    };
-}
 
 fn json_list(v: &[String]) -> String {
     serde_json::Value::from(v).to_string()
@@ -48,37 +36,62 @@ pub async fn contact_get_for_update(
     contact_get(conn, id).await
 }
 
+/// The active filters only: an absent filter adds no condition, so the planner can use the
+/// indexes (created_at for the newest-first page, the trigram index for `q`).
+fn push_filter(qb: &mut QueryBuilder<Sqlite>, f: &crate::db::ContactFilter) {
+    qb.push(" WHERE TRUE");
+    if let Some(q) = &f.q {
+        if q.chars().count() >= 3 {
+            // The trigram index finds any substring of 3+ characters (migration 0005).
+            let phrase = format!("\"{}\"", q.replace('"', "\"\""));
+            qb.push(
+                " AND rowid IN (SELECT rowid FROM contacts_search WHERE contacts_search MATCH ",
+            )
+            .push_bind(phrase)
+            .push(")");
+        } else {
+            let pat = like_pattern(q);
+            qb.push(" AND (lower(first_name || ' ' || last_name) LIKE ")
+                .push_bind(pat.clone())
+                .push(" ESCAPE '\\' OR lower(COALESCE(email, '')) LIKE ")
+                .push_bind(pat.clone())
+                .push(" ESCAPE '\\' OR lower(COALESCE(title, '')) LIKE ")
+                .push_bind(pat)
+                .push(" ESCAPE '\\')");
+        }
+    }
+    if let Some(role) = &f.role {
+        qb.push(" AND lower(COALESCE(title, '')) LIKE ")
+            .push_bind(role.clone())
+            .push(" ESCAPE '\\'");
+    }
+    if let Some(status) = &f.status {
+        qb.push(" AND status = ").push_bind(status.clone());
+    }
+    if let Some(company) = &f.company_id {
+        qb.push(" AND company_id = ").push_bind(company.clone());
+    }
+    if let Some(states) = &f.states {
+        qb.push(" AND company_id IN (SELECT id FROM companies WHERE upper(state) IN (SELECT value FROM json_each(")
+            .push_bind(json_list(states))
+            .push(")))");
+    }
+}
+
 pub async fn contact_list(
     pool: &SqlitePool,
     p: &ContactList<'_>,
 ) -> Result<(Vec<ContactRow>, i64), sqlx::Error> {
-    let f = p.filter;
-    let states = f.states.as_deref().map(json_list);
-    let rows = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {CONTACT_COLUMNS} FROM contacts WHERE {}
-         ORDER BY created_at DESC, id DESC LIMIT ?6 OFFSET ?7",
-        contact_filter!()
-    )))
-    .bind(&f.q)
-    .bind(&f.role)
-    .bind(&f.status)
-    .bind(&f.company_id)
-    .bind(&states)
-    .bind(p.limit)
-    .bind(p.offset)
-    .fetch_all(pool)
-    .await?;
-    let total = sqlx::query_scalar(concat!(
-        "SELECT COUNT(*) FROM contacts WHERE ",
-        contact_filter!()
-    ))
-    .bind(&f.q)
-    .bind(&f.role)
-    .bind(&f.status)
-    .bind(&f.company_id)
-    .bind(&states)
-    .fetch_one(pool)
-    .await?;
+    let mut qb = QueryBuilder::<Sqlite>::new(format!("SELECT {CONTACT_COLUMNS} FROM contacts"));
+    push_filter(&mut qb, p.filter);
+    qb.push(" ORDER BY created_at DESC, id DESC LIMIT ")
+        .push_bind(p.limit)
+        .push(" OFFSET ")
+        .push_bind(p.offset);
+    let rows = qb.build_query_as().fetch_all(pool).await?;
+    let mut count = QueryBuilder::<Sqlite>::new("SELECT COUNT(*) FROM contacts");
+    push_filter(&mut count, p.filter);
+    let total = count.build_query_scalar().fetch_one(pool).await?;
     Ok((rows, total))
 }
 
