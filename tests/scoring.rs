@@ -107,6 +107,14 @@ async fn single_contact_scoring_job(db: TestDb) {
         (75, true),
         "score and factors stored on the contact"
     );
+    let contact = app.get_json(&user, &format!("/api/contacts/{ceo}")).await;
+    assert_eq!(contact["score"], 75);
+    assert!(
+        contact["scoreFactors"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|x| x["reason"] == "CEO is a decision maker")),
+        "{contact}"
+    );
     let res = user
         .post(app.url(&format!("/api/contacts/{}/ai-score", ulid::Ulid::new())))
         .send()

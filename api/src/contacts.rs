@@ -142,6 +142,8 @@ pub(crate) struct ContactView {
     verified_by: Vec<String>,
     verified_at: Option<String>,
     verification_warnings: Vec<String>,
+    /// The factors behind `score` (the contact dialog's AI analysis).
+    score_factors: Option<serde_json::Value>,
 }
 
 impl From<ContactRow> for ContactView {
@@ -168,6 +170,7 @@ impl From<ContactRow> for ContactView {
             verification_score: c.verification_score,
             verified_by: c.verified_by.0,
             verification_warnings: c.verification_warnings.0,
+            score_factors: c.score_factors.map(|f| f.0),
         }
     }
 }

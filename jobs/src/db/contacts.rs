@@ -8,7 +8,7 @@ use super::*;
 /// The columns of [`ContactRow`], in its order.
 pub(crate) const CONTACT_COLUMNS: &str = "id, company_id, first_name, last_name, email, phone, title, \
     department, linkedin_url, status, score, source, tags, notes, is_verified, verification_score, \
-    verified_by, verified_at, verification_warnings, last_contacted_at, created_at, updated_at";
+    verified_by, verified_at, verification_warnings, last_contacted_at, created_at, updated_at, score_factors";
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ContactRow {
@@ -34,6 +34,8 @@ pub struct ContactRow {
     pub last_contacted_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// Why the contact has its score (the scorer's factors); `None` until it is scored.
+    pub score_factors: Option<Json<serde_json::Value>>,
 }
 
 /// Filters of the contact list, export, customers list and board; every `None` is "any".
