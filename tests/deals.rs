@@ -919,7 +919,64 @@ async fn pipeline_export_csv(db: TestDb) {
     app.stop().await;
 }
 
+/// With the read cache on: aggregates are served from memory until a write through the api (or the
+/// TTL) makes them stale; a write made around the api shows after the TTL.
+async fn read_cache_serves_then_refreshes_on_write(db: TestDb) {
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            read_cache_ttl: Duration::from_millis(800),
+            ..Default::default()
+        },
+    )
+    .await;
+    let c = app.user().await;
+    let before = app.get_json(&c, "/api/pipeline/metrics").await;
+    assert_eq!(before["activeDealsCount"], 0);
+    insert_deal(
+        &app.db,
+        Some("proposal"),
+        10_000,
+        45,
+        jobs::time::now_ms(),
+        None,
+    )
+    .await;
+    let cached = app.get_json(&c, "/api/pipeline/metrics").await;
+    assert_eq!(cached["activeDealsCount"], 0, "served from the cache");
+    let res = c
+        .post(app.url("/api/deals"))
+        .json(&json!({"title": "Via the api", "value": "5000"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success());
+    let after = app.get_json(&c, "/api/pipeline/metrics").await;
+    assert_eq!(
+        after["activeDealsCount"], 2,
+        "a write through the api clears the cache"
+    );
+    insert_deal(
+        &app.db,
+        Some("proposal"),
+        10_000,
+        45,
+        jobs::time::now_ms(),
+        None,
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    assert_eq!(
+        app.get_json(&c, "/api/pipeline/metrics").await["activeDealsCount"],
+        3,
+        "and the TTL bounds the rest"
+    );
+    app.stop().await;
+}
+
 both_backends!(
+    read_cache_serves_then_refreshes_on_write,
     deal_create_validation,
     deal_create_defaults_and_probability,
     deal_update_and_delete,

@@ -243,15 +243,22 @@ async fn company_list(
         }
     };
     let filter = filter_from(&q)?;
-    let (rows, total) = state
-        .queue
-        .db
-        .company_list(&CompanyList {
+    let db = &state.queue.db;
+    let rows = db
+        .company_page(&CompanyList {
             filter: &filter,
             limit,
             offset,
         })
         .await?;
+    let total = state
+        .read_cache
+        .get_or_compute(format!("companies:count:{filter:?}"), || async {
+            Ok(serde_json::json!(db.company_count(&filter).await?))
+        })
+        .await?
+        .as_i64()
+        .unwrap_or_default();
     let mut items: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
     if include_contacts {
         let ids: Vec<String> = items.iter().map(|c| c.id.clone()).collect();

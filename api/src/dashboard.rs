@@ -109,7 +109,17 @@ struct DashboardMetrics {
 async fn dashboard_metrics(
     State(state): State<AppState>,
     _: CurrentUser,
-) -> ApiResult<Json<DashboardMetrics>> {
+) -> ApiResult<Json<serde_json::Value>> {
+    let cache = state.read_cache.clone();
+    let value = cache
+        .get_or_compute("dashboard:metrics".into(), || {
+            dashboard_metrics_compute(state)
+        })
+        .await?;
+    Ok(Json(value))
+}
+
+async fn dashboard_metrics_compute(state: AppState) -> ApiResult<serde_json::Value> {
     let now = now_ms();
     let (month_start, month_end) = month_bounds(now);
     let c = state
@@ -125,7 +135,7 @@ async fn dashboard_metrics(
         .await?;
     let change = growth(c.companies_recent, c.companies_previous);
     let sign = if change > 0.0 { "+" } else { "" };
-    Ok(Json(DashboardMetrics {
+    let metrics = DashboardMetrics {
         prospects_identified: c.companies,
         prospects_change: change,
         prospects_change_text: format!("{sign}{change}% from last month"),
@@ -136,7 +146,8 @@ async fn dashboard_metrics(
         upcoming_meetings: c.upcoming_meetings,
         completed_meetings: c.completed_meetings,
         monthly_meetings: c.monthly_meetings,
-    }))
+    };
+    Ok(serde_json::to_value(metrics).map_err(anyhow::Error::from)?)
 }
 
 #[derive(Debug, Deserialize)]

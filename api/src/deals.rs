@@ -1023,9 +1023,17 @@ fn compute_metrics(deals: &[MetricsDeal], now: i64) -> PipelineMetrics {
 async fn pipeline_metrics(
     State(state): State<AppState>,
     _: CurrentUser,
-) -> ApiResult<Json<PipelineMetrics>> {
-    let deals = state.queue.db.metrics_deals().await?;
-    Ok(Json(compute_metrics(&deals, now_ms())))
+) -> ApiResult<Json<serde_json::Value>> {
+    let db = state.queue.db.clone();
+    let value = state
+        .read_cache
+        .get_or_compute("pipeline:metrics".into(), || async move {
+            let deals = db.metrics_deals().await?;
+            Ok(serde_json::to_value(compute_metrics(&deals, now_ms()))
+                .map_err(anyhow::Error::from)?)
+        })
+        .await?;
+    Ok(Json(value))
 }
 
 /// A contact's display name from its parts.

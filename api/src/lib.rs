@@ -8,6 +8,7 @@ pub mod extract;
 
 mod activities;
 mod auth;
+pub mod cache;
 mod companies;
 mod contacts;
 mod dashboard;
@@ -58,6 +59,7 @@ pub struct AppState {
     pub login_by_ip: Arc<DefaultKeyedRateLimiter<String>>,
     pub login_by_email: Arc<DefaultKeyedRateLimiter<String>>,
     pub leads_by_ip: Arc<DefaultKeyedRateLimiter<String>>,
+    pub read_cache: Arc<cache::ReadCache>,
 }
 
 impl AppState {
@@ -69,6 +71,7 @@ impl AppState {
             .unwrap_or(std::num::NonZeroU32::MIN);
         Self {
             leads_by_ip: Arc::new(RateLimiter::keyed(Quota::per_minute(leads))),
+            read_cache: Arc::new(cache::ReadCache::new(config.read_cache_ttl)),
             queue,
             config,
             metrics,
@@ -180,6 +183,7 @@ pub fn app(state: AppState) -> Router {
         .method_not_allowed_fallback(|| async {
             ApiError::Status(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed".into())
         })
+        .layer(middleware::from_fn_with_state(state.clone(), cache::bump_on_write))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn(record_http_metrics))
         .layer(CatchPanicLayer::custom(|_| {

@@ -212,6 +212,8 @@ pub struct Config {
     /// Public lead-form submissions allowed per minute per client address.
     pub leads_per_minute: u32,
     pub providers: ProviderSettings,
+    /// How long dashboard aggregates and list totals may be served from memory.
+    pub read_cache_ttl: Duration,
 }
 
 /// Reads one variable: `None` when unset or empty.
@@ -339,6 +341,7 @@ impl Config {
             login_attempts_per_minute: parse_var("LOGIN_ATTEMPTS_PER_MINUTE", 10)?,
             leads_per_minute: parse_var("LEADS_PER_MINUTE", 5)?,
             providers: ProviderSettings::from_env()?,
+            read_cache_ttl: millis("READ_CACHE_TTL_MS", Duration::from_secs(1))?,
         })
     }
 

@@ -184,6 +184,8 @@ pub struct AppOptions {
     pub web_dist: Option<PathBuf>,
     /// Providers to use instead of the embedded ones.
     pub providers: Option<jobs::providers::Providers>,
+    /// Zero by default, so tests that write around the api read fresh figures.
+    pub read_cache_ttl: Duration,
 }
 
 impl Default for AppOptions {
@@ -196,6 +198,7 @@ impl Default for AppOptions {
             leads_per_minute: 1000,
             web_dist: None,
             providers: None,
+            read_cache_ttl: Duration::ZERO,
         }
     }
 }
@@ -231,6 +234,7 @@ impl TestApp {
             login_attempts_per_minute: opts.login_attempts_per_minute,
             leads_per_minute: opts.leads_per_minute,
             providers: Default::default(),
+            read_cache_ttl: opts.read_cache_ttl,
         });
         let mut queue = Queue::new(db.clone(), jobs::kinds::registry(), opts.settings.clone());
         if let Some(p) = opts.providers.clone() {

@@ -134,11 +134,21 @@ impl Db {
         dispatch!(self, company_get(id))
     }
     /// Best score first, then name; with the total of the filter.
+    /// A page and the total of the filter.
     pub async fn company_list(
         &self,
         p: &CompanyList<'_>,
     ) -> Result<(Vec<CompanyRow>, i64), sqlx::Error> {
-        dispatch!(self, company_list(p))
+        Ok((
+            self.company_page(p).await?,
+            self.company_count(p.filter).await?,
+        ))
+    }
+    pub async fn company_page(&self, p: &CompanyList<'_>) -> Result<Vec<CompanyRow>, sqlx::Error> {
+        dispatch!(self, company_page(p))
+    }
+    pub async fn company_count(&self, f: &CompanyFilter) -> Result<i64, sqlx::Error> {
+        dispatch!(self, company_count(f))
     }
     /// Like [`Db::company_list`] with descriptions cut to `desc_chars` characters (the report).
     pub async fn company_list_report(

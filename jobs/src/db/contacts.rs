@@ -146,11 +146,21 @@ impl Db {
         dispatch!(self, contact_get(id))
     }
     /// Newest first, with the total of the filter.
+    /// A page and the total of the filter.
     pub async fn contact_list(
         &self,
         p: &ContactList<'_>,
     ) -> Result<(Vec<ContactRow>, i64), sqlx::Error> {
-        dispatch!(self, contact_list(p))
+        Ok((
+            self.contact_page(p).await?,
+            self.contact_count(p.filter).await?,
+        ))
+    }
+    pub async fn contact_page(&self, p: &ContactList<'_>) -> Result<Vec<ContactRow>, sqlx::Error> {
+        dispatch!(self, contact_page(p))
+    }
+    pub async fn contact_count(&self, f: &ContactFilter) -> Result<i64, sqlx::Error> {
+        dispatch!(self, contact_count(f))
     }
     /// Contacts of these companies, best score first, at most `per_company` each.
     pub async fn contact_list_by_companies(

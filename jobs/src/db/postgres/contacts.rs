@@ -67,21 +67,26 @@ fn push_filter(qb: &mut QueryBuilder<Postgres>, f: &crate::db::ContactFilter) {
     }
 }
 
-pub async fn contact_list(
+pub async fn contact_page(
     pool: &PgPool,
     p: &ContactList<'_>,
-) -> Result<(Vec<ContactRow>, i64), sqlx::Error> {
+) -> Result<Vec<ContactRow>, sqlx::Error> {
     let mut qb = QueryBuilder::<Postgres>::new(format!("SELECT {CONTACT_COLUMNS} FROM contacts"));
     push_filter(&mut qb, p.filter);
     qb.push(" ORDER BY created_at DESC, id DESC LIMIT ")
         .push_bind(p.limit)
         .push(" OFFSET ")
         .push_bind(p.offset);
-    let rows = qb.build_query_as().fetch_all(pool).await?;
+    qb.build_query_as().fetch_all(pool).await
+}
+
+pub async fn contact_count(
+    pool: &PgPool,
+    f: &crate::db::ContactFilter,
+) -> Result<i64, sqlx::Error> {
     let mut count = QueryBuilder::<Postgres>::new("SELECT COUNT(*) FROM contacts");
-    push_filter(&mut count, p.filter);
-    let total = count.build_query_scalar().fetch_one(pool).await?;
-    Ok((rows, total))
+    push_filter(&mut count, f);
+    count.build_query_scalar().fetch_one(pool).await
 }
 
 pub async fn contact_list_by_companies(

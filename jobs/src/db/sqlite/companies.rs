@@ -70,7 +70,7 @@ fn push_filter(qb: &mut QueryBuilder<Sqlite>, f: &crate::db::CompanyFilter) {
     }
 }
 
-async fn company_page(
+async fn company_rows(
     pool: &SqlitePool,
     p: &CompanyList<'_>,
     columns: &str,
@@ -84,22 +84,27 @@ async fn company_page(
     qb.build_query_as().fetch_all(pool).await
 }
 
-pub async fn company_list(
+pub async fn company_page(
     pool: &SqlitePool,
     p: &CompanyList<'_>,
-) -> Result<(Vec<CompanyRow>, i64), sqlx::Error> {
-    let rows = company_page(pool, p, company_columns!("description")).await?;
+) -> Result<Vec<CompanyRow>, sqlx::Error> {
+    company_rows(pool, p, company_columns!("description")).await
+}
+
+pub async fn company_count(
+    pool: &SqlitePool,
+    f: &crate::db::CompanyFilter,
+) -> Result<i64, sqlx::Error> {
     let mut count = QueryBuilder::<Sqlite>::new("SELECT COUNT(*) FROM companies");
-    push_filter(&mut count, p.filter);
-    let total = count.build_query_scalar().fetch_one(pool).await?;
-    Ok((rows, total))
+    push_filter(&mut count, f);
+    count.build_query_scalar().fetch_one(pool).await
 }
 
 pub async fn company_list_report(
     pool: &SqlitePool,
     p: &CompanyList<'_>,
 ) -> Result<Vec<CompanyRow>, sqlx::Error> {
-    company_page(pool, p, company_columns!("substr(description, 1, 200)")).await
+    company_rows(pool, p, company_columns!("substr(description, 1, 200)")).await
 }
 
 pub async fn company_report_summary(
