@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use common::*;
 use futures::future::BoxFuture;
-use jobs::db::Db;
 use jobs::providers::Providers;
 use jobs::providers::discovery::{
     Batch, DiscoveryProvider, DiscoveryQuery, FoundCompany, FoundContact, ProviderError,
@@ -17,13 +16,6 @@ use jobs::providers::discovery::{
 use serde_json::{Value, json};
 
 const T: Duration = Duration::from_secs(20);
-
-async fn scalar(db: &Db, sql: &'static str) -> i64 {
-    match db {
-        Db::Sqlite(p) => sqlx::query_scalar(sql).fetch_one(p).await.unwrap(),
-        Db::Postgres(p) => sqlx::query_scalar(sql).fetch_one(p).await.unwrap(),
-    }
-}
 
 async fn post_scan(app: &TestApp, client: &reqwest::Client, body: Value) -> (u16, Value) {
     let res = client

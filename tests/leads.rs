@@ -11,20 +11,10 @@ use serde_json::{Value, json};
 
 /// (company count, contact count) straight from the tables.
 async fn counts(db: &Db) -> (i64, i64) {
-    let q = (
-        "SELECT COUNT(*) FROM companies",
-        "SELECT COUNT(*) FROM contacts",
-    );
-    match db {
-        Db::Sqlite(p) => (
-            sqlx::query_scalar(q.0).fetch_one(p).await.unwrap(),
-            sqlx::query_scalar(q.1).fetch_one(p).await.unwrap(),
-        ),
-        Db::Postgres(p) => (
-            sqlx::query_scalar(q.0).fetch_one(p).await.unwrap(),
-            sqlx::query_scalar(q.1).fetch_one(p).await.unwrap(),
-        ),
-    }
+    (
+        scalar(db, "SELECT COUNT(*) FROM companies").await,
+        scalar(db, "SELECT COUNT(*) FROM contacts").await,
+    )
 }
 
 type ContactRow = (String, String, String, String, i32, Option<String>);

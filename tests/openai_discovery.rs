@@ -271,17 +271,7 @@ async fn garbage_answer_fails_the_scan_and_writes_nothing(db: TestDb) {
         "{failed}"
     );
     assert_eq!(failed["attempts"], 1, "an unusable answer is not retried");
-    let count: i64 = match &app.db {
-        jobs::db::Db::Sqlite(p) => sqlx::query_scalar("SELECT COUNT(*) FROM companies")
-            .fetch_one(p)
-            .await
-            .unwrap(),
-        jobs::db::Db::Postgres(p) => sqlx::query_scalar("SELECT COUNT(*) FROM companies")
-            .fetch_one(p)
-            .await
-            .unwrap(),
-    };
-    assert_eq!(count, 0);
+    assert_eq!(scalar(&app.db, "SELECT COUNT(*) FROM companies").await, 0);
     app.stop().await;
 }
 

@@ -8,13 +8,6 @@ use std::time::Duration;
 use common::*;
 use jobs::db::Db;
 
-async fn scalar(db: &Db, sql: &'static str) -> i64 {
-    match db {
-        Db::Sqlite(p) => sqlx::query_scalar(sql).fetch_one(p).await.unwrap(),
-        Db::Postgres(p) => sqlx::query_scalar(sql).fetch_one(p).await.unwrap(),
-    }
-}
-
 async fn seed_once(db: &TestDb) {
     let mut p = Proc::spawn(db, &["seed"], &[]);
     let status = p.wait_exit(Duration::from_secs(30)).expect("seed exits");

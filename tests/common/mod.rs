@@ -511,3 +511,17 @@ where
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
 }
+
+/// One number from a query without parameters, on either backend (counts in assertions).
+pub async fn scalar(db: &Db, sql: &'static str) -> i64 {
+    match db {
+        Db::Sqlite(p) => sqlx::query_scalar(sql)
+            .fetch_one(p)
+            .await
+            .expect("scalar query"),
+        Db::Postgres(p) => sqlx::query_scalar(sql)
+            .fetch_one(p)
+            .await
+            .expect("scalar query"),
+    }
+}
