@@ -137,7 +137,7 @@ pub fn metrics_handle() -> anyhow::Result<PrometheusHandle> {
 
 /// Config, pool, migrations: what every role starts with.
 async fn connect(config: &Config) -> anyhow::Result<Db> {
-    let db = Db::connect(&config.database_url, 16).await?;
+    let db = Db::connect(&config.database_url, config.db_max_connections).await?;
     db.migrate().await?;
     Ok(db)
 }

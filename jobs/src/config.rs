@@ -214,6 +214,9 @@ pub struct Config {
     pub providers: ProviderSettings,
     /// How long dashboard aggregates and list totals may be served from memory.
     pub read_cache_ttl: Duration,
+    /// Connections in the pool: `DB_MAX_CONNECTIONS`, else 6 on SQLite (each connection maps the
+    /// file, see `SQLITE_MMAP_SIZE`, and writes take turns anyway) and 16 on Postgres.
+    pub db_max_connections: u32,
 }
 
 /// Reads one variable: `None` when unset or empty.
@@ -281,6 +284,10 @@ impl Config {
                 data_dir.join("prospector.db").display()
             )),
         };
+        let db_max_connections = parse_var(
+            "DB_MAX_CONNECTIONS",
+            if database_url.is_postgres() { 16 } else { 6 },
+        )?;
         let bind: IpAddr = parse_var("BIND", IpAddr::from([127, 0, 0, 1]))?;
         let port: u16 = parse_var("PORT", 8080)?;
         let public_base_url = var("PUBLIC_BASE_URL")
@@ -342,6 +349,7 @@ impl Config {
             leads_per_minute: parse_var("LEADS_PER_MINUTE", 5)?,
             providers: ProviderSettings::from_env()?,
             read_cache_ttl: millis("READ_CACHE_TTL_MS", Duration::from_secs(1))?,
+            db_max_connections,
         })
     }
 

@@ -235,6 +235,7 @@ impl TestApp {
             leads_per_minute: opts.leads_per_minute,
             providers: Default::default(),
             read_cache_ttl: opts.read_cache_ttl,
+            db_max_connections: 16,
         });
         let mut queue = Queue::new(db.clone(), jobs::kinds::registry(), opts.settings.clone());
         if let Some(p) = opts.providers.clone() {

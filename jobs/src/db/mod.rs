@@ -60,6 +60,16 @@ use sqlx::{PgPool, SqlitePool};
 
 use crate::config::DatabaseUrl;
 
+/// `SQLITE_MMAP_SIZE` in bytes (default 32 MiB; 0 turns the memory map off). Every pooled
+/// connection maps the file, and RSS counts each mapping: 6 × 32 MiB keeps the server under 300 MB.
+fn sqlite_mmap_size() -> String {
+    std::env::var("SQLITE_MMAP_SIZE")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(32 * 1024 * 1024)
+        .to_string()
+}
+
 /// Which engine a [`Db`] talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -95,7 +105,11 @@ impl Db {
                     .journal_mode(SqliteJournalMode::Wal)
                     .synchronous(SqliteSynchronous::Normal)
                     .busy_timeout(Duration::from_secs(10))
-                    .foreign_keys(true);
+                    .foreign_keys(true)
+                    // Reads through a memory map instead of copying every page out of the OS cache
+                    // (profiled: a fifth of a list request was page copies and cache bookkeeping).
+                    // Mapped pages count in the process's RSS, hence a setting.
+                    .pragma("mmap_size", sqlite_mmap_size());
                 if let Some(parent) = options.get_filename().parent()
                     && !parent.as_os_str().is_empty()
                 {
