@@ -123,18 +123,6 @@ async fn insert_deal(
     id
 }
 
-async fn send(req: reqwest::RequestBuilder) -> (u16, Value) {
-    let res = req.send().await.expect("request");
-    let status = res.status().as_u16();
-    let text = res.text().await.expect("body");
-    let v = if text.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-    };
-    (status, v)
-}
-
 async fn create(app: &TestApp, c: &Client, body: Value) -> (u16, Value) {
     send(c.post(app.url("/api/deals")).json(&body)).await
 }

@@ -526,3 +526,16 @@ pub async fn scalar(db: &Db, sql: &'static str) -> i64 {
             .expect("scalar query"),
     }
 }
+
+/// Sends a request; returns the status and the JSON body (`null` when empty).
+pub async fn send(req: reqwest::RequestBuilder) -> (u16, Value) {
+    let res = req.send().await.expect("request");
+    let status = res.status().as_u16();
+    let text = res.text().await.expect("body");
+    let v = if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+    };
+    (status, v)
+}
