@@ -142,9 +142,9 @@ async fn connect(config: &Config) -> anyhow::Result<Db> {
     Ok(db)
 }
 
-fn queue(db: Db, config: &Config) -> Queue {
-    Queue::new(db, jobs::kinds::registry(), config.queue.clone())
-        .with_providers(jobs::providers::Providers::from_config(config))
+fn queue(db: Db, config: &Config) -> anyhow::Result<Queue> {
+    let providers = jobs::providers::Providers::from_config(config).map_err(anyhow::Error::msg)?;
+    Ok(Queue::new(db, jobs::kinds::registry(), config.queue.clone()).with_providers(providers))
 }
 
 /// Cancels the token on SIGTERM or Ctrl-C.
@@ -237,12 +237,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Role::Api => {
             let shutdown = shutdown_on_signal();
-            serve_api(queue(db, &config), Arc::new(config), shutdown).await
+            serve_api(queue(db, &config)?, Arc::new(config), shutdown).await
         }
         Role::Worker { kinds, concurrency } => {
             let shutdown = shutdown_on_signal();
             let handle = worker::start(
-                queue(db, &config),
+                queue(db, &config)?,
                 worker::WorkerOptions { kinds, concurrency },
                 shutdown.clone(),
             )
@@ -252,7 +252,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Role::Scheduler => {
             let shutdown = shutdown_on_signal();
-            let q = queue(db, &config);
+            let q = queue(db, &config)?;
             let entries = scheduler::entries(&q);
             scheduler::validate(&entries)?;
             scheduler::run(q, entries, shutdown).await?;
@@ -260,7 +260,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Role::All => {
             let shutdown = shutdown_on_signal();
-            let q = queue(db.clone(), &config);
+            let q = queue(db.clone(), &config)?;
             let entries = scheduler::entries(&q);
             scheduler::validate(&entries)?;
             let login = seed::run(&db, &config, false).await?;

@@ -17,22 +17,6 @@ use serde_json::{Value, json};
 
 const DAY: i64 = 86_400_000;
 
-/// Runs one statement written with `$n` placeholders on either backend.
-macro_rules! exec {
-    ($db:expr, $sql:expr $(, $arg:expr)* $(,)?) => {
-        match $db {
-            Db::Sqlite(pool) => {
-                sqlx::query(sqlx::AssertSqlSafe($sql.replace('$', "?")))$(.bind($arg))*
-                    .execute(pool).await.expect("sqlite exec");
-            }
-            Db::Postgres(pool) => {
-                sqlx::query(sqlx::AssertSqlSafe($sql.to_string()))$(.bind($arg))*
-                    .execute(pool).await.expect("postgres exec");
-            }
-        }
-    };
-}
-
 struct Company<'a> {
     name: &'a str,
     state: Option<&'a str>,

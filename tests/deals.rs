@@ -18,34 +18,6 @@ use serde_json::{Value, json};
 
 const DAY: i64 = 86_400_000;
 
-/// Runs one statement written with `$n` placeholders on either backend.
-macro_rules! exec {
-    ($db:expr, $sql:expr $(, $arg:expr)* $(,)?) => {
-        match $db {
-            Db::Sqlite(pool) => {
-                sqlx::query(sqlx::AssertSqlSafe($sql.replace('$', "?")))$(.bind($arg))*
-                    .execute(pool).await.expect("sqlite exec");
-            }
-            Db::Postgres(pool) => {
-                sqlx::query(sqlx::AssertSqlSafe($sql.to_string()))$(.bind($arg))*
-                    .execute(pool).await.expect("postgres exec");
-            }
-        }
-    };
-}
-
-/// One scalar from a query written with `$n` placeholders.
-macro_rules! scalar {
-    ($db:expr, $ty:ty, $sql:expr $(, $arg:expr)* $(,)?) => {
-        match $db {
-            Db::Sqlite(pool) => sqlx::query_scalar::<_, $ty>(sqlx::AssertSqlSafe($sql.replace('$', "?")))
-                $(.bind($arg))*.fetch_one(pool).await.expect("sqlite scalar"),
-            Db::Postgres(pool) => sqlx::query_scalar::<_, $ty>(sqlx::AssertSqlSafe($sql.to_string()))
-                $(.bind($arg))*.fetch_one(pool).await.expect("postgres scalar"),
-        }
-    };
-}
-
 fn new_id() -> String {
     ulid::Ulid::new().to_string()
 }

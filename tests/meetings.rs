@@ -15,22 +15,6 @@ use jobs::time::now_ms;
 use reqwest::Client;
 use serde_json::{Value, json};
 
-/// Runs one statement written with `$n` placeholders on either backend.
-macro_rules! exec {
-    ($db:expr, $sql:expr $(, $arg:expr)* $(,)?) => {
-        match $db {
-            Db::Sqlite(pool) => {
-                sqlx::query(sqlx::AssertSqlSafe($sql.replace('$', "?")))$(.bind($arg))*
-                    .execute(pool).await.expect("sqlite exec");
-            }
-            Db::Postgres(pool) => {
-                sqlx::query(sqlx::AssertSqlSafe($sql.to_string()))$(.bind($arg))*
-                    .execute(pool).await.expect("postgres exec");
-            }
-        }
-    };
-}
-
 async fn insert_company(db: &Db, name: &str) -> String {
     let id = ulid::Ulid::new().to_string();
     exec!(

@@ -9,11 +9,13 @@ pub mod extract;
 mod activities;
 mod auth;
 pub mod cache;
+mod campaigns;
 mod companies;
 mod contacts;
 mod dashboard;
 mod deals;
 mod discovery;
+mod email;
 mod health;
 mod jobs_api;
 mod leads;
@@ -22,6 +24,7 @@ mod list;
 mod meetings;
 mod ops;
 mod scoring;
+mod tracking;
 mod web;
 
 use std::net::SocketAddr;
@@ -157,6 +160,9 @@ pub fn routes() -> Routes {
         .merge(leads::routes())
         .merge(discovery::routes())
         .merge(scoring::routes())
+        .merge(campaigns::routes())
+        .merge(email::routes())
+        .merge(tracking::routes())
 }
 
 /// The declared routes (for the access tests and the docs).

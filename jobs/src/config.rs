@@ -195,6 +195,82 @@ impl Default for ProviderSettings {
     }
 }
 
+/// Outgoing email: where it goes, who sends it, and the rules it follows.
+#[derive(Debug, Clone)]
+pub struct MailSettings {
+    /// `SMTP_URL` (`smtp://user:pass@host:587?tls=required`, `smtps://...`); unset: `.eml` files in
+    /// `{data}/outbox`, nothing leaves the machine.
+    pub smtp_url: Option<Secret<String>>,
+    /// `MAIL_FROM`: the default sender (a campaign may name its own from-address).
+    pub from: String,
+    /// `MAIL_REPLY_TO`.
+    pub reply_to: Option<String>,
+    /// `MAIL_POSTAL_ADDRESS`: printed in every message (CAN-SPAM); required with `SMTP_URL`.
+    pub postal_address: String,
+    /// `MAIL_UNSUBSCRIBE_MAILTO`: the mailto of `List-Unsubscribe`; default `unsubscribe@` the sender's domain.
+    pub unsubscribe_mailto: Option<String>,
+    /// `MAIL_SEND_CONCURRENCY`: messages in flight per sending run (and SMTP connections).
+    pub send_concurrency: usize,
+    /// `SUPPRESS_AFTER_HARD_BOUNCES`.
+    pub hard_bounce_limit: i64,
+    /// `SENDGRID_WEBHOOK_PUBLIC_KEY`: when set, webhook calls must carry a valid signature.
+    pub sendgrid_public_key: Option<String>,
+}
+
+impl Default for MailSettings {
+    fn default() -> Self {
+        Self {
+            smtp_url: None,
+            from: "Prospector Partnerships <partnerships@prospector.local>".into(),
+            reply_to: None,
+            postal_address: "Postal address not configured (MAIL_POSTAL_ADDRESS)".into(),
+            unsubscribe_mailto: None,
+            send_concurrency: 8,
+            hard_bounce_limit: 2,
+            sendgrid_public_key: None,
+        }
+    }
+}
+
+impl MailSettings {
+    fn from_env() -> Result<Self, ConfigError> {
+        let d = Self::default();
+        let smtp_url = var("SMTP_URL");
+        if let Some(raw) = &smtp_url {
+            let scheme = url::Url::parse(raw)
+                .map(|u| u.scheme().to_string())
+                .map_err(|_| invalid("SMTP_URL", "not a URL"))?;
+            if scheme != "smtp" && scheme != "smtps" {
+                return Err(invalid("SMTP_URL", "must start with smtp:// or smtps://"));
+            }
+        }
+        let postal_address = match (var("MAIL_POSTAL_ADDRESS"), &smtp_url) {
+            (Some(a), _) => a,
+            (None, Some(_)) => {
+                return Err(invalid(
+                    "MAIL_POSTAL_ADDRESS",
+                    "required when SMTP_URL is set: every message must show the sender's postal address",
+                ));
+            }
+            (None, None) => d.postal_address,
+        };
+        let send_concurrency: usize = parse_var("MAIL_SEND_CONCURRENCY", d.send_concurrency)?;
+        if send_concurrency == 0 {
+            return Err(invalid("MAIL_SEND_CONCURRENCY", "must be at least 1"));
+        }
+        Ok(Self {
+            smtp_url: smtp_url.map(Secret::new),
+            from: var("MAIL_FROM").unwrap_or(d.from),
+            reply_to: var("MAIL_REPLY_TO"),
+            postal_address,
+            unsubscribe_mailto: var("MAIL_UNSUBSCRIBE_MAILTO"),
+            send_concurrency,
+            hard_bounce_limit: parse_var("SUPPRESS_AFTER_HARD_BOUNCES", d.hard_bounce_limit)?,
+            sendgrid_public_key: var("SENDGRID_WEBHOOK_PUBLIC_KEY"),
+        })
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub database_url: DatabaseUrl,
@@ -217,6 +293,7 @@ pub struct Config {
     /// Connections in the pool: `DB_MAX_CONNECTIONS`, else 6 on SQLite (each connection maps the
     /// file, see `SQLITE_MMAP_SIZE`, and writes take turns anyway) and 16 on Postgres.
     pub db_max_connections: u32,
+    pub mail: MailSettings,
 }
 
 /// Reads one variable: `None` when unset or empty.
@@ -350,6 +427,7 @@ impl Config {
             providers: ProviderSettings::from_env()?,
             read_cache_ttl: millis("READ_CACHE_TTL_MS", Duration::from_secs(1))?,
             db_max_connections,
+            mail: MailSettings::from_env()?,
         })
     }
 

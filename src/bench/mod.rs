@@ -59,6 +59,23 @@ pub enum BenchCommand {
         )]
         postgres_url: String,
     },
+    /// A bulk campaign into a loopback SMTP server, limits lifted.
+    Campaign {
+        #[arg(long, value_enum, default_value = "sqlite")]
+        db: BenchDb,
+        #[arg(long, default_value_t = 10_000)]
+        recipients: usize,
+        /// Messages in flight (MAIL_SEND_CONCURRENCY): lettre 0.11 sets no TCP_NODELAY, so each
+        /// connection manages ~45 messages/s and throughput grows with this.
+        #[arg(long, default_value_t = 64)]
+        concurrency: usize,
+        #[arg(
+            long,
+            env = "TEST_DATABASE_URL",
+            default_value = "postgres://postgres@127.0.0.1:5432/postgres"
+        )]
+        postgres_url: String,
+    },
     /// Queue throughput and latency with no-op jobs.
     Queue {
         #[arg(long, value_enum, default_value = "sqlite")]
@@ -91,6 +108,17 @@ pub async fn run(cmd: BenchCommand) -> anyhow::Result<()> {
         } => {
             let scratch = Scratch::create(db, &postgres_url).await?;
             let result = queue_bench(&scratch.url, db, jobs, concurrency, samples).await;
+            scratch.drop_db().await;
+            result
+        }
+        BenchCommand::Campaign {
+            db,
+            recipients,
+            concurrency,
+            postgres_url,
+        } => {
+            let scratch = Scratch::create(db, &postgres_url).await?;
+            let result = campaign_bench::run(&scratch.url, db, recipients, concurrency).await;
             scratch.drop_db().await;
             result
         }
@@ -135,6 +163,7 @@ pub(crate) struct Scratch {
 }
 
 mod api_bench;
+mod campaign_bench;
 mod discovery_bench;
 
 mod tempdir {

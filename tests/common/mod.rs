@@ -3,6 +3,8 @@
 //! real api on port 0, and optionally the real worker and scheduler in-process or as processes.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod smtp;
+
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -48,6 +50,36 @@ macro_rules! both_backends {
                     }
                 }
             )*
+        }
+    };
+}
+
+/// Runs one statement written with `$n` placeholders on either backend.
+#[macro_export]
+macro_rules! exec {
+    ($db:expr, $sql:expr $(, $arg:expr)* $(,)?) => {
+        match $db {
+            jobs::db::Db::Sqlite(pool) => {
+                sqlx::query(sqlx::AssertSqlSafe($sql.replace('$', "?")))$(.bind($arg))*
+                    .execute(pool).await.expect("sqlite exec");
+            }
+            jobs::db::Db::Postgres(pool) => {
+                sqlx::query(sqlx::AssertSqlSafe($sql.to_string()))$(.bind($arg))*
+                    .execute(pool).await.expect("postgres exec");
+            }
+        }
+    };
+}
+
+/// One scalar from a query written with `$n` placeholders.
+#[macro_export]
+macro_rules! scalar {
+    ($db:expr, $ty:ty, $sql:expr $(, $arg:expr)* $(,)?) => {
+        match $db {
+            jobs::db::Db::Sqlite(pool) => sqlx::query_scalar::<_, $ty>(sqlx::AssertSqlSafe($sql.replace('$', "?")))
+                $(.bind($arg))*.fetch_one(pool).await.expect("sqlite scalar"),
+            jobs::db::Db::Postgres(pool) => sqlx::query_scalar::<_, $ty>(sqlx::AssertSqlSafe($sql.to_string()))
+                $(.bind($arg))*.fetch_one(pool).await.expect("postgres scalar"),
         }
     };
 }
@@ -236,6 +268,7 @@ impl TestApp {
             providers: Default::default(),
             read_cache_ttl: opts.read_cache_ttl,
             db_max_connections: 16,
+            mail: Default::default(),
         });
         let mut queue = Queue::new(db.clone(), jobs::kinds::registry(), opts.settings.clone());
         if let Some(p) = opts.providers.clone() {

@@ -2,19 +2,23 @@
 
 mod ai_score;
 mod bulk_ai_score;
+pub mod bulk_campaign_send;
 mod contact_enrich;
 pub mod contact_import;
 mod contact_verify;
 mod discovery_scan;
+mod email_send;
 mod noop;
 mod prune_jobs;
 
 pub use ai_score::AiScore;
 pub use bulk_ai_score::{BulkAiScore, HIGH_VALUE, MAX_CONTACTS as MAX_BULK_SCORE, RESCORE_BELOW};
+pub use bulk_campaign_send::BulkCampaignSend;
 pub use contact_enrich::{ContactEnrich, MAX_ENRICH};
 pub use contact_import::ContactImport;
 pub use contact_verify::ContactVerify;
 pub use discovery_scan::{DiscoveryScan, ScanError};
+pub use email_send::EmailSend;
 pub use noop::Noop;
 pub use prune_jobs::PruneJobs;
 
@@ -31,4 +35,6 @@ pub fn registry() -> Registry {
         .register::<ContactVerify>()
         .register::<ContactEnrich>()
         .register::<DiscoveryScan>()
+        .register::<BulkCampaignSend>()
+        .register::<EmailSend>()
 }

@@ -8,17 +8,20 @@ pub mod mail;
 use std::sync::Arc;
 
 use crate::config::{Config, DiscoveryChoice};
+use crate::mailing::Mailing;
 
 /// The providers a process uses.
 #[derive(Clone)]
 pub struct Providers {
     pub discovery: Arc<dyn discovery::DiscoveryProvider>,
     pub mail: Arc<dyn mail::MailResolver>,
+    /// Outgoing email (SMTP or the outbox), its sender and link signing.
+    pub mailing: Arc<Mailing>,
 }
 
 impl Providers {
     /// From settings: `DISCOVERY_PROVIDER` (`catalog`, the default, or `openai` with `OPENAI_*`).
-    pub fn from_config(config: &Config) -> Self {
+    pub fn from_config(config: &Config) -> Result<Self, String> {
         let discovery: Arc<dyn discovery::DiscoveryProvider> = match &config.providers.discovery {
             DiscoveryChoice::Catalog => Arc::new(discovery::CatalogProvider),
             DiscoveryChoice::OpenAi => Arc::new(discovery::OpenAiDiscovery::new(
@@ -28,10 +31,11 @@ impl Providers {
                 http::HttpPolicy::default(),
             )),
         };
-        Self {
+        Ok(Self {
             discovery,
             mail: Arc::new(mail::DnsResolver::system()),
-        }
+            mailing: Arc::new(Mailing::from_config(config)?),
+        })
     }
 
     /// The embedded defaults: no outside service needed.
@@ -39,6 +43,7 @@ impl Providers {
         Self {
             discovery: Arc::new(discovery::CatalogProvider),
             mail: Arc::new(mail::DnsResolver::system()),
+            mailing: Arc::new(Mailing::embedded()),
         }
     }
 }
@@ -46,6 +51,11 @@ impl Providers {
 impl Providers {
     pub fn with_discovery(mut self, provider: Arc<dyn discovery::DiscoveryProvider>) -> Self {
         self.discovery = provider;
+        self
+    }
+
+    pub fn with_mailing(mut self, mailing: Mailing) -> Self {
+        self.mailing = Arc::new(mailing);
         self
     }
 

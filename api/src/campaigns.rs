@@ -1,0 +1,908 @@
+//! Campaigns (seed 002 "Single campaigns", "Bulk campaigns"), templates and the deliverability
+//! settings. Sending is the `bulk_campaign_send` job's; these handlers validate, store and enqueue.
+//!
+//! Choices: a bulk campaign with a future `scheduleAt` is created `scheduled` with its job enqueued
+//! for that time; `send` answers `successful` = recipients queued for delivery (suppressed addresses
+//! are skipped at send time and show in the campaign's progress). A single campaign is created
+//! `active` over its target audience (high-value: score ≥ 85, medium-value: 45–84, all-active: not
+//! customer or lost); its emailsSent/opens come from the ledger.
+
+use std::collections::BTreeMap;
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use chrono::{DateTime, Utc};
+use jobs::db::{Audience, CampaignRow, CampaignStats, DeliverabilityRow, TemplateRow};
+use jobs::domain::contacts::{STATUSES, is_status, is_valid_email};
+use jobs::geo::state_code;
+use jobs::kinds::BulkCampaignSend;
+use jobs::kinds::bulk_campaign_send::campaign_audience;
+use jobs::mailing::{effective_daily_limit, window_keys};
+use jobs::queue::{JobKind, NewJob};
+use jobs::time::{now_ms, to_rfc3339};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sqlx::types::Json as SqlJson;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{AdminUser, CurrentUser, Json, Path, Query};
+use crate::list::{paging, with_total};
+use crate::{Access, AppState, Routes};
+
+pub const BULK_REQUIRED: &str = "Please provide campaign name, subject, and select a template.";
+pub const SINGLE_REQUIRED: &str =
+    "Missing Information: Please provide campaign name and description.";
+pub const NO_RECIPIENTS: &str =
+    "No contacts match this campaign's targeting (contacts without an email are excluded).";
+const AUDIENCES: [&str; 3] = ["high-value", "medium-value", "all-active"];
+const AI_MODELS: [&str; 3] = ["gpt-5", "claude-4", "gemini"];
+
+pub(crate) fn routes() -> Routes {
+    use Access::{Admin, User};
+    Routes::new()
+        .add(
+            Method::GET,
+            "/api/email-templates",
+            User,
+            get(template_list),
+        )
+        .add(
+            Method::POST,
+            "/api/email-templates",
+            User,
+            post(template_create),
+        )
+        .add(Method::GET, "/api/campaigns", User, get(single_list))
+        .add(Method::POST, "/api/campaigns", User, post(single_create))
+        .add(
+            Method::GET,
+            "/api/campaigns/bulk-email",
+            User,
+            get(bulk_list),
+        )
+        .add(
+            Method::POST,
+            "/api/campaigns/bulk-email",
+            User,
+            post(bulk_create),
+        )
+        .add(
+            Method::GET,
+            "/api/campaigns/bulk-email/performance/overview",
+            User,
+            get(performance),
+        )
+        .add(
+            Method::GET,
+            "/api/campaigns/bulk-email/audience",
+            User,
+            get(audience_count),
+        )
+        .add(
+            Method::GET,
+            "/api/campaigns/bulk-email/{id}",
+            User,
+            get(bulk_get),
+        )
+        .add(
+            Method::POST,
+            "/api/campaigns/bulk-email/{id}/send",
+            User,
+            post(bulk_send),
+        )
+        .add(
+            Method::POST,
+            "/api/campaigns/bulk-email/{id}/pause",
+            User,
+            post(bulk_pause),
+        )
+        .add(
+            Method::POST,
+            "/api/campaigns/bulk-email/{id}/resume",
+            User,
+            post(bulk_resume),
+        )
+        .add(
+            Method::POST,
+            "/api/campaigns/bulk-email/{id}/cancel",
+            User,
+            post(bulk_cancel),
+        )
+        .add(
+            Method::GET,
+            "/api/deliverability-settings",
+            User,
+            get(deliverability_get),
+        )
+        .add(
+            Method::PUT,
+            "/api/deliverability-settings",
+            Admin,
+            axum::routing::put(deliverability_put),
+        )
+}
+
+// ---- templates ----
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TemplateView {
+    id: String,
+    name: String,
+    category: String,
+    subject: String,
+    body: String,
+    is_builtin: bool,
+    is_active: bool,
+}
+
+impl From<TemplateRow> for TemplateView {
+    fn from(t: TemplateRow) -> Self {
+        Self {
+            id: t.id,
+            name: t.name,
+            category: t.category,
+            subject: t.subject,
+            body: t.body,
+            is_builtin: t.is_builtin,
+            is_active: true,
+        }
+    }
+}
+
+async fn template_list(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
+    let templates: Vec<TemplateView> = state
+        .queue
+        .db
+        .template_list()
+        .await?
+        .into_iter()
+        .map(Into::into)
+        .collect();
+    Ok(axum::Json(json!({ "templates": templates })).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TemplateInput {
+    name: Option<String>,
+    category: Option<String>,
+    subject: Option<String>,
+    body: Option<String>,
+}
+
+async fn template_create(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Json(input): Json<TemplateInput>,
+) -> ApiResult<Response> {
+    let mut errors = BTreeMap::new();
+    for (field, value) in [
+        ("name", &input.name),
+        ("subject", &input.subject),
+        ("body", &input.body),
+    ] {
+        if trimmed(value).is_none() {
+            errors.insert(field.to_string(), format!("{field} is required"));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::fields(
+            "Template name, subject and body are required.",
+            errors,
+        ));
+    }
+    let t = TemplateRow {
+        id: ulid::Ulid::new().to_string(),
+        name: trimmed(&input.name).unwrap_or_default().to_string(),
+        category: trimmed(&input.category).unwrap_or("custom").to_string(),
+        subject: trimmed(&input.subject).unwrap_or_default().to_string(),
+        body: input.body.unwrap_or_default(),
+        is_builtin: false,
+        created_at: now_ms(),
+    };
+    state.queue.db.template_insert(&t).await?;
+    Ok((StatusCode::CREATED, axum::Json(TemplateView::from(t))).into_response())
+}
+
+fn trimmed(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+// ---- bulk campaigns ----
+
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct StatsView {
+    sent: i64,
+    delivered: i64,
+    opened: i64,
+    clicked: i64,
+    replied: i64,
+}
+
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ProgressView {
+    total: i64,
+    handled: i64,
+    percent: i64,
+    queued: i64,
+    deferred: i64,
+    failed: i64,
+    suppressed: i64,
+    /// Claimed by a run that stopped mid-delivery: maybe delivered, never sent again.
+    in_doubt: i64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BulkView {
+    id: String,
+    name: String,
+    description: Option<String>,
+    status: String,
+    subject: Option<String>,
+    template_id: Option<String>,
+    from_email: Option<String>,
+    target_filters: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    selected_contact_ids: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    schedule_at: Option<String>,
+    created_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sent_at: Option<String>,
+    total_recipients: i64,
+    stats: StatsView,
+    progress: ProgressView,
+}
+
+fn bulk_view(c: CampaignRow, s: Option<&CampaignStats>) -> BulkView {
+    let s = s.cloned().unwrap_or_default();
+    let total = s.total.max(i64::from(c.total_recipients));
+    BulkView {
+        stats: StatsView {
+            sent: s.sent,
+            delivered: s.delivered,
+            opened: s.opened,
+            clicked: s.clicked,
+            replied: s.replied,
+        },
+        progress: ProgressView {
+            total,
+            handled: s.done(),
+            percent: if total > 0 { s.done() * 100 / total } else { 0 },
+            queued: s.queued,
+            deferred: s.deferred,
+            failed: s.failed,
+            suppressed: s.suppressed,
+            in_doubt: s.unknown,
+        },
+        id: c.id,
+        name: c.name,
+        description: c.description,
+        status: c.status,
+        subject: c.subject,
+        template_id: c.template_id,
+        from_email: c.from_email,
+        target_filters: c.target_filters.map(|j| j.0).unwrap_or_else(|| json!({})),
+        selected_contact_ids: c.selected_contact_ids.map(|j| j.0),
+        schedule_at: c.schedule_at.map(to_rfc3339),
+        created_at: to_rfc3339(c.created_at),
+        sent_at: c.sent_at.map(to_rfc3339),
+        total_recipients: total,
+    }
+}
+
+async fn with_stats(
+    state: &AppState,
+    rows: Vec<CampaignRow>,
+) -> ApiResult<Vec<(CampaignRow, Option<CampaignStats>)>> {
+    let ids: Vec<String> = rows.iter().map(|c| c.id.clone()).collect();
+    let stats = state.queue.db.campaign_stats(&ids).await?;
+    Ok(rows
+        .into_iter()
+        .map(|c| {
+            let s = stats.iter().find(|s| s.campaign_id == c.id).cloned();
+            (c, s)
+        })
+        .collect())
+}
+
+#[derive(Deserialize)]
+struct Page {
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+async fn bulk_list(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(page): Query<Page>,
+) -> ApiResult<Response> {
+    let (limit, offset) = paging(page.limit, page.offset)?;
+    let (rows, total) = state.queue.db.campaign_list("bulk", limit, offset).await?;
+    let campaigns: Vec<BulkView> = with_stats(&state, rows)
+        .await?
+        .into_iter()
+        .map(|(c, s)| bulk_view(c, s.as_ref()))
+        .collect();
+    let mut res = axum::Json(json!({ "campaigns": campaigns })).into_response();
+    res.headers_mut()
+        .insert("x-total-count", axum::http::HeaderValue::from(total));
+    Ok(res)
+}
+
+async fn load_bulk(state: &AppState, id: &str) -> ApiResult<CampaignRow> {
+    state
+        .queue
+        .db
+        .campaign_get(id)
+        .await?
+        .filter(|c| c.kind == "bulk")
+        .ok_or_else(|| ApiError::not_found("Campaign not found"))
+}
+
+async fn bulk_view_of(state: &AppState, id: &str) -> ApiResult<Response> {
+    let c = load_bulk(state, id).await?;
+    let mut v = with_stats(state, vec![c]).await?;
+    let (c, s) = v
+        .pop()
+        .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
+    Ok(axum::Json(bulk_view(c, s.as_ref())).into_response())
+}
+
+async fn bulk_get(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    bulk_view_of(&state, &id).await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct TargetFilters {
+    score_min: Option<i32>,
+    score_max: Option<i32>,
+    #[serde(default)]
+    statuses: Vec<String>,
+    #[serde(default)]
+    states: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BulkInput {
+    name: Option<String>,
+    description: Option<String>,
+    subject: Option<String>,
+    template_id: Option<String>,
+    from_email: Option<String>,
+    #[serde(default)]
+    target_filters: TargetFilters,
+    selected_contact_ids: Option<Vec<String>>,
+    schedule_at: Option<String>,
+}
+
+/// Checks targeting; states come back as two-letter codes.
+fn check_filters(f: &TargetFilters) -> ApiResult<(Vec<String>, Vec<String>)> {
+    let mut errors = BTreeMap::new();
+    for (key, v) in [("scoreMin", f.score_min), ("scoreMax", f.score_max)] {
+        if v.is_some_and(|v| !(0..=100).contains(&v)) {
+            errors.insert(
+                format!("targetFilters.{key}"),
+                "must be between 0 and 100".to_string(),
+            );
+        }
+    }
+    if let (Some(a), Some(b)) = (f.score_min, f.score_max)
+        && a > b
+    {
+        errors.insert(
+            "targetFilters.scoreMax".into(),
+            "must not be below scoreMin".into(),
+        );
+    }
+    if let Some(bad) = f.statuses.iter().find(|s| !is_status(s)) {
+        errors.insert(
+            "targetFilters.statuses".into(),
+            format!("unknown status {bad:?}; allowed: {}", STATUSES.join(", ")),
+        );
+    }
+    let mut states = Vec::new();
+    for s in &f.states {
+        match state_code(s) {
+            Some(code) => states.push(code.to_string()),
+            None => {
+                errors.insert(
+                    "targetFilters.states".into(),
+                    format!("unknown state {s:?}: use a US state name or two-letter code"),
+                );
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::fields("Invalid targeting", errors));
+    }
+    Ok((f.statuses.clone(), states))
+}
+
+async fn bulk_create(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Json(input): Json<BulkInput>,
+) -> ApiResult<Response> {
+    let (Some(name), Some(subject), Some(template_id)) = (
+        trimmed(&input.name),
+        trimmed(&input.subject),
+        trimmed(&input.template_id),
+    ) else {
+        return Err(ApiError::unprocessable(BULK_REQUIRED));
+    };
+    let db = &state.queue.db;
+    if db.template_get(template_id).await?.is_none() {
+        return Err(ApiError::unprocessable(format!(
+            "Unknown template: {template_id}"
+        )));
+    }
+    let from_email = trimmed(&input.from_email).map(str::to_lowercase);
+    if let Some(f) = &from_email
+        && !is_valid_email(f)
+    {
+        return Err(ApiError::unprocessable(
+            "fromEmail must be a valid email address",
+        ));
+    }
+    let (statuses, states) = check_filters(&input.target_filters)?;
+    let now = now_ms();
+    let schedule_at = match trimmed(&input.schedule_at) {
+        None => None,
+        Some(raw) => Some(
+            DateTime::parse_from_rfc3339(raw)
+                .map_err(|_| ApiError::unprocessable("scheduleAt must be an ISO 8601 date-time"))?
+                .with_timezone(&Utc),
+        ),
+    };
+    let selected = input.selected_contact_ids.filter(|ids| !ids.is_empty());
+    let filters = json!({
+        "scoreMin": input.target_filters.score_min,
+        "scoreMax": input.target_filters.score_max,
+        "statuses": statuses,
+        "states": states,
+    });
+    let mut c = CampaignRow {
+        id: ulid::Ulid::new().to_string(),
+        kind: "bulk".into(),
+        name: name.to_string(),
+        description: trimmed(&input.description).map(String::from),
+        status: "draft".into(),
+        subject: Some(subject.to_string()),
+        template_id: Some(template_id.to_string()),
+        from_email,
+        target_filters: Some(SqlJson(filters)),
+        selected_contact_ids: selected.map(|ids| SqlJson(json!(ids))),
+        schedule_at: schedule_at.map(|t| t.timestamp_millis()),
+        target_audience: None,
+        ai_model: None,
+        total_recipients: 0,
+        created_at: now,
+        updated_at: now,
+        started_at: None,
+        sent_at: None,
+        ended_at: None,
+    };
+    let recipients = db.audience_count(&campaign_audience(&c)).await?;
+    if recipients == 0 {
+        return Err(ApiError::unprocessable(NO_RECIPIENTS));
+    }
+    c.total_recipients = i32::try_from(recipients).unwrap_or(i32::MAX);
+    let scheduled = schedule_at.filter(|t| t.timestamp_millis() > now);
+    if scheduled.is_some() {
+        c.status = "scheduled".into();
+    }
+    // The campaign and its scheduled run commit together.
+    let mut tx = state.queue.begin().await?;
+    tx.tx().campaign_insert(&c).await?;
+    if let Some(at) = scheduled {
+        tx.enqueue(
+            NewJob::new(BulkCampaignSend::NAME, json!({ "campaignId": c.id }))
+                .idempotency_key(format!("campaign:{}:scheduled", c.id))
+                .run_at(at),
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    let view = bulk_view(c, None);
+    Ok((StatusCode::CREATED, axum::Json(view)).into_response())
+}
+
+async fn start_sending(state: &AppState, c: &CampaignRow, from: &[&str]) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    let recipients = db.audience_count(&campaign_audience(c)).await?;
+    if recipients == 0 && from.contains(&"draft") {
+        return Err(ApiError::unprocessable(NO_RECIPIENTS));
+    }
+    if !db
+        .campaign_set_status(&c.id, from, "sending", now_ms())
+        .await?
+    {
+        return Err(ApiError::conflict(format!(
+            "Only {} campaigns can be sent",
+            from.join(" or ")
+        )));
+    }
+    let job = state
+        .queue
+        .enqueue(
+            NewJob::new(BulkCampaignSend::NAME, json!({ "campaignId": c.id }))
+                .unique_while_active(format!("campaign:{}", c.id)),
+        )
+        .await?;
+    Ok(axum::Json(json!({
+        "success": true,
+        "successful": recipients,
+        "totalRecipients": recipients,
+        "jobId": job.id,
+    }))
+    .into_response())
+}
+
+async fn bulk_send(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let c = load_bulk(&state, &id).await?;
+    if c.status != "draft" {
+        return Err(ApiError::conflict(format!(
+            "Only draft campaigns can be sent; this one is {}",
+            c.status
+        )));
+    }
+    start_sending(&state, &c, &["draft"]).await
+}
+
+async fn bulk_resume(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let c = load_bulk(&state, &id).await?;
+    start_sending(&state, &c, &["paused"]).await
+}
+
+async fn bulk_pause(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let c = load_bulk(&state, &id).await?;
+    if !state
+        .queue
+        .db
+        .campaign_set_status(&c.id, &["sending", "scheduled"], "paused", now_ms())
+        .await?
+    {
+        return Err(ApiError::conflict(format!(
+            "Only sending or scheduled campaigns can be paused; this one is {}",
+            c.status
+        )));
+    }
+    bulk_view_of(&state, &id).await
+}
+
+async fn bulk_cancel(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let c = load_bulk(&state, &id).await?;
+    let db = &state.queue.db;
+    if !db
+        .campaign_set_status(
+            &c.id,
+            &["draft", "scheduled", "sending", "paused"],
+            "cancelled",
+            now_ms(),
+        )
+        .await?
+    {
+        return Err(ApiError::conflict(format!(
+            "A {} campaign cannot be cancelled",
+            c.status
+        )));
+    }
+    db.campaign_cancel_pending(&c.id).await?;
+    bulk_view_of(&state, &id).await
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AudienceQuery {
+    score_min: Option<i32>,
+    score_max: Option<i32>,
+    /// Comma-separated.
+    statuses: Option<String>,
+    states: Option<String>,
+}
+
+/// How many contacts a targeting matches (the create dialog's count).
+async fn audience_count(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<AudienceQuery>,
+) -> ApiResult<Response> {
+    let split = |v: &Option<String>| -> Vec<String> {
+        v.as_deref()
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let filters = TargetFilters {
+        score_min: q.score_min,
+        score_max: q.score_max,
+        statuses: split(&q.statuses),
+        states: split(&q.states),
+    };
+    let (statuses, states) = check_filters(&filters)?;
+    let count = state
+        .queue
+        .db
+        .audience_count(&Audience {
+            score_min: filters.score_min,
+            score_max: filters.score_max,
+            statuses,
+            states,
+            contact_ids: None,
+        })
+        .await?;
+    Ok(axum::Json(json!({ "count": count })).into_response())
+}
+
+/// Rounded percent of `part` in `whole`, 0 when nothing was sent.
+pub(crate) fn rate(part: i64, whole: i64) -> f64 {
+    if whole <= 0 {
+        0.0
+    } else {
+        (part as f64 * 1000.0 / whole as f64).round() / 10.0
+    }
+}
+
+/// Totals over every bulk campaign; averages are of per-campaign rates over campaigns that sent.
+async fn performance(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    let (rows, total) = db.campaign_list("bulk", 10_000, 0).await?;
+    let ids: Vec<String> = rows.iter().map(|c| c.id.clone()).collect();
+    let stats = db.campaign_stats(&ids).await?;
+    let sent: Vec<&CampaignStats> = stats.iter().filter(|s| s.sent > 0).collect();
+    let avg = |f: fn(&CampaignStats) -> i64| {
+        if sent.is_empty() {
+            0.0
+        } else {
+            let sum: f64 = sent.iter().map(|s| rate(f(s), s.sent)).sum();
+            (sum * 10.0 / sent.len() as f64).round() / 10.0
+        }
+    };
+    Ok(axum::Json(json!({
+        "success": true,
+        "performance": {
+            "totalCampaigns": total,
+            "totalEmailsSent": stats.iter().map(|s| s.sent).sum::<i64>(),
+            "averageOpenRate": avg(|s| s.opened),
+            "averageClickRate": avg(|s| s.clicked),
+            "averageReplyRate": avg(|s| s.replied),
+        }
+    }))
+    .into_response())
+}
+
+// ---- single campaigns ----
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SingleView {
+    id: String,
+    name: String,
+    description: Option<String>,
+    status: String,
+    target_audience: Option<String>,
+    ai_model: Option<String>,
+    emails_sent: i64,
+    opens: i64,
+    open_rate: f64,
+    total_recipients: i64,
+    start_date: Option<String>,
+    end_date: Option<String>,
+    created_at: String,
+}
+
+fn single_view(c: CampaignRow, s: Option<&CampaignStats>) -> SingleView {
+    let (sent, opened) = s.map(|s| (s.sent, s.opened)).unwrap_or_default();
+    SingleView {
+        id: c.id,
+        name: c.name,
+        description: c.description,
+        status: c.status,
+        target_audience: c.target_audience,
+        ai_model: c.ai_model,
+        emails_sent: sent,
+        opens: opened,
+        open_rate: rate(opened, sent),
+        total_recipients: i64::from(c.total_recipients),
+        start_date: c.started_at.map(to_rfc3339),
+        end_date: c.ended_at.map(to_rfc3339),
+        created_at: to_rfc3339(c.created_at),
+    }
+}
+
+async fn single_list(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(page): Query<Page>,
+) -> ApiResult<Response> {
+    let (limit, offset) = paging(page.limit, page.offset)?;
+    let (rows, total) = state
+        .queue
+        .db
+        .campaign_list("single", limit, offset)
+        .await?;
+    let items: Vec<SingleView> = with_stats(&state, rows)
+        .await?
+        .into_iter()
+        .map(|(c, s)| single_view(c, s.as_ref()))
+        .collect();
+    Ok(with_total(items, total))
+}
+
+/// The contacts a single campaign's audience names.
+pub(crate) fn single_audience(audience: &str) -> Audience {
+    let active: Vec<String> = STATUSES
+        .iter()
+        .filter(|s| !matches!(**s, "customer" | "lost"))
+        .map(|s| s.to_string())
+        .collect();
+    match audience {
+        "high-value" => Audience {
+            score_min: Some(85),
+            statuses: active,
+            ..Audience::default()
+        },
+        "medium-value" => Audience {
+            score_min: Some(45),
+            score_max: Some(84),
+            statuses: active,
+            ..Audience::default()
+        },
+        _ => Audience {
+            statuses: active,
+            ..Audience::default()
+        },
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SingleInput {
+    name: Option<String>,
+    description: Option<String>,
+    target_audience: Option<String>,
+    ai_model: Option<String>,
+}
+
+async fn single_create(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Json(input): Json<SingleInput>,
+) -> ApiResult<Response> {
+    let (Some(name), Some(description)) = (trimmed(&input.name), trimmed(&input.description))
+    else {
+        return Err(ApiError::unprocessable(SINGLE_REQUIRED));
+    };
+    let audience = trimmed(&input.target_audience).unwrap_or("all-active");
+    if !AUDIENCES.contains(&audience) {
+        return Err(ApiError::unprocessable(format!(
+            "targetAudience must be one of {}",
+            AUDIENCES.join(", ")
+        )));
+    }
+    let model = trimmed(&input.ai_model).unwrap_or("gpt-5");
+    if !AI_MODELS.contains(&model) {
+        return Err(ApiError::unprocessable(format!(
+            "aiModel must be one of {}",
+            AI_MODELS.join(", ")
+        )));
+    }
+    let recipients = state
+        .queue
+        .db
+        .audience_count(&single_audience(audience))
+        .await?;
+    let now = now_ms();
+    let c = CampaignRow {
+        id: ulid::Ulid::new().to_string(),
+        kind: "single".into(),
+        name: name.to_string(),
+        description: Some(description.to_string()),
+        status: "active".into(),
+        subject: None,
+        template_id: None,
+        from_email: None,
+        target_filters: None,
+        selected_contact_ids: None,
+        schedule_at: None,
+        target_audience: Some(audience.to_string()),
+        ai_model: Some(model.to_string()),
+        total_recipients: i32::try_from(recipients).unwrap_or(i32::MAX),
+        created_at: now,
+        updated_at: now,
+        started_at: Some(now),
+        sent_at: None,
+        ended_at: None,
+    };
+    let mut tx = state.queue.db.begin().await?;
+    tx.campaign_insert(&c).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, axum::Json(single_view(c, None))).into_response())
+}
+
+// ---- deliverability ----
+
+async fn deliverability_view(state: &AppState) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    let s = db.deliverability_get().await?;
+    let (hour, day) = window_keys(now_ms());
+    let usage = db.mailbox_usage(None, &hour, &day).await?;
+    Ok(axum::Json(json!({
+        "warmupEnabled": s.warmup_enabled,
+        "dailyLimit": s.daily_limit,
+        "hourlyLimit": s.hourly_limit,
+        "effectiveDailyLimit": effective_daily_limit(&s, &usage),
+        "emailsSentToday": usage.today,
+        "emailsSentThisHour": usage.this_hour,
+    }))
+    .into_response())
+}
+
+async fn deliverability_get(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
+    deliverability_view(&state).await
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DeliverabilityInput {
+    warmup_enabled: Option<bool>,
+    daily_limit: Option<i64>,
+    hourly_limit: Option<i64>,
+}
+
+async fn deliverability_put(
+    State(state): State<AppState>,
+    _: AdminUser,
+    Json(input): Json<DeliverabilityInput>,
+) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    let current = db.deliverability_get().await?;
+    let limit = |v: Option<i64>, field: &str, fallback: i32| -> ApiResult<i32> {
+        match v {
+            None => Ok(fallback),
+            Some(n) if (1..=10_000_000).contains(&n) => Ok(n as i32),
+            Some(_) => Err(ApiError::unprocessable(format!(
+                "{field} must be between 1 and 10000000"
+            ))),
+        }
+    };
+    let next = DeliverabilityRow {
+        warmup_enabled: input.warmup_enabled.unwrap_or(current.warmup_enabled),
+        daily_limit: limit(input.daily_limit, "dailyLimit", current.daily_limit)?,
+        hourly_limit: limit(input.hourly_limit, "hourlyLimit", current.hourly_limit)?,
+    };
+    db.deliverability_set(&next, now_ms()).await?;
+    deliverability_view(&state).await
+}

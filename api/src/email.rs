@@ -1,0 +1,416 @@
+//! Email calls (seed 002 "Single campaigns and email analytics", "Email configuration"; seed 001
+//! `POST /api/contacts/email`, email history) and SendGrid's event webhook.
+//!
+//! The webhook needs no session: when `SENDGRID_WEBHOOK_PUBLIC_KEY` is set every call must carry a
+//! valid ECDSA signature (401 otherwise); repeated `sg_event_id`s are ignored, so a retried delivery
+//! of the same batch changes nothing.
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use jobs::db::{ActivityInsert, CampaignRow, EventInsert, MessageInsert};
+use jobs::email::sendgrid;
+use jobs::kinds::EmailSend;
+use jobs::mailing::{address_of, apply_event};
+use jobs::queue::{JobKind, NewJob};
+use jobs::time::{now_ms, to_rfc3339};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::campaigns::rate;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{CurrentUser, Json, Path, Query};
+use crate::{Access, AppState, Routes};
+
+pub const NO_EMAIL: &str = "No Email Address: Email address not available for this contact.";
+
+pub(crate) fn routes() -> Routes {
+    use Access::{Public, User};
+    Routes::new()
+        .add(
+            Method::POST,
+            "/api/contacts/email",
+            User,
+            post(contact_email),
+        )
+        .add(
+            Method::GET,
+            "/api/contacts/{id}/email-history",
+            User,
+            get(email_history),
+        )
+        .add(Method::GET, "/api/email/analytics", User, get(analytics))
+        .add(
+            Method::POST,
+            "/api/email/seed-events",
+            User,
+            post(seed_events),
+        )
+        .add(Method::POST, "/api/email/webhook", Public, post(webhook))
+        .add(
+            Method::GET,
+            "/api/email/webhook/config",
+            User,
+            get(webhook_config),
+        )
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EmailInput {
+    contact_id: Option<String>,
+    subject: Option<String>,
+    message: Option<String>,
+}
+
+/// Queues one message to a contact; the `email_send` job sends it.
+async fn contact_email(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(input): Json<EmailInput>,
+) -> ApiResult<Response> {
+    let contact_id = input
+        .contact_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| ApiError::unprocessable("contactId is required"))?;
+    let subject = input.subject.as_deref().map(str::trim).unwrap_or_default();
+    let message = input.message.as_deref().map(str::trim).unwrap_or_default();
+    if subject.is_empty() || message.is_empty() {
+        return Err(ApiError::unprocessable("Subject and message are required."));
+    }
+    let db = &state.queue.db;
+    let contact = db
+        .contact_get(contact_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Contact not found"))?;
+    let to = contact
+        .email
+        .as_deref()
+        .map(|e| e.trim().to_lowercase())
+        .filter(|e| !e.is_empty())
+        .ok_or_else(|| ApiError::unprocessable(NO_EMAIL))?;
+    if let Some(reason) = db.suppression_get(&to).await? {
+        return Err(ApiError::unprocessable(format!(
+            "{to} does not receive email from us ({})",
+            reason.replace('_', " ")
+        )));
+    }
+    let mailing = &state.queue.providers.mailing;
+    let id = ulid::Ulid::new().to_string();
+    let message_id = format!("{}@{}", id.to_lowercase(), mailing.message_domain);
+    let company = match &contact.company_id {
+        Some(c) => db.company_get(c).await?.map(|c| c.name),
+        None => None,
+    };
+    let vars = json!({
+        "firstName": contact.first_name,
+        "lastName": contact.last_name,
+        "email": to,
+        "companyName": company.unwrap_or_default(),
+        "senderName": user.user.first_name.clone().unwrap_or_default(),
+    });
+    let mut tx = state.queue.begin().await?;
+    tx.tx()
+        .message_insert(&MessageInsert {
+            id: &id,
+            dedupe_key: &format!("direct:{id}"),
+            campaign_id: None,
+            contact_id: Some(&contact.id),
+            to_email: &to,
+            from_email: &mailing.sender.from,
+            subject: Some(subject),
+            body: Some(message),
+            vars: &vars,
+            message_id: &message_id,
+            status: "queued",
+            now: now_ms(),
+        })
+        .await?;
+    tx.tx()
+        .activity_insert(&ActivityInsert {
+            kind: "email_sent",
+            description: &format!("Email \"{subject}\" to {to}"),
+            entity_type: Some("contact"),
+            entity_id: Some(&contact.id),
+            actor_id: Some(&user.user.id),
+        })
+        .await?;
+    let job = tx
+        .enqueue(NewJob::new(EmailSend::NAME, json!({ "messageId": id })))
+        .await?;
+    tx.commit().await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        axum::Json(json!({ "success": true, "messageId": id, "jobId": job.id })),
+    )
+        .into_response())
+}
+
+async fn email_history(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    if db.contact_get(&id).await?.is_none() {
+        return Err(ApiError::not_found("Contact not found"));
+    }
+    let (total, campaigns, recent) = db.contact_email_history(&id).await?;
+    let campaigns: Vec<Value> = campaigns
+        .into_iter()
+        .map(|c| {
+            json!({
+                "id": c.id,
+                "name": c.name,
+                "status": c.status,
+                "totalEvents": c.total_events,
+                "lastEvent": { "timestamp": to_rfc3339(c.last_event_at) },
+            })
+        })
+        .collect();
+    let recent: Vec<Value> = recent
+        .into_iter()
+        .map(|e| json!({ "eventType": e.event_type, "timestamp": to_rfc3339(e.occurred_at) }))
+        .collect();
+    Ok(axum::Json(json!({
+        "totalEvents": total,
+        "campaigns": campaigns,
+        "recentEvents": recent,
+    }))
+    .into_response())
+}
+
+#[derive(Deserialize)]
+struct Timeframe {
+    timeframe: Option<String>,
+}
+
+/// Rates over the last `timeframe` days (default 30): distinct messages opened, clicked or replied
+/// per message sent, in percent with one decimal.
+async fn analytics(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<Timeframe>,
+) -> ApiResult<Response> {
+    let days: i64 = match q
+        .timeframe
+        .as_deref()
+        .map(|t| t.trim().trim_end_matches('d'))
+    {
+        None | Some("") => 30,
+        Some(t) => t
+            .parse()
+            .ok()
+            .filter(|d| (1..=365).contains(d))
+            .ok_or_else(|| {
+                ApiError::unprocessable("timeframe must be a number of days from 1 to 365")
+            })?,
+    };
+    let since = now_ms() - days * 86_400_000;
+    let counts = state.queue.db.event_counts(since).await?;
+    let messages = |t: &str| {
+        counts
+            .iter()
+            .find(|c| c.event_type == t)
+            .map(|c| c.messages)
+            .unwrap_or(0)
+    };
+    let sent = messages("sent");
+    Ok(axum::Json(json!({
+        "timeframe": days,
+        "totalSent": sent,
+        "delivered": messages("delivered"),
+        "bounced": messages("bounced"),
+        "openRate": rate(messages("opened"), sent),
+        "clickRate": rate(messages("clicked"), sent),
+        "replyRate": rate(messages("replied"), sent),
+    }))
+    .into_response())
+}
+
+/// Demo tracking data for an empty install: one completed sample campaign over up to 20 contacts
+/// with sent/delivered/opened/clicked/replied events, all marked as demo data.
+async fn seed_events(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    if db.event_total().await? > 0 {
+        return Err(ApiError::conflict(
+            "Email tracking data already exists; sample data is only for an empty install.",
+        ));
+    }
+    let contacts = db.contacts_with_email(20).await?;
+    if contacts.is_empty() {
+        return Err(ApiError::unprocessable(
+            "Add contacts with an email address first.",
+        ));
+    }
+    let now = now_ms();
+    let campaign = CampaignRow {
+        id: ulid::Ulid::new().to_string(),
+        kind: "single".into(),
+        name: "Sample tracking data".into(),
+        description: Some("Demo events created from the Email Campaigns page".into()),
+        status: "completed".into(),
+        subject: None,
+        template_id: None,
+        from_email: None,
+        target_filters: None,
+        selected_contact_ids: None,
+        schedule_at: None,
+        target_audience: Some("all-active".into()),
+        ai_model: Some("gpt-5".into()),
+        total_recipients: contacts.len() as i32,
+        created_at: now,
+        updated_at: now,
+        started_at: Some(now - 7 * 86_400_000),
+        sent_at: None,
+        ended_at: Some(now),
+    };
+    let mailing = &state.queue.providers.mailing;
+    let mut tx = db.begin().await?;
+    tx.campaign_insert(&campaign).await?;
+    let mut messages = Vec::new();
+    for (contact_id, email) in &contacts {
+        let id = ulid::Ulid::new().to_string();
+        tx.message_insert(&MessageInsert {
+            id: &id,
+            dedupe_key: &format!("demo:{}:{contact_id}", campaign.id),
+            campaign_id: Some(&campaign.id),
+            contact_id: Some(contact_id),
+            to_email: email,
+            from_email: &mailing.sender.from,
+            subject: Some("Sample message"),
+            body: Some("Demo data"),
+            vars: &json!({}),
+            message_id: &format!("{}@{}", id.to_lowercase(), mailing.message_domain),
+            status: "sent",
+            now,
+        })
+        .await?;
+        messages.push((id, contact_id.clone(), email.clone()));
+    }
+    tx.commit().await?;
+    let mut total = 0;
+    for (i, (id, contact_id, email)) in messages.iter().enumerate() {
+        // A typical funnel: everyone sent, 19 in 20 delivered, 9 in 20 opened, 3 clicked, 1 replied.
+        let steps: &[&str] = match i % 20 {
+            0 => &["sent", "delivered", "opened", "clicked", "replied"],
+            1 | 2 => &["sent", "delivered", "opened", "clicked"],
+            3..=8 => &["sent", "delivered", "opened"],
+            19 => &["sent", "bounced"],
+            _ => &["sent", "delivered"],
+        };
+        for (n, step) in steps.iter().enumerate() {
+            let at = now - 6 * 86_400_000 + (i as i64) * 600_000 + (n as i64) * 3_600_000;
+            db.event_record(&EventInsert {
+                message_id: Some(id.clone()),
+                campaign_id: Some(campaign.id.clone()),
+                contact_id: Some(contact_id.clone()),
+                email: Some(email.clone()),
+                event_type: (*step).to_string(),
+                provider_event_id: None,
+                url: None,
+                detail: Some("demo".into()),
+                is_demo: true,
+                occurred_at: at,
+            })
+            .await?;
+            total += 1;
+        }
+    }
+    Ok(axum::Json(json!({ "success": true, "totalEvents": total })).into_response())
+}
+
+/// SendGrid's event name → ours; `None`: not tracked.
+fn event_type(e: &sendgrid::Event) -> Option<&'static str> {
+    Some(match e.event.as_str() {
+        "delivered" => "delivered",
+        "open" => "opened",
+        "click" => "clicked",
+        "bounce" if e.bounce_type.as_deref() == Some("blocked") => "deferred",
+        "bounce" => "bounced",
+        "deferred" => "deferred",
+        "dropped" => "dropped",
+        "spamreport" => "spam_reported",
+        "unsubscribe" | "group_unsubscribe" => "unsubscribed",
+        _ => return None,
+    })
+}
+
+async fn webhook(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Response> {
+    let mailing = state.queue.providers.mailing.clone();
+    if let Some(key) = &mailing.webhook_public_key {
+        let header = |name: &str| {
+            headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+        };
+        let signature = header("x-twilio-email-event-webhook-signature");
+        let timestamp = header("x-twilio-email-event-webhook-timestamp");
+        if !sendgrid::verify_signature(key, signature, timestamp, &body) {
+            return Err(ApiError::unauthorized("Invalid webhook signature"));
+        }
+    }
+    let events = sendgrid::parse_events(&body).map_err(ApiError::bad_request)?;
+    let db = &state.queue.db;
+    let (mut recorded, mut duplicates, mut ignored) = (0, 0, 0);
+    for e in &events {
+        let Some(kind) = event_type(e) else {
+            ignored += 1;
+            continue;
+        };
+        let rfc_id = e
+            .smtp_id
+            .as_deref()
+            .map(|s| s.trim().trim_start_matches('<').trim_end_matches('>'));
+        let message = db
+            .message_find(e.prospector_message_id.as_deref(), rfc_id)
+            .await?;
+        let email = e
+            .email
+            .as_deref()
+            .map(address_of)
+            .or_else(|| message.as_ref().map(|m| m.to_email.clone()));
+        let event = EventInsert {
+            message_id: message.as_ref().map(|m| m.id.clone()),
+            campaign_id: message.as_ref().and_then(|m| m.campaign_id.clone()),
+            contact_id: message.as_ref().and_then(|m| m.contact_id.clone()),
+            email,
+            event_type: kind.to_string(),
+            provider_event_id: e.sg_event_id.clone(),
+            url: e.url.clone(),
+            detail: e.reason.clone(),
+            is_demo: false,
+            occurred_at: e.timestamp.map(|t| t * 1000).unwrap_or_else(now_ms),
+        };
+        if apply_event(db, &mailing, &event).await? {
+            recorded += 1;
+        } else {
+            duplicates += 1;
+        }
+    }
+    Ok(axum::Json(json!({
+        "received": events.len(),
+        "recorded": recorded,
+        "duplicates": duplicates,
+        "ignored": ignored,
+    }))
+    .into_response())
+}
+
+async fn webhook_config(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
+    Ok(axum::Json(json!({
+        "webhookUrl": format!("{}/api/email/webhook", state.config.public_base_url),
+        "signatureVerification": state.queue.providers.mailing.webhook_public_key.is_some(),
+        "events": ["delivered", "open", "click", "bounce", "dropped", "spamreport", "deferred", "unsubscribe"],
+    }))
+    .into_response())
+}
