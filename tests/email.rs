@@ -725,6 +725,115 @@ async fn sample_events_for_an_empty_install(db: TestDb) {
     app.stop().await;
 }
 
+/// Targeting by company state and chosen contacts, a scheduled campaign started by its run at
+/// `scheduleAt`, and pause / resume / cancel of a campaign held by its hourly limit.
+async fn scheduled_targeted_paused_and_cancelled(db: TestDb) {
+    let sink = SmtpSink::start();
+    let app = app_with(&db, &sink, None).await;
+    let admin = app.admin().await;
+    let user = app.user().await;
+    limits(&app, &admin, 1000, 1000).await;
+    let now = now_ms();
+    for (id, state) in [("co-tx", "TX"), ("co-ok", "OK")] {
+        exec!(
+            &app.db,
+            "INSERT INTO companies (id, name, state, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)",
+            id,
+            format!("Bath Co {state}"),
+            state,
+            now
+        );
+    }
+    let mut ids = Vec::new();
+    for (i, company) in ["co-tx", "co-tx", "co-tx", "co-ok"].iter().enumerate() {
+        let id = insert_contact(
+            &app.db,
+            "T",
+            Some(&format!("t{i}@example.test")),
+            "new_lead",
+            90,
+        )
+        .await;
+        exec!(
+            &app.db,
+            "UPDATE contacts SET company_id = $1 WHERE id = $2",
+            *company,
+            &id
+        );
+        ids.push(id);
+    }
+    let at = chrono::Utc::now() + chrono::Duration::seconds(2);
+    let (status, c) = send(user.post(app.url("/api/campaigns/bulk-email")).json(&json!({
+        "name": "Texas picks", "subject": "Hi {{firstName}} of {{companyName}}", "templateId": "business-outreach",
+        "targetFilters": { "states": ["Texas"] }, "selectedContactIds": [ids[0], ids[1], ids[3]],
+        "scheduleAt": at.to_rfc3339(),
+    })))
+    .await;
+    assert_eq!(status, 201, "{c}");
+    assert_eq!(
+        (c["status"].as_str(), c["totalRecipients"].as_i64()),
+        (Some("scheduled"), Some(2)),
+        "chosen and in Texas: {c}"
+    );
+    let id = c["id"].as_str().unwrap().to_string();
+    let (status, _) =
+        send(user.post(app.url(&format!("/api/campaigns/bulk-email/{id}/send")))).await;
+    assert_eq!(status, 409, "a scheduled campaign is not a draft");
+    assert!(sink.count() == 0, "nothing before scheduleAt");
+    let done = wait_campaign(&app, &user, &id, "sent").await;
+    assert!(chrono::Utc::now() >= at);
+    assert_eq!(done["stats"]["sent"], 2);
+    let mut to: Vec<String> = sink.messages().iter().flat_map(|m| m.to.clone()).collect();
+    to.sort();
+    assert_eq!(to, ["t0@example.test", "t1@example.test"]);
+    let subject = common::smtp::parse(&sink.messages()[0].raw)
+        .subject()
+        .unwrap()
+        .to_string();
+    assert!(subject.ends_with("of Bath Co TX"), "{subject}");
+
+    // Held by the hourly limit: pause, resume (held again), cancel (the rest is cancelled).
+    limits(&app, &admin, 3, 1000).await;
+    let (_, c) = send(
+        user.post(app.url("/api/campaigns/bulk-email"))
+            .json(&json!({
+                "name": "Everyone", "subject": "Hi", "templateId": "follow-up", "targetFilters": {}
+            })),
+    )
+    .await;
+    let id = c["id"].as_str().unwrap().to_string();
+    send(user.post(app.url(&format!("/api/campaigns/bulk-email/{id}/send")))).await;
+    eventually(T, "one sent, the rest held", || async {
+        let v = campaign(&app, &user, &id).await;
+        (v["stats"]["sent"] == 1 && v["progress"]["queued"] == 3).then_some(())
+    })
+    .await;
+    let (status, v) =
+        send(user.post(app.url(&format!("/api/campaigns/bulk-email/{id}/pause")))).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("paused")), "{v}");
+    let (status, _) =
+        send(user.post(app.url(&format!("/api/campaigns/bulk-email/{id}/pause")))).await;
+    assert_eq!(status, 409);
+    let (status, r) =
+        send(user.post(app.url(&format!("/api/campaigns/bulk-email/{id}/resume")))).await;
+    assert_eq!(status, 200, "{r}");
+    let (status, v) =
+        send(user.post(app.url(&format!("/api/campaigns/bulk-email/{id}/cancel")))).await;
+    assert_eq!(
+        (
+            status,
+            v["status"].as_str(),
+            v["progress"]["queued"].as_i64()
+        ),
+        (200, Some("cancelled"), Some(0)),
+        "{v}"
+    );
+    let (status, _) = send(user.post(app.url("/api/campaigns/bulk-email/nope/cancel"))).await;
+    assert_eq!(status, 404);
+    assert_eq!(sink.count(), 3, "limits held: 2 + 1");
+    app.stop().await;
+}
+
 /// SIGKILL a worker mid-campaign, start another: no recipient gets two messages, every row the
 /// ledger calls sent reached the server exactly once, and only rows in flight at the kill are in doubt.
 async fn kill_the_worker_mid_campaign(db: TestDb) {
@@ -827,6 +936,7 @@ async fn kill_the_worker_mid_campaign(db: TestDb) {
 
 both_backends!(
     kill_the_worker_mid_campaign,
+    scheduled_targeted_paused_and_cancelled,
     bulk_campaign_reaches_each_recipient_once,
     smtp_deferral_and_permanent_failure,
     limits_defer_to_the_next_window,
