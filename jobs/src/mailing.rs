@@ -321,27 +321,31 @@ pub async fn send_round(
     }
     tx.commit().await?;
 
+    // Each outcome is recorded as soon as the server answers: the window in which a crash leaves a
+    // delivered message unrecorded (in doubt) is one commit, not a whole round.
     // The futures are built before they become a stream: a closure inside the stream would need to
     // hold for every lifetime of its argument, which keeps the job's future from being `Send`.
     let sends: Vec<_> = claimed
         .iter()
-        .enumerate()
-        .map(|(i, m)| async move { (i, deliver(mailing, m, content).await) })
-        .collect();
-    let outcomes: Vec<(usize, SendOutcome)> = futures::stream::iter(sends)
-        .buffer_unordered(mailing.concurrency)
-        .collect()
-        .await;
-    let items: Vec<MessageFinish<'_>> = outcomes
-        .into_iter()
-        .map(|(i, outcome)| MessageFinish {
-            message: &claimed[i],
-            outcome,
+        .map(|m| async move {
+            let outcome = deliver(mailing, m, content).await;
+            let item = MessageFinish {
+                message: m,
+                outcome,
+            };
+            let mut tx = db.begin().await?;
+            tx.messages_finish(std::slice::from_ref(&item), now_ms())
+                .await?;
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(item)
         })
         .collect();
-    let mut tx = db.begin().await?;
-    tx.messages_finish(&items, now_ms()).await?;
-    tx.commit().await?;
+    let items: Vec<MessageFinish<'_>> = futures::stream::iter(sends)
+        .buffer_unordered(mailing.concurrency)
+        .collect::<Vec<_>>()
+        .await
+        .into_iter()
+        .collect::<Result<_, _>>()?;
 
     for item in &items {
         match &item.outcome {

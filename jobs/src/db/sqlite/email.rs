@@ -382,6 +382,21 @@ pub async fn event_record(
         .bind(e.occurred_at)
         .execute(&mut *tx)
         .await?;
+        // Proof of delivery settles a message left in doubt by a crash: it was sent.
+        if matches!(
+            e.event_type.as_str(),
+            "delivered" | "opened" | "clicked" | "replied"
+        ) {
+            sqlx::query(
+                "UPDATE email_messages SET status = 'sent', sent_at = coalesce(sent_at, ?2),
+                     last_error = NULL
+                 WHERE id = ?1 AND status = 'unknown'",
+            )
+            .bind(message)
+            .bind(e.occurred_at)
+            .execute(&mut *tx)
+            .await?;
+        }
     }
     tx.commit().await?;
     Ok(true)
