@@ -24,6 +24,7 @@ mod list;
 mod meetings;
 mod ops;
 mod scoring;
+mod sequences;
 mod tracking;
 mod web;
 
@@ -163,6 +164,7 @@ pub fn routes() -> Routes {
         .merge(campaigns::routes())
         .merge(email::routes())
         .merge(tracking::routes())
+        .merge(sequences::routes())
 }
 
 /// The declared routes (for the access tests and the docs).

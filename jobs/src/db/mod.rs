@@ -38,6 +38,7 @@ pub(crate) mod leads;
 mod meetings;
 mod metrics;
 mod seed;
+mod sequences;
 
 pub use activities::*;
 pub use companies::*;
@@ -50,6 +51,7 @@ pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
 pub use seed::*;
+pub use sequences::*;
 
 use std::str::FromStr;
 use std::time::Duration;

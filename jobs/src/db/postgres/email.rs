@@ -170,7 +170,7 @@ pub async fn campaign_cancel_pending(pool: &PgPool, id: &str) -> Result<u64, sql
 }
 
 /// The audience as a WHERE clause over `contacts c LEFT JOIN companies co`: $1..$5.
-const AUDIENCE: &str = "c.email IS NOT NULL AND trim(c.email) <> ''
+pub(super) const AUDIENCE: &str = "c.email IS NOT NULL AND trim(c.email) <> ''
     AND ($1::int IS NULL OR c.score >= $1) AND ($2::int IS NULL OR c.score <= $2)
     AND (jsonb_array_length($3::jsonb) = 0 OR c.status IN (SELECT jsonb_array_elements_text($3::jsonb)))
     AND (jsonb_array_length($4::jsonb) = 0 OR upper(co.state) IN (SELECT upper(v) FROM jsonb_array_elements_text($4::jsonb) AS v))

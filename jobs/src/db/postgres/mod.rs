@@ -19,6 +19,7 @@ mod leads;
 mod meetings;
 mod metrics;
 mod seed;
+mod sequences;
 
 pub use activities::*;
 pub use companies::*;
@@ -31,6 +32,7 @@ pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
 pub use seed::*;
+pub use sequences::*;
 
 /// The LISTEN/NOTIFY channel; the payload is the job kind.
 pub const JOBS_CHANNEL: &str = "prospector_jobs";

@@ -180,7 +180,7 @@ pub async fn campaign_cancel_pending(pool: &SqlitePool, id: &str) -> Result<u64,
 }
 
 /// The audience as a WHERE clause over `contacts c LEFT JOIN companies co`: ?1..?5.
-const AUDIENCE: &str = "c.email IS NOT NULL AND trim(c.email) <> ''
+pub(super) const AUDIENCE: &str = "c.email IS NOT NULL AND trim(c.email) <> ''
     AND (?1 IS NULL OR c.score >= ?1) AND (?2 IS NULL OR c.score <= ?2)
     AND (json_array_length(?3) = 0 OR c.status IN (SELECT value FROM json_each(?3)))
     AND (json_array_length(?4) = 0 OR upper(co.state) IN (SELECT upper(value) FROM json_each(?4)))

@@ -18,6 +18,7 @@ mod leads;
 mod meetings;
 mod metrics;
 mod seed;
+mod sequences;
 
 pub use activities::*;
 pub use companies::*;
@@ -30,6 +31,7 @@ pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
 pub use seed::*;
+pub use sequences::*;
 
 const JOB_COLUMNS: &str = "id, kind, payload, status, attempts, max_attempts, run_at, created_at, \
     started_at, finished_at, locked_by, cancel_requested, progress_percent, progress_message, result, \

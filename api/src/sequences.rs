@@ -1,0 +1,846 @@
+//! Email sequences (seed 002 "Email Sequences page", "Sequences" calls, §3–§5, §9): sequences with
+//! the seed's schema rules and messages, steps (add, edit, delete, reorder) with per-step stats,
+//! enrollments (by contact ids or the bulk campaigns' targeting, within `maxDailyEnrollments` a
+//! day; list, unenroll) and reply rules.
+//!
+//! Choices: archiving a sequence ends its active enrollments (`exitReason: archived`); suppressed
+//! addresses and contacts without email are never enrolled; a contact is enrolled in a sequence at
+//! most once; the daily allowance counts enrollments since 00:00 UTC.
+
+use std::collections::BTreeMap;
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use jobs::db::{Audience, Enroll, ReplyRuleRow, SequenceCounts, SequenceRow, StepRow, StepStats};
+use jobs::domain::contacts::{STATUSES, is_status};
+use jobs::domain::one_of_message;
+use jobs::geo::state_code;
+use jobs::time::{now_ms, to_rfc3339};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use sqlx::types::Json as SqlJson;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{CurrentUser, Json, Path, Query};
+use crate::list::{paging, with_total};
+use crate::{Access, AppState, Routes};
+
+pub const NAME_MESSAGE: &str = "Name must be at least 2 characters";
+pub const DESCRIPTION_MESSAGE: &str = "Description must be at least 10 characters";
+const STATUSES_SEQ: [&str; 4] = ["draft", "active", "paused", "archived"];
+const TRIGGERS: [&str; 5] = [
+    "manual",
+    "contact_created",
+    "deal_stage_changed",
+    "form_submitted",
+    "tag_added",
+];
+const STEP_TYPES: [&str; 5] = ["email", "delay", "condition", "action", "ab_test"];
+const RULE_TRIGGERS: [&str; 6] = [
+    "any_reply",
+    "positive_reply",
+    "negative_reply",
+    "out_of_office",
+    "unsubscribe_request",
+    "keyword",
+];
+const RULE_ACTIONS: [&str; 4] = ["stop_sequence", "mark_responded", "create_task", "notify"];
+
+pub(crate) fn routes() -> Routes {
+    use Access::User;
+    Routes::new()
+        .add(
+            Method::GET,
+            "/api/email-sequences",
+            User,
+            get(sequence_list),
+        )
+        .add(
+            Method::POST,
+            "/api/email-sequences",
+            User,
+            post(sequence_create),
+        )
+        .add(
+            Method::GET,
+            "/api/email-sequences/{id}",
+            User,
+            get(sequence_get),
+        )
+        .add(
+            Method::PATCH,
+            "/api/email-sequences/{id}",
+            User,
+            axum::routing::patch(sequence_update),
+        )
+        .add(
+            Method::DELETE,
+            "/api/email-sequences/{id}",
+            User,
+            axum::routing::delete(sequence_delete),
+        )
+        .add(
+            Method::GET,
+            "/api/email-sequences/{id}/steps",
+            User,
+            get(step_list),
+        )
+        .add(
+            Method::POST,
+            "/api/email-sequences/{id}/steps",
+            User,
+            post(step_create),
+        )
+        .add(
+            Method::POST,
+            "/api/email-sequences/{id}/steps/reorder",
+            User,
+            post(step_reorder),
+        )
+        .add(
+            Method::PATCH,
+            "/api/email-sequences/{id}/steps/{step_id}",
+            User,
+            axum::routing::patch(step_update),
+        )
+        .add(
+            Method::DELETE,
+            "/api/email-sequences/{id}/steps/{step_id}",
+            User,
+            axum::routing::delete(step_delete),
+        )
+        .add(
+            Method::GET,
+            "/api/email-sequences/{id}/enrollments",
+            User,
+            get(enrollment_list),
+        )
+        .add(
+            Method::POST,
+            "/api/email-sequences/{id}/enrollments",
+            User,
+            post(enroll),
+        )
+        .add(
+            Method::DELETE,
+            "/api/email-sequences/{id}/enrollments/{enrollment_id}",
+            User,
+            axum::routing::delete(unenroll),
+        )
+        .add(Method::GET, "/api/reply-rules", User, get(rule_list))
+        .add(Method::POST, "/api/reply-rules", User, post(rule_create))
+        .add(
+            Method::PATCH,
+            "/api/reply-rules/{id}",
+            User,
+            axum::routing::patch(rule_update),
+        )
+        .add(
+            Method::DELETE,
+            "/api/reply-rules/{id}",
+            User,
+            axum::routing::delete(rule_delete),
+        )
+}
+
+/// Field errors collected while reading a body; the first one is the message.
+#[derive(Default)]
+struct Errors(BTreeMap<String, String>);
+
+impl Errors {
+    fn add(&mut self, field: &str, message: impl Into<String>) {
+        self.0
+            .entry(field.to_string())
+            .or_insert_with(|| message.into());
+    }
+    fn check(self) -> ApiResult<()> {
+        match self.0.values().next() {
+            None => Ok(()),
+            Some(first) => Err(ApiError::fields(first.clone(), self.0)),
+        }
+    }
+}
+
+/// A text field: `Some(None)` when present but not a string.
+fn text(body: &Map<String, Value>, key: &str) -> Option<Option<String>> {
+    body.get(key)
+        .map(|v| v.as_str().map(|s| s.trim().to_string()))
+}
+
+fn enum_field(
+    body: &Map<String, Value>,
+    key: &str,
+    allowed: &[&str],
+    errors: &mut Errors,
+) -> Option<String> {
+    match text(body, key)? {
+        Some(v) if allowed.contains(&v.as_str()) => Some(v),
+        _ => {
+            errors.add(key, one_of_message(key, allowed));
+            None
+        }
+    }
+}
+
+fn object_field(body: &Map<String, Value>, key: &str, errors: &mut Errors) -> Option<Value> {
+    match body.get(key)? {
+        v @ Value::Object(_) => Some(v.clone()),
+        _ => {
+            errors.add(key, format!("{key} must be an object"));
+            None
+        }
+    }
+}
+
+/// A nullable object: `Some(None)` for an explicit null.
+fn nullable_object(
+    body: &Map<String, Value>,
+    key: &str,
+    errors: &mut Errors,
+) -> Option<Option<Value>> {
+    match body.get(key)? {
+        Value::Null => Some(None),
+        v @ Value::Object(_) => Some(Some(v.clone())),
+        _ => {
+            errors.add(key, format!("{key} must be an object or null"));
+            None
+        }
+    }
+}
+
+fn int_field(
+    body: &Map<String, Value>,
+    key: &str,
+    min: i64,
+    message: &str,
+    errors: &mut Errors,
+) -> Option<i32> {
+    let v = body.get(key)?;
+    match v
+        .as_i64()
+        .filter(|n| *n >= min)
+        .and_then(|n| i32::try_from(n).ok())
+    {
+        Some(n) => Some(n),
+        None => {
+            errors.add(key, message);
+            None
+        }
+    }
+}
+
+// ---- sequences ----
+
+fn sequence_view(s: SequenceRow, c: Option<&SequenceCounts>) -> Value {
+    let c = c.cloned().unwrap_or_default();
+    json!({
+        "id": s.id,
+        "name": s.name,
+        "description": s.description,
+        "status": s.status,
+        "triggerType": s.trigger_type,
+        "triggerConfig": s.trigger_config.0,
+        "enrollmentRules": s.enrollment_rules.0,
+        "exitRules": s.exit_rules.0,
+        "abTestingEnabled": s.ab_testing_enabled,
+        "abTestConfig": s.ab_test_config.map(|j| j.0),
+        "maxDailyEnrollments": s.max_daily_enrollments,
+        "totalEnrollments": c.total,
+        "activeEnrollments": c.active,
+        "completedEnrollments": c.completed,
+        "completionRate": if c.total > 0 { (c.completed * 100 + c.total / 2) / c.total } else { 0 },
+        "createdAt": to_rfc3339(s.created_at),
+        "updatedAt": to_rfc3339(s.updated_at),
+    })
+}
+
+async fn view_of(state: &AppState, s: SequenceRow) -> ApiResult<Value> {
+    let counts = state
+        .queue
+        .db
+        .sequence_counts(std::slice::from_ref(&s.id))
+        .await?;
+    Ok(sequence_view(s, counts.first()))
+}
+
+async fn sequence_list(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    let rows = db.sequence_list().await?;
+    let ids: Vec<String> = rows.iter().map(|s| s.id.clone()).collect();
+    let counts = db.sequence_counts(&ids).await?;
+    let items: Vec<Value> = rows
+        .into_iter()
+        .map(|s| {
+            let c = counts.iter().find(|c| c.sequence_id == s.id);
+            sequence_view(s, c)
+        })
+        .collect();
+    Ok(axum::Json(items).into_response())
+}
+
+/// Applies the fields present in `body` to `s` (all of them when creating).
+fn apply_sequence(body: &Map<String, Value>, s: &mut SequenceRow, creating: bool) -> ApiResult<()> {
+    let mut errors = Errors::default();
+    match text(body, "name") {
+        Some(Some(n)) if n.chars().count() >= 2 => s.name = n,
+        None if !creating => {}
+        _ => errors.add("name", NAME_MESSAGE),
+    }
+    match text(body, "description") {
+        Some(Some(d)) if d.chars().count() >= 10 => s.description = d,
+        None if !creating => {}
+        _ => errors.add("description", DESCRIPTION_MESSAGE),
+    }
+    if let Some(v) = enum_field(body, "status", &STATUSES_SEQ, &mut errors) {
+        s.status = v;
+    }
+    if let Some(v) = enum_field(body, "triggerType", &TRIGGERS, &mut errors) {
+        s.trigger_type = v;
+    }
+    for (key, slot) in [
+        ("triggerConfig", &mut s.trigger_config),
+        ("enrollmentRules", &mut s.enrollment_rules),
+        ("exitRules", &mut s.exit_rules),
+    ] {
+        if let Some(v) = object_field(body, key, &mut errors) {
+            *slot = SqlJson(v);
+        }
+    }
+    match body.get("abTestingEnabled") {
+        None => {}
+        Some(Value::Bool(b)) => s.ab_testing_enabled = *b,
+        Some(_) => errors.add("abTestingEnabled", "abTestingEnabled must be true or false"),
+    }
+    if let Some(v) = nullable_object(body, "abTestConfig", &mut errors) {
+        s.ab_test_config = v.map(SqlJson);
+    }
+    if let Some(n) = int_field(
+        body,
+        "maxDailyEnrollments",
+        1,
+        "Max daily enrollments must be at least 1",
+        &mut errors,
+    ) {
+        s.max_daily_enrollments = n;
+    }
+    errors.check()
+}
+
+async fn sequence_create(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<Response> {
+    let now = now_ms();
+    let mut s = SequenceRow {
+        id: ulid::Ulid::new().to_string(),
+        name: String::new(),
+        description: String::new(),
+        status: "draft".into(),
+        trigger_type: "manual".into(),
+        trigger_config: SqlJson(json!({})),
+        enrollment_rules: SqlJson(json!({})),
+        exit_rules: SqlJson(json!({})),
+        ab_testing_enabled: false,
+        ab_test_config: None,
+        max_daily_enrollments: 50,
+        created_at: now,
+        updated_at: now,
+    };
+    apply_sequence(&body, &mut s, true)?;
+    state.queue.db.sequence_insert(&s).await?;
+    let view = view_of(&state, s).await?;
+    Ok((StatusCode::CREATED, axum::Json(view)).into_response())
+}
+
+async fn load(state: &AppState, id: &str) -> ApiResult<SequenceRow> {
+    state
+        .queue
+        .db
+        .sequence_get(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Sequence not found"))
+}
+
+async fn sequence_get(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let s = load(&state, &id).await?;
+    Ok(axum::Json(view_of(&state, s).await?).into_response())
+}
+
+async fn sequence_update(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<Response> {
+    let mut s = load(&state, &id).await?;
+    let was = s.status.clone();
+    apply_sequence(&body, &mut s, false)?;
+    s.updated_at = now_ms();
+    let db = &state.queue.db;
+    if db.sequence_update(&s).await? == 0 {
+        return Err(ApiError::not_found("Sequence not found"));
+    }
+    if s.status == "archived" && was != "archived" {
+        db.enrollments_exit_all(&s.id, "archived", s.updated_at)
+            .await?;
+    }
+    Ok(axum::Json(view_of(&state, s).await?).into_response())
+}
+
+async fn sequence_delete(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    if state.queue.db.sequence_delete(&id).await? == 0 {
+        return Err(ApiError::not_found("Sequence not found"));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+// ---- steps ----
+
+fn step_view(s: StepRow, stats: Option<&StepStats>) -> Value {
+    let st = stats.cloned().unwrap_or_default();
+    json!({
+        "id": s.id,
+        "sequenceId": s.sequence_id,
+        "name": s.name,
+        "type": s.kind,
+        "stepOrder": s.step_order,
+        "config": s.config.0,
+        "delayMinutes": s.delay_minutes,
+        "conditionalRules": s.conditional_rules.map(|j| j.0),
+        "totalSent": st.sent,
+        "totalOpened": st.opened,
+        "totalClicked": st.clicked,
+        "totalReplied": st.replied,
+        "totalBounced": st.bounced,
+        "createdAt": to_rfc3339(s.created_at),
+    })
+}
+
+async fn step_list(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    load(&state, &id).await?;
+    steps_view(&state, &id).await
+}
+
+/// The steps in running order, with their stats.
+async fn steps_view(state: &AppState, id: &str) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    let steps = db.step_list(id).await?;
+    let stats = db.step_stats(id).await?;
+    let items: Vec<Value> = steps
+        .into_iter()
+        .map(|s| {
+            let st = stats.iter().find(|x| x.step_id == s.id);
+            step_view(s, st)
+        })
+        .collect();
+    Ok(axum::Json(items).into_response())
+}
+
+/// Applies the fields present in `body`; an email step may name a template, which must exist.
+async fn apply_step(
+    state: &AppState,
+    body: &Map<String, Value>,
+    s: &mut StepRow,
+    creating: bool,
+) -> ApiResult<()> {
+    let mut errors = Errors::default();
+    match text(body, "name") {
+        Some(Some(n)) if n.chars().count() >= 2 => s.name = n,
+        None if !creating => {}
+        _ => errors.add("name", NAME_MESSAGE),
+    }
+    if let Some(v) = enum_field(body, "type", &STEP_TYPES, &mut errors) {
+        s.kind = v;
+    }
+    if let Some(n) = int_field(
+        body,
+        "stepOrder",
+        0,
+        "stepOrder must be 0 or more",
+        &mut errors,
+    ) {
+        s.step_order = n;
+    }
+    if let Some(n) = int_field(
+        body,
+        "delayMinutes",
+        0,
+        "delayMinutes must be 0 or more",
+        &mut errors,
+    ) {
+        s.delay_minutes = n;
+    }
+    if let Some(v) = object_field(body, "config", &mut errors) {
+        s.config = SqlJson(v);
+    }
+    if let Some(v) = nullable_object(body, "conditionalRules", &mut errors) {
+        s.conditional_rules = v.map(SqlJson);
+    }
+    errors.check()?;
+    if let Some(t) = s.config.0.get("templateId").and_then(Value::as_str)
+        && state.queue.db.template_get(t).await?.is_none()
+    {
+        return Err(ApiError::unprocessable(format!("Unknown template: {t}")));
+    }
+    Ok(())
+}
+
+async fn step_create(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<Response> {
+    load(&state, &id).await?;
+    let now = now_ms();
+    let mut s = StepRow {
+        id: ulid::Ulid::new().to_string(),
+        sequence_id: id,
+        name: String::new(),
+        kind: "email".into(),
+        step_order: 0,
+        config: SqlJson(json!({})),
+        delay_minutes: 0,
+        conditional_rules: None,
+        created_at: now,
+        updated_at: now,
+    };
+    apply_step(&state, &body, &mut s, true).await?;
+    state.queue.db.step_insert(&s).await?;
+    Ok((StatusCode::CREATED, axum::Json(step_view(s, None))).into_response())
+}
+
+async fn find_step(state: &AppState, id: &str, step_id: &str) -> ApiResult<StepRow> {
+    load(state, id).await?;
+    state
+        .queue
+        .db
+        .step_list(id)
+        .await?
+        .into_iter()
+        .find(|s| s.id == step_id)
+        .ok_or_else(|| ApiError::not_found("Step not found"))
+}
+
+async fn step_update(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path((id, step_id)): Path<(String, String)>,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<Response> {
+    let mut s = find_step(&state, &id, &step_id).await?;
+    apply_step(&state, &body, &mut s, false).await?;
+    s.updated_at = now_ms();
+    if state.queue.db.step_update(&s).await? == 0 {
+        return Err(ApiError::not_found("Step not found"));
+    }
+    Ok(axum::Json(step_view(s, None)).into_response())
+}
+
+async fn step_delete(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path((id, step_id)): Path<(String, String)>,
+) -> ApiResult<StatusCode> {
+    load(&state, &id).await?;
+    if state.queue.db.step_delete(&id, &step_id).await? == 0 {
+        return Err(ApiError::not_found("Step not found"));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Reorder {
+    step_ids: Vec<String>,
+}
+
+/// Puts the steps in the given order: every step of the sequence, each once.
+async fn step_reorder(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<Reorder>,
+) -> ApiResult<Response> {
+    load(&state, &id).await?;
+    let db = &state.queue.db;
+    let mut have: Vec<String> = db.step_list(&id).await?.into_iter().map(|s| s.id).collect();
+    let mut given = body.step_ids.clone();
+    have.sort();
+    given.sort();
+    if have != given {
+        return Err(ApiError::unprocessable(
+            "stepIds must list every step of the sequence exactly once",
+        ));
+    }
+    db.step_reorder(&id, &body.step_ids, now_ms()).await?;
+    steps_view(&state, &id).await
+}
+
+// ---- enrollments ----
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct TargetFilters {
+    score_min: Option<i32>,
+    score_max: Option<i32>,
+    #[serde(default)]
+    statuses: Vec<String>,
+    #[serde(default)]
+    states: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EnrollInput {
+    contact_ids: Option<Vec<String>>,
+    target_filters: Option<TargetFilters>,
+}
+
+async fn enroll(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+    Json(input): Json<EnrollInput>,
+) -> ApiResult<Response> {
+    let s = load(&state, &id).await?;
+    if s.status == "archived" {
+        return Err(ApiError::conflict(
+            "An archived sequence takes no enrollments",
+        ));
+    }
+    let ids = input.contact_ids.filter(|ids| !ids.is_empty());
+    if ids.is_none() && input.target_filters.is_none() {
+        return Err(ApiError::unprocessable(
+            "Give contactIds or targetFilters to enroll contacts",
+        ));
+    }
+    let f = input.target_filters.unwrap_or_default();
+    let mut errors = Errors::default();
+    if let Some(bad) = f.statuses.iter().find(|st| !is_status(st)) {
+        errors.add(
+            "targetFilters.statuses",
+            format!("unknown status {bad:?}; allowed: {}", STATUSES.join(", ")),
+        );
+    }
+    let mut states = Vec::new();
+    for st in &f.states {
+        match state_code(st) {
+            Some(code) => states.push(code.to_string()),
+            None => errors.add("targetFilters.states", format!("unknown state {st:?}")),
+        }
+    }
+    errors.check()?;
+    let db = &state.queue.db;
+    let now = now_ms();
+    let today = now - now.rem_euclid(86_400_000);
+    let left = i64::from(s.max_daily_enrollments) - db.enrollments_since(&s.id, today).await?;
+    let enrolled = if left > 0 {
+        db.enrollments_insert(&Enroll {
+            sequence_id: &s.id,
+            audience: &Audience {
+                score_min: f.score_min,
+                score_max: f.score_max,
+                statuses: f.statuses,
+                states,
+                contact_ids: ids,
+            },
+            limit: left,
+            now,
+        })
+        .await?
+    } else {
+        0
+    };
+    Ok(axum::Json(json!({
+        "enrolled": enrolled,
+        "remainingToday": (left - enrolled as i64).max(0),
+        "maxDailyEnrollments": s.max_daily_enrollments,
+    }))
+    .into_response())
+}
+
+#[derive(Deserialize)]
+struct EnrollmentQuery {
+    status: Option<String>,
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+async fn enrollment_list(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+    Query(q): Query<EnrollmentQuery>,
+) -> ApiResult<Response> {
+    load(&state, &id).await?;
+    let (limit, offset) = paging(q.limit, q.offset)?;
+    let db = &state.queue.db;
+    let steps = db.step_list(&id).await?;
+    let (rows, total) = db
+        .enrollment_list(&id, q.status.as_deref(), limit, offset)
+        .await?;
+    let items: Vec<Value> = rows
+        .into_iter()
+        .map(|e| {
+            let step = usize::try_from(e.current_step)
+                .ok()
+                .and_then(|i| steps.get(i));
+            json!({
+                "id": e.id,
+                "contactId": e.contact_id,
+                "contactName": format!("{} {}", e.first_name, e.last_name).trim().to_string(),
+                "email": e.email,
+                "status": e.status,
+                "currentStep": e.current_step,
+                "currentStepName": step.map(|s| s.name.clone()),
+                "nextActionAt": e.next_action_at.map(to_rfc3339),
+                "variant": e.variant,
+                "exitReason": e.exit_reason,
+                "enrolledAt": to_rfc3339(e.enrolled_at),
+                "completedAt": e.completed_at.map(to_rfc3339),
+            })
+        })
+        .collect();
+    Ok(with_total(items, total))
+}
+
+async fn unenroll(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path((id, enrollment_id)): Path<(String, String)>,
+) -> ApiResult<StatusCode> {
+    if !state
+        .queue
+        .db
+        .enrollment_exit(&id, &enrollment_id, "unenrolled", now_ms())
+        .await?
+    {
+        return Err(ApiError::not_found("Active enrollment not found"));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+// ---- reply rules ----
+
+fn rule_view(r: ReplyRuleRow) -> Value {
+    json!({
+        "id": r.id,
+        "name": r.name,
+        "triggerType": r.trigger_type,
+        "keywords": r.keywords.0,
+        "action": r.action,
+        "timesTriggered": r.times_triggered,
+        "isActive": r.is_active,
+        "createdAt": to_rfc3339(r.created_at),
+    })
+}
+
+async fn rule_list(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
+    let rules: Vec<Value> = state
+        .queue
+        .db
+        .reply_rule_list()
+        .await?
+        .into_iter()
+        .map(rule_view)
+        .collect();
+    Ok(axum::Json(rules).into_response())
+}
+
+fn apply_rule(body: &Map<String, Value>, r: &mut ReplyRuleRow, creating: bool) -> ApiResult<()> {
+    let mut errors = Errors::default();
+    match text(body, "name") {
+        Some(Some(n)) if n.chars().count() >= 2 => r.name = n,
+        None if !creating => {}
+        _ => errors.add("name", NAME_MESSAGE),
+    }
+    if let Some(v) = enum_field(body, "triggerType", &RULE_TRIGGERS, &mut errors) {
+        r.trigger_type = v;
+    }
+    if let Some(v) = enum_field(body, "action", &RULE_ACTIONS, &mut errors) {
+        r.action = v;
+    }
+    match body.get("keywords") {
+        None => {}
+        Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+            r.keywords = SqlJson(Value::Array(items.clone()));
+        }
+        Some(_) => errors.add("keywords", "keywords must be a list of words"),
+    }
+    match body.get("isActive") {
+        None => {}
+        Some(Value::Bool(b)) => r.is_active = *b,
+        Some(_) => errors.add("isActive", "isActive must be true or false"),
+    }
+    let no_keywords = r.keywords.0.as_array().is_none_or(|a| a.is_empty());
+    if r.trigger_type == "keyword" && no_keywords {
+        errors.add("keywords", "A keyword rule needs at least one keyword");
+    }
+    errors.check()
+}
+
+async fn rule_create(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<Response> {
+    let now = now_ms();
+    let mut r = ReplyRuleRow {
+        id: ulid::Ulid::new().to_string(),
+        name: String::new(),
+        trigger_type: "any_reply".into(),
+        keywords: SqlJson(json!([])),
+        action: "stop_sequence".into(),
+        times_triggered: 0,
+        is_active: true,
+        created_at: now,
+        updated_at: now,
+    };
+    apply_rule(&body, &mut r, true)?;
+    state.queue.db.reply_rule_insert(&r).await?;
+    Ok((StatusCode::CREATED, axum::Json(rule_view(r))).into_response())
+}
+
+async fn rule_update(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    let mut r = db
+        .reply_rule_get(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Reply rule not found"))?;
+    apply_rule(&body, &mut r, false)?;
+    r.updated_at = now_ms();
+    db.reply_rule_update(&r).await?;
+    Ok(axum::Json(rule_view(r)).into_response())
+}
+
+async fn rule_delete(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    if state.queue.db.reply_rule_delete(&id).await? == 0 {
+        return Err(ApiError::not_found("Reply rule not found"));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,334 @@
+//! Email sequences as staff use them (seed 002 "Email Sequences page", §3–§5, §9): the schema rules
+//! and messages, steps with their order, enrollments within the daily allowance, unenroll and
+//! archive, reply rules. Every test runs on SQLite and on Postgres.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod common;
+
+use common::*;
+use jobs::db::Db;
+use jobs::time::now_ms;
+use reqwest::Client;
+use serde_json::{Value, json};
+
+async fn create(app: &TestApp, c: &Client, body: Value) -> (u16, Value) {
+    send(c.post(app.url("/api/email-sequences")).json(&body)).await
+}
+
+async fn insert_contact(db: &Db, first: &str, email: Option<&str>, score: i32) -> String {
+    let id = ulid::Ulid::new().to_string();
+    let now = now_ms();
+    exec!(
+        db,
+        "INSERT INTO contacts (id, first_name, last_name, email, status, score, created_at, updated_at)
+         VALUES ($1, $2, 'Seq', $3, 'new_lead', $4, $5, $5)",
+        &id,
+        first,
+        email,
+        score,
+        now
+    );
+    id
+}
+
+async fn sequences_steps_and_rules(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let user = app.user().await;
+    let cases = [
+        (
+            json!({ "name": "A", "description": "long enough text" }),
+            "Name must be at least 2 characters",
+        ),
+        (
+            json!({ "name": "Dealers", "description": "short" }),
+            "Description must be at least 10 characters",
+        ),
+        (
+            json!({ "name": "Dealers", "description": "long enough text", "status": "live" }),
+            "status must be one of: draft, active, paused, archived",
+        ),
+        (
+            json!({ "name": "Dealers", "description": "long enough text", "triggerType": "cron" }),
+            "triggerType must be one of",
+        ),
+        (
+            json!({ "name": "Dealers", "description": "long enough text", "maxDailyEnrollments": 0 }),
+            "Max daily enrollments must be at least 1",
+        ),
+    ];
+    for (body, message) in cases {
+        let (status, r) = create(&app, &user, body).await;
+        assert_eq!(status, 422, "{r}");
+        assert!(r["message"].as_str().unwrap().starts_with(message), "{r}");
+    }
+    assert_eq!(
+        scalar(&app.db, "SELECT COUNT(*) FROM email_sequences").await,
+        0
+    );
+
+    let (status, s) = create(
+        &app,
+        &user,
+        json!({ "name": "Dealer onboarding", "description": "Three touches for new dealers" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{s}");
+    assert_eq!(
+        (
+            s["status"].as_str(),
+            s["triggerType"].as_str(),
+            s["abTestingEnabled"].as_bool(),
+            s["maxDailyEnrollments"].as_i64(),
+            s["totalEnrollments"].as_i64()
+        ),
+        (
+            Some("draft"),
+            Some("manual"),
+            Some(false),
+            Some(50),
+            Some(0)
+        )
+    );
+    let id = s["id"].as_str().unwrap().to_string();
+    let seq = |p: &str| app.url(&format!("/api/email-sequences/{id}{p}"));
+    let (status, s) = send(user.patch(seq("")).json(&json!({ "status": "active" }))).await;
+    assert_eq!(
+        (status, s["status"].as_str(), s["name"].as_str()),
+        (200, Some("active"), Some("Dealer onboarding"))
+    );
+    let (status, _) = send(
+        user.patch(seq(""))
+            .json(&json!({ "description": "too short" })),
+    )
+    .await;
+    assert_eq!(status, 422);
+    let (status, _) = send(
+        user.patch(app.url("/api/email-sequences/nope"))
+            .json(&json!({ "status": "paused" })),
+    )
+    .await;
+    assert_eq!(status, 404);
+
+    // Steps: the schema rules, defaults, running order and reorder.
+    for (body, field) in [
+        (json!({ "name": "X" }), "name"),
+        (json!({ "name": "Intro", "type": "sms" }), "type"),
+        (
+            json!({ "name": "Intro", "delayMinutes": -1 }),
+            "delayMinutes",
+        ),
+        (json!({ "name": "Intro", "stepOrder": -1 }), "stepOrder"),
+    ] {
+        let (status, r) = send(user.post(seq("/steps")).json(&body)).await;
+        assert_eq!(status, 422, "{r}");
+        assert!(r["errors"][field].is_string(), "{r}");
+    }
+    let (status, r) = send(
+        user.post(seq("/steps"))
+            .json(&json!({ "name": "Intro", "config": { "templateId": "nope" } })),
+    )
+    .await;
+    assert_eq!(status, 422, "{r}");
+    let mut step_ids = Vec::new();
+    for body in [
+        json!({ "name": "Intro email", "config": { "templateId": "business-outreach" } }),
+        json!({ "name": "Wait two days", "type": "delay", "delayMinutes": 2880 }),
+        json!({ "name": "Follow up", "config": { "subject": "Checking in", "body": "<p>Hi {{firstName}}</p>" } }),
+    ] {
+        let (status, st) = send(user.post(seq("/steps")).json(&body)).await;
+        assert_eq!(status, 201, "{st}");
+        step_ids.push(st["id"].as_str().unwrap().to_string());
+    }
+    let steps = app
+        .get_json(&user, &format!("/api/email-sequences/{id}/steps"))
+        .await;
+    let names: Vec<&str> = steps
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["Intro email", "Wait two days", "Follow up"],
+        "same order: by creation"
+    );
+    assert_eq!(steps[1]["delayMinutes"], 2880);
+    assert_eq!(steps[0]["totalSent"], 0);
+    let (status, _) = send(
+        user.post(seq("/steps/reorder"))
+            .json(&json!({ "stepIds": [step_ids[0]] })),
+    )
+    .await;
+    assert_eq!(status, 422, "every step exactly once");
+    let order = json!({ "stepIds": [step_ids[2], step_ids[0], step_ids[1]] });
+    let (status, steps) = send(user.post(seq("/steps/reorder")).json(&order)).await;
+    assert_eq!(status, 200);
+    assert_eq!(steps[0]["name"], "Follow up");
+    assert_eq!(steps[2]["stepOrder"], 2);
+    let (status, st) = send(
+        user.patch(seq(&format!("/steps/{}", step_ids[1])))
+            .json(&json!({ "delayMinutes": 60 })),
+    )
+    .await;
+    assert_eq!(
+        (status, st["delayMinutes"].as_i64(), st["name"].as_str()),
+        (200, Some(60), Some("Wait two days"))
+    );
+    let (status, _) = send(user.delete(seq(&format!("/steps/{}", step_ids[1])))).await;
+    assert_eq!(status, 204);
+    let (status, _) = send(user.delete(seq(&format!("/steps/{}", step_ids[1])))).await;
+    assert_eq!(status, 404);
+
+    // Reply rules.
+    let (status, r) = send(
+        user.post(app.url("/api/reply-rules"))
+            .json(&json!({ "name": "Keywords", "triggerType": "keyword" })),
+    )
+    .await;
+    assert_eq!(status, 422, "a keyword rule needs keywords: {r}");
+    let (status, rule) = send(user.post(app.url("/api/reply-rules")).json(&json!({ "name": "Not interested", "triggerType": "keyword", "keywords": ["not interested", "remove me"] }))).await;
+    assert_eq!(status, 201, "{rule}");
+    assert_eq!(
+        (
+            rule["action"].as_str(),
+            rule["timesTriggered"].as_i64(),
+            rule["isActive"].as_bool()
+        ),
+        (Some("stop_sequence"), Some(0), Some(true))
+    );
+    let rid = rule["id"].as_str().unwrap();
+    let (status, rule) = send(
+        user.patch(app.url(&format!("/api/reply-rules/{rid}")))
+            .json(&json!({ "isActive": false })),
+    )
+    .await;
+    assert_eq!((status, rule["isActive"].as_bool()), (200, Some(false)));
+    let rules = app.get_json(&user, "/api/reply-rules").await;
+    assert_eq!(rules.as_array().unwrap().len(), 1);
+    let (status, _) = send(user.delete(app.url(&format!("/api/reply-rules/{rid}")))).await;
+    assert_eq!(status, 204);
+
+    let (status, _) = send(user.delete(seq(""))).await;
+    assert_eq!(status, 204);
+    assert_eq!(
+        scalar(&app.db, "SELECT COUNT(*) FROM sequence_steps").await,
+        0,
+        "steps go with their sequence"
+    );
+    let (status, _) = send(user.get(seq(""))).await;
+    assert_eq!(status, 404);
+    app.stop().await;
+}
+
+async fn enrollments_within_the_daily_allowance(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let user = app.user().await;
+    let mut ids = Vec::new();
+    for i in 0..5 {
+        ids.push(
+            insert_contact(
+                &app.db,
+                &format!("C{i}"),
+                Some(&format!("c{i}@example.test")),
+                60 + i,
+            )
+            .await,
+        );
+    }
+    insert_contact(&app.db, "NoMail", None, 99).await;
+    exec!(
+        &app.db,
+        "INSERT INTO suppressions (email, reason, source, created_at) VALUES ('c0@example.test', 'unsubscribed', 'test', 0)"
+    );
+    let (_, s) = create(&app, &user, json!({ "name": "Allowance", "description": "Three a day at most", "maxDailyEnrollments": 3, "status": "active" })).await;
+    let id = s["id"].as_str().unwrap().to_string();
+    send(
+        user.post(app.url(&format!("/api/email-sequences/{id}/steps")))
+            .json(&json!({ "name": "Intro email" })),
+    )
+    .await;
+    let enroll = |body: Value| {
+        send(
+            user.post(app.url(&format!("/api/email-sequences/{id}/enrollments")))
+                .json(&body),
+        )
+    };
+
+    let (status, _) = enroll(json!({})).await;
+    assert_eq!(status, 422, "contacts or filters are needed");
+    let (status, _) = enroll(json!({ "targetFilters": { "statuses": ["nope"] } })).await;
+    assert_eq!(status, 422);
+    let (status, r) = enroll(json!({ "targetFilters": { "scoreMin": 0 } })).await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(
+        (r["enrolled"].as_i64(), r["remainingToday"].as_i64()),
+        (Some(3), Some(0)),
+        "{r}"
+    );
+    let (_, r) = enroll(json!({ "contactIds": [ids[4]] })).await;
+    assert_eq!(r["enrolled"], 0, "the day's allowance is used up");
+
+    let list = app
+        .get_json(&user, &format!("/api/email-sequences/{id}/enrollments"))
+        .await;
+    let rows = list.as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|e| e["status"] == "active"
+        && e["currentStepName"] == "Intro email"
+        && e["nextActionAt"].is_string()));
+    assert!(
+        rows.iter().all(|e| e["email"] != "c0@example.test"),
+        "suppressed addresses are not enrolled"
+    );
+    let s = app
+        .get_json(&user, &format!("/api/email-sequences/{id}"))
+        .await;
+    assert_eq!(
+        (
+            s["totalEnrollments"].as_i64(),
+            s["activeEnrollments"].as_i64()
+        ),
+        (Some(3), Some(3))
+    );
+
+    let first = rows[0]["id"].as_str().unwrap();
+    let (status, _) =
+        send(user.delete(app.url(&format!("/api/email-sequences/{id}/enrollments/{first}")))).await;
+    assert_eq!(status, 204);
+    let (status, _) =
+        send(user.delete(app.url(&format!("/api/email-sequences/{id}/enrollments/{first}")))).await;
+    assert_eq!(status, 404);
+    let (status, s) = send(
+        user.patch(app.url(&format!("/api/email-sequences/{id}")))
+            .json(&json!({ "status": "archived" })),
+    )
+    .await;
+    assert_eq!(
+        (status, s["activeEnrollments"].as_i64()),
+        (200, Some(0)),
+        "archiving ends every enrollment: {s}"
+    );
+    let exited = app
+        .get_json(
+            &user,
+            &format!("/api/email-sequences/{id}/enrollments?status=exited"),
+        )
+        .await;
+    let reasons: Vec<&str> = exited
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["exitReason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons.iter().filter(|r| **r == "archived").count(), 2);
+    assert_eq!(reasons.iter().filter(|r| **r == "unenrolled").count(), 1);
+    let (status, _) = enroll(json!({ "contactIds": [ids[4]] })).await;
+    assert_eq!(status, 409);
+    app.stop().await;
+}
+
+both_backends!(
+    sequences_steps_and_rules,
+    enrollments_within_the_daily_allowance
+);
