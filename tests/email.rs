@@ -10,45 +10,23 @@ mod common;
 
 use std::time::Duration;
 
-use common::smtp::SmtpSink;
+use common::smtp::{POSTAL, SmtpSink};
 use common::*;
-use jobs::config::MailSettings;
 use jobs::db::Db;
-use jobs::email::compose::Sender;
 use jobs::email::tokens::Signer;
-use jobs::email::transport::Mailer;
-use jobs::mailing::Mailing;
 use jobs::providers::Providers;
 use jobs::time::now_ms;
 use reqwest::Client;
 use serde_json::{Value, json};
 
 const T: Duration = Duration::from_secs(20);
-const POSTAL: &str = "Prospector Inc., 100 Main Street, Dallas, TX 75201";
 
 /// An app whose worker sends through `sink`, signing links with the test secret.
 async fn app_with(db: &TestDb, sink: &SmtpSink, webhook_key: Option<String>) -> TestApp {
-    let settings = MailSettings {
-        postal_address: POSTAL.into(),
-        sendgrid_public_key: webhook_key,
-        ..MailSettings::default()
-    };
-    let mailing = Mailing::new(
-        Mailer::smtp(&sink.url(), 4).unwrap(),
-        Sender {
-            from: "Partnerships <partners@dealers.test>".into(),
-            reply_to: Some("replies@dealers.test".into()),
-            postal_address: POSTAL.into(),
-            public_base_url: "http://127.0.0.1".into(),
-            unsubscribe_mailto: "unsubscribe@dealers.test".into(),
-        },
-        Signer::new(&[7u8; 64]),
-        &settings,
-    );
     TestApp::spawn(
         db,
         AppOptions {
-            providers: Some(Providers::embedded().with_mailing(mailing)),
+            providers: Some(Providers::embedded().with_mailing(sink.mailing(webhook_key))),
             ..AppOptions::default()
         },
     )

@@ -5,11 +5,19 @@
 
 mod common;
 
+use std::time::Duration;
+
+use common::smtp::SmtpSink;
 use common::*;
-use jobs::db::Db;
+use jobs::db::{Db, EventInsert};
+use jobs::kinds::SequenceTick;
+use jobs::providers::Providers;
+use jobs::queue::{JobKind, NewJob};
 use jobs::time::now_ms;
 use reqwest::Client;
 use serde_json::{Value, json};
+
+const T: Duration = Duration::from_secs(20);
 
 async fn create(app: &TestApp, c: &Client, body: Value) -> (u16, Value) {
     send(c.post(app.url("/api/email-sequences")).json(&body)).await
@@ -328,7 +336,245 @@ async fn enrollments_within_the_daily_allowance(db: TestDb) {
     app.stop().await;
 }
 
+/// One scheduler tick, twice at once (as two schedulers would make it), and every job it leads to
+/// run to the end.
+async fn tick(app: &TestApp) {
+    for _ in 0..2 {
+        app.queue
+            .enqueue(NewJob::new(SequenceTick::NAME, json!({})))
+            .await
+            .unwrap();
+    }
+    eventually(T, "sequence jobs done", || async {
+        let pending = scalar(
+            &app.db,
+            "SELECT COUNT(*) FROM jobs WHERE kind IN ('sequence_tick', 'sequence_step_send')
+             AND status IN ('queued', 'running', 'retrying', 'scheduled')",
+        )
+        .await;
+        (pending == 0).then_some(())
+    })
+    .await;
+}
+
+/// The seed-shaped three-step sequence run by ticks with a controllable clock: 50 first messages,
+/// a reply stops one contact, pausing holds everyone, two days later exactly 49 second messages.
+async fn sequence_runs_unattended(db: TestDb) {
+    let sink = SmtpSink::start();
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            providers: Some(Providers::embedded().with_mailing(sink.mailing(None))),
+            ..AppOptions::default()
+        },
+    )
+    .await;
+    let admin = app.admin().await;
+    let user = app.user().await;
+    let (status, _) = send(
+        admin
+            .put(app.url("/api/deliverability-settings"))
+            .json(&json!({ "hourlyLimit": 1000, "dailyLimit": 1000 })),
+    )
+    .await;
+    assert_eq!(status, 200);
+    for i in 0..50 {
+        insert_contact(
+            &app.db,
+            &format!("P{i}"),
+            Some(&format!("p{i}@example.test")),
+            80,
+        )
+        .await;
+    }
+    let (_, s) = create(
+        &app,
+        &user,
+        json!({ "name": "Three touches", "description": "Intro, wait two days, follow up", "maxDailyEnrollments": 100 }),
+    )
+    .await;
+    let id = s["id"].as_str().unwrap().to_string();
+    let seq = |p: &str| app.url(&format!("/api/email-sequences/{id}{p}"));
+    for body in [
+        json!({ "name": "Intro", "config": { "subject": "Hello {{firstName}}", "body": "<p>Intro for {{firstName}}</p>" } }),
+        json!({ "name": "Wait two days", "type": "delay", "delayMinutes": 2880 }),
+        json!({ "name": "Follow up", "config": { "templateId": "follow-up" } }),
+    ] {
+        let (status, _) = send(user.post(seq("/steps")).json(&body)).await;
+        assert_eq!(status, 201);
+    }
+    let (_, r) = send(
+        user.post(seq("/enrollments"))
+            .json(&json!({ "targetFilters": {} })),
+    )
+    .await;
+    assert_eq!(r["enrolled"], 50);
+    tick(&app).await;
+    assert_eq!(sink.count(), 0, "a draft sequence does not run");
+    send(user.patch(seq("")).json(&json!({ "status": "active" }))).await;
+    tick(&app).await;
+    assert_eq!(sink.count(), 50, "the first ticks send step one to all");
+    tick(&app).await;
+    assert_eq!(sink.count(), 50, "nothing else is due for two days");
+
+    // One contact replies (as inbound handling records it): their sequence stops.
+    let (message, contact): (String, String) = match &app.db {
+        Db::Sqlite(p) => {
+            sqlx::query_as("SELECT id, contact_id FROM email_messages ORDER BY to_email LIMIT 1")
+                .fetch_one(p)
+                .await
+                .unwrap()
+        }
+        Db::Postgres(p) => {
+            sqlx::query_as("SELECT id, contact_id FROM email_messages ORDER BY to_email LIMIT 1")
+                .fetch_one(p)
+                .await
+                .unwrap()
+        }
+    };
+    let replied = EventInsert {
+        message_id: Some(message),
+        campaign_id: None,
+        contact_id: Some(contact.clone()),
+        email: None,
+        event_type: "replied".into(),
+        provider_event_id: None,
+        url: None,
+        detail: None,
+        is_demo: false,
+        occurred_at: now_ms(),
+    };
+    let mailing = app.queue.providers.mailing.clone();
+    assert!(
+        jobs::mailing::apply_event(&app.db, &mailing, &replied)
+            .await
+            .unwrap()
+    );
+
+    // Paused before the due time: two days pass, nothing is sent, everyone waits where they are.
+    send(user.patch(seq("")).json(&json!({ "status": "paused" }))).await;
+    app.queue
+        .clock
+        .advance(Duration::from_secs(2 * 86_400 + 60));
+    tick(&app).await;
+    assert_eq!(sink.count(), 50, "a paused sequence sends nothing");
+    send(user.patch(seq("")).json(&json!({ "status": "active" }))).await;
+    // The delay step ends, then the follow-up goes out: exactly 49, once each.
+    tick(&app).await;
+    tick(&app).await;
+    assert_eq!(sink.count(), 99);
+    tick(&app).await;
+    assert_eq!(sink.count(), 99, "no duplicates from repeated ticks");
+    let mut per = std::collections::HashMap::<String, usize>::new();
+    for m in sink.messages() {
+        for to in m.to {
+            *per.entry(to).or_default() += 1;
+        }
+    }
+    assert_eq!(per.values().filter(|n| **n == 2).count(), 49);
+    assert_eq!(per.values().filter(|n| **n == 1).count(), 1);
+    let s = app
+        .get_json(&user, &format!("/api/email-sequences/{id}"))
+        .await;
+    assert_eq!(
+        (
+            s["completedEnrollments"].as_i64(),
+            s["activeEnrollments"].as_i64()
+        ),
+        (Some(49), Some(0)),
+        "{s}"
+    );
+    let exited = app
+        .get_json(
+            &user,
+            &format!("/api/email-sequences/{id}/enrollments?status=exited"),
+        )
+        .await;
+    assert_eq!(
+        (
+            exited[0]["contactId"].as_str(),
+            exited[0]["exitReason"].as_str()
+        ),
+        (Some(contact.as_str()), Some("replied"))
+    );
+    let steps = app
+        .get_json(&user, &format!("/api/email-sequences/{id}/steps"))
+        .await;
+    assert_eq!(
+        (
+            steps[0]["totalSent"].as_i64(),
+            steps[0]["totalReplied"].as_i64(),
+            steps[2]["totalSent"].as_i64()
+        ),
+        (Some(50), Some(1), Some(49)),
+        "{steps}"
+    );
+    app.stop().await;
+}
+
+/// A/B, condition and action steps: the variant is fixed per contact, a failed condition exits the
+/// enrollment, an action changes the contact.
+async fn branching_steps(db: TestDb) {
+    let app = TestApp::spawn(&db, AppOptions::default()).await;
+    let user = app.user().await;
+    let high = insert_contact(&app.db, "High", Some("high@example.test"), 80).await;
+    let low = insert_contact(&app.db, "Low", Some("low@example.test"), 50).await;
+    let (_, s) = create(
+        &app,
+        &user,
+        json!({ "name": "Qualify", "description": "Split, check the score, qualify", "status": "active" }),
+    )
+    .await;
+    let id = s["id"].as_str().unwrap().to_string();
+    let seq = |p: &str| app.url(&format!("/api/email-sequences/{id}{p}"));
+    for body in [
+        json!({ "name": "Split", "type": "ab_test" }),
+        json!({ "name": "Score 70+", "type": "condition", "config": { "check": "scoreAtLeast", "value": 70 } }),
+        json!({ "name": "Qualify", "type": "action", "config": { "setStatus": "qualified" } }),
+    ] {
+        let (status, _) = send(user.post(seq("/steps")).json(&body)).await;
+        assert_eq!(status, 201);
+    }
+    send(
+        user.post(seq("/enrollments"))
+            .json(&json!({ "contactIds": [high, low] })),
+    )
+    .await;
+    for _ in 0..4 {
+        tick(&app).await;
+    }
+    let all = app
+        .get_json(&user, &format!("/api/email-sequences/{id}/enrollments"))
+        .await;
+    let by = |cid: &str| {
+        all.as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["contactId"] == cid)
+            .unwrap()
+            .clone()
+    };
+    let (h, l) = (by(&high), by(&low));
+    assert_eq!(h["status"], "completed", "{h}");
+    assert_eq!(
+        (l["status"].as_str(), l["exitReason"].as_str()),
+        (Some("exited"), Some("condition_not_met")),
+        "{l}"
+    );
+    assert!(["A", "B"].contains(&h["variant"].as_str().unwrap()));
+    let contact = app.get_json(&user, &format!("/api/contacts/{high}")).await;
+    assert_eq!(contact["status"], "qualified");
+    let contact = app.get_json(&user, &format!("/api/contacts/{low}")).await;
+    assert_eq!(
+        contact["status"], "new_lead",
+        "an exited enrollment runs no further step"
+    );
+    app.stop().await;
+}
+
 both_backends!(
     sequences_steps_and_rules,
-    enrollments_within_the_daily_allowance
+    enrollments_within_the_daily_allowance,
+    sequence_runs_unattended,
+    branching_steps,
 );

@@ -127,6 +127,8 @@ async fn contact_email(
             vars: &vars,
             message_id: &message_id,
             status: "queued",
+            step_id: None,
+            enrollment_id: None,
             now: now_ms(),
         })
         .await?;
@@ -287,6 +289,8 @@ async fn seed_events(State(state): State<AppState>, _: CurrentUser) -> ApiResult
             vars: &json!({}),
             message_id: &format!("{}@{}", id.to_lowercase(), mailing.message_domain),
             status: "sent",
+            step_id: None,
+            enrollment_id: None,
             now,
         })
         .await?;

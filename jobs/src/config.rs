@@ -109,6 +109,8 @@ pub struct QueueSettings {
     pub max_attempts: HashMap<String, i32>,
     /// Cron expression (with seconds) of the prune tick.
     pub prune_cron: String,
+    /// When the scheduler looks for due sequence steps (`SEQUENCE_TICK_CRON`).
+    pub sequence_tick_cron: String,
 }
 
 impl Default for QueueSettings {
@@ -124,6 +126,7 @@ impl Default for QueueSettings {
             time_budgets: HashMap::new(),
             max_attempts: HashMap::new(),
             prune_cron: "0 */10 * * * *".to_string(),
+            sequence_tick_cron: "*/5 * * * * *".to_string(),
         }
     }
 }
@@ -401,6 +404,7 @@ impl Config {
                 .collect(),
             max_attempts: kind_map("JOB_MAX_ATTEMPTS")?,
             prune_cron: var("JOB_PRUNE_CRON").unwrap_or(d.prune_cron),
+            sequence_tick_cron: var("SEQUENCE_TICK_CRON").unwrap_or(d.sequence_tick_cron),
         };
         if queue.heartbeat_timeout <= queue.heartbeat_interval {
             return Err(invalid(

@@ -425,6 +425,16 @@ pub async fn apply_event(db: &Db, mailing: &Mailing, e: &EventInsert) -> Result<
         return Ok(true);
     };
     let now = now_ms();
+    // A reply, an opt-out or a bounce ends the contact's sequences.
+    let exit = match e.event_type.as_str() {
+        "replied" => Some("replied"),
+        "unsubscribed" | "spam_reported" => Some("unsubscribed"),
+        "bounced" => Some("bounced"),
+        _ => None,
+    };
+    if let (Some(reason), Some(contact)) = (exit, &e.contact_id) {
+        db.enrollments_exit_contact(contact, reason, now).await?;
+    }
     match e.event_type.as_str() {
         "bounced" => hard_bounced(db, mailing, email, "webhook").await?,
         "spam_reported" => {

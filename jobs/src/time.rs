@@ -2,6 +2,24 @@
 
 use chrono::{DateTime, TimeZone, Utc};
 
+/// The time sequences run by: the wall clock plus an offset that tests move forward (a sequence's
+/// two-day delay is tested by advancing the clock, not by waiting).
+#[derive(Debug, Default)]
+pub struct Clock {
+    offset_ms: std::sync::atomic::AtomicI64,
+}
+
+impl Clock {
+    pub fn now_ms(&self) -> i64 {
+        now_ms() + self.offset_ms.load(std::sync::atomic::Ordering::Acquire)
+    }
+    pub fn advance(&self, by: std::time::Duration) {
+        let ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
+        self.offset_ms
+            .fetch_add(ms, std::sync::atomic::Ordering::AcqRel);
+    }
+}
+
 pub fn now_ms() -> i64 {
     Utc::now().timestamp_millis()
 }

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use apalis_cron::CronScheduler;
 use futures::StreamExt;
-use jobs::kinds::PruneJobs;
+use jobs::kinds::{PruneJobs, SequenceTick};
 use jobs::queue::{JobKind, NewJob, Queue};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -33,13 +33,22 @@ pub struct ScheduleError {
 
 /// The recurring jobs of this build.
 pub fn entries(queue: &Queue) -> Vec<CronEntry> {
-    vec![CronEntry {
-        name: "prune_jobs",
-        expression: queue.settings.prune_cron.clone(),
-        setting: "JOB_PRUNE_CRON",
-        kind: PruneJobs::NAME,
-        payload: json!({}),
-    }]
+    vec![
+        CronEntry {
+            name: "prune_jobs",
+            expression: queue.settings.prune_cron.clone(),
+            setting: "JOB_PRUNE_CRON",
+            kind: PruneJobs::NAME,
+            payload: json!({}),
+        },
+        CronEntry {
+            name: "sequence_tick",
+            expression: queue.settings.sequence_tick_cron.clone(),
+            setting: "SEQUENCE_TICK_CRON",
+            kind: SequenceTick::NAME,
+            payload: json!({}),
+        },
+    ]
 }
 
 fn parse(entry: &CronEntry) -> Result<cron::Schedule, ScheduleError> {

@@ -23,6 +23,32 @@ impl SmtpSink {
     }
 }
 
+/// The sender's postal address in test messages.
+pub const POSTAL: &str = "Prospector Inc., 100 Main Street, Dallas, TX 75201";
+
+impl SmtpSink {
+    /// A mailer that sends here (pool of 4), with the test app's signing secret and public URL.
+    pub fn mailing(&self, webhook_key: Option<String>) -> jobs::mailing::Mailing {
+        let settings = jobs::config::MailSettings {
+            postal_address: POSTAL.into(),
+            sendgrid_public_key: webhook_key,
+            ..jobs::config::MailSettings::default()
+        };
+        jobs::mailing::Mailing::new(
+            jobs::email::transport::Mailer::smtp(&self.url(), 4).expect("SMTP mailer"),
+            jobs::email::compose::Sender {
+                from: "Partnerships <partners@dealers.test>".into(),
+                reply_to: Some("replies@dealers.test".into()),
+                postal_address: POSTAL.into(),
+                public_base_url: "http://127.0.0.1".into(),
+                unsubscribe_mailto: "unsubscribe@dealers.test".into(),
+            },
+            jobs::email::tokens::Signer::new(&[7u8; 64]),
+            &settings,
+        )
+    }
+}
+
 /// `url`, `messages`, `count`, `reject` and `wait_for` come from the library's sink.
 impl Deref for SmtpSink {
     type Target = Sink;

@@ -151,6 +151,8 @@ pub struct MessageInsert<'a> {
     pub message_id: &'a str,
     /// `queued`, or `sent` for demo data.
     pub status: &'a str,
+    pub step_id: Option<&'a str>,
+    pub enrollment_id: Option<&'a str>,
     pub now: i64,
 }
 

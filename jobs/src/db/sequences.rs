@@ -103,7 +103,73 @@ pub struct ReplyRuleRow {
     pub updated_at: i64,
 }
 
+/// An enrollment whose next step is due.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct DueEnrollment {
+    pub id: String,
+    pub current_step: i32,
+    pub next_action_at: i64,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EnrollmentState {
+    pub id: String,
+    pub sequence_id: String,
+    pub contact_id: String,
+    pub status: String,
+    pub current_step: i32,
+    pub next_action_at: Option<i64>,
+    pub variant: Option<String>,
+}
+
+/// Moves an enrollment on, only from the state it was read in (a stale run changes nothing).
+pub struct Advance<'a> {
+    pub id: &'a str,
+    pub from_step: i32,
+    pub from_due: i64,
+    pub to_step: i32,
+    pub next_action_at: Option<i64>,
+    /// `active`, `completed` or `exited`.
+    pub status: &'a str,
+    pub exit_reason: Option<&'a str>,
+    pub variant: Option<&'a str>,
+    pub now: i64,
+}
+
 impl Db {
+    /// Active enrollments of active sequences due by `now`, earliest first.
+    pub async fn enrollments_due(
+        &self,
+        now: i64,
+        limit: i64,
+    ) -> Result<Vec<DueEnrollment>, sqlx::Error> {
+        dispatch!(self, enrollments_due(now, limit))
+    }
+    pub async fn enrollment_state(&self, id: &str) -> Result<Option<EnrollmentState>, sqlx::Error> {
+        dispatch!(self, enrollment_state(id))
+    }
+    /// False when the enrollment was no longer in the state `a` starts from.
+    pub async fn enrollment_advance(&self, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
+        dispatch!(self, enrollment_advance(a))
+    }
+    /// Ends a contact's active enrollments (replied, unsubscribed, bounced).
+    pub async fn enrollments_exit_contact(
+        &self,
+        contact_id: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<u64, sqlx::Error> {
+        dispatch!(self, enrollments_exit_contact(contact_id, reason, now))
+    }
+    /// Messages of the enrollment with a first open, click or reply: (opened, clicked, replied).
+    pub async fn enrollment_engagement(&self, id: &str) -> Result<(i64, i64, i64), sqlx::Error> {
+        dispatch!(self, enrollment_engagement(id))
+    }
+    /// The ledger row of a dedupe key: (id, status).
+    pub async fn message_by_key(&self, key: &str) -> Result<Option<(String, String)>, sqlx::Error> {
+        dispatch!(self, message_by_key(key))
+    }
+
     /// Newest first.
     pub async fn sequence_list(&self) -> Result<Vec<SequenceRow>, sqlx::Error> {
         dispatch!(self, sequence_list())

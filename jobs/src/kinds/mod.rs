@@ -10,6 +10,8 @@ mod discovery_scan;
 mod email_send;
 mod noop;
 mod prune_jobs;
+mod sequence_step_send;
+mod sequence_tick;
 
 pub use ai_score::AiScore;
 pub use bulk_ai_score::{BulkAiScore, HIGH_VALUE, MAX_CONTACTS as MAX_BULK_SCORE, RESCORE_BELOW};
@@ -21,6 +23,8 @@ pub use discovery_scan::{DiscoveryScan, ScanError};
 pub use email_send::EmailSend;
 pub use noop::Noop;
 pub use prune_jobs::PruneJobs;
+pub use sequence_step_send::SequenceStepSend;
+pub use sequence_tick::SequenceTick;
 
 use crate::queue::Registry;
 
@@ -37,4 +41,6 @@ pub fn registry() -> Registry {
         .register::<DiscoveryScan>()
         .register::<BulkCampaignSend>()
         .register::<EmailSend>()
+        .register::<SequenceTick>()
+        .register::<SequenceStepSend>()
 }

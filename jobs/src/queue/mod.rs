@@ -105,6 +105,8 @@ pub struct Queue {
     pub wakeups: Arc<Wakeups>,
     /// The outside services handlers use (embedded defaults unless configured).
     pub providers: Arc<Providers>,
+    /// Sequence timing (see [`crate::time::Clock`]).
+    pub clock: Arc<crate::time::Clock>,
 }
 
 impl Queue {
@@ -116,6 +118,7 @@ impl Queue {
             settings: Arc::new(settings),
             wakeups: Arc::new(wakeups),
             providers: Arc::new(Providers::embedded()),
+            clock: Arc::new(crate::time::Clock::default()),
         }
     }
 

@@ -273,8 +273,8 @@ pub async fn message_insert(
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO email_messages (id, dedupe_key, campaign_id, contact_id, to_email, from_email,
-             subject, body, vars, message_id, status, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+             subject, body, vars, message_id, status, created_at, step_id, enrollment_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )
     .bind(m.id)
     .bind(m.dedupe_key)
@@ -288,6 +288,8 @@ pub async fn message_insert(
     .bind(m.message_id)
     .bind(m.status)
     .bind(m.now)
+    .bind(m.step_id)
+    .bind(m.enrollment_id)
     .execute(conn)
     .await
     .map(|_| ())

@@ -4,8 +4,8 @@ use sqlx::{AssertSqlSafe, SqlitePool};
 
 use super::email::AUDIENCE;
 use crate::db::{
-    Enroll, EnrollmentRow, REPLY_RULE_COLUMNS, ReplyRuleRow, SEQUENCE_COLUMNS, STEP_COLUMNS,
-    SequenceCounts, SequenceRow, StepRow, StepStats,
+    Advance, DueEnrollment, Enroll, EnrollmentRow, EnrollmentState, REPLY_RULE_COLUMNS,
+    ReplyRuleRow, SEQUENCE_COLUMNS, STEP_COLUMNS, SequenceCounts, SequenceRow, StepRow, StepStats,
 };
 
 pub async fn sequence_list(pool: &SqlitePool) -> Result<Vec<SequenceRow>, sqlx::Error> {
@@ -364,4 +364,97 @@ pub async fn reply_rule_delete(pool: &SqlitePool, id: &str) -> Result<u64, sqlx:
         .execute(pool)
         .await?;
     Ok(done.rows_affected())
+}
+
+pub async fn enrollments_due(
+    pool: &SqlitePool,
+    now: i64,
+    limit: i64,
+) -> Result<Vec<DueEnrollment>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT e.id, e.current_step, e.next_action_at FROM sequence_enrollments e
+         JOIN email_sequences s ON s.id = e.sequence_id
+         WHERE e.status = 'active' AND e.next_action_at <= ?1 AND s.status = 'active'
+         ORDER BY e.next_action_at LIMIT ?2",
+    )
+    .bind(now)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn enrollment_state(
+    pool: &SqlitePool,
+    id: &str,
+) -> Result<Option<EnrollmentState>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, sequence_id, contact_id, status, current_step, next_action_at, variant
+         FROM sequence_enrollments WHERE id = ?1",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await
+}
+
+pub async fn enrollment_advance(pool: &SqlitePool, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE sequence_enrollments SET current_step = ?4, next_action_at = ?5, status = ?6,
+             exit_reason = ?7, variant = coalesce(?8, variant), updated_at = ?9,
+             completed_at = CASE WHEN ?6 = 'active' THEN completed_at ELSE ?9 END
+         WHERE id = ?1 AND status = 'active' AND current_step = ?2 AND next_action_at = ?3",
+    )
+    .bind(a.id)
+    .bind(a.from_step)
+    .bind(a.from_due)
+    .bind(a.to_step)
+    .bind(a.next_action_at)
+    .bind(a.status)
+    .bind(a.exit_reason)
+    .bind(a.variant)
+    .bind(a.now)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+pub async fn enrollments_exit_contact(
+    pool: &SqlitePool,
+    contact_id: &str,
+    reason: &str,
+    now: i64,
+) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE sequence_enrollments SET status = 'exited', exit_reason = ?2, next_action_at = NULL,
+             updated_at = ?3, completed_at = ?3
+         WHERE contact_id = ?1 AND status = 'active'",
+    )
+    .bind(contact_id)
+    .bind(reason)
+    .bind(now)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+pub async fn enrollment_engagement(
+    pool: &SqlitePool,
+    id: &str,
+) -> Result<(i64, i64, i64), sqlx::Error> {
+    sqlx::query_as(
+        "SELECT COUNT(opened_at), COUNT(clicked_at), COUNT(replied_at) FROM email_messages
+         WHERE enrollment_id = ?1",
+    )
+    .bind(id)
+    .fetch_one(pool)
+    .await
+}
+
+pub async fn message_by_key(
+    pool: &SqlitePool,
+    key: &str,
+) -> Result<Option<(String, String)>, sqlx::Error> {
+    sqlx::query_as("SELECT id, status FROM email_messages WHERE dedupe_key = ?1")
+        .bind(key)
+        .fetch_optional(pool)
+        .await
 }
