@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::smtp::SmtpSink;
 use common::*;
-use jobs::db::{Db, EventInsert};
+use jobs::db::Db;
 use jobs::kinds::SequenceTick;
 use jobs::providers::Providers;
 use jobs::queue::{JobKind, NewJob};
@@ -417,39 +417,86 @@ async fn sequence_runs_unattended(db: TestDb) {
     tick(&app).await;
     assert_eq!(sink.count(), 50, "nothing else is due for two days");
 
-    // One contact replies (as inbound handling records it): their sequence stops.
-    let (message, contact): (String, String) = match &app.db {
-        Db::Sqlite(p) => {
-            sqlx::query_as("SELECT id, contact_id FROM email_messages ORDER BY to_email LIMIT 1")
-                .fetch_one(p)
-                .await
-                .unwrap()
-        }
-        Db::Postgres(p) => {
-            sqlx::query_as("SELECT id, contact_id FROM email_messages ORDER BY to_email LIMIT 1")
-                .fetch_one(p)
-                .await
-                .unwrap()
-        }
+    // One contact replies through the inbound parse webhook: their sequence stops, rules fire.
+    let (rule_status, _) = send(user.post(app.url("/api/reply-rules")).json(&json!({
+        "name": "Warm", "triggerType": "positive_reply", "action": "mark_responded"
+    })))
+    .await;
+    assert_eq!(rule_status, 201);
+    send(user.post(app.url("/api/reply-rules")).json(&json!({
+        "name": "Pricing", "triggerType": "keyword", "keywords": ["pricing"]
+    })))
+    .await;
+    let (rfc_id, contact, to): (String, String, String) = match &app.db {
+        Db::Sqlite(p) => sqlx::query_as(
+            "SELECT message_id, contact_id, to_email FROM email_messages ORDER BY to_email LIMIT 1",
+        )
+        .fetch_one(p)
+        .await
+        .unwrap(),
+        Db::Postgres(p) => sqlx::query_as(
+            "SELECT message_id, contact_id, to_email FROM email_messages ORDER BY to_email LIMIT 1",
+        )
+        .fetch_one(p)
+        .await
+        .unwrap(),
     };
-    let replied = EventInsert {
-        message_id: Some(message),
-        campaign_id: None,
-        contact_id: Some(contact.clone()),
-        email: None,
-        event_type: "replied".into(),
-        provider_event_id: None,
-        url: None,
-        detail: None,
-        is_demo: false,
-        occurred_at: now_ms(),
+    let reply = || {
+        reqwest::multipart::Form::new()
+            .text("headers", format!("Message-ID: <reply-1@example.test>\r\nIn-Reply-To:\r\n <{rfc_id}>\r\nSubject: Re: Hello\r\n"))
+            .text("from", format!("P <{to}>"))
+            .text("text", "Sounds good, let's talk next week.")
     };
-    let mailing = app.queue.providers.mailing.clone();
-    assert!(
-        jobs::mailing::apply_event(&app.db, &mailing, &replied)
-            .await
-            .unwrap()
+    let (status, r) = send(
+        app.anonymous()
+            .post(app.url("/api/email/inbound"))
+            .multipart(reply()),
+    )
+    .await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(
+        (
+            r["matched"].as_bool(),
+            r["rulesFired"].as_array().map(Vec::len)
+        ),
+        (Some(true), Some(1)),
+        "{r}"
     );
+    let (_, r) = send(
+        app.anonymous()
+            .post(app.url("/api/email/inbound"))
+            .multipart(reply()),
+    )
+    .await;
+    assert_eq!(r["duplicate"], true, "the same reply twice counts once");
+    let rules = app.get_json(&user, "/api/reply-rules").await;
+    assert_eq!(
+        (
+            rules[0]["timesTriggered"].as_i64(),
+            rules[1]["timesTriggered"].as_i64()
+        ),
+        (Some(1), Some(0)),
+        "{rules}"
+    );
+    assert_eq!(
+        app.get_json(&user, &format!("/api/contacts/{contact}"))
+            .await["status"],
+        "responded"
+    );
+    let history = app
+        .get_json(&user, &format!("/api/contacts/{contact}/email-history"))
+        .await;
+    assert_eq!(
+        history["recentEvents"][0]["eventType"], "replied",
+        "{history}"
+    );
+    let (status, _) = send(
+        app.anonymous()
+            .post(app.url("/api/email/inbound"))
+            .multipart(reqwest::multipart::Form::new().text("text", "hi")),
+    )
+    .await;
+    assert_eq!(status, 422, "a reply needs a sender");
 
     // Paused before the due time: two days pass, nothing is sent, everyone waits where they are.
     send(user.patch(seq("")).json(&json!({ "status": "paused" }))).await;

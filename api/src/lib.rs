@@ -17,6 +17,7 @@ mod deals;
 mod discovery;
 mod email;
 mod health;
+mod inbound;
 mod jobs_api;
 mod leads;
 mod limit;
@@ -165,6 +166,7 @@ pub fn routes() -> Routes {
         .merge(email::routes())
         .merge(tracking::routes())
         .merge(sequences::routes())
+        .merge(inbound::routes())
 }
 
 /// The declared routes (for the access tests and the docs).

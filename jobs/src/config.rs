@@ -218,6 +218,8 @@ pub struct MailSettings {
     pub hard_bounce_limit: i64,
     /// `SENDGRID_WEBHOOK_PUBLIC_KEY`: when set, webhook calls must carry a valid signature.
     pub sendgrid_public_key: Option<String>,
+    /// `INBOUND_PARSE_TOKEN`: when set, `POST /api/email/inbound` needs `?token=` with this value.
+    pub inbound_token: Option<Secret<String>>,
 }
 
 impl Default for MailSettings {
@@ -231,6 +233,7 @@ impl Default for MailSettings {
             send_concurrency: 8,
             hard_bounce_limit: 2,
             sendgrid_public_key: None,
+            inbound_token: None,
         }
     }
 }
@@ -270,6 +273,7 @@ impl MailSettings {
             send_concurrency,
             hard_bounce_limit: parse_var("SUPPRESS_AFTER_HARD_BOUNCES", d.hard_bounce_limit)?,
             sendgrid_public_key: var("SENDGRID_WEBHOOK_PUBLIC_KEY"),
+            inbound_token: var("INBOUND_PARSE_TOKEN").map(Secret::new),
         })
     }
 }

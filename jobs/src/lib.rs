@@ -12,5 +12,6 @@ pub mod kinds;
 pub mod mailing;
 pub mod providers;
 pub mod queue;
+pub mod replies;
 pub mod scoring;
 pub mod time;

@@ -45,6 +45,8 @@ pub struct Mailing {
     pub hard_bounce_limit: i64,
     /// SendGrid's webhook verification key (base64 DER), when configured.
     pub webhook_public_key: Option<String>,
+    /// The token inbound replies must carry, when configured.
+    pub inbound_token: Option<crate::config::Secret<String>>,
     /// In-process guard in front of the persisted counters, per (mailbox, hourly limit).
     pacers: Mutex<HashMap<(String, u32), Arc<DefaultDirectRateLimiter>>>,
 }
@@ -60,6 +62,7 @@ impl Mailing {
             concurrency: settings.send_concurrency.max(1),
             hard_bounce_limit: settings.hard_bounce_limit.max(1),
             webhook_public_key: settings.sendgrid_public_key.clone(),
+            inbound_token: settings.inbound_token.clone(),
             pacers: Mutex::new(HashMap::new()),
         }
     }

@@ -277,6 +277,10 @@ impl Db {
     pub async fn reply_rule_update(&self, r: &ReplyRuleRow) -> Result<u64, sqlx::Error> {
         dispatch!(self, reply_rule_update(r))
     }
+    /// Counts one firing of a rule.
+    pub async fn reply_rule_triggered(&self, id: &str) -> Result<(), sqlx::Error> {
+        dispatch!(self, reply_rule_triggered(id))
+    }
     pub async fn reply_rule_delete(&self, id: &str) -> Result<u64, sqlx::Error> {
         dispatch!(self, reply_rule_delete(id))
     }

@@ -458,3 +458,11 @@ pub async fn message_by_key(
         .fetch_optional(pool)
         .await
 }
+
+pub async fn reply_rule_triggered(pool: &SqlitePool, id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE reply_rules SET times_triggered = times_triggered + 1 WHERE id = ?1")
+        .bind(id)
+        .execute(pool)
+        .await
+        .map(|_| ())
+}
