@@ -76,6 +76,24 @@ pub enum BenchCommand {
         )]
         postgres_url: String,
     },
+    /// Sequences: one tick over many active enrollments, lateness to SMTP.
+    Scheduler {
+        #[arg(long, value_enum, default_value = "sqlite")]
+        db: BenchDb,
+        #[arg(long, default_value_t = 100_000)]
+        enrollments: usize,
+        #[arg(long, default_value_t = 10_000)]
+        due: usize,
+        /// Step jobs and SMTP connections at once.
+        #[arg(long, default_value_t = 64)]
+        concurrency: usize,
+        #[arg(
+            long,
+            env = "TEST_DATABASE_URL",
+            default_value = "postgres://postgres@127.0.0.1:5432/postgres"
+        )]
+        postgres_url: String,
+    },
     /// Queue throughput and latency with no-op jobs.
     Queue {
         #[arg(long, value_enum, default_value = "sqlite")]
@@ -108,6 +126,19 @@ pub async fn run(cmd: BenchCommand) -> anyhow::Result<()> {
         } => {
             let scratch = Scratch::create(db, &postgres_url).await?;
             let result = queue_bench(&scratch.url, db, jobs, concurrency, samples).await;
+            scratch.drop_db().await;
+            result
+        }
+        BenchCommand::Scheduler {
+            db,
+            enrollments,
+            due,
+            concurrency,
+            postgres_url,
+        } => {
+            let scratch = Scratch::create(db, &postgres_url).await?;
+            let result =
+                scheduler_bench::run(&scratch.url, db, enrollments, due, concurrency).await;
             scratch.drop_db().await;
             result
         }
@@ -164,6 +195,7 @@ pub(crate) struct Scratch {
 
 mod api_bench;
 mod campaign_bench;
+mod scheduler_bench;
 mod discovery_bench;
 
 mod tempdir {

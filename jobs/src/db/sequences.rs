@@ -277,6 +277,10 @@ impl Db {
     pub async fn reply_rule_update(&self, r: &ReplyRuleRow) -> Result<u64, sqlx::Error> {
         dispatch!(self, reply_rule_update(r))
     }
+    /// When each message of a step was handed to the server (lateness figures).
+    pub async fn step_sent_times(&self, step_id: &str) -> Result<Vec<i64>, sqlx::Error> {
+        dispatch!(self, step_sent_times(step_id))
+    }
     /// Counts one firing of a rule.
     pub async fn reply_rule_triggered(&self, id: &str) -> Result<(), sqlx::Error> {
         dispatch!(self, reply_rule_triggered(id))

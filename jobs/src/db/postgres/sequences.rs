@@ -453,3 +453,10 @@ pub async fn reply_rule_triggered(pool: &PgPool, id: &str) -> Result<(), sqlx::E
         .await
         .map(|_| ())
 }
+
+pub async fn step_sent_times(pool: &PgPool, step_id: &str) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT sent_at FROM email_messages WHERE step_id = $1 AND sent_at IS NOT NULL")
+        .bind(step_id)
+        .fetch_all(pool)
+        .await
+}
