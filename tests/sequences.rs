@@ -619,7 +619,117 @@ async fn branching_steps(db: TestDb) {
     app.stop().await;
 }
 
+/// Enrollments started by what happens in the CRM: a contact created (by staff or the public lead
+/// form), the lead form itself, a deal reaching a stage, a tag added. Draft sequences never enroll.
+async fn triggers_enroll_contacts(db: TestDb) {
+    let app = TestApp::spawn(&db, AppOptions::default()).await;
+    let user = app.user().await;
+    let mut ids = std::collections::HashMap::new();
+    for (name, trigger, config, status) in [
+        ("Welcome", "contact_created", json!({}), "active"),
+        ("Dealer form", "form_submitted", json!({}), "active"),
+        (
+            "Proposal",
+            "deal_stage_changed",
+            json!({ "stage": "proposal" }),
+            "active",
+        ),
+        ("VIP", "tag_added", json!({ "tag": "vip" }), "active"),
+        ("Not yet", "contact_created", json!({}), "draft"),
+    ] {
+        let (status_code, s) = create(
+            &app,
+            &user,
+            json!({ "name": name, "description": "Started by a trigger", "triggerType": trigger, "triggerConfig": config, "status": status }),
+        )
+        .await;
+        assert_eq!(status_code, 201, "{s}");
+        ids.insert(name, s["id"].as_str().unwrap().to_string());
+    }
+    let enrolled = |name: &'static str| {
+        let url = app.url(&format!("/api/email-sequences/{}", ids[name]));
+        let user = user.clone();
+        async move {
+            send(user.get(url)).await.1["totalEnrollments"]
+                .as_i64()
+                .unwrap()
+        }
+    };
+    let wait = |name: &'static str, n: i64| {
+        let enrolled = &enrolled;
+        async move {
+            eventually(T, name, || async {
+                (enrolled(name).await == n).then_some(())
+            })
+            .await;
+        }
+    };
+
+    let (status, c) = send(user.post(app.url("/api/contacts")).json(&json!({
+        "firstName": "Ann", "lastName": "Lee", "email": "ann@example.test"
+    })))
+    .await;
+    assert_eq!(status, 201, "{c}");
+    let contact = c["id"].as_str().unwrap().to_string();
+    wait("Welcome", 1).await;
+
+    let (status, _) = send(app.anonymous().post(app.url("/api/leads")).json(&json!({
+        "companyName": "Bath Pros", "contactName": "Bo Diaz", "email": "bo@bathpros.test"
+    })))
+    .await;
+    assert_eq!(status, 201);
+    wait("Dealer form", 1).await;
+    wait("Welcome", 2).await;
+
+    let (status, deal) = send(user.post(app.url("/api/deals")).json(&json!({
+        "title": "Showroom", "value": 50000, "contactId": contact
+    })))
+    .await;
+    assert_eq!(status, 201, "{deal}");
+    let deal_id = deal["id"].as_str().unwrap();
+    let (st, d) = send(
+        user.put(app.url(&format!("/api/deals/{deal_id}")))
+            .json(&json!({ "stage": "negotiation" })),
+    )
+    .await;
+    assert_eq!(st, 200, "{d}");
+    send(
+        user.put(app.url(&format!("/api/deals/{deal_id}")))
+            .json(&json!({ "stage": "proposal" })),
+    )
+    .await;
+    wait("Proposal", 1).await;
+
+    send(
+        user.put(app.url(&format!("/api/contacts/{contact}")))
+            .json(&json!({ "tags": ["other"] })),
+    )
+    .await;
+    send(
+        user.put(app.url(&format!("/api/contacts/{contact}")))
+            .json(&json!({ "tags": ["other", "vip"] })),
+    )
+    .await;
+    wait("VIP", 1).await;
+    // Every trigger job ran; the draft sequence and the non-matching stage/tag enrolled nobody.
+    eventually(T, "trigger jobs done", || async {
+        (scalar(
+            &app.db,
+            "SELECT COUNT(*) FROM jobs WHERE kind = 'sequence_trigger' AND status <> 'succeeded'",
+        )
+        .await
+            == 0)
+            .then_some(())
+    })
+    .await;
+    assert_eq!(enrolled("Not yet").await, 0);
+    assert_eq!(enrolled("Proposal").await, 1);
+    assert_eq!(enrolled("VIP").await, 1);
+    app.stop().await;
+}
+
 both_backends!(
+    triggers_enroll_contacts,
     sequences_steps_and_rules,
     enrollments_within_the_daily_allowance,
     sequence_runs_unattended,

@@ -473,8 +473,10 @@ async fn contact_create(
         now,
     };
     apply(&body, &mut w)?;
-    let mut tx = state.queue.db.begin().await?;
-    check_company(&mut tx, w.company_id.as_ref()).await?;
+    // The contact, its activity and its sequence trigger commit together.
+    let mut jtx = state.queue.begin().await?;
+    let tx = jtx.tx();
+    check_company(tx, w.company_id.as_ref()).await?;
     tx.contact_insert(&w).await.map_err(email_conflict)?;
     let description = format!("Contact {} added", full_name(&w));
     tx.activity_insert(&ActivityInsert {
@@ -485,7 +487,9 @@ async fn contact_create(
         actor_id: Some(&user.user.id),
     })
     .await?;
-    tx.commit().await?;
+    jtx.enqueue(trigger_job("contact_created", &w.id, None)?)
+        .await?;
+    jtx.commit().await?;
     let row = state
         .queue
         .db
@@ -520,7 +524,8 @@ async fn contact_update(
     Path(id): Path<String>,
     Json(body): Json<ContactBody>,
 ) -> ApiResult<Json<ContactView>> {
-    let mut tx = state.queue.db.begin().await?;
+    let mut jtx = state.queue.begin().await?;
+    let tx = jtx.tx();
     let current = tx
         .contact_get_for_update(&id)
         .await?
@@ -530,7 +535,7 @@ async fn contact_update(
     apply(&body, &mut w)?;
     w.now = now_ms();
     if w.company_id != before.company_id {
-        check_company(&mut tx, w.company_id.as_ref()).await?;
+        check_company(tx, w.company_id.as_ref()).await?;
     }
     tx.contact_update(&w).await.map_err(email_conflict)?;
     if w.status != before.status {
@@ -540,7 +545,7 @@ async fn contact_update(
             before.status,
             w.status
         );
-        status_activity(&mut tx, &user, "contact_status_change", &id, &description).await?;
+        status_activity(tx, &user, "contact_status_change", &id, &description).await?;
     }
     let other_changes = ContactWrite {
         status: before.status.clone(),
@@ -549,9 +554,14 @@ async fn contact_update(
     } != before;
     if other_changes {
         let description = format!("Contact {} updated", full_name(&w));
-        status_activity(&mut tx, &user, "contact_updated", &id, &description).await?;
+        status_activity(tx, &user, "contact_updated", &id, &description).await?;
     }
-    tx.commit().await?;
+    // Each tag the change adds may start a sequence.
+    for tag in w.tags.iter().filter(|t| !before.tags.contains(t)) {
+        jtx.enqueue(trigger_job("tag_added", &id, Some(tag))?)
+            .await?;
+    }
+    jtx.commit().await?;
     let row = state
         .queue
         .db
@@ -845,4 +855,22 @@ async fn contact_import(
     let inserted = tx.enqueue(job).await?;
     tx.commit().await?;
     Ok(accepted(&inserted.id, &inserted.status))
+}
+
+/// The job that enrolls a contact in the active sequences a change triggers.
+pub(crate) fn trigger_job(
+    trigger: &str,
+    contact_id: &str,
+    detail: Option<&str>,
+) -> ApiResult<jobs::queue::NewJob> {
+    use jobs::queue::JobKind;
+    let job = jobs::kinds::SequenceTrigger {
+        trigger: trigger.to_string(),
+        contact_id: contact_id.to_string(),
+        detail: detail.map(String::from),
+    };
+    Ok(jobs::queue::NewJob::new(
+        jobs::kinds::SequenceTrigger::NAME,
+        serde_json::to_value(job).map_err(anyhow::Error::from)?,
+    ))
 }

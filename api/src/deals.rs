@@ -495,12 +495,23 @@ fn apply_stage(deal: &mut DealRow, stage: &str, probability: Option<i32>, now: i
     deal.stage_changed_at = now;
 }
 
+/// The stage change's activity, and its sequence trigger for the deal's contact.
 async fn stage_activity(
-    tx: &mut jobs::db::Tx,
+    jtx: &mut jobs::queue::JobTx,
     deal: &DealRow,
     from: Option<&str>,
     user: &CurrentUser,
 ) -> ApiResult<()> {
+    if let Some(contact) = &deal.contact_id {
+        let stage = effective_stage(deal.stage.as_deref());
+        jtx.enqueue(crate::contacts::trigger_job(
+            "deal_stage_changed",
+            contact,
+            Some(stage),
+        )?)
+        .await?;
+    }
+    let tx = jtx.tx();
     let to = effective_stage(deal.stage.as_deref());
     let description = format!(
         "Deal \"{}\" moved from {} to {}",
@@ -526,7 +537,8 @@ async fn deal_update(
     Json(body): Json<Map<String, Value>>,
 ) -> ApiResult<Json<DealView>> {
     let input = read_deal(body, false)?;
-    let mut tx = state.queue.db.begin().await?;
+    let mut jtx = state.queue.begin().await?;
+    let tx = jtx.tx();
     let mut deal = tx
         .deal_get_for_update(&id)
         .await?
@@ -567,17 +579,12 @@ async fn deal_update(
         }
     };
     deal.updated_at = now;
-    check_refs(
-        &mut tx,
-        deal.company_id.as_deref(),
-        deal.contact_id.as_deref(),
-    )
-    .await?;
+    check_refs(tx, deal.company_id.as_deref(), deal.contact_id.as_deref()).await?;
     tx.deal_update(&deal).await?;
     if stage_changed {
-        stage_activity(&mut tx, &deal, previous_stage.as_deref(), &user).await?;
+        stage_activity(&mut jtx, &deal, previous_stage.as_deref(), &user).await?;
     }
-    tx.commit().await?;
+    jtx.commit().await?;
     Ok(Json(deal.into()))
 }
 
@@ -586,7 +593,8 @@ async fn deal_next_stage(
     user: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Json<DealView>> {
-    let mut tx = state.queue.db.begin().await?;
+    let mut jtx = state.queue.begin().await?;
+    let tx = jtx.tx();
     let mut deal = tx
         .deal_get_for_update(&id)
         .await?
@@ -598,8 +606,8 @@ async fn deal_next_stage(
     apply_stage(&mut deal, next, None, now);
     deal.updated_at = now;
     tx.deal_update(&deal).await?;
-    stage_activity(&mut tx, &deal, previous_stage.as_deref(), &user).await?;
-    tx.commit().await?;
+    stage_activity(&mut jtx, &deal, previous_stage.as_deref(), &user).await?;
+    jtx.commit().await?;
     Ok(Json(deal.into()))
 }
 

@@ -195,8 +195,8 @@ pub(crate) struct Scratch {
 
 mod api_bench;
 mod campaign_bench;
-mod scheduler_bench;
 mod discovery_bench;
+mod scheduler_bench;
 
 mod tempdir {
     /// A scratch directory removed on drop.

@@ -32,7 +32,9 @@ pub async fn run(
     let db = Db::connect(url, 16).await?;
     db.migrate().await?;
     let now = now_ms();
-    let ids: Vec<String> = (0..enrollments).map(|_| ulid::Ulid::new().to_string()).collect();
+    let ids: Vec<String> = (0..enrollments)
+        .map(|_| ulid::Ulid::new().to_string())
+        .collect();
     for (n, chunk) in ids.chunks(5_000).enumerate() {
         let rows: Vec<ContactSeed> = chunk
             .iter()
@@ -82,7 +84,9 @@ pub async fn run(
         name: "Intro".into(),
         kind: "email".into(),
         step_order: 0,
-        config: Json(json!({ "subject": "Hello {{firstName}}", "body": "<p>Hi {{firstName}}</p>" })),
+        config: Json(
+            json!({ "subject": "Hello {{firstName}}", "body": "<p>Hi {{firstName}}</p>" }),
+        ),
         delay_minutes: 0,
         conditional_rules: None,
         created_at: now,

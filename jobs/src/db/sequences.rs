@@ -174,6 +174,13 @@ impl Db {
     pub async fn sequence_list(&self) -> Result<Vec<SequenceRow>, sqlx::Error> {
         dispatch!(self, sequence_list())
     }
+    /// Active sequences with this trigger.
+    pub async fn sequences_by_trigger(
+        &self,
+        trigger: &str,
+    ) -> Result<Vec<SequenceRow>, sqlx::Error> {
+        dispatch!(self, sequences_by_trigger(trigger))
+    }
     pub async fn sequence_get(&self, id: &str) -> Result<Option<SequenceRow>, sqlx::Error> {
         dispatch!(self, sequence_get(id))
     }

@@ -12,6 +12,7 @@ mod noop;
 mod prune_jobs;
 mod sequence_step_send;
 mod sequence_tick;
+mod sequence_trigger;
 
 pub use ai_score::AiScore;
 pub use bulk_ai_score::{BulkAiScore, HIGH_VALUE, MAX_CONTACTS as MAX_BULK_SCORE, RESCORE_BELOW};
@@ -25,6 +26,7 @@ pub use noop::Noop;
 pub use prune_jobs::PruneJobs;
 pub use sequence_step_send::SequenceStepSend;
 pub use sequence_tick::SequenceTick;
+pub use sequence_trigger::SequenceTrigger;
 
 use crate::queue::Registry;
 
@@ -43,4 +45,5 @@ pub fn registry() -> Registry {
         .register::<EmailSend>()
         .register::<SequenceTick>()
         .register::<SequenceStepSend>()
+        .register::<SequenceTrigger>()
 }

@@ -468,8 +468,23 @@ pub async fn reply_rule_triggered(pool: &SqlitePool, id: &str) -> Result<(), sql
 }
 
 pub async fn step_sent_times(pool: &SqlitePool, step_id: &str) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT sent_at FROM email_messages WHERE step_id = ?1 AND sent_at IS NOT NULL")
-        .bind(step_id)
-        .fetch_all(pool)
-        .await
+    sqlx::query_scalar(
+        "SELECT sent_at FROM email_messages WHERE step_id = ?1 AND sent_at IS NOT NULL",
+    )
+    .bind(step_id)
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn sequences_by_trigger(
+    pool: &SqlitePool,
+    trigger: &str,
+) -> Result<Vec<SequenceRow>, sqlx::Error> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "SELECT {SEQUENCE_COLUMNS} FROM email_sequences WHERE status = 'active' AND trigger_type = ?1
+         ORDER BY created_at, id"
+    )))
+    .bind(trigger)
+    .fetch_all(pool)
+    .await
 }
