@@ -363,15 +363,30 @@ async fn bulk_get(
     bulk_view_of(&state, &id).await
 }
 
+/// Targeting shared by bulk campaigns and sequence enrollment.
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-struct TargetFilters {
+pub(crate) struct TargetFilters {
     score_min: Option<i32>,
     score_max: Option<i32>,
     #[serde(default)]
     statuses: Vec<String>,
     #[serde(default)]
     states: Vec<String>,
+}
+
+impl TargetFilters {
+    /// The validated audience (states as two-letter codes).
+    pub(crate) fn audience(&self, contact_ids: Option<Vec<String>>) -> ApiResult<Audience> {
+        let (statuses, states) = check_filters(self)?;
+        Ok(Audience {
+            score_min: self.score_min,
+            score_max: self.score_max,
+            statuses,
+            states,
+            contact_ids,
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -651,17 +666,10 @@ async fn audience_count(
         statuses: split(&q.statuses),
         states: split(&q.states),
     };
-    let (statuses, states) = check_filters(&filters)?;
     let count = state
         .queue
         .db
-        .audience_count(&Audience {
-            score_min: filters.score_min,
-            score_max: filters.score_max,
-            statuses,
-            states,
-            contact_ids: None,
-        })
+        .audience_count(&filters.audience(None)?)
         .await?;
     Ok(axum::Json(json!({ "count": count })).into_response())
 }

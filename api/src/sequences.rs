@@ -13,15 +13,14 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use jobs::db::{Audience, Enroll, ReplyRuleRow, SequenceCounts, SequenceRow, StepRow, StepStats};
-use jobs::domain::contacts::{STATUSES, is_status};
+use jobs::db::{Enroll, ReplyRuleRow, SequenceCounts, SequenceRow, StepRow, StepStats};
 use jobs::domain::one_of_message;
-use jobs::geo::state_code;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use sqlx::types::Json as SqlJson;
 
+use crate::campaigns::TargetFilters;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
@@ -594,17 +593,6 @@ async fn step_reorder(
 
 // ---- enrollments ----
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct TargetFilters {
-    score_min: Option<i32>,
-    score_max: Option<i32>,
-    #[serde(default)]
-    statuses: Vec<String>,
-    #[serde(default)]
-    states: Vec<String>,
-}
-
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct EnrollInput {
@@ -630,22 +618,7 @@ async fn enroll(
             "Give contactIds or targetFilters to enroll contacts",
         ));
     }
-    let f = input.target_filters.unwrap_or_default();
-    let mut errors = Errors::default();
-    if let Some(bad) = f.statuses.iter().find(|st| !is_status(st)) {
-        errors.add(
-            "targetFilters.statuses",
-            format!("unknown status {bad:?}; allowed: {}", STATUSES.join(", ")),
-        );
-    }
-    let mut states = Vec::new();
-    for st in &f.states {
-        match state_code(st) {
-            Some(code) => states.push(code.to_string()),
-            None => errors.add("targetFilters.states", format!("unknown state {st:?}")),
-        }
-    }
-    errors.check()?;
+    let audience = input.target_filters.unwrap_or_default().audience(ids)?;
     let db = &state.queue.db;
     let now = now_ms();
     let today = now - now.rem_euclid(86_400_000);
@@ -653,13 +626,7 @@ async fn enroll(
     let enrolled = if left > 0 {
         db.enrollments_insert(&Enroll {
             sequence_id: &s.id,
-            audience: &Audience {
-                score_min: f.score_min,
-                score_max: f.score_max,
-                statuses: f.statuses,
-                states,
-                contact_ids: ids,
-            },
+            audience: &audience,
             limit: left,
             now,
         })

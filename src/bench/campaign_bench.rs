@@ -6,14 +6,9 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
-use jobs::config::{DatabaseUrl, MailSettings, QueueSettings};
-use jobs::db::{CampaignRow, ContactSeed, Db, DeliverabilityRow};
-use jobs::email::compose::Sender;
-use jobs::email::sink::Sink;
-use jobs::email::tokens::Signer;
-use jobs::email::transport::Mailer;
+use jobs::config::{DatabaseUrl, QueueSettings};
+use jobs::db::{CampaignRow, ContactSeed, Db};
 use jobs::kinds::BulkCampaignSend;
-use jobs::mailing::Mailing;
 use jobs::providers::Providers;
 use jobs::queue::{JobKind, NewJob, Queue};
 use jobs::time::now_ms;
@@ -49,36 +44,8 @@ pub async fn run(
         db.seed_contacts(chunk).await?;
     }
     drop(rows);
-    db.deliverability_set(
-        &DeliverabilityRow {
-            warmup_enabled: false,
-            daily_limit: 10_000_000,
-            hourly_limit: 10_000_000,
-        },
-        now,
-    )
-    .await?;
 
-    let sink = Sink::start(concurrency as u32 + 2)?;
-    let settings = MailSettings {
-        send_concurrency: concurrency,
-        postal_address: "Prospector Bench, 1 Loop Road, Austin, TX 78701".into(),
-        ..MailSettings::default()
-    };
-    let mut key = [0u8; 32];
-    rand::RngCore::fill_bytes(&mut rand::rng(), &mut key);
-    let mailing = Mailing::new(
-        Mailer::smtp(&sink.url(), concurrency as u32).map_err(anyhow::Error::msg)?,
-        Sender {
-            from: settings.from.clone(),
-            reply_to: None,
-            postal_address: settings.postal_address.clone(),
-            public_base_url: "http://127.0.0.1:8080".into(),
-            unsubscribe_mailto: "unsubscribe@prospector.local".into(),
-        },
-        Signer::new(&key),
-        &settings,
-    );
+    let (sink, mailing) = super::loopback_mailing(&db, concurrency).await?;
     let queue = Queue::new(
         db.clone(),
         jobs::kinds::registry(),

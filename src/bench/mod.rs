@@ -261,6 +261,45 @@ impl Scratch {
     }
 }
 
+/// Sending limits lifted and a loopback SMTP server with a mailer pointed at it (campaign and
+/// scheduler benches); `concurrency` connections on both sides.
+pub(crate) async fn loopback_mailing(
+    db: &jobs::db::Db,
+    concurrency: usize,
+) -> anyhow::Result<(jobs::email::sink::Sink, jobs::mailing::Mailing)> {
+    db.deliverability_set(
+        &jobs::db::DeliverabilityRow {
+            warmup_enabled: false,
+            daily_limit: 10_000_000,
+            hourly_limit: 10_000_000,
+        },
+        now_ms(),
+    )
+    .await?;
+    let sink = jobs::email::sink::Sink::start(concurrency as u32 + 2)?;
+    let settings = jobs::config::MailSettings {
+        send_concurrency: concurrency,
+        postal_address: "Prospector Bench, 1 Loop Road, Austin, TX 78701".into(),
+        ..jobs::config::MailSettings::default()
+    };
+    let mut key = [0u8; 32];
+    rand::RngCore::fill_bytes(&mut rand::rng(), &mut key);
+    let mailing = jobs::mailing::Mailing::new(
+        jobs::email::transport::Mailer::smtp(&sink.url(), concurrency as u32)
+            .map_err(anyhow::Error::msg)?,
+        jobs::email::compose::Sender {
+            from: settings.from.clone(),
+            reply_to: None,
+            postal_address: settings.postal_address.clone(),
+            public_base_url: "http://127.0.0.1:8080".into(),
+            unsubscribe_mailto: "unsubscribe@prospector.local".into(),
+        },
+        jobs::email::tokens::Signer::new(&key),
+        &settings,
+    );
+    Ok((sink, mailing))
+}
+
 fn peak_rss_mb() -> f64 {
     peak_rss_mb_of("self")
 }
