@@ -69,7 +69,7 @@ impl JobKind for SequenceStepSend {
             return skip("contact gone");
         };
         let steps = db.step_list(&e.sequence_id).await?;
-        let (_, _, replied) = db.enrollment_engagement(&e.id).await?;
+        let (opened, clicked, replied) = db.enrollment_engagement(&e.id).await?;
         let email = contact.email.clone().unwrap_or_default();
         let exit = if replied > 0 {
             Some("replied")
@@ -92,7 +92,6 @@ impl JobKind for SequenceStepSend {
             (None, Some(step)) => match step.kind.as_str() {
                 "email" => self.email_step(&ctx, &e.id, &contact, step).await?,
                 "condition" => {
-                    let (opened, clicked, replied) = db.enrollment_engagement(&e.id).await?;
                     let value = step
                         .config
                         .0
@@ -192,17 +191,24 @@ impl SequenceStepSend {
             Some((id, _)) => id,
             None => {
                 let cfg = &step.config.0;
-                let template = match cfg.get("templateId").and_then(Value::as_str) {
-                    Some(t) => db.template_get(t).await?,
-                    None => None,
+                let own = |field: &str| cfg.get(field).and_then(Value::as_str).map(String::from);
+                // A template only when the step lacks its own subject or body: the named one, else
+                // the built-in Follow-up.
+                let template = if own("subject").is_some() && own("body").is_some() {
+                    None
+                } else {
+                    let named = match cfg.get("templateId").and_then(Value::as_str) {
+                        Some(t) => db.template_get(t).await?,
+                        None => None,
+                    };
+                    match named {
+                        Some(t) => Some(t),
+                        None => db.template_get("follow-up").await?,
+                    }
                 };
-                let fallback = db.template_get("follow-up").await?;
                 let pick = |field: &str, from_template: fn(&crate::db::TemplateRow) -> String| {
-                    cfg.get(field)
-                        .and_then(Value::as_str)
-                        .map(String::from)
+                    own(field)
                         .or_else(|| template.as_ref().map(from_template))
-                        .or_else(|| fallback.as_ref().map(from_template))
                         .unwrap_or_default()
                 };
                 let subject = pick("subject", |t| t.subject.clone());
