@@ -20,6 +20,7 @@ use axum::routing::{get, post};
 use chrono::{Datelike, NaiveDate, TimeZone, Utc};
 use jobs::db::{ActivityInsert, DealList, DealRow, MetricsDeal, ProspectCompany, ProspectContact};
 use jobs::time::{now_ms, to_rfc3339};
+use jobs::domain::deals::{STAGES, stage_default_probability};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -79,16 +80,6 @@ pub(crate) fn routes() -> Routes {
 
 // ---- stages ----
 
-/// The six stages with the probability each one sets (seed 001 §4, §9).
-const STAGES: [(&str, i32); 6] = [
-    ("qualification", 25),
-    ("proposal", 45),
-    ("negotiation", 65),
-    ("decision", 80),
-    ("closed_won", 100),
-    ("closed_lost", 0),
-];
-
 /// The board's columns, in order; `closed_lost` is not on the board.
 pub(crate) const BOARD_STAGES: [&str; 5] = [
     "qualification",
@@ -97,14 +88,6 @@ pub(crate) const BOARD_STAGES: [&str; 5] = [
     "decision",
     "closed_won",
 ];
-
-fn stage_default_probability(stage: &str) -> i32 {
-    STAGES
-        .iter()
-        .find(|(s, _)| *s == stage)
-        .map(|(_, p)| *p)
-        .unwrap_or(25)
-}
 
 fn stages_message() -> String {
     let names: Vec<&str> = STAGES.iter().map(|(s, _)| *s).collect();

@@ -129,6 +129,7 @@ async fn contact_email(
             status: "queued",
             step_id: None,
             enrollment_id: None,
+            variant: None,
             now: now_ms(),
         })
         .await?;
@@ -291,6 +292,7 @@ async fn seed_events(State(state): State<AppState>, _: CurrentUser) -> ApiResult
             status: "sent",
             step_id: None,
             enrollment_id: None,
+            variant: None,
             now,
         })
         .await?;

@@ -13,8 +13,9 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use jobs::db::{Enroll, ReplyRuleRow, SequenceCounts, SequenceRow, StepRow, StepStats};
+use jobs::db::{Audience, Enroll, ReplyRuleRow, SequenceCounts, SequenceRow, StepRow, StepStats};
 use jobs::domain::one_of_message;
+use jobs::sending_window::SendingWindow;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -232,6 +233,33 @@ fn int_field(
 
 // ---- sequences ----
 
+/// `exitRules`: `statuses` (contact statuses) and `tags`, each a list; an enrollment whose contact
+/// has one of them exits before its next step.
+fn exit_rules(v: &Value) -> Result<(), String> {
+    for (key, item) in v.as_object().into_iter().flatten() {
+        let list = item.as_array().filter(|l| l.iter().all(Value::is_string));
+        match (key.as_str(), list) {
+            ("statuses", Some(l)) => {
+                if let Some(bad) = l
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .find(|s| !jobs::domain::contacts::is_status(s))
+                {
+                    return Err(format!(
+                        "exitRules.statuses: '{bad}' is not a contact status"
+                    ));
+                }
+            }
+            ("tags", Some(_)) => {}
+            ("statuses" | "tags", None) => {
+                return Err(format!("exitRules.{key} must be a list of text"));
+            }
+            _ => return Err(format!("exitRules: unknown rule '{key}' (statuses, tags)")),
+        }
+    }
+    Ok(())
+}
+
 fn sequence_view(s: SequenceRow, c: Option<&SequenceCounts>) -> Value {
     let c = c.cloned().unwrap_or_default();
     json!({
@@ -246,6 +274,7 @@ fn sequence_view(s: SequenceRow, c: Option<&SequenceCounts>) -> Value {
         "abTestingEnabled": s.ab_testing_enabled,
         "abTestConfig": s.ab_test_config.map(|j| j.0),
         "maxDailyEnrollments": s.max_daily_enrollments,
+        "sendingWindow": s.sending_window.map(|j| j.0),
         "totalEnrollments": c.total,
         "activeEnrollments": c.active,
         "completedEnrollments": c.completed,
@@ -298,13 +327,35 @@ fn apply_sequence(body: &Map<String, Value>, s: &mut SequenceRow, creating: bool
     if let Some(v) = enum_field(body, "triggerType", &TRIGGERS, &mut errors) {
         s.trigger_type = v;
     }
-    for (key, slot) in [
-        ("triggerConfig", &mut s.trigger_config),
-        ("enrollmentRules", &mut s.enrollment_rules),
-        ("exitRules", &mut s.exit_rules),
-    ] {
-        if let Some(v) = object_field(body, key, &mut errors) {
-            *slot = SqlJson(v);
+    if let Some(v) = object_field(body, "triggerConfig", &mut errors) {
+        s.trigger_config = SqlJson(v);
+    }
+    if let Some(v) = object_field(body, "enrollmentRules", &mut errors) {
+        // The bulk campaigns' targeting, stored with states as codes.
+        let rules = serde_json::from_value::<TargetFilters>(v)
+            .map_err(|e| ApiError::unprocessable(format!("enrollmentRules: {e}")))
+            .and_then(|f| f.audience(None));
+        match rules {
+            Ok(a) => s.enrollment_rules = SqlJson(a.to_rules()),
+            Err(ApiError::Invalid { errors: found, .. }) => {
+                for (key, m) in found {
+                    let key = key.replace("targetFilters", "enrollmentRules");
+                    errors.add(&key, format!("{key} {m}"));
+                }
+            }
+            Err(e) => errors.add("enrollmentRules", e.to_string()),
+        }
+    }
+    if let Some(v) = object_field(body, "exitRules", &mut errors) {
+        match exit_rules(&v) {
+            Ok(()) => s.exit_rules = SqlJson(v),
+            Err(m) => errors.add("exitRules", m),
+        }
+    }
+    if let Some(v) = nullable_object(body, "sendingWindow", &mut errors) {
+        match v.map(|w| SendingWindow::parse(&w).map(|_| w)).transpose() {
+            Ok(w) => s.sending_window = w.map(SqlJson),
+            Err(m) => errors.add("sendingWindow", m),
         }
     }
     match body.get("abTestingEnabled") {
@@ -313,7 +364,15 @@ fn apply_sequence(body: &Map<String, Value>, s: &mut SequenceRow, creating: bool
         Some(_) => errors.add("abTestingEnabled", "abTestingEnabled must be true or false"),
     }
     if let Some(v) = nullable_object(body, "abTestConfig", &mut errors) {
-        s.ab_test_config = v.map(SqlJson);
+        let split = v.as_ref().and_then(|c| c.get("splitPercent"));
+        if split.is_some_and(|p| !p.as_i64().is_some_and(|n| (1..=99).contains(&n))) {
+            errors.add(
+                "abTestConfig",
+                "abTestConfig.splitPercent must be a whole number from 1 to 99",
+            );
+        } else {
+            s.ab_test_config = v.map(SqlJson);
+        }
     }
     if let Some(n) = int_field(
         body,
@@ -347,6 +406,7 @@ async fn sequence_create(
         max_daily_enrollments: 50,
         created_at: now,
         updated_at: now,
+        sending_window: None,
     };
     apply_sequence(&body, &mut s, true)?;
     state.queue.db.sequence_insert(&s).await?;
@@ -406,9 +466,29 @@ async fn sequence_delete(
 
 // ---- steps ----
 
-fn step_view(s: StepRow, stats: Option<&StepStats>) -> Value {
-    let st = stats.cloned().unwrap_or_default();
-    json!({
+/// The counts of one step as the seed names them.
+fn totals(rows: &[&StepStats]) -> Map<String, Value> {
+    let sum = |f: fn(&StepStats) -> i64| rows.iter().map(|r| f(r)).sum::<i64>();
+    let mut m = Map::new();
+    m.insert("totalSent".into(), sum(|r| r.sent).into());
+    m.insert("totalOpened".into(), sum(|r| r.opened).into());
+    m.insert("totalClicked".into(), sum(|r| r.clicked).into());
+    m.insert("totalReplied".into(), sum(|r| r.replied).into());
+    m.insert("totalBounced".into(), sum(|r| r.bounced).into());
+    m
+}
+
+fn step_view(s: StepRow, stats: &[&StepStats]) -> Value {
+    let mut variants: Vec<Value> = stats
+        .iter()
+        .filter_map(|r| {
+            let mut v = totals(std::slice::from_ref(r));
+            v.insert("variant".into(), r.variant.clone()?.into());
+            Some(Value::Object(v))
+        })
+        .collect();
+    variants.sort_by(|a, b| a["variant"].as_str().cmp(&b["variant"].as_str()));
+    let mut view = json!({
         "id": s.id,
         "sequenceId": s.sequence_id,
         "name": s.name,
@@ -417,13 +497,13 @@ fn step_view(s: StepRow, stats: Option<&StepStats>) -> Value {
         "config": s.config.0,
         "delayMinutes": s.delay_minutes,
         "conditionalRules": s.conditional_rules.map(|j| j.0),
-        "totalSent": st.sent,
-        "totalOpened": st.opened,
-        "totalClicked": st.clicked,
-        "totalReplied": st.replied,
-        "totalBounced": st.bounced,
+        "variants": variants,
         "createdAt": to_rfc3339(s.created_at),
-    })
+    });
+    if let Some(v) = view.as_object_mut() {
+        v.extend(totals(stats));
+    }
+    view
 }
 
 async fn step_list(
@@ -443,8 +523,8 @@ async fn steps_view(state: &AppState, id: &str) -> ApiResult<Response> {
     let items: Vec<Value> = steps
         .into_iter()
         .map(|s| {
-            let st = stats.iter().find(|x| x.step_id == s.id);
-            step_view(s, st)
+            let st: Vec<&StepStats> = stats.iter().filter(|x| x.step_id == s.id).collect();
+            step_view(s, &st)
         })
         .collect();
     Ok(axum::Json(items).into_response())
@@ -490,11 +570,90 @@ async fn apply_step(
     if let Some(v) = nullable_object(body, "conditionalRules", &mut errors) {
         s.conditional_rules = v.map(SqlJson);
     }
+    if let Err(m) = step_config(&s.kind, &s.config.0) {
+        errors.add("config", m);
+    }
     errors.check()?;
-    if let Some(t) = s.config.0.get("templateId").and_then(Value::as_str)
-        && state.queue.db.template_get(t).await?.is_none()
-    {
-        return Err(ApiError::unprocessable(format!("Unknown template: {t}")));
+    let variants = s.config.0.get("variants").and_then(Value::as_object);
+    let templates = std::iter::once(&s.config.0)
+        .chain(variants.into_iter().flat_map(|v| v.values()))
+        .filter_map(|c| c.get("templateId").and_then(Value::as_str));
+    for t in templates {
+        if state.queue.db.template_get(t).await?.is_none() {
+            return Err(ApiError::unprocessable(format!("Unknown template: {t}")));
+        }
+    }
+    Ok(())
+}
+
+/// What the step runner reads from a step's `config`, checked so a step cannot fail unattended.
+fn step_config(kind: &str, cfg: &Value) -> Result<(), String> {
+    let text = |v: &Value, key: &str| match v.get(key) {
+        None => Ok(()),
+        Some(Value::String(_)) => Ok(()),
+        Some(_) => Err(format!("config.{key} must be text")),
+    };
+    match kind {
+        "email" => {
+            for key in ["subject", "body", "templateId"] {
+                text(cfg, key)?;
+            }
+            if let Some(variants) = cfg.get("variants") {
+                let map = variants
+                    .as_object()
+                    .ok_or("config.variants must be an object with A and/or B")?;
+                for (name, v) in map {
+                    if name != "A" && name != "B" || !v.is_object() {
+                        return Err(
+                            "config.variants holds A and/or B, each with subject, body or templateId"
+                                .into(),
+                        );
+                    }
+                    for key in ["subject", "body", "templateId"] {
+                        text(v, key)?;
+                    }
+                }
+            }
+        }
+        "condition" => {
+            let checks = ["opened", "clicked", "replied", "scoreAtLeast"];
+            match cfg.get("check").and_then(Value::as_str) {
+                Some(c) if checks.contains(&c) => {}
+                _ => return Err(one_of_message("config.check", &checks)),
+            }
+            if cfg.get("check").and_then(Value::as_str) == Some("scoreAtLeast")
+                && !cfg.get("value").is_some_and(|v| v.as_i64().is_some_and(|n| (0..=100).contains(&n)))
+            {
+                return Err("config.value must be a score from 0 to 100".into());
+            }
+        }
+        "action" => {
+            if let Some(s) = cfg.get("setStatus")
+                && !s.as_str().is_some_and(jobs::domain::contacts::is_status)
+            {
+                return Err("config.setStatus must be a contact status".into());
+            }
+            text(cfg, "addTag")?;
+            text(cfg, "notify")?;
+            if let Some(d) = cfg.get("createDeal") {
+                let ok = d.is_object()
+                    && d.get("title").is_none_or(Value::is_string)
+                    && d.get("value").is_none_or(|v| v.as_i64().is_some_and(|n| n >= 0));
+                if !ok {
+                    return Err(
+                        "config.createDeal takes an optional title (text) and value (whole dollars)"
+                            .into(),
+                    );
+                }
+            }
+            if !["setStatus", "addTag", "createDeal", "notify"]
+                .iter()
+                .any(|k| cfg.get(*k).is_some())
+            {
+                return Err("An action step needs setStatus, addTag, createDeal or notify".into());
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -521,7 +680,7 @@ async fn step_create(
     };
     apply_step(&state, &body, &mut s, true).await?;
     state.queue.db.step_insert(&s).await?;
-    Ok((StatusCode::CREATED, axum::Json(step_view(s, None))).into_response())
+    Ok((StatusCode::CREATED, axum::Json(step_view(s, &[]))).into_response())
 }
 
 async fn find_step(state: &AppState, id: &str, step_id: &str) -> ApiResult<StepRow> {
@@ -548,7 +707,7 @@ async fn step_update(
     if state.queue.db.step_update(&s).await? == 0 {
         return Err(ApiError::not_found("Step not found"));
     }
-    Ok(axum::Json(step_view(s, None)).into_response())
+    Ok(axum::Json(step_view(s, &[])).into_response())
 }
 
 async fn step_delete(
@@ -618,21 +777,27 @@ async fn enroll(
             "Give contactIds or targetFilters to enroll contacts",
         ));
     }
-    let audience = input.target_filters.unwrap_or_default().audience(ids)?;
+    // Only contacts the sequence's enrollmentRules admit.
+    let audience = input
+        .target_filters
+        .unwrap_or_default()
+        .audience(ids)?
+        .narrow(&Audience::from_rules(&s.enrollment_rules.0));
     let db = &state.queue.db;
     let now = now_ms();
     let today = now - now.rem_euclid(86_400_000);
     let left = i64::from(s.max_daily_enrollments) - db.enrollments_since(&s.id, today).await?;
-    let enrolled = if left > 0 {
-        db.enrollments_insert(&Enroll {
-            sequence_id: &s.id,
-            audience: &audience,
-            limit: left,
-            now,
-        })
-        .await?
-    } else {
-        0
+    let enrolled = match audience {
+        Some(audience) if left > 0 => {
+            db.enrollments_insert(&Enroll {
+                sequence_id: &s.id,
+                audience: &audience,
+                limit: left,
+                now,
+            })
+            .await?
+        }
+        _ => 0,
     };
     Ok(axum::Json(json!({
         "enrolled": enrolled,

@@ -14,4 +14,5 @@ pub mod providers;
 pub mod queue;
 pub mod replies;
 pub mod scoring;
+pub mod sending_window;
 pub mod time;

@@ -62,6 +62,7 @@ pub async fn run(
         max_daily_enrollments: i32::MAX,
         created_at: now,
         updated_at: now,
+        sending_window: None,
     };
     db.sequence_insert(&sequence).await?;
     let step = StepRow {

@@ -213,6 +213,15 @@ impl Tx {
     ) -> Result<bool, sqlx::Error> {
         dispatch_tx!(self, contact_status_set(id, status, now))
     }
+    /// Adds a tag unless the contact has it; `false` when nothing changed.
+    pub async fn contact_tag_add(
+        &mut self,
+        id: &str,
+        tag: &str,
+        now: i64,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch_tx!(self, contact_tag_add(id, tag, now))
+    }
     /// Which of these lower-cased emails already belong to a contact.
     pub async fn contact_emails_existing(
         &mut self,

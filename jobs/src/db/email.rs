@@ -60,6 +60,69 @@ pub struct Audience {
 }
 
 impl Audience {
+    /// A sequence's `enrollmentRules` (`scoreMin`, `scoreMax`, `statuses`, `states`; checked when saved).
+    pub fn from_rules(rules: &Value) -> Self {
+        let list = |key: &str| -> Vec<String> {
+            rules
+                .get(key)
+                .and_then(Value::as_array)
+                .map(|l| l.iter().filter_map(Value::as_str).map(String::from).collect())
+                .unwrap_or_default()
+        };
+        let score = |key: &str| {
+            rules
+                .get(key)
+                .and_then(Value::as_i64)
+                .and_then(|n| i32::try_from(n).ok())
+        };
+        Self {
+            score_min: score("scoreMin"),
+            score_max: score("scoreMax"),
+            statuses: list("statuses"),
+            states: list("states"),
+            contact_ids: None,
+        }
+    }
+
+    /// As stored in `enrollmentRules`.
+    pub fn to_rules(&self) -> Value {
+        let mut rules = serde_json::Map::new();
+        if let Some(n) = self.score_min {
+            rules.insert("scoreMin".into(), n.into());
+        }
+        if let Some(n) = self.score_max {
+            rules.insert("scoreMax".into(), n.into());
+        }
+        if !self.statuses.is_empty() {
+            rules.insert("statuses".into(), self.statuses.clone().into());
+        }
+        if !self.states.is_empty() {
+            rules.insert("states".into(), self.states.clone().into());
+        }
+        Value::Object(rules)
+    }
+
+    /// The contacts both select; `None` when no contact can match both.
+    pub fn narrow(mut self, rules: &Audience) -> Option<Self> {
+        self.score_min = self.score_min.max(rules.score_min);
+        self.score_max = match (self.score_max, rules.score_max) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let both = |mine: Vec<String>, theirs: &[String]| -> Option<Vec<String>> {
+            match (mine.is_empty(), theirs.is_empty()) {
+                (_, true) => Some(mine),
+                (true, false) => Some(theirs.to_vec()),
+                (false, false) => {
+                    let kept: Vec<String> = mine.into_iter().filter(|s| theirs.contains(s)).collect();
+                    (!kept.is_empty()).then_some(kept)
+                }
+            }
+        };
+        self.statuses = both(self.statuses, &rules.statuses)?;
+        self.states = both(self.states, &rules.states)?;
+        Some(self)
+    }
     pub(crate) fn statuses_json(&self) -> String {
         Value::from(self.statuses.clone()).to_string()
     }
@@ -153,6 +216,8 @@ pub struct MessageInsert<'a> {
     pub status: &'a str,
     pub step_id: Option<&'a str>,
     pub enrollment_id: Option<&'a str>,
+    /// The A/B variant a sequence message was written as.
+    pub variant: Option<&'a str>,
     pub now: i64,
 }
 
@@ -418,7 +483,8 @@ impl Tx {
     pub async fn campaign_insert(&mut self, c: &CampaignRow) -> Result<(), sqlx::Error> {
         dispatch_tx!(self, campaign_insert(c))
     }
-    pub async fn message_insert(&mut self, m: &MessageInsert<'_>) -> Result<(), sqlx::Error> {
+    /// False when a row with the same dedupe key exists (nothing written).
+    pub async fn message_insert(&mut self, m: &MessageInsert<'_>) -> Result<bool, sqlx::Error> {
         dispatch_tx!(self, message_insert(m))
     }
     /// Grants up to `want` sends within the limits and counts them; the number granted.

@@ -5,7 +5,7 @@ use super::*;
 
 pub(crate) const SEQUENCE_COLUMNS: &str = "id, name, description, status, trigger_type, \
     trigger_config, enrollment_rules, exit_rules, ab_testing_enabled, ab_test_config, \
-    max_daily_enrollments, created_at, updated_at";
+    max_daily_enrollments, created_at, updated_at, sending_window";
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SequenceRow {
@@ -22,6 +22,8 @@ pub struct SequenceRow {
     pub max_daily_enrollments: i32,
     pub created_at: i64,
     pub updated_at: i64,
+    /// When messages may go out (`SendingWindow`); none: any time.
+    pub sending_window: Option<Json<Value>>,
 }
 
 #[derive(Debug, Clone, Default, sqlx::FromRow)]
@@ -54,6 +56,8 @@ pub struct StepRow {
 #[derive(Debug, Clone, Default, sqlx::FromRow)]
 pub struct StepStats {
     pub step_id: String,
+    /// One row per step and A/B variant (none when not split).
+    pub variant: Option<String>,
     pub sent: i64,
     pub opened: i64,
     pub clicked: i64,
@@ -103,26 +107,46 @@ pub struct ReplyRuleRow {
     pub updated_at: i64,
 }
 
-/// An enrollment whose next step is due.
+/// A due enrollment leased to a step job.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct DueEnrollment {
     pub id: String,
+    pub sequence_id: String,
     pub current_step: i32,
     pub next_action_at: i64,
 }
 
+/// What a step job needs of one enrollment, its contact and what happened so far, in one read.
 #[derive(Debug, Clone, sqlx::FromRow)]
-pub struct EnrollmentState {
+pub struct EnrollmentRun {
     pub id: String,
-    pub sequence_id: String,
     pub contact_id: String,
     pub status: String,
     pub current_step: i32,
     pub next_action_at: Option<i64>,
     pub variant: Option<String>,
+    pub first_name: String,
+    pub last_name: String,
+    pub email: Option<String>,
+    pub title: Option<String>,
+    pub contact_status: String,
+    pub score: i32,
+    pub tags: Json<Value>,
+    pub company_id: Option<String>,
+    pub company_name: Option<String>,
+    /// The company's state (two-letter code): the recipient's time zone.
+    pub company_state: Option<String>,
+    /// Messages of this enrollment opened / clicked / replied to.
+    pub opened: i64,
+    pub clicked: i64,
+    pub replied: i64,
+    pub suppressed: bool,
+    /// A meeting with the contact was booked since enrollment (not cancelled).
+    pub meeting_booked: bool,
 }
 
-/// Moves an enrollment on, only from the state it was read in (a stale run changes nothing).
+/// Moves an enrollment on, only from the state it was read in (a stale run changes nothing), and
+/// ends its lease.
 pub struct Advance<'a> {
     pub id: &'a str,
     pub from_step: i32,
@@ -136,21 +160,51 @@ pub struct Advance<'a> {
     pub now: i64,
 }
 
-impl Db {
-    /// Active enrollments of active sequences due by `now`, earliest first.
-    pub async fn enrollments_due(
-        &self,
+/// A ledger row by its dedupe key.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct KeyedMessage {
+    pub dedupe_key: String,
+    pub id: String,
+    pub status: String,
+    pub next_attempt_at: Option<i64>,
+}
+
+impl Tx {
+    /// Leases up to `limit` due enrollments of active sequences (never leased, or the lease ended)
+    /// until `lease_until`, earliest due first.
+    pub async fn enrollments_lease(
+        &mut self,
         now: i64,
+        lease_until: i64,
         limit: i64,
     ) -> Result<Vec<DueEnrollment>, sqlx::Error> {
-        dispatch!(self, enrollments_due(now, limit))
+        dispatch_tx!(self, enrollments_lease(now, lease_until, limit))
     }
-    pub async fn enrollment_state(&self, id: &str) -> Result<Option<EnrollmentState>, sqlx::Error> {
-        dispatch!(self, enrollment_state(id))
+    /// Ends a contact's active enrollments (a meeting booked, a reply, ...): how many.
+    pub async fn enrollments_exit_contact(
+        &mut self,
+        contact_id: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<u64, sqlx::Error> {
+        dispatch_tx!(self, enrollments_exit_contact(contact_id, reason, now))
     }
     /// False when the enrollment was no longer in the state `a` starts from.
-    pub async fn enrollment_advance(&self, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
-        dispatch!(self, enrollment_advance(a))
+    pub async fn enrollment_advance(&mut self, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
+        dispatch_tx!(self, enrollment_advance(a))
+    }
+}
+
+impl Db {
+    /// The enrollments (with contact and engagement) of these ids that still exist.
+    pub async fn enrollment_runs(&self, ids: &[String]) -> Result<Vec<EnrollmentRun>, sqlx::Error> {
+        let ids = Value::from(ids.to_vec()).to_string();
+        dispatch!(self, enrollment_runs(&ids))
+    }
+    /// Ends the leases of these enrollments (a paused sequence: the tick takes them again on resume).
+    pub async fn enrollments_release(&self, ids: &[String]) -> Result<(), sqlx::Error> {
+        let ids = Value::from(ids.to_vec()).to_string();
+        dispatch!(self, enrollments_release(&ids))
     }
     /// Ends a contact's active enrollments (replied, unsubscribed, bounced).
     pub async fn enrollments_exit_contact(
@@ -159,15 +213,15 @@ impl Db {
         reason: &str,
         now: i64,
     ) -> Result<u64, sqlx::Error> {
-        dispatch!(self, enrollments_exit_contact(contact_id, reason, now))
+        let mut tx = self.begin().await?;
+        let n = tx.enrollments_exit_contact(contact_id, reason, now).await?;
+        tx.commit().await?;
+        Ok(n)
     }
-    /// Messages of the enrollment with a first open, click or reply: (opened, clicked, replied).
-    pub async fn enrollment_engagement(&self, id: &str) -> Result<(i64, i64, i64), sqlx::Error> {
-        dispatch!(self, enrollment_engagement(id))
-    }
-    /// The ledger row of a dedupe key: (id, status).
-    pub async fn message_by_key(&self, key: &str) -> Result<Option<(String, String)>, sqlx::Error> {
-        dispatch!(self, message_by_key(key))
+    /// Ledger rows of these dedupe keys.
+    pub async fn messages_by_keys(&self, keys: &[String]) -> Result<Vec<KeyedMessage>, sqlx::Error> {
+        let keys = Value::from(keys.to_vec()).to_string();
+        dispatch!(self, messages_by_keys(&keys))
     }
 
     /// Newest first.

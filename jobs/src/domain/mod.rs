@@ -3,6 +3,7 @@
 
 pub mod companies;
 pub mod contacts;
+pub mod deals;
 
 /// A new entity id: a ULID that sorts after every id this process made before, so lists ordered by
 /// `created_at DESC, id DESC` stay newest first within one millisecond.

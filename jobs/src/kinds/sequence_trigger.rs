@@ -40,6 +40,14 @@ impl JobKind for SequenceTrigger {
             if wanted.is_some_and(|w| Some(w) != self.detail.as_deref()) {
                 continue;
             }
+            // The sequence's enrollmentRules narrow who its trigger enrolls.
+            let Some(audience) = (Audience {
+                contact_ids: Some(vec![self.contact_id.clone()]),
+                ..Audience::default()
+            })
+            .narrow(&Audience::from_rules(&s.enrollment_rules.0)) else {
+                continue;
+            };
             let left =
                 i64::from(s.max_daily_enrollments) - db.enrollments_since(&s.id, today).await?;
             if left <= 0 {
@@ -48,10 +56,7 @@ impl JobKind for SequenceTrigger {
             let n = db
                 .enrollments_insert(&Enroll {
                     sequence_id: &s.id,
-                    audience: &Audience {
-                        contact_ids: Some(vec![self.contact_id.clone()]),
-                        ..Audience::default()
-                    },
+                    audience: &audience,
                     limit: 1,
                     now,
                 })

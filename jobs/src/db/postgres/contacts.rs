@@ -197,6 +197,24 @@ pub async fn contact_status_set(
     Ok(done.rows_affected() > 0)
 }
 
+pub async fn contact_tag_add(
+    conn: &mut PgConnection,
+    id: &str,
+    tag: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE contacts SET tags = tags || to_jsonb($2::text), updated_at = $3
+         WHERE id = $1 AND NOT (tags ? $2)",
+    )
+    .bind(id)
+    .bind(tag)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
 pub async fn contact_emails_existing(
     conn: &mut PgConnection,
     emails: &[String],

@@ -260,11 +260,12 @@ pub async fn message_candidates(
 pub async fn message_insert(
     conn: &mut PgConnection,
     m: &MessageInsert<'_>,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
         "INSERT INTO email_messages (id, dedupe_key, campaign_id, contact_id, to_email, from_email,
-             subject, body, vars, message_id, status, created_at, step_id, enrollment_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+             subject, body, vars, message_id, status, created_at, step_id, enrollment_id, variant)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         ON CONFLICT (dedupe_key) DO NOTHING",
     )
     .bind(m.id)
     .bind(m.dedupe_key)
@@ -280,9 +281,10 @@ pub async fn message_insert(
     .bind(m.now)
     .bind(m.step_id)
     .bind(m.enrollment_id)
+    .bind(m.variant)
     .execute(conn)
-    .await
-    .map(|_| ())
+    .await?;
+    Ok(done.rows_affected() > 0)
 }
 
 pub async fn contacts_with_email(

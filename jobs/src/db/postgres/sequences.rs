@@ -1,10 +1,10 @@
 //! sequences queries, postgres dialect. Lists travel as one JSON array read with `jsonb_array_elements_text`.
 
-use sqlx::{AssertSqlSafe, PgPool};
+use sqlx::{AssertSqlSafe, PgConnection, PgPool};
 
 use super::email::AUDIENCE;
 use crate::db::{
-    Advance, DueEnrollment, Enroll, EnrollmentRow, EnrollmentState, REPLY_RULE_COLUMNS,
+    Advance, DueEnrollment, Enroll, EnrollmentRow, EnrollmentRun, KeyedMessage, REPLY_RULE_COLUMNS,
     ReplyRuleRow, SEQUENCE_COLUMNS, STEP_COLUMNS, SequenceCounts, SequenceRow, StepRow, StepStats,
 };
 
@@ -41,7 +41,7 @@ pub async fn sequence_counts(pool: &PgPool, ids: &str) -> Result<Vec<SequenceCou
 pub async fn sequence_insert(pool: &PgPool, s: &SequenceRow) -> Result<(), sqlx::Error> {
     sqlx::query(AssertSqlSafe(format!(
         "INSERT INTO email_sequences ({SEQUENCE_COLUMNS})
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
     )))
     .bind(&s.id)
     .bind(&s.name)
@@ -56,6 +56,7 @@ pub async fn sequence_insert(pool: &PgPool, s: &SequenceRow) -> Result<(), sqlx:
     .bind(s.max_daily_enrollments)
     .bind(s.created_at)
     .bind(s.updated_at)
+    .bind(&s.sending_window)
     .execute(pool)
     .await
     .map(|_| ())
@@ -65,7 +66,8 @@ pub async fn sequence_update(pool: &PgPool, s: &SequenceRow) -> Result<u64, sqlx
     let done = sqlx::query(
         "UPDATE email_sequences SET name = $2, description = $3, status = $4, trigger_type = $5,
              trigger_config = $6, enrollment_rules = $7, exit_rules = $8, ab_testing_enabled = $9,
-             ab_test_config = $10, max_daily_enrollments = $11, updated_at = $12
+             ab_test_config = $10, max_daily_enrollments = $11, updated_at = $12,
+             sending_window = $13
          WHERE id = $1",
     )
     .bind(&s.id)
@@ -80,6 +82,7 @@ pub async fn sequence_update(pool: &PgPool, s: &SequenceRow) -> Result<u64, sqlx
     .bind(&s.ab_test_config)
     .bind(s.max_daily_enrollments)
     .bind(s.updated_at)
+    .bind(&s.sending_window)
     .execute(pool)
     .await?;
     Ok(done.rows_affected())
@@ -105,10 +108,10 @@ pub async fn step_list(pool: &PgPool, sequence_id: &str) -> Result<Vec<StepRow>,
 
 pub async fn step_stats(pool: &PgPool, sequence_id: &str) -> Result<Vec<StepStats>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT m.step_id AS step_id, COUNT(m.sent_at) AS sent, COUNT(m.opened_at) AS opened,
+        "SELECT m.step_id AS step_id, m.variant, COUNT(m.sent_at) AS sent, COUNT(m.opened_at) AS opened,
              COUNT(m.clicked_at) AS clicked, COUNT(m.replied_at) AS replied, COUNT(m.bounced_at) AS bounced
          FROM email_messages m JOIN sequence_steps s ON s.id = m.step_id
-         WHERE s.sequence_id = $1 GROUP BY m.step_id",
+         WHERE s.sequence_id = $1 GROUP BY m.step_id, m.variant",
     )
     .bind(sequence_id)
     .fetch_all(pool)
@@ -353,59 +356,8 @@ pub async fn reply_rule_delete(pool: &PgPool, id: &str) -> Result<u64, sqlx::Err
     Ok(done.rows_affected())
 }
 
-pub async fn enrollments_due(
-    pool: &PgPool,
-    now: i64,
-    limit: i64,
-) -> Result<Vec<DueEnrollment>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT e.id, e.current_step, e.next_action_at FROM sequence_enrollments e
-         JOIN email_sequences s ON s.id = e.sequence_id
-         WHERE e.status = 'active' AND e.next_action_at <= $1 AND s.status = 'active'
-         ORDER BY e.next_action_at LIMIT $2",
-    )
-    .bind(now)
-    .bind(limit)
-    .fetch_all(pool)
-    .await
-}
-
-pub async fn enrollment_state(
-    pool: &PgPool,
-    id: &str,
-) -> Result<Option<EnrollmentState>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, sequence_id, contact_id, status, current_step, next_action_at, variant
-         FROM sequence_enrollments WHERE id = $1",
-    )
-    .bind(id)
-    .fetch_optional(pool)
-    .await
-}
-
-pub async fn enrollment_advance(pool: &PgPool, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE sequence_enrollments SET current_step = $4, next_action_at = $5, status = $6,
-             exit_reason = $7, variant = coalesce($8, variant), updated_at = $9,
-             completed_at = CASE WHEN $6 = 'active' THEN completed_at ELSE $9 END
-         WHERE id = $1 AND status = 'active' AND current_step = $2 AND next_action_at = $3",
-    )
-    .bind(a.id)
-    .bind(a.from_step)
-    .bind(a.from_due)
-    .bind(a.to_step)
-    .bind(a.next_action_at)
-    .bind(a.status)
-    .bind(a.exit_reason)
-    .bind(a.variant)
-    .bind(a.now)
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected() > 0)
-}
-
 pub async fn enrollments_exit_contact(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     contact_id: &str,
     reason: &str,
     now: i64,
@@ -418,32 +370,9 @@ pub async fn enrollments_exit_contact(
     .bind(contact_id)
     .bind(reason)
     .bind(now)
-    .execute(pool)
+    .execute(conn)
     .await?;
     Ok(done.rows_affected())
-}
-
-pub async fn enrollment_engagement(
-    pool: &PgPool,
-    id: &str,
-) -> Result<(i64, i64, i64), sqlx::Error> {
-    sqlx::query_as(
-        "SELECT COUNT(opened_at), COUNT(clicked_at), COUNT(replied_at) FROM email_messages
-         WHERE enrollment_id = $1",
-    )
-    .bind(id)
-    .fetch_one(pool)
-    .await
-}
-
-pub async fn message_by_key(
-    pool: &PgPool,
-    key: &str,
-) -> Result<Option<(String, String)>, sqlx::Error> {
-    sqlx::query_as("SELECT id, status FROM email_messages WHERE dedupe_key = $1")
-        .bind(key)
-        .fetch_optional(pool)
-        .await
 }
 
 pub async fn reply_rule_triggered(pool: &PgPool, id: &str) -> Result<(), sqlx::Error> {
@@ -472,6 +401,91 @@ pub async fn sequences_by_trigger(
          ORDER BY created_at, id"
     )))
     .bind(trigger)
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn enrollments_lease(
+    conn: &mut PgConnection,
+    now: i64,
+    lease_until: i64,
+    limit: i64,
+) -> Result<Vec<DueEnrollment>, sqlx::Error> {
+    // SKIP LOCKED: two ticks at once lease disjoint enrollments.
+    sqlx::query_as(
+        "UPDATE sequence_enrollments u SET leased_until = $2
+         FROM (
+             SELECT e.id FROM sequence_enrollments e JOIN email_sequences s ON s.id = e.sequence_id
+             WHERE e.status = 'active' AND e.next_action_at <= $1 AND s.status = 'active'
+                 AND (e.leased_until IS NULL OR e.leased_until <= $1)
+             ORDER BY e.next_action_at LIMIT $3
+             FOR UPDATE OF e SKIP LOCKED) d
+         WHERE u.id = d.id
+         RETURNING u.id, u.sequence_id, u.current_step, u.next_action_at",
+    )
+    .bind(now)
+    .bind(lease_until)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+pub async fn enrollment_advance(conn: &mut PgConnection, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE sequence_enrollments SET current_step = $4, next_action_at = $5, status = $6,
+             exit_reason = $7, variant = coalesce($8, variant), updated_at = $9, leased_until = NULL,
+             completed_at = CASE WHEN $6 = 'active' THEN completed_at ELSE $9 END
+         WHERE id = $1 AND status = 'active' AND current_step = $2 AND next_action_at = $3",
+    )
+    .bind(a.id)
+    .bind(a.from_step)
+    .bind(a.from_due)
+    .bind(a.to_step)
+    .bind(a.next_action_at)
+    .bind(a.status)
+    .bind(a.exit_reason)
+    .bind(a.variant)
+    .bind(a.now)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+pub async fn enrollment_runs(pool: &PgPool, ids: &str) -> Result<Vec<EnrollmentRun>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT e.id, e.contact_id, e.status, e.current_step, e.next_action_at, e.variant,
+             c.first_name, c.last_name, c.email, c.title, c.status AS contact_status, c.score, c.tags,
+             c.company_id, co.name AS company_name, co.state AS company_state,
+             (SELECT COUNT(m.opened_at) FROM email_messages m WHERE m.enrollment_id = e.id) AS opened,
+             (SELECT COUNT(m.clicked_at) FROM email_messages m WHERE m.enrollment_id = e.id) AS clicked,
+             (SELECT COUNT(m.replied_at) FROM email_messages m WHERE m.enrollment_id = e.id) AS replied,
+             EXISTS (SELECT 1 FROM suppressions x WHERE x.email = lower(trim(c.email))) AS suppressed,
+             EXISTS (SELECT 1 FROM meetings mt WHERE mt.contact_id = e.contact_id
+                 AND mt.created_at >= e.enrolled_at AND mt.status <> 'cancelled') AS meeting_booked
+         FROM sequence_enrollments e
+         JOIN contacts c ON c.id = e.contact_id
+         LEFT JOIN companies co ON co.id = c.company_id
+         WHERE e.id IN (SELECT jsonb_array_elements_text($1::jsonb))",
+    )
+    .bind(ids)
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn enrollments_release(pool: &PgPool, ids: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE sequence_enrollments SET leased_until = NULL WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))")
+        .bind(ids)
+        .execute(pool)
+        .await
+        .map(|_| ())
+}
+
+pub async fn messages_by_keys(pool: &PgPool, keys: &str) -> Result<Vec<KeyedMessage>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT dedupe_key, id, status, next_attempt_at FROM email_messages
+         WHERE dedupe_key IN (SELECT jsonb_array_elements_text($1::jsonb))",
+    )
+    .bind(keys)
     .fetch_all(pool)
     .await
 }

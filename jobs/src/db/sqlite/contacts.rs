@@ -214,6 +214,24 @@ pub async fn contact_status_set(
     Ok(done.rows_affected() > 0)
 }
 
+pub async fn contact_tag_add(
+    conn: &mut SqliteConnection,
+    id: &str,
+    tag: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE contacts SET tags = json_insert(tags, '$[#]', ?2), updated_at = ?3
+         WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM json_each(contacts.tags) WHERE value = ?2)",
+    )
+    .bind(id)
+    .bind(tag)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
 pub async fn contact_emails_existing(
     conn: &mut SqliteConnection,
     emails: &[String],
