@@ -728,10 +728,327 @@ async fn triggers_enroll_contacts(db: TestDb) {
     app.stop().await;
 }
 
+/// Enroll `ids` in a new active sequence with these settings and steps; its id.
+async fn sequence_with(
+    app: &TestApp,
+    c: &Client,
+    settings: Value,
+    steps: &[Value],
+    ids: &[String],
+) -> String {
+    let mut body = json!({ "name": "Rules", "description": "A sequence under test", "maxDailyEnrollments": 1000 });
+    body.as_object_mut()
+        .unwrap()
+        .extend(settings.as_object().unwrap().clone());
+    let (status, s) = create(app, c, body).await;
+    assert_eq!(status, 201, "{s}");
+    let id = s["id"].as_str().unwrap().to_string();
+    for step in steps {
+        let (status, b) = send(
+            c.post(app.url(&format!("/api/email-sequences/{id}/steps")))
+                .json(step),
+        )
+        .await;
+        assert_eq!(status, 201, "{b}");
+    }
+    if !ids.is_empty() {
+        send(
+            c.post(app.url(&format!("/api/email-sequences/{id}/enrollments")))
+                .json(&json!({ "contactIds": ids })),
+        )
+        .await;
+    }
+    send(
+        c.patch(app.url(&format!("/api/email-sequences/{id}")))
+            .json(&json!({ "status": "active" })),
+    )
+    .await;
+    id
+}
+
+async fn enrollments_of(app: &TestApp, c: &Client, id: &str) -> Vec<Value> {
+    app.get_json(c, &format!("/api/email-sequences/{id}/enrollments"))
+        .await
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// A/B variants with their own content and stats, sending windows, enrollment and exit rules, a
+/// booked meeting, action steps, and a lost step job's enrollments handed out again after its lease.
+async fn variants_windows_and_rules(db: TestDb) {
+    let sink = SmtpSink::start();
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            providers: Some(Providers::embedded().with_mailing(sink.mailing(None))),
+            ..AppOptions::default()
+        },
+    )
+    .await;
+    let admin = app.admin().await;
+    let user = app.user().await;
+    send(
+        admin
+            .put(app.url("/api/deliverability-settings"))
+            .json(&json!({ "hourlyLimit": 1000, "dailyLimit": 1000 })),
+    )
+    .await;
+
+    // Settings are checked before anything is saved.
+    for (bad, field) in [
+        (
+            json!({ "sendingWindow": { "days": ["someday"], "start": "10:00", "end": "14:00", "timezone": "UTC" } }),
+            "sendingWindow",
+        ),
+        (
+            json!({ "sendingWindow": { "days": ["tue"], "start": "14:00", "end": "10:00", "timezone": "UTC" } }),
+            "sendingWindow",
+        ),
+        (
+            json!({ "exitRules": { "statuses": ["gone"] } }),
+            "exitRules",
+        ),
+        (
+            json!({ "enrollmentRules": { "scoreMin": 120 } }),
+            "enrollmentRules.scoreMin",
+        ),
+        (
+            json!({ "abTestConfig": { "splitPercent": 0 } }),
+            "abTestConfig",
+        ),
+    ] {
+        let mut body = json!({ "name": "Bad", "description": "Refused settings" });
+        body.as_object_mut()
+            .unwrap()
+            .extend(bad.as_object().unwrap().clone());
+        let (status, b) = create(&app, &user, body).await;
+        assert_eq!(status, 422, "{bad} -> {b}");
+        assert!(b["errors"][field].is_string(), "{b}");
+        assert!(
+            b["message"]
+                .as_str()
+                .unwrap()
+                .contains(field.split('.').next().unwrap()),
+            "{b}"
+        );
+    }
+    let total = scalar(&app.db, "SELECT COUNT(*) FROM email_sequences").await;
+    assert_eq!(total, 0, "nothing saved");
+
+    // A/B: each contact's variant decides its subject; stats per variant add up to the step's.
+    let mut ab = Vec::new();
+    for i in 0..24 {
+        ab.push(
+            insert_contact(
+                &app.db,
+                &format!("Ab{i}"),
+                Some(&format!("ab{i}@example.test")),
+                80,
+            )
+            .await,
+        );
+    }
+    let id = sequence_with(
+        &app,
+        &user,
+        json!({ "abTestingEnabled": true, "abTestConfig": { "splitPercent": 50 } }),
+        &[json!({ "name": "Intro", "config": {
+            "subject": "Plain {{firstName}}", "body": "<p>A</p>",
+            "variants": { "B": { "subject": "Bold {{firstName}}", "body": "<p>B</p>" } } } })],
+        &ab,
+    )
+    .await;
+    tick(&app).await;
+    assert_eq!(sink.count(), 24);
+    let enrolled = enrollments_of(&app, &user, &id).await;
+    let variant_of = |first: &str| {
+        let cid = &ab[first.trim_start_matches("Ab").parse::<usize>().unwrap()];
+        enrolled.iter().find(|e| &e["contactId"] == cid).unwrap()["variant"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let mut per = std::collections::HashMap::<String, i64>::new();
+    for m in sink.messages() {
+        let subject = common::smtp::header(&m.raw, "Subject").unwrap();
+        let (word, first) = subject.split_once(' ').unwrap();
+        let v = variant_of(first);
+        assert_eq!(
+            word,
+            if v == "A" { "Plain" } else { "Bold" },
+            "{subject} for variant {v}"
+        );
+        *per.entry(v).or_default() += 1;
+    }
+    assert!(per.len() == 2, "both variants used: {per:?}");
+    let steps = app
+        .get_json(&user, &format!("/api/email-sequences/{id}/steps"))
+        .await;
+    let variants = steps[0]["variants"].as_array().unwrap();
+    assert_eq!(steps[0]["totalSent"], 24);
+    for v in variants {
+        assert_eq!(
+            v["totalSent"].as_i64(),
+            per.get(v["variant"].as_str().unwrap()).copied(),
+            "{steps}"
+        );
+    }
+
+    // Enrollment rules admit only contacts with a score of 70 or more.
+    let high = insert_contact(&app.db, "High", Some("high@example.test"), 85).await;
+    let low = insert_contact(&app.db, "Low", Some("low@example.test"), 40).await;
+    let tagged = insert_contact(&app.db, "Tagged", Some("tagged@example.test"), 90).await;
+    let booked = insert_contact(&app.db, "Booked", Some("booked@example.test"), 90).await;
+    exec!(
+        &app.db,
+        "UPDATE contacts SET tags = $1 WHERE id = $2",
+        sqlx::types::Json(json!(["do-not-contact"])),
+        &tagged
+    );
+    let rules = sequence_with(
+        &app,
+        &user,
+        json!({ "enrollmentRules": { "scoreMin": 70 }, "exitRules": { "tags": ["do-not-contact"] } }),
+        &[
+            json!({ "name": "Act", "type": "action", "config": {
+                "addTag": "nurtured", "notify": "Call them", "createDeal": { "title": "Walk-in tub", "value": 9500 } } }),
+            json!({ "name": "Mail", "config": { "subject": "Hi", "body": "<p>Hi</p>" } }),
+        ],
+        &[high.clone(), low.clone(), tagged.clone(), booked.clone()],
+    )
+    .await;
+    assert_eq!(
+        enrollments_of(&app, &user, &rules).await.len(),
+        3,
+        "the score 40 contact is not admitted"
+    );
+    // Booking a meeting ends the contact's sequences at once.
+    let (status, _) = send(
+        user.post(app.url("/api/meetings")).json(&json!({
+        "title": "Showroom visit", "scheduledDate": "2026-12-01T15:00:00Z", "contactId": booked })),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let before = sink.count();
+    tick(&app).await;
+    tick(&app).await;
+    assert_eq!(
+        sink.count(),
+        before + 1,
+        "only the admitted, untagged, unbooked contact is mailed"
+    );
+    let enrolled = enrollments_of(&app, &user, &rules).await;
+    let reason = |cid: &str| {
+        enrolled
+            .iter()
+            .find(|e| e["contactId"] == cid)
+            .map(|e| (e["status"].clone(), e["exitReason"].clone()))
+    };
+    assert_eq!(reason(&high), Some((json!("completed"), Value::Null)));
+    assert_eq!(reason(&tagged), Some((json!("exited"), json!("exit_rule"))));
+    assert_eq!(
+        reason(&booked),
+        Some((json!("exited"), json!("meeting_booked")))
+    );
+    let contact = app.get_json(&user, &format!("/api/contacts/{high}")).await;
+    assert!(
+        contact["tags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("nurtured")),
+        "{contact}"
+    );
+    assert_eq!(
+        scalar!(
+            &app.db,
+            i64,
+            "SELECT COUNT(*) FROM deals WHERE contact_id = $1 AND title = 'Walk-in tub' AND value = 9500",
+            &high
+        ),
+        1
+    );
+    assert_eq!(
+        scalar!(
+            &app.db,
+            i64,
+            "SELECT COUNT(*) FROM activities WHERE type = 'sequence_notify' AND entity_id = $1",
+            &high
+        ),
+        1
+    );
+
+    // A sending window: only the weekday two days from now, 09:00–17:00 UTC. The step waits for it.
+    let in_two_days = chrono::DateTime::from_timestamp_millis(app.queue.clock.now_ms()).unwrap()
+        + chrono::Duration::days(2);
+    let day = in_two_days.format("%a").to_string().to_lowercase();
+    let opening = in_two_days
+        .date_naive()
+        .and_hms_opt(9, 0, 0)
+        .unwrap()
+        .and_utc()
+        .timestamp_millis();
+    let late = insert_contact(&app.db, "Window", Some("window@example.test"), 80).await;
+    let windowed = sequence_with(
+        &app,
+        &user,
+        json!({ "sendingWindow": { "days": [day], "start": "09:00", "end": "17:00", "timezone": "UTC" } }),
+        &[json!({ "name": "Mail", "config": { "subject": "Window", "body": "<p>In hours</p>" } })],
+        &[late.clone()],
+    )
+    .await;
+    let before = sink.count();
+    tick(&app).await;
+    assert_eq!(sink.count(), before, "outside the window nothing is sent");
+    let e = &enrollments_of(&app, &user, &windowed).await[0];
+    assert_eq!(
+        e["nextActionAt"].as_str(),
+        Some(jobs::time::to_rfc3339(opening).as_str()),
+        "{e}"
+    );
+    let wait = opening - app.queue.clock.now_ms() + 60_000;
+    app.queue.clock.advance(Duration::from_millis(wait as u64));
+    tick(&app).await;
+    assert_eq!(sink.count(), before + 1, "sent once the window opens");
+
+    // A step job that was lost leaves its enrollments leased: later ticks skip them until the lease
+    // ends, then hand them out again.
+    let lost = insert_contact(&app.db, "Lost", Some("lost@example.test"), 80).await;
+    let leased = sequence_with(
+        &app,
+        &user,
+        json!({}),
+        &[json!({ "name": "Mail", "config": { "subject": "Again", "body": "<p>Again</p>" } })],
+        &[],
+    )
+    .await;
+    send(
+        user.post(app.url(&format!("/api/email-sequences/{leased}/enrollments")))
+            .json(&json!({ "contactIds": [lost] })),
+    )
+    .await;
+    let lease = app.queue.clock.now_ms() + 10 * 60_000;
+    exec!(
+        &app.db,
+        "UPDATE sequence_enrollments SET leased_until = $1, next_action_at = $2 WHERE sequence_id = $3",
+        lease,
+        app.queue.clock.now_ms() - 1_000,
+        &leased
+    );
+    let before = sink.count();
+    tick(&app).await;
+    assert_eq!(sink.count(), before, "leased to a step job");
+    app.queue.clock.advance(Duration::from_secs(11 * 60));
+    tick(&app).await;
+    assert_eq!(sink.count(), before + 1, "handed out again after the lease");
+    app.stop().await;
+}
+
 both_backends!(
     triggers_enroll_contacts,
     sequences_steps_and_rules,
     enrollments_within_the_daily_allowance,
     sequence_runs_unattended,
     branching_steps,
+    variants_windows_and_rules,
 );

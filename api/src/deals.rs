@@ -19,8 +19,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use chrono::{Datelike, NaiveDate, TimeZone, Utc};
 use jobs::db::{ActivityInsert, DealList, DealRow, MetricsDeal, ProspectCompany, ProspectContact};
-use jobs::time::{now_ms, to_rfc3339};
 use jobs::domain::deals::{STAGES, stage_default_probability};
+use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

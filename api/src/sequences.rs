@@ -622,7 +622,9 @@ fn step_config(kind: &str, cfg: &Value) -> Result<(), String> {
                 _ => return Err(one_of_message("config.check", &checks)),
             }
             if cfg.get("check").and_then(Value::as_str) == Some("scoreAtLeast")
-                && !cfg.get("value").is_some_and(|v| v.as_i64().is_some_and(|n| (0..=100).contains(&n)))
+                && !cfg
+                    .get("value")
+                    .is_some_and(|v| v.as_i64().is_some_and(|n| (0..=100).contains(&n)))
             {
                 return Err("config.value must be a score from 0 to 100".into());
             }
@@ -638,7 +640,8 @@ fn step_config(kind: &str, cfg: &Value) -> Result<(), String> {
             if let Some(d) = cfg.get("createDeal") {
                 let ok = d.is_object()
                     && d.get("title").is_none_or(Value::is_string)
-                    && d.get("value").is_none_or(|v| v.as_i64().is_some_and(|n| n >= 0));
+                    && d.get("value")
+                        .is_none_or(|v| v.as_i64().is_some_and(|n| n >= 0));
                 if !ok {
                     return Err(
                         "config.createDeal takes an optional title (text) and value (whole dollars)"

@@ -40,9 +40,8 @@ pub struct SendingWindow {
 impl SendingWindow {
     /// Checks a window as sent by a client; the message names what is wrong.
     pub fn parse(v: &Value) -> Result<Self, String> {
-        let s: Stored = serde_json::from_value(v.clone()).map_err(|e| {
-            format!("sendingWindow needs days, start, end and timezone ({e})")
-        })?;
+        let s: Stored = serde_json::from_value(v.clone())
+            .map_err(|e| format!("sendingWindow needs days, start, end and timezone ({e})"))?;
         if s.days.is_empty() {
             return Err("sendingWindow.days needs at least one day".into());
         }
@@ -65,10 +64,12 @@ impl SendingWindow {
         if end <= start {
             return Err("sendingWindow.end must be after sendingWindow.start".into());
         }
-        let sender_tz: Tz = s
-            .timezone
-            .parse()
-            .map_err(|_| format!("sendingWindow.timezone: '{}' is not a known time zone", s.timezone))?;
+        let sender_tz: Tz = s.timezone.parse().map_err(|_| {
+            format!(
+                "sendingWindow.timezone: '{}' is not a known time zone",
+                s.timezone
+            )
+        })?;
         Ok(Self {
             days,
             start,
@@ -120,10 +121,10 @@ pub fn state_time_zone(state: &str) -> Option<Tz> {
     use chrono_tz::America as A;
     use chrono_tz::Pacific;
     let tz = match state.to_ascii_uppercase().as_str() {
-        "CT" | "DE" | "DC" | "FL" | "GA" | "IN" | "KY" | "ME" | "MD" | "MA" | "MI" | "NH" | "NJ"
-        | "NY" | "NC" | "OH" | "PA" | "RI" | "SC" | "VT" | "VA" | "WV" => A::New_York,
-        "AL" | "AR" | "IL" | "IA" | "KS" | "LA" | "MN" | "MS" | "MO" | "NE" | "ND" | "OK" | "SD"
-        | "TN" | "TX" | "WI" => A::Chicago,
+        "CT" | "DE" | "DC" | "FL" | "GA" | "IN" | "KY" | "ME" | "MD" | "MA" | "MI" | "NH"
+        | "NJ" | "NY" | "NC" | "OH" | "PA" | "RI" | "SC" | "VT" | "VA" | "WV" => A::New_York,
+        "AL" | "AR" | "IL" | "IA" | "KS" | "LA" | "MN" | "MS" | "MO" | "NE" | "ND" | "OK"
+        | "SD" | "TN" | "TX" | "WI" => A::Chicago,
         "CO" | "ID" | "MT" | "NM" | "UT" | "WY" => A::Denver,
         "AZ" => A::Phoenix,
         "CA" | "NV" | "OR" | "WA" => A::Los_Angeles,
@@ -148,8 +149,10 @@ mod tests {
     /// The seed's guidance: Tuesday to Thursday, 10 AM to 2 PM.
     fn guidance(tz: &str) -> SendingWindow {
         let days = ["tue", "wed", "thu"];
-        SendingWindow::parse(&json!({ "days": days, "start": "10:00", "end": "14:00", "timezone": tz }))
-            .unwrap_or_else(|e| panic!("{e}"))
+        SendingWindow::parse(
+            &json!({ "days": days, "start": "10:00", "end": "14:00", "timezone": tz }),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]

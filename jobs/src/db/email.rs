@@ -66,7 +66,12 @@ impl Audience {
             rules
                 .get(key)
                 .and_then(Value::as_array)
-                .map(|l| l.iter().filter_map(Value::as_str).map(String::from).collect())
+                .map(|l| {
+                    l.iter()
+                        .filter_map(Value::as_str)
+                        .map(String::from)
+                        .collect()
+                })
                 .unwrap_or_default()
         };
         let score = |key: &str| {
@@ -114,7 +119,8 @@ impl Audience {
                 (_, true) => Some(mine),
                 (true, false) => Some(theirs.to_vec()),
                 (false, false) => {
-                    let kept: Vec<String> = mine.into_iter().filter(|s| theirs.contains(s)).collect();
+                    let kept: Vec<String> =
+                        mine.into_iter().filter(|s| theirs.contains(s)).collect();
                     (!kept.is_empty()).then_some(kept)
                 }
             }

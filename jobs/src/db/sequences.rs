@@ -219,7 +219,10 @@ impl Db {
         Ok(n)
     }
     /// Ledger rows of these dedupe keys.
-    pub async fn messages_by_keys(&self, keys: &[String]) -> Result<Vec<KeyedMessage>, sqlx::Error> {
+    pub async fn messages_by_keys(
+        &self,
+        keys: &[String],
+    ) -> Result<Vec<KeyedMessage>, sqlx::Error> {
         let keys = Value::from(keys.to_vec()).to_string();
         dispatch!(self, messages_by_keys(&keys))
     }

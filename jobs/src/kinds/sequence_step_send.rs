@@ -76,11 +76,11 @@ fn exit_reason(r: &EnrollmentRun, rules: &Value) -> Option<&'static str> {
             .and_then(Value::as_array)
             .is_some_and(|l| l.iter().any(|v| v.as_str() == Some(value)))
     };
-    let tagged = r
-        .tags
-        .0
-        .as_array()
-        .is_some_and(|tags| tags.iter().filter_map(Value::as_str).any(|t| listed("tags", t)));
+    let tagged = r.tags.0.as_array().is_some_and(|tags| {
+        tags.iter()
+            .filter_map(Value::as_str)
+            .any(|t| listed("tags", t))
+    });
     if r.replied > 0 {
         Some("replied")
     } else if r.suppressed {
@@ -110,13 +110,18 @@ impl JobKind for SequenceStepSend {
             other => {
                 // Paused: every enrollment stays where it is; the tick takes them again on resume.
                 db.enrollments_release(&ids).await?;
-                let why = if other.is_some() { "sequence not active" } else { "sequence gone" };
+                let why = if other.is_some() {
+                    "sequence not active"
+                } else {
+                    "sequence gone"
+                };
                 return Ok(json!({ "skipped": why, "enrollments": ids.len() }));
             }
         };
         let steps = db.step_list(&sequence.id).await?;
         let step = usize::try_from(self.step).ok().and_then(|i| steps.get(i));
-        let due_of: HashMap<&str, i64> = self.due.iter().map(|d| (d.id.as_str(), d.due_at)).collect();
+        let due_of: HashMap<&str, i64> =
+            self.due.iter().map(|d| (d.id.as_str(), d.due_at)).collect();
         let runs: Vec<EnrollmentRun> = db
             .enrollment_runs(&ids)
             .await?
@@ -240,11 +245,12 @@ impl JobKind for SequenceStepSend {
                 })
                 .await?;
             if moved {
-                *counts.entry(reason.unwrap_or(match next {
-                    Next::Retry(_) => "waiting",
-                    _ => status,
-                }))
-                .or_default() += 1;
+                *counts
+                    .entry(reason.unwrap_or(match next {
+                        Next::Retry(_) => "waiting",
+                        _ => status,
+                    }))
+                    .or_default() += 1;
             }
         }
         tx.commit().await?;
@@ -268,7 +274,11 @@ async fn run_actions(
     now: i64,
 ) -> Result<(), JobError> {
     let cfg = &step.config.0;
-    let text = |key: &str| cfg.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty());
+    let text = |key: &str| {
+        cfg.get(key)
+            .and_then(Value::as_str)
+            .filter(|s| !s.trim().is_empty())
+    };
     let mut tx = ctx.db().begin().await?;
     for &i in which {
         let r = &runs[i];
@@ -288,7 +298,11 @@ async fn run_actions(
                 id: crate::domain::new_id(),
                 title,
                 description: Some(format!("Created by the sequence {}", sequence.name)),
-                value: deal.get("value").and_then(Value::as_i64).unwrap_or(0).max(0),
+                value: deal
+                    .get("value")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(0)
+                    .max(0),
                 stage: Some("qualification".into()),
                 probability: stage_default_probability("qualification"),
                 expected_close_date: None,

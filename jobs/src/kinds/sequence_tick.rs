@@ -44,7 +44,11 @@ impl JobKind for SequenceTick {
                 id: d.id.clone(),
                 due_at: d.next_action_at,
             };
-            match groups.iter_mut().rev().find(|(k, v)| *k == key && v.len() < BATCH) {
+            match groups
+                .iter_mut()
+                .rev()
+                .find(|(k, v)| *k == key && v.len() < BATCH)
+            {
                 Some((_, v)) => v.push(item),
                 None => groups.push((key, vec![item])),
             }

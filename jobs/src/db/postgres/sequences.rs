@@ -430,7 +430,10 @@ pub async fn enrollments_lease(
     .await
 }
 
-pub async fn enrollment_advance(conn: &mut PgConnection, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
+pub async fn enrollment_advance(
+    conn: &mut PgConnection,
+    a: &Advance<'_>,
+) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE sequence_enrollments SET current_step = $4, next_action_at = $5, status = $6,
              exit_reason = $7, variant = coalesce($8, variant), updated_at = $9, leased_until = NULL,

@@ -440,7 +440,10 @@ pub async fn enrollments_lease(
     .await
 }
 
-pub async fn enrollment_advance(conn: &mut SqliteConnection, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
+pub async fn enrollment_advance(
+    conn: &mut SqliteConnection,
+    a: &Advance<'_>,
+) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE sequence_enrollments SET current_step = ?4, next_action_at = ?5, status = ?6,
              exit_reason = ?7, variant = coalesce(?8, variant), updated_at = ?9, leased_until = NULL,
@@ -461,7 +464,10 @@ pub async fn enrollment_advance(conn: &mut SqliteConnection, a: &Advance<'_>) ->
     Ok(done.rows_affected() > 0)
 }
 
-pub async fn enrollment_runs(pool: &SqlitePool, ids: &str) -> Result<Vec<EnrollmentRun>, sqlx::Error> {
+pub async fn enrollment_runs(
+    pool: &SqlitePool,
+    ids: &str,
+) -> Result<Vec<EnrollmentRun>, sqlx::Error> {
     sqlx::query_as(
         "SELECT e.id, e.contact_id, e.status, e.current_step, e.next_action_at, e.variant,
              c.first_name, c.last_name, c.email, c.title, c.status AS contact_status, c.score, c.tags,
@@ -490,7 +496,10 @@ pub async fn enrollments_release(pool: &SqlitePool, ids: &str) -> Result<(), sql
         .map(|_| ())
 }
 
-pub async fn messages_by_keys(pool: &SqlitePool, keys: &str) -> Result<Vec<KeyedMessage>, sqlx::Error> {
+pub async fn messages_by_keys(
+    pool: &SqlitePool,
+    keys: &str,
+) -> Result<Vec<KeyedMessage>, sqlx::Error> {
     sqlx::query_as(
         "SELECT dedupe_key, id, status, next_attempt_at FROM email_messages
          WHERE dedupe_key IN (SELECT value FROM json_each(?1))",
