@@ -994,7 +994,7 @@ async fn variants_windows_and_rules(db: TestDb) {
         &user,
         json!({ "sendingWindow": { "days": [day], "start": "09:00", "end": "17:00", "timezone": "UTC" } }),
         &[json!({ "name": "Mail", "config": { "subject": "Window", "body": "<p>In hours</p>" } })],
-        &[late.clone()],
+        std::slice::from_ref(&late),
     )
     .await;
     let before = sink.count();

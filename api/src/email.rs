@@ -115,7 +115,7 @@ async fn contact_email(
     });
     let mut tx = state.queue.begin().await?;
     tx.tx()
-        .message_insert(&MessageInsert {
+        .messages_insert(&[MessageInsert {
             id: &id,
             dedupe_key: &format!("direct:{id}"),
             campaign_id: None,
@@ -131,7 +131,7 @@ async fn contact_email(
             enrollment_id: None,
             variant: None,
             now: now_ms(),
-        })
+        }])
         .await?;
     tx.tx()
         .activity_insert(&ActivityInsert {
@@ -275,32 +275,40 @@ async fn seed_events(State(state): State<AppState>, _: CurrentUser) -> ApiResult
     let mailing = &state.queue.providers.mailing;
     let mut tx = db.begin().await?;
     tx.campaign_insert(&campaign).await?;
-    let mut messages = Vec::new();
-    for (contact_id, email) in &contacts {
-        let id = ulid::Ulid::new().to_string();
-        tx.message_insert(&MessageInsert {
-            id: &id,
-            dedupe_key: &format!("demo:{}:{contact_id}", campaign.id),
+    let messages: Vec<(String, String, String, String, String)> = contacts
+        .iter()
+        .map(|(contact_id, email)| {
+            let id = ulid::Ulid::new().to_string();
+            let key = format!("demo:{}:{contact_id}", campaign.id);
+            let message_id = format!("{}@{}", id.to_lowercase(), mailing.message_domain);
+            (id, contact_id.clone(), email.clone(), key, message_id)
+        })
+        .collect();
+    let no_vars = json!({});
+    let rows: Vec<MessageInsert<'_>> = messages
+        .iter()
+        .map(|(id, contact_id, email, key, message_id)| MessageInsert {
+            id,
+            dedupe_key: key,
             campaign_id: Some(&campaign.id),
             contact_id: Some(contact_id),
             to_email: email,
             from_email: &mailing.sender.from,
             subject: Some("Sample message"),
             body: Some("Demo data"),
-            vars: &json!({}),
-            message_id: &format!("{}@{}", id.to_lowercase(), mailing.message_domain),
+            vars: &no_vars,
+            message_id,
             status: "sent",
             step_id: None,
             enrollment_id: None,
             variant: None,
             now,
         })
-        .await?;
-        messages.push((id, contact_id.clone(), email.clone()));
-    }
+        .collect();
+    tx.messages_insert(&rows).await?;
     tx.commit().await?;
     let mut total = 0;
-    for (i, (id, contact_id, email)) in messages.iter().enumerate() {
+    for (i, (id, contact_id, email, ..)) in messages.iter().enumerate() {
         // A typical funnel: everyone sent, 19 in 20 delivered, 9 in 20 opened, 3 clicked, 1 replied.
         let steps: &[&str] = match i % 20 {
             0 => &["sent", "delivered", "opened", "clicked", "replied"],

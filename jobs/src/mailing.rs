@@ -39,8 +39,11 @@ pub struct Mailing {
     pub signer: Signer,
     /// Right-hand side of Message-IDs.
     pub message_domain: String,
-    /// Messages in flight at once per sending run.
+    /// Messages in flight at once in this process, across every sending job.
     pub concurrency: usize,
+    /// Holds `concurrency` permits: many jobs sending at once share the SMTP connections instead of
+    /// queueing inside the pool past their time budgets.
+    in_flight: Arc<tokio::sync::Semaphore>,
     /// Hard bounces after which an address is suppressed.
     pub hard_bounce_limit: i64,
     /// SendGrid's webhook verification key (base64 DER), when configured.
@@ -60,6 +63,9 @@ impl Mailing {
             signer,
             message_domain,
             concurrency: settings.send_concurrency.max(1),
+            in_flight: Arc::new(tokio::sync::Semaphore::new(
+                settings.send_concurrency.max(1),
+            )),
             hard_bounce_limit: settings.hard_bounce_limit.max(1),
             webhook_public_key: settings.sendgrid_public_key.clone(),
             inbound_token: settings.inbound_token.clone(),
@@ -250,6 +256,9 @@ pub enum Pick<'a> {
     Ids(&'a [String]),
 }
 
+/// Answers recorded in one commit at most.
+const RECORD_BATCH: usize = 64;
+
 pub async fn send_round(
     ctx: &JobContext,
     mailing: &Mailing,
@@ -324,31 +333,46 @@ pub async fn send_round(
     }
     tx.commit().await?;
 
-    // Each outcome is recorded as soon as the server answers: the window in which a crash leaves a
-    // delivered message unrecorded (in doubt) is one commit, not a whole round.
+    // Outcomes are recorded as soon as the server answers, while other sends go on: the answers
+    // that arrived during one commit share the next (group commit), so the window in which a crash
+    // leaves a delivered message unrecorded (in doubt) is one commit, not a whole round.
     // The futures are built before they become a stream: a closure inside the stream would need to
     // hold for every lifetime of its argument, which keeps the job's future from being `Send`.
     let sends: Vec<_> = claimed
         .iter()
         .map(|m| async move {
             let outcome = deliver(mailing, m, content).await;
-            let item = MessageFinish {
+            MessageFinish {
                 message: m,
                 outcome,
-            };
-            let mut tx = db.begin().await?;
-            tx.messages_finish(std::slice::from_ref(&item), now_ms())
-                .await?;
-            tx.commit().await?;
-            Ok::<_, sqlx::Error>(item)
+                at: now_ms(),
+            }
         })
         .collect();
-    let items: Vec<MessageFinish<'_>> = futures::stream::iter(sends)
-        .buffer_unordered(mailing.concurrency)
-        .collect::<Vec<_>>()
-        .await
-        .into_iter()
-        .collect::<Result<_, _>>()?;
+    let (answered, answers) = futures::channel::mpsc::unbounded();
+    let deliver_all = async move {
+        futures::stream::iter(sends)
+            .buffer_unordered(mailing.concurrency)
+            .for_each(|item| {
+                // The receiver lives until every answer is in: a send cannot fail here.
+                let _ = answered.unbounded_send(item);
+                futures::future::ready(())
+            })
+            .await;
+    };
+    let record_all = async {
+        let mut items: Vec<MessageFinish<'_>> = Vec::with_capacity(claimed.len());
+        let mut chunks = answers.ready_chunks(RECORD_BATCH);
+        while let Some(chunk) = chunks.next().await {
+            let mut tx = db.begin().await?;
+            tx.messages_finish(&chunk).await?;
+            tx.commit().await?;
+            items.extend(chunk);
+        }
+        Ok::<_, sqlx::Error>(items)
+    };
+    let ((), items) = futures::join!(deliver_all, record_all);
+    let items = items?;
 
     for item in &items {
         match &item.outcome {
@@ -405,6 +429,8 @@ async fn deliver(
             };
         }
     };
+    // The semaphore is never closed; without a permit the send goes ahead unthrottled.
+    let _permit = mailing.in_flight.acquire().await.ok();
     match mailing.mailer.send(&message).await {
         Ok(()) => SendOutcome::Sent,
         Err(SendError::Permanent(error)) => SendOutcome::Failed { error },

@@ -204,6 +204,8 @@ pub enum SendOutcome {
 pub struct MessageFinish<'a> {
     pub message: &'a ClaimedMessage,
     pub outcome: SendOutcome,
+    /// When the server answered (ms): the message's `sent_at` when it was accepted.
+    pub at: i64,
 }
 
 /// A direct message (`POST /api/contacts/email`) or any other one-off.
@@ -489,9 +491,25 @@ impl Tx {
     pub async fn campaign_insert(&mut self, c: &CampaignRow) -> Result<(), sqlx::Error> {
         dispatch_tx!(self, campaign_insert(c))
     }
-    /// False when a row with the same dedupe key exists (nothing written).
-    pub async fn message_insert(&mut self, m: &MessageInsert<'_>) -> Result<bool, sqlx::Error> {
-        dispatch_tx!(self, message_insert(m))
+    /// Writes the rows in one statement, skipping any whose dedupe key exists: how many were new.
+    pub async fn messages_insert(
+        &mut self,
+        rows: &[MessageInsert<'_>],
+    ) -> Result<u64, sqlx::Error> {
+        let rows: Vec<Value> = rows
+            .iter()
+            .map(|m| {
+                serde_json::json!({
+                    "id": m.id, "dedupe_key": m.dedupe_key, "campaign_id": m.campaign_id,
+                    "contact_id": m.contact_id, "to_email": m.to_email, "from_email": m.from_email,
+                    "subject": m.subject, "body": m.body, "vars": m.vars, "message_id": m.message_id,
+                    "status": m.status, "created_at": m.now, "step_id": m.step_id,
+                    "enrollment_id": m.enrollment_id, "variant": m.variant,
+                })
+            })
+            .collect();
+        let rows = Value::from(rows).to_string();
+        dispatch_tx!(self, messages_insert(&rows))
     }
     /// Grants up to `want` sends within the limits and counts them; the number granted.
     pub async fn mailbox_reserve(&mut self, r: &Reserve<'_>) -> Result<i64, sqlx::Error> {
@@ -520,11 +538,10 @@ impl Tx {
     pub async fn messages_finish(
         &mut self,
         items: &[MessageFinish<'_>],
-        now: i64,
     ) -> Result<(), sqlx::Error> {
         for item in items {
             let id = ulid::Ulid::new().to_string();
-            dispatch_tx!(self, message_finish(&id, item, now))?;
+            dispatch_tx!(self, message_finish(&id, item, item.at))?;
         }
         Ok(())
     }

@@ -13,6 +13,7 @@
 //! became a customer or lost, booked a meeting, or meets the sequence's `exitRules`.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -100,6 +101,9 @@ fn exit_reason(r: &EnrollmentRun, rules: &Value) -> Option<&'static str> {
 
 impl JobKind for SequenceStepSend {
     const NAME: &'static str = "sequence_step_send";
+    /// A batch may wait its turn for SMTP behind other batches; less than the tick's lease
+    /// (`LEASE_MS`), so a batch is never handed out again while it still runs.
+    const TIME_BUDGET: std::time::Duration = std::time::Duration::from_secs(10 * 60);
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         let db = ctx.db().clone();
@@ -396,47 +400,70 @@ async fn send_emails(
         .iter()
         .map(|&(i, _)| format!("seq:{}:{}", runs[i].id, step.id))
         .collect();
-    let mut tx = db.begin().await?;
-    for (&(i, fresh), key) in batch.iter().zip(&keys) {
+    // Owned parts first: the rows borrow them.
+    struct Part {
+        id: String,
+        message_id: String,
+        to: String,
+        vars: Value,
+        variant: Option<&'static str>,
+    }
+    let mut parts = Vec::with_capacity(batch.len());
+    for &(i, fresh) in batch {
         let r = &runs[i];
-        let variant = fresh.or(r.variant.as_deref().and_then(|v| match v {
-            "A" => Some("A"),
-            "B" => Some("B"),
+        let variant = fresh.or(match r.variant.as_deref() {
+            Some("A") => Some("A"),
+            Some("B") => Some("B"),
             _ => None,
-        }));
-        if !contents.contains_key(&variant) {
-            contents.insert(variant, step_content(ctx, step, variant).await?);
+        });
+        if let Entry::Vacant(slot) = contents.entry(variant) {
+            slot.insert(step_content(ctx, step, variant).await?);
         }
-        let (subject, body) = &contents[&variant];
         let to = r.email.as_deref().unwrap_or_default().trim().to_lowercase();
         let id = crate::domain::new_id();
-        let vars = json!({
-            "firstName": r.first_name,
-            "lastName": r.last_name,
-            "email": to,
-            "title": r.title.clone().unwrap_or_default(),
-            "companyName": r.company_name.clone().unwrap_or_default(),
-            "senderName": sender_name,
-        });
-        tx.message_insert(&MessageInsert {
-            id: &id,
-            dedupe_key: key,
-            campaign_id: None,
-            contact_id: Some(&r.contact_id),
-            to_email: &to,
-            from_email: &mailing.sender.from,
-            subject: Some(subject),
-            body: Some(body),
-            vars: &vars,
-            message_id: &format!("{}@{}", id.to_lowercase(), mailing.message_domain),
-            status: "queued",
-            step_id: Some(&step.id),
-            enrollment_id: Some(&r.id),
+        parts.push(Part {
+            message_id: format!("{}@{}", id.to_lowercase(), mailing.message_domain),
+            id,
+            vars: json!({
+                "firstName": r.first_name,
+                "lastName": r.last_name,
+                "email": to,
+                "title": r.title.clone().unwrap_or_default(),
+                "companyName": r.company_name.clone().unwrap_or_default(),
+                "senderName": sender_name,
+            }),
+            to,
             variant,
-            now: crate::time::now_ms(),
-        })
-        .await?;
+        });
     }
+    let now = crate::time::now_ms();
+    let rows: Vec<MessageInsert<'_>> = batch
+        .iter()
+        .zip(&parts)
+        .zip(&keys)
+        .map(|((&(i, _), p), key)| {
+            let (subject, body) = &contents[&p.variant];
+            MessageInsert {
+                id: &p.id,
+                dedupe_key: key,
+                campaign_id: None,
+                contact_id: Some(&runs[i].contact_id),
+                to_email: &p.to,
+                from_email: &mailing.sender.from,
+                subject: Some(subject),
+                body: Some(body),
+                vars: &p.vars,
+                message_id: &p.message_id,
+                status: "queued",
+                step_id: Some(&step.id),
+                enrollment_id: Some(&runs[i].id),
+                variant: p.variant,
+                now,
+            }
+        })
+        .collect();
+    let mut tx = db.begin().await?;
+    tx.messages_insert(&rows).await?;
     tx.commit().await?;
 
     let ids: Vec<String> = db

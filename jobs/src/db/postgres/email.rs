@@ -1,12 +1,11 @@
 //! email queries, postgres dialect. Lists travel as one JSON array read with `jsonb_array_elements_text`.
 
-use sqlx::types::Json;
 use sqlx::{AssertSqlSafe, PgConnection, PgPool};
 
 use crate::db::{
     Audience, CAMPAIGN_COLUMNS, CampaignRow, CampaignStats, ClaimedMessage, DeliverabilityRow,
     EventCount, EventInsert, HistoryCampaign, HistoryEvent, MailboxUsage, Materialize,
-    MessageFinish, MessageInsert, MessageRef, Reserve, SendOutcome, TemplateRow,
+    MessageFinish, MessageRef, Reserve, SendOutcome, TemplateRow,
 };
 
 const TEMPLATE_COLUMNS: &str = "id, name, category, subject, body, is_builtin, created_at";
@@ -257,34 +256,22 @@ pub async fn message_candidates(
     .await
 }
 
-pub async fn message_insert(
-    conn: &mut PgConnection,
-    m: &MessageInsert<'_>,
-) -> Result<bool, sqlx::Error> {
+pub async fn messages_insert(conn: &mut PgConnection, rows: &str) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
         "INSERT INTO email_messages (id, dedupe_key, campaign_id, contact_id, to_email, from_email,
              subject, body, vars, message_id, status, created_at, step_id, enrollment_id, variant)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         SELECT id, dedupe_key, campaign_id, contact_id, to_email, from_email, subject, body, vars,
+             message_id, status, created_at, step_id, enrollment_id, variant
+         FROM jsonb_to_recordset($1::jsonb) AS r(id text, dedupe_key text, campaign_id text,
+             contact_id text, to_email text, from_email text, subject text, body text, vars jsonb,
+             message_id text, status text, created_at bigint, step_id text, enrollment_id text,
+             variant text)
          ON CONFLICT (dedupe_key) DO NOTHING",
     )
-    .bind(m.id)
-    .bind(m.dedupe_key)
-    .bind(m.campaign_id)
-    .bind(m.contact_id)
-    .bind(m.to_email)
-    .bind(m.from_email)
-    .bind(m.subject)
-    .bind(m.body)
-    .bind(Json(m.vars))
-    .bind(m.message_id)
-    .bind(m.status)
-    .bind(m.now)
-    .bind(m.step_id)
-    .bind(m.enrollment_id)
-    .bind(m.variant)
+    .bind(rows)
     .execute(conn)
     .await?;
-    Ok(done.rows_affected() > 0)
+    Ok(done.rows_affected())
 }
 
 pub async fn contacts_with_email(
