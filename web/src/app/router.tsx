@@ -1,29 +1,44 @@
-import { Navigate, type RouteObject } from 'react-router';
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
 
-import { AppShell } from '@/components/layouts/app-shell';
-import { paths } from '@/config/paths';
-import { RequireAdmin } from '@/features/auth/components/require-admin';
+import { FullPageSpinner } from '@/components/ui/spinner';
+import { paths, type ScreenName } from '@/config/paths';
 
-import { JobsRoute } from './routes/jobs';
 import { LoginRoute } from './routes/login';
 import { NotFoundRoute } from './routes/not-found';
-import { RootRedirect } from './routes/root-redirect';
+import { SessionLayout } from './session-layout';
+
+type LazyScreen = () => Promise<{ Component: ComponentType }>;
+
+/** Each screen is its own chunk, loaded when first visited. */
+const screens: Record<ScreenName, LazyScreen> = {
+  dashboard: () => import('./routes/dashboard').then((m) => ({ Component: m.DashboardRoute })),
+  pipeline: () => import('./routes/pipeline').then((m) => ({ Component: m.PipelineRoute })),
+  jobs: () => import('./routes/jobs').then((m) => ({ Component: m.JobsRoute })),
+  leads: () => import('./routes/leads').then((m) => ({ Component: m.LeadsRoute })),
+  customers: () => import('./routes/customers').then((m) => ({ Component: m.CustomersRoute })),
+  contacts: () => import('./routes/contacts').then((m) => ({ Component: m.ContactsRoute })),
+  companies: () => import('./routes/companies').then((m) => ({ Component: m.CompaniesRoute })),
+  meetings: () => import('./routes/meetings').then((m) => ({ Component: m.MeetingsRoute })),
+};
+
+/** Every screen at its root path and its /admin path (seed 000 §2.1). */
+const screenRoutes: RouteObject[] = (Object.keys(screens) as ScreenName[]).flatMap((name) => {
+  const { path, adminPath } = paths.screens[name];
+  const lazy = screens[name];
+  const extra = name === 'dashboard' ? [paths.adminDashboard] : [];
+  return [path, adminPath, ...extra].map((p) => (p === '/' ? { index: true, lazy } : { path: p, lazy }));
+});
 
 /** The route table; the app uses a browser router, tests a memory router. */
 export const routes: RouteObject[] = [
-  { path: paths.home.path, element: <RootRedirect /> },
   { path: paths.auth.login.path, element: <LoginRoute /> },
   {
-    element: (
-      <RequireAdmin>
-        <AppShell />
-      </RequireAdmin>
-    ),
-    children: [
-      { path: paths.admin.root.path, element: <Navigate to={paths.admin.jobs.getHref()} replace /> },
-      { path: paths.admin.jobs.path, element: <JobsRoute /> },
-      { path: paths.app.jobs.path, element: <JobsRoute /> },
-    ],
+    path: '/',
+    element: <SessionLayout />,
+    // Shown while the first screen's chunk loads.
+    HydrateFallback: () => <FullPageSpinner label="Loading" />,
+    children: screenRoutes,
   },
   { path: '*', element: <NotFoundRoute /> },
 ];

@@ -7,6 +7,29 @@ import { resetAllStores } from '@/stores/create-store';
 import { resetDb } from './mocks/db';
 import { server } from './mocks/server';
 
+// jsdom lacks what Radix menus and Recharts measure with, and object URLs for downloads.
+// The observer reports one desktop-sized box, as a browser would after layout.
+Object.assign(globalThis, {
+  ResizeObserver: class {
+    readonly callback: ResizeObserverCallback;
+    constructor(callback: ResizeObserverCallback) {
+      this.callback = callback;
+    }
+    observe(target: Element) {
+      const contentRect = { width: 800, height: 224, top: 0, left: 0, bottom: 224, right: 800, x: 0, y: 0 };
+      this.callback([{ target, contentRect } as unknown as ResizeObserverEntry], this);
+    }
+    unobserve() {}
+    disconnect() {}
+  },
+});
+Object.assign(Element.prototype, {
+  scrollIntoView: () => undefined,
+  hasPointerCapture: () => false,
+  releasePointerCapture: () => undefined,
+});
+Object.assign(URL, { createObjectURL: () => 'blob:test', revokeObjectURL: () => undefined });
+
 const unhandled: string[] = [];
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
