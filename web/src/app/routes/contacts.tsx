@@ -8,7 +8,7 @@ import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { useContacts, type ContactFilters } from '@/features/contacts/api/get-contacts';
 import { useExportContacts } from '@/features/contacts/api/export-contacts';
-import { ContactFormDialog } from '@/features/contacts/components/contact-form-dialog';
+import { ALL_STATUSES, ContactFormDialog } from '@/features/contacts/components/contact-form-dialog';
 import { ImportContactsDialog } from '@/features/contacts/components/import-contacts-dialog';
 import { ApiError } from '@/lib/api-client';
 import { isExecutive, scoreLabel } from '@/lib/rules';
@@ -26,10 +26,6 @@ const REGIONS = [
   ['new-mexico', 'New Mexico'],
   ['oklahoma', 'Oklahoma'],
   ['arizona', 'Arizona'],
-];
-const STATUSES = [
-  'discovered', 'verified', 'contacted', 'qualified', 'new_lead', 'email_sent',
-  'meeting_scheduled', 'responded', 'customer', 'lost', 'hot', 'warm', 'cold',
 ];
 const FILTER_KEYS = ['q', 'role', 'region', 'status'] as const;
 
@@ -170,7 +166,7 @@ export function ContactsRoute() {
         <Field label="Status">
           <select className={inputClass} value={filters.status} onChange={(e) => update('status', e.target.value)}>
             <option value="">All statuses</option>
-            {STATUSES.map((s) => (
+            {ALL_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {s.replaceAll('_', ' ')}
               </option>

@@ -20,6 +20,19 @@ export const INVALID_EMAIL = 'Please enter a valid email address.';
 
 /** Statuses offered when adding a contact; discovered is the default. */
 export const ADD_STATUSES = ['discovered', 'verified', 'contacted', 'qualified'] as const;
+/** Editing may set any status, e.g. new_lead to put a contact on the lead pipeline. */
+export const ALL_STATUSES = [
+  ...ADD_STATUSES,
+  'new_lead',
+  'email_sent',
+  'meeting_scheduled',
+  'responded',
+  'customer',
+  'lost',
+  'hot',
+  'warm',
+  'cold',
+] as const;
 
 const required = (label: string) => z.string().trim().min(1, `${label} is required`);
 
@@ -103,8 +116,7 @@ export function ContactFormDialog({ contact, onClose }: Props) {
   });
 
   const missingRequired = isSubmitted && (errors.firstName || errors.lastName || (errors.email && errors.email.message !== INVALID_EMAIL));
-  const statuses: readonly string[] =
-    contact && !ADD_STATUSES.some((s) => s === contact.status) ? [...ADD_STATUSES, contact.status] : ADD_STATUSES;
+  const statuses: readonly string[] = editing ? ALL_STATUSES : ADD_STATUSES;
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={editing ? 'Edit Contact' : 'Add Contact'} size="lg">
