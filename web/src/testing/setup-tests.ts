@@ -1,11 +1,14 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 import { resetAllStores } from '@/stores/create-store';
 
 import { resetDb } from './mocks/db';
 import { server } from './mocks/server';
+
+// Screens are lazy chunks: the first visit in a file waits for its import.
+configure({ asyncUtilTimeout: 4000 });
 
 // jsdom lacks what Radix menus and Recharts measure with, and object URLs for downloads.
 // The observer reports one desktop-sized box, as a browser would after layout.

@@ -27,23 +27,20 @@ export function Dialog({ open, onOpenChange, title, description, children, size 
             size === 'lg' ? 'max-w-2xl' : 'max-w-lg'
           }`}
         >
-          <div className="mb-4 flex items-start justify-between gap-4">
-            <div>
-              <RadixDialog.Title className="text-lg font-semibold text-slate-900">{title}</RadixDialog.Title>
-              {description ? (
-                <RadixDialog.Description className="mt-1 text-sm text-slate-500">
-                  {description}
-                </RadixDialog.Description>
-              ) : null}
-            </div>
-            <RadixDialog.Close
-              aria-label="Close"
-              className="rounded p-1 text-xl leading-none text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
-            >
-              ×
-            </RadixDialog.Close>
+          <div className="mb-4 pr-8">
+            <RadixDialog.Title className="text-lg font-semibold text-slate-900">{title}</RadixDialog.Title>
+            {description ? (
+              <RadixDialog.Description className="mt-1 text-sm text-slate-500">{description}</RadixDialog.Description>
+            ) : null}
           </div>
           {children}
+          {/* Last in the tab order, so opening the dialog focuses its first field. */}
+          <RadixDialog.Close
+            aria-label="Close"
+            className="absolute top-4 right-4 rounded p-1 text-xl leading-none text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
+            ×
+          </RadixDialog.Close>
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
