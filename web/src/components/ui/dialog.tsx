@@ -1,5 +1,5 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 type DialogProps = {
   open: boolean;
@@ -16,6 +16,20 @@ type DialogProps = {
  * Escape closes it and focus returns to the control that opened it.
  */
 export function Dialog({ open, onOpenChange, title, description, children, size = 'md' }: DialogProps) {
+  // Screens mount a dialog when it opens and drop it when it closes, so Radix never sees a
+  // trigger: remember what had focus (read during render, before Radix moves focus) and give it back.
+  const [opener] = useState(() => document.activeElement);
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      // StrictMode re-mounts at once; only a dialog that stays gone hands focus back.
+      queueMicrotask(() => {
+        if (!mounted.current && opener instanceof HTMLElement && opener.isConnected) opener.focus();
+      });
+    };
+  }, [opener]);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
