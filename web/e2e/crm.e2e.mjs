@@ -50,6 +50,21 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
   page.on('pageerror', (error) => consoleErrors.push(String(error)));
 
   try {
+    await t.test('the dealer form (no session) lands on /thank-you', async () => {
+      await page.goto('/dealers');
+      const form = page.getByRole('form', { name: 'Schedule a Conversation' });
+      await form.getByLabel('Company name').fill(`Castillo Remodeling ${RUN}`);
+      await form.getByLabel('Your name').fill('Erin Castillo');
+      await form.getByLabel('Email').fill(`lead.${RUN}@castillo-remodeling.test`);
+      await form.getByLabel('State').fill('TX');
+      await form.getByLabel('Annual revenue').selectOption('10-25M');
+      await shot(page, '00-dealers');
+      await form.getByRole('button', { name: 'Schedule a Conversation' }).click();
+      await page.waitForURL((url) => url.pathname === '/thank-you');
+      await page.getByRole('heading', { level: 1, name: 'Thank you!' }).waitFor();
+      await shot(page, '00-thank-you');
+    });
+
     await t.test('the landing page and the admin login', async () => {
       await page.goto('/');
       await page.getByText('Turn More Prospects Into Paying Customers').waitFor();

@@ -8,18 +8,18 @@ import { LoginRoute } from './routes/login';
 import { NotFoundRoute } from './routes/not-found';
 import { SessionLayout } from './session-layout';
 
-type LazyScreen = () => Promise<{ Component: ComponentType }>;
+/** A page loaded as its own chunk when first visited. */
+const lazyPage = (load: () => Promise<ComponentType>) => async () => ({ Component: await load() });
 
-/** Each screen is its own chunk, loaded when first visited. */
-const screens: Record<ScreenName, LazyScreen> = {
-  dashboard: () => import('./routes/dashboard').then((m) => ({ Component: m.DashboardRoute })),
-  pipeline: () => import('./routes/pipeline').then((m) => ({ Component: m.PipelineRoute })),
-  jobs: () => import('./routes/jobs').then((m) => ({ Component: m.JobsRoute })),
-  leads: () => import('./routes/leads').then((m) => ({ Component: m.LeadsRoute })),
-  customers: () => import('./routes/customers').then((m) => ({ Component: m.CustomersRoute })),
-  contacts: () => import('./routes/contacts').then((m) => ({ Component: m.ContactsRoute })),
-  companies: () => import('./routes/companies').then((m) => ({ Component: m.CompaniesRoute })),
-  meetings: () => import('./routes/meetings').then((m) => ({ Component: m.MeetingsRoute })),
+const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
+  dashboard: lazyPage(() => import('./routes/dashboard').then((m) => m.DashboardRoute)),
+  pipeline: lazyPage(() => import('./routes/pipeline').then((m) => m.PipelineRoute)),
+  jobs: lazyPage(() => import('./routes/jobs').then((m) => m.JobsRoute)),
+  leads: lazyPage(() => import('./routes/leads').then((m) => m.LeadsRoute)),
+  customers: lazyPage(() => import('./routes/customers').then((m) => m.CustomersRoute)),
+  contacts: lazyPage(() => import('./routes/contacts').then((m) => m.ContactsRoute)),
+  companies: lazyPage(() => import('./routes/companies').then((m) => m.CompaniesRoute)),
+  meetings: lazyPage(() => import('./routes/meetings').then((m) => m.MeetingsRoute)),
 };
 
 /** Every screen at its root path and its /admin path (seed 000 §2.1). */
@@ -32,13 +32,17 @@ const screenRoutes: RouteObject[] = (Object.keys(screens) as ScreenName[]).flatM
 
 /** The route table; the app uses a browser router, tests a memory router. */
 export const routes: RouteObject[] = [
-  { path: paths.auth.login.path, element: <LoginRoute /> },
   {
-    path: '/',
-    element: <SessionLayout />,
-    // Shown while the first screen's chunk loads.
+    // Shown while the first page's chunk loads.
     HydrateFallback: () => <FullPageSpinner label="Loading" />,
-    children: screenRoutes,
+    children: [
+      { path: paths.auth.login.path, element: <LoginRoute /> },
+      { path: paths.public.dealers, lazy: lazyPage(() => import('./routes/dealers').then((m) => m.DealersRoute)) },
+      { path: paths.public.thankYou, lazy: lazyPage(() => import('./routes/thank-you').then((m) => m.ThankYouRoute)) },
+      { path: paths.public.privacy, lazy: lazyPage(() => import('./routes/legal').then((m) => m.PrivacyPolicyRoute)) },
+      { path: paths.public.terms, lazy: lazyPage(() => import('./routes/legal').then((m) => m.TermsOfServiceRoute)) },
+      { path: '/', element: <SessionLayout />, children: screenRoutes },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
   },
-  { path: '*', element: <NotFoundRoute /> },
 ];

@@ -30,6 +30,13 @@ export const paths = {
       getHref: () => '/admin/login',
     },
   },
+  /** Public pages: no login needed (seed 002). */
+  public: {
+    dealers: '/dealers',
+    thankYou: '/thank-you',
+    privacy: '/privacy-policy',
+    terms: '/terms-of-service',
+  },
   /** The admin pages built so far; only these are routed and linked. */
   screens: {
     dashboard: { path: '/', adminPath: '/admin', label: 'Dashboard' },

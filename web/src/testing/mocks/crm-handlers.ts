@@ -491,3 +491,14 @@ export const crmHandlers = [
     }),
   ),
 ];
+
+/** The public dealer form (no session), with the API's messages. */
+export const leadHandlers = [
+  http.post('/api/leads', async ({ request }) => {
+    const body = (await request.json()) as Record<string, string | null>;
+    if ((body.companyName ?? '').trim().length < 2) return fieldError('Company name is required', 'companyName');
+    if ((body.contactName ?? '').trim().length < 2) return fieldError('Your name is required', 'contactName');
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(body.email ?? '')) return fieldError('Valid email is required', 'email');
+    return HttpResponse.json({ message: 'Thank you! Our team will contact you within 1-2 business days.' }, { status: 201 });
+  }),
+];

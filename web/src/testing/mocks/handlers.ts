@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 
 import type { Job } from '@/types/api';
 
-import { crmHandlers } from './crm-handlers';
+import { crmHandlers, leadHandlers } from './crm-handlers';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -110,5 +110,6 @@ export const handlers = [
   }),
 
   ...crmHandlers,
+  ...leadHandlers,
 ];
 
