@@ -78,4 +78,44 @@ describe('company prospects', () => {
     expect(within(within(dialog).getByRole('region', { name: 'Management Team' })).getByText('Max Lead')).toBeInTheDocument();
     expect(within(within(dialog).getByRole('region', { name: 'Key Staff' })).getByText('Sam Crew')).toBeInTheDocument();
   });
+
+  it('edits a company: revenue as whole dollars with the hint, empty fields sent as null', async () => {
+    const company = makeCompany({ name: 'Acme Bath LLC', revenue: '5200000', employees: 40 });
+    let body: unknown;
+    server.use(
+      http.put('/api/companies/:id', async ({ request }) => {
+        body = await request.clone().json();
+      }),
+    );
+    const { user } = renderApp('/companies', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Edit revenue of Acme Bath LLC: $5.2M' }));
+    const form = screen.getByRole('form', { name: 'Edit company' });
+    const revenue = within(form).getByLabelText('Revenue (USD)');
+    expect(revenue).toHaveAccessibleDescription('Enter full amount (e.g., 5000000 for $5M)');
+    await user.clear(revenue);
+    await user.type(revenue, '7.5M');
+    await user.click(within(form).getByRole('button', { name: 'Save Company' }));
+    expect(within(form).getByText('Enter the revenue as a whole number of dollars')).toBeInTheDocument();
+
+    await user.clear(revenue);
+    await user.type(revenue, '7500000');
+    await user.clear(within(form).getByLabelText('Employees'));
+    await user.click(within(form).getByRole('button', { name: 'Save Company' }));
+    expect(await screen.findByText('Company Updated')).toBeInTheDocument();
+    expect(body).toMatchObject({ name: 'Acme Bath LLC', revenue: 7500000, employees: null, website: null });
+    expect(company.revenue).toBe('7500000');
+    expect(await screen.findByRole('button', { name: 'Edit revenue of Acme Bath LLC: $7.5M' })).toBeInTheDocument();
+  });
+
+  it("shows 'Update Failed' when the server refuses the change", async () => {
+    makeCompany({ name: 'Acme Bath LLC' });
+    const { user } = renderApp('/companies', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Edit Acme Bath LLC' }));
+    const form = screen.getByRole('form', { name: 'Edit company' });
+    await user.clear(within(form).getByLabelText('Name'));
+    await user.click(within(form).getByRole('button', { name: 'Save Company' }));
+    const toast = (await screen.findByText('Update Failed')).closest('[role="alert"]');
+    expect(toast).toHaveTextContent('Company name is required');
+    expect(screen.getByRole('form', { name: 'Edit company' })).toBeInTheDocument();
+  });
 });

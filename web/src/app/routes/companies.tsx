@@ -12,6 +12,7 @@ import {
   type CompanyFilters,
 } from '@/features/companies/api/get-companies';
 import { CompanyDetailDialog } from '@/features/companies/components/company-detail-dialog';
+import { CompanyEditDialog } from '@/features/companies/components/company-edit-dialog';
 import { formatRevenue } from '@/lib/rules';
 import type { Company } from '@/types/api';
 
@@ -37,7 +38,7 @@ function useBandTotal(scoreBand: CompanyFilters['scoreBand']) {
   return useQuery(getCompaniesQueryOptions({ scoreBand, limit: 1, offset: 0 })).data?.total;
 }
 
-function CompanyCard({ company, onOpen }: { company: Company; onOpen: () => void }) {
+function CompanyCard({ company, onOpen, onEdit }: { company: Company; onOpen: () => void; onEdit: () => void }) {
   return (
     <li className="rounded-xl bg-white p-4 shadow-xs ring-1 ring-slate-200">
       <div className="flex items-start justify-between gap-2">
@@ -51,10 +52,28 @@ function CompanyCard({ company, onOpen }: { company: Company; onOpen: () => void
       <p className="mt-1 text-sm text-slate-500">{[company.industry, company.location].filter(Boolean).join(' · ') || '—'}</p>
       <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
         <StatusPill status={company.status} />
-        <span className="text-slate-700">{formatRevenue(company.revenue)}</span>
+        {/* Clicking the revenue opens the edit dialog (seed 000 §2.8). */}
+        <button
+          type="button"
+          onClick={onEdit}
+          aria-label={`Edit revenue of ${company.name}: ${formatRevenue(company.revenue)}`}
+          className="text-slate-700 underline decoration-dotted hover:text-indigo-700"
+        >
+          {formatRevenue(company.revenue)}
+        </button>
         <span className="text-slate-500">
           {company.contactCount} {company.contactCount === 1 ? 'contact' : 'contacts'}
         </span>
+      </div>
+      <div className="mt-3">
+        <button
+          type="button"
+          onClick={onEdit}
+          aria-label={`Edit ${company.name}`}
+          className="rounded-md px-2 py-1 text-xs font-semibold text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50"
+        >
+          Edit
+        </button>
       </div>
     </li>
   );
@@ -63,6 +82,7 @@ function CompanyCard({ company, onOpen }: { company: Company; onOpen: () => void
 export function CompaniesRoute() {
   const [params, setParams] = useSearchParams();
   const [selected, setSelected] = useState<Company | null>(null);
+  const [editing, setEditing] = useState<Company | null>(null);
   const filters: CompanyFilters = {
     q: params.get('q') ?? '',
     state: params.get('state') ?? '',
@@ -152,7 +172,7 @@ export function CompaniesRoute() {
         <>
           <ul aria-label="Companies" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {companies.data.items.map((c) => (
-              <CompanyCard key={c.id} company={c} onOpen={() => setSelected(c)} />
+              <CompanyCard key={c.id} company={c} onOpen={() => setSelected(c)} onEdit={() => setEditing(c)} />
             ))}
           </ul>
           <Pager
@@ -164,6 +184,7 @@ export function CompaniesRoute() {
           />
         </>
       )}
+      {editing ? <CompanyEditDialog company={editing} onClose={() => setEditing(null)} /> : null}
       {selected ? <CompanyDetailDialog id={selected.id} name={selected.name} onClose={() => setSelected(null)} /> : null}
     </div>
   );

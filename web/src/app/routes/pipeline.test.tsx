@@ -152,4 +152,17 @@ describe('sales pipeline', () => {
     expect(await screen.findByText('Export Complete')).toBeInTheDocument();
     expect(downloads).toEqual(['pipeline_export_2026-01-15.csv']);
   });
+
+  it('sets a prospect status; a contact marked Not Interested leaves the prospects', async () => {
+    const company = makeCompany({ name: 'Acme Bath LLC', prospectScore: 72 });
+    const contact = makeContact({ firstName: 'Ann', lastName: 'Lee', status: 'new_lead' });
+    const { user } = renderApp('/pipeline', { signedIn: true });
+    await user.selectOptions(await screen.findByLabelText('Set status of Acme Bath LLC'), 'qualified');
+    expect(await screen.findByText('Prospect Updated')).toBeInTheDocument();
+    expect(company.status).toBe('qualified');
+
+    await user.selectOptions(screen.getByLabelText('Set status of Ann Lee'), 'Not Interested');
+    await waitFor(() => expect(contact.status).toBe('lost'));
+    await waitFor(() => expect(screen.queryByLabelText('Set status of Ann Lee')).not.toBeInTheDocument());
+  });
 });

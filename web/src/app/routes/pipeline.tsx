@@ -11,6 +11,11 @@ import { useDeals } from '@/features/deals/api/get-deals';
 import { usePipelineMetrics } from '@/features/deals/api/get-pipeline-metrics';
 import { useProspects } from '@/features/deals/api/get-prospects';
 import { useMoveDeal } from '@/features/deals/api/move-deal';
+import {
+  COMPANY_PROSPECT_STATUSES,
+  CONTACT_PROSPECT_STATUSES,
+  useUpdateProspectStatus,
+} from '@/features/deals/api/update-prospect-status';
 import { BOARD_STAGES, stageInfo } from '@/features/deals/api/stages';
 import { DealCard } from '@/features/deals/components/deal-card';
 import { DealFormDialog } from '@/features/deals/components/deal-form-dialog';
@@ -59,8 +64,41 @@ function Metrics() {
   );
 }
 
+function StatusSelect({
+  name,
+  options,
+  onChange,
+  disabled,
+}: {
+  name: string;
+  options: readonly (readonly [string, string])[];
+  onChange: (status: string) => void;
+  disabled: boolean;
+}) {
+  return (
+    <select
+      aria-label={`Set status of ${name}`}
+      value=""
+      disabled={disabled}
+      onChange={(e) => e.target.value && onChange(e.target.value)}
+      className="rounded-md py-1 pr-7 pl-2 text-xs ring-1 ring-slate-300"
+    >
+      <option value="">Set status…</option>
+      {options.map(([value, label]) => (
+        <option key={value} value={value}>
+          {label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 function Prospects() {
   const prospects = useProspects();
+  const setStatus = useUpdateProspectStatus({
+    onSuccess: () => toast({ title: 'Prospect Updated', description: 'The prospect status was saved.', variant: 'success' }),
+    onError: () => toast({ title: 'Update Failed', description: 'Failed to update prospect status.', variant: 'destructive' }),
+  });
   const convert = useConvertProspect({
     onSuccess: (deal) => toast({ title: 'Prospect Converted', description: `"${deal.title}" is now a deal.`, variant: 'success' }),
     onError: (error) => toast({ title: 'Conversion Failed', description: serverOr(error, 'Failed to convert prospect to deal.'), variant: 'destructive' }),
@@ -85,8 +123,14 @@ function Prospects() {
                     {[c.city, c.state].filter(Boolean).join(', ')} · {formatRevenue(c.revenue)}
                   </p>
                 </div>
-                <div className="flex items-center gap-2">
+                <div className="flex flex-wrap items-center gap-2">
                   <ScoreBadge score={c.prospectScore} />
+                  <StatusSelect
+                    name={c.name}
+                    options={COMPANY_PROSPECT_STATUSES}
+                    disabled={setStatus.isPending}
+                    onChange={(status) => setStatus.mutate({ type: 'company', id: c.id, status })}
+                  />
                   <Button size="sm" variant="secondary" aria-label={`Convert ${c.name} to deal`} disabled={convert.isPending} onClick={() => convert.mutate({ prospectId: c.id, type: 'company' })}>
                     Convert to Deal
                   </Button>
@@ -109,8 +153,14 @@ function Prospects() {
                     <p className="font-medium">{name}</p>
                     <p className="text-xs text-slate-500">{[c.title, c.companyName].filter(Boolean).join(' · ')}</p>
                   </div>
-                  <div className="flex items-center gap-2">
+                  <div className="flex flex-wrap items-center gap-2">
                     {c.status === 'new_lead' ? <span className="text-xs text-slate-600">New Lead</span> : <StatusPill status={c.status} />}
+                    <StatusSelect
+                      name={name}
+                      options={CONTACT_PROSPECT_STATUSES}
+                      disabled={setStatus.isPending}
+                      onChange={(status) => setStatus.mutate({ type: 'contact', id: c.id, status })}
+                    />
                     <Button size="sm" variant="secondary" aria-label={`Convert ${name} to deal`} disabled={convert.isPending} onClick={() => convert.mutate({ prospectId: c.id, type: 'contact' })}>
                       Convert to Deal
                     </Button>

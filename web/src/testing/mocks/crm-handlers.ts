@@ -205,6 +205,22 @@ export const crmHandlers = [
     }),
   ),
 
+  http.put(
+    '/api/companies/:id',
+    authed(async ({ request, params }) => {
+      const company = db.companies.find((c) => c.id === params.id);
+      if (!company) return HttpResponse.json({ message: 'Company not found' }, { status: 404 });
+      const body = (await request.json()) as Record<string, unknown> & { revenue?: number | null };
+      if ('name' in body && (typeof body.name !== 'string' || !body.name.trim())) {
+        return fieldError('Company name is required', 'name');
+      }
+      const { revenue, ...rest } = body;
+      Object.assign(company, rest);
+      if ('revenue' in body) company.revenue = revenue === null ? null : String(revenue);
+      return HttpResponse.json(company);
+    }),
+  ),
+
   // ---- contacts ----
   http.get('/api/contacts', authed(({ request }) => paged(request, contactFilter(new URL(request.url))))),
   http.get(
