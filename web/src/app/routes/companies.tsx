@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 
 import { inputClass, Field } from '@/components/ui/field';
 import { Pager } from '@/components/ui/pager';
+import { SearchInput } from '@/components/ui/search-input';
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
 import { EmptyState, ErrorState, Skeleton, StatTile } from '@/components/ui/states';
 import {
@@ -120,12 +121,11 @@ export function CompaniesRoute() {
       </div>
       <form role="search" aria-label="Filter companies" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search">
-          <input
-            type="search"
+          <SearchInput
             className={inputClass}
             placeholder="Name, industry, city or state"
-            defaultValue={filters.q}
-            onChange={(e) => update('q', e.target.value)}
+            value={filters.q ?? ''}
+            onSearch={(q) => update('q', q)}
           />
         </Field>
         <Field label="State">

@@ -50,6 +50,22 @@ describe('contacts', () => {
     expect(router.state.location.search).toBe('');
   });
 
+  it('searches once typing pauses, and Clear All empties the search box', async () => {
+    makeContact({ firstName: 'Maria', lastName: 'Gomez' });
+    makeContact({ firstName: 'Tom', lastName: 'Reed' });
+    const requests = recordRequests();
+    const { user } = renderApp('/contacts', { signedIn: true });
+    await screen.findByRole('listitem', { name: 'Tom Reed' });
+    await user.type(screen.getByLabelText('Search'), 'mar');
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Tom Reed' })).not.toBeInTheDocument());
+    const searches = requests.filter((r) => r.path === '/api/contacts' && r.search.includes('q='));
+    expect(searches.map((r) => r.search)).toEqual(['?q=mar&limit=50&offset=0']);
+
+    await user.click(screen.getByRole('button', { name: 'Clear All' }));
+    expect(screen.getByLabelText('Search')).toHaveValue('');
+    expect(await screen.findByRole('listitem', { name: 'Tom Reed' })).toBeInTheDocument();
+  });
+
   it('refuses to add a contact without the required fields, with the seed message', async () => {
     const requests = recordRequests();
     const { user, form } = await openAddDialog();

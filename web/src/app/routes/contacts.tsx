@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
 import { Pager } from '@/components/ui/pager';
+import { SearchInput } from '@/components/ui/search-input';
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { useContacts, type ContactFilters } from '@/features/contacts/api/get-contacts';
@@ -135,12 +136,11 @@ export function ContactsRoute() {
       </div>
       <form role="search" aria-label="Filter contacts" className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-5" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search" className="lg:col-span-2">
-          <input
-            type="search"
+          <SearchInput
             className={inputClass}
             placeholder="Name, email or title"
-            value={filters.q}
-            onChange={(e) => update('q', e.target.value)}
+            value={filters.q ?? ''}
+            onSearch={(q) => update('q', q)}
           />
         </Field>
         <Field label="Role">

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { makeContact } from '@/testing/mocks/db';
@@ -21,7 +21,9 @@ describe('customers', () => {
 
     await user.type(screen.getByLabelText('Search customers'), 'bo');
     expect(await screen.findByText('matching “bo”')).toBeInTheDocument();
-    expect(within(screen.getByRole('list', { name: 'Customers' })).getAllByRole('listitem')).toHaveLength(1);
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Customers' })).getAllByRole('listitem')).toHaveLength(1),
+    );
     expect(requests.some((r) => r.path === '/api/customers' && r.search.startsWith('?q=bo'))).toBe(true);
   });
 

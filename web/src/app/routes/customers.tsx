@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 
 import { Field, inputClass } from '@/components/ui/field';
 import { Pager } from '@/components/ui/pager';
+import { SearchInput } from '@/components/ui/search-input';
 import { ScoreBadge } from '@/components/ui/score-badge';
 import { EmptyState, ErrorState, Skeleton, StatTile } from '@/components/ui/states';
 import { ContactDetailDialog } from '@/features/contacts/components/contact-detail-dialog';
@@ -34,12 +35,11 @@ export function CustomersRoute() {
         <StatTile label="Showing" value={figure(customers.data?.total)} note={q ? `matching “${q}”` : 'all customers'} />
       </div>
       <Field label="Search customers" className="max-w-md">
-        <input
-          type="search"
+        <SearchInput
           className={inputClass}
           placeholder="Name, email or title"
           value={q}
-          onChange={(e) => setParams(e.target.value ? { q: e.target.value } : {})}
+          onSearch={(text) => setParams(text ? { q: text } : {})}
         />
       </Field>
       {customers.isPending ? (

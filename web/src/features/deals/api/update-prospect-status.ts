@@ -4,7 +4,6 @@ import { companiesKeys } from '@/features/companies/api/get-companies';
 import { updateCompany } from '@/features/companies/api/update-company';
 import { contactsKeys } from '@/features/contacts/api/get-contacts';
 import { updateContact } from '@/features/contacts/api/save-contact';
-
 import type { Company, Contact } from '@/types/api';
 
 import { dealsKeys } from './query-keys';
