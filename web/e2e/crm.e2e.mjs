@@ -105,6 +105,28 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
       await shot(page, '05-contacts');
     });
 
+    await t.test('import contacts from CSV through the job, then export them', async () => {
+      await page.getByRole('button', { name: 'Import Contacts' }).click();
+      const form = page.getByRole('form', { name: 'Import contacts' });
+      const csv = `firstName,lastName,email\nIvy,Import${RUN},ivy.${RUN}@import.test\nBad,Row,not-an-email\n`;
+      await form.getByLabel('CSV file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await form.getByRole('button', { name: 'Import' }).click();
+      await page.getByRole('progressbar', { name: 'Import progress' }).waitFor();
+      await toastTitled(page, 'Import Complete');
+      await page.getByText('2 rows read: 1 imported, 0 updated, 1 rejected.').waitFor();
+      await page.getByRole('list', { name: 'Rejected rows' }).getByText(/^Line 3:/).waitFor();
+      await shot(page, '05-contacts-import');
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('listitem', { name: `Ivy Import${RUN}` }).waitFor();
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: /^Export \(\d+\)$/ }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), 'contacts-export.csv');
+      await toastTitled(page, 'Export Complete');
+    });
+
     await t.test('put the contact on the lead pipeline and move it one stage', async () => {
       await page.getByRole('button', { name: `Edit ${name}` }).click();
       const form = page.getByRole('form', { name: 'Edit contact' });
