@@ -210,4 +210,49 @@ describe('contacts', () => {
     renderApp('/contacts', { signedIn: true });
     expect(await screen.findByText('No contacts yet')).toBeInTheDocument();
   });
+
+  it('verifies a contact through the contact_verify job and reports the result', async () => {
+    const contact = makeContact({ firstName: 'Maria', lastName: 'Gomez' });
+    const { user } = renderApp('/contacts', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Verify Maria Gomez' }));
+    expect(await screen.findByRole('button', { name: 'Verify Maria Gomez' })).toHaveTextContent('Verifying…');
+    const job = db.jobs[0];
+    if (!job) throw new Error('no verify job');
+    expect(job.kind).toBe('contact_verify');
+
+    contact.isVerified = true;
+    Object.assign(job, {
+      status: 'succeeded',
+      result: {
+        contactId: contact.id,
+        verification: { isVerified: true, verifiedBy: ['email_syntax', 'mx'], confidenceScore: 85, warnings: [] },
+      },
+    });
+    expect(await screen.findByText('Lead Verified', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.getByText('Confirmed by email_syntax, mx (85% confidence).')).toBeInTheDocument();
+    expect(await within(screen.getByRole('listitem', { name: 'Maria Gomez' })).findByText('Verified')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Verify Maria Gomez' })).toHaveTextContent('Verify');
+  });
+
+  it("reports 'Verification Failed' with the first warning, and 'Verification Error' when the job fails", async () => {
+    const contact = makeContact({ firstName: 'Tom', lastName: 'Reed' });
+    const { user } = renderApp('/contacts', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Verify Tom Reed' }));
+    await waitFor(() => expect(db.jobs).toHaveLength(1));
+    Object.assign(db.jobs[0] ?? {}, {
+      status: 'succeeded',
+      result: {
+        contactId: contact.id,
+        verification: { isVerified: false, verifiedBy: [], confidenceScore: 30, warnings: ['No mail server for example.com'] },
+      },
+    });
+    const failed = (await screen.findByText('Verification Failed', {}, { timeout: 3000 })).closest('[role="alert"]');
+    expect(failed).toHaveTextContent('No mail server for example.com');
+
+    await user.click(screen.getByRole('button', { name: 'Verify Tom Reed' }));
+    await waitFor(() => expect(db.jobs).toHaveLength(2));
+    Object.assign(db.jobs[1] ?? {}, { status: 'failed', error: 'mail provider unreachable' });
+    const error = (await screen.findByText('Verification Error', {}, { timeout: 3000 })).closest('[role="alert"]');
+    expect(error).toHaveTextContent('Failed to verify Tom Reed. mail provider unreachable');
+  }, 15_000); // two jobs, each polled once a second
 });

@@ -11,6 +11,7 @@ import { useContacts, type ContactFilters } from '@/features/contacts/api/get-co
 import { useExportContacts } from '@/features/contacts/api/export-contacts';
 import { ALL_STATUSES, ContactFormDialog } from '@/features/contacts/components/contact-form-dialog';
 import { ImportContactsDialog } from '@/features/contacts/components/import-contacts-dialog';
+import { VerifyButton } from '@/features/contacts/components/verify-button';
 import { ApiError } from '@/lib/api-client';
 import { isExecutive, scoreLabel } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
@@ -76,6 +77,7 @@ function ContactCard({ contact, onEdit }: { contact: Contact; onEdit: () => void
             Call
           </button>
         )}
+        <VerifyButton contact={contact} className={`${action} disabled:cursor-wait disabled:opacity-60`} />
         <button type="button" className={action} onClick={onEdit} aria-label={`Edit ${name}`}>
           Edit
         </button>

@@ -274,6 +274,17 @@ export const crmHandlers = [
     }),
   ),
   http.post(
+    '/api/contacts/:id/verify',
+    authed(({ params }) => {
+      if (!db.contacts.some((c) => c.id === params.id)) {
+        return HttpResponse.json({ message: 'Contact not found' }, { status: 404 });
+      }
+      const job = makeJob({ kind: 'contact_verify' });
+      db.jobs.push(job);
+      return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
+    }),
+  ),
+  http.post(
     '/api/contacts/:id/pipeline-move',
     authed(async ({ request, params }) => {
       const contact = db.contacts.find((c) => c.id === params.id);
