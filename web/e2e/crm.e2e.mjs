@@ -105,6 +105,17 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
       await shot(page, '05-contacts');
     });
 
+    await t.test('verify the contact through the contact_verify job', async () => {
+      await page.getByRole('button', { name: `Verify ${name}` }).click();
+      // The offline verifier cannot confirm a .test domain's mail server, so either outcome is a real answer.
+      await page
+        .locator('[role="status"], [role="alert"]')
+        .filter({ hasText: /Lead Verified|Verification Failed/ })
+        .first()
+        .waitFor({ timeout: 45_000 });
+      await page.getByRole('button', { name: `Verify ${name}` }).filter({ hasText: /^Verify$/ }).waitFor();
+    });
+
     await t.test('import contacts from CSV through the job, then export them', async () => {
       await page.getByRole('button', { name: 'Import Contacts' }).click();
       const form = page.getByRole('form', { name: 'Import contacts' });

@@ -1,4 +1,4 @@
-import { bandClass, scoreBand } from '@/lib/rules';
+import { bandClass, scoreBand, statusLabel } from '@/lib/rules';
 
 /** A 0–100 score coloured by the seed's bands (80+ green, 60–79 yellow, else red). */
 export function ScoreBadge({ score, label = 'Score' }: { score: number; label?: string }) {
@@ -18,7 +18,7 @@ export function ScoreBadge({ score, label = 'Score' }: { score: number; label?: 
 export function StatusPill({ status }: { status: string }) {
   return (
     <span className="inline-flex items-center rounded-md bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
-      {status.replaceAll('_', ' ').toUpperCase()}
+      {statusLabel(status)}
     </span>
   );
 }
