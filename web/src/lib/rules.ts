@@ -75,9 +75,3 @@ export const formatMillions = (value: number): string => `$${(value / 1_000_000)
 /** Percent with at most one decimal: 12.5 → '12.5%'. */
 export const formatPercent = (value: number): string =>
   `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
-
-/** Created within the last `days` days of `now`. */
-export function isWithinDays(iso: string, days: number, now = Date.now()): boolean {
-  const t = Date.parse(iso);
-  return Number.isFinite(t) && now - t <= days * 86_400_000;
-}
