@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { captureDownloads } from '@/testing/downloads';
@@ -255,4 +255,35 @@ describe('contacts', () => {
     const error = (await screen.findByText('Verification Error', {}, { timeout: 3000 })).closest('[role="alert"]');
     expect(error).toHaveTextContent('Failed to verify Tom Reed. mail provider unreachable');
   }, 15_000); // two jobs, each polled once a second
+
+  it('shows a contact\'s email history: campaigns and the 10 latest events', async () => {
+    makeContact({ firstName: 'Maria', lastName: 'Gomez' });
+    server.use(
+      http.get('/api/contacts/:id/email-history', () =>
+        HttpResponse.json({
+          totalEvents: 12,
+          campaigns: [{ id: 'c1', name: 'Spring outreach', status: 'sent', totalEvents: 12, lastEvent: { timestamp: '2026-01-10T10:00:00Z' } }],
+          recentEvents: Array.from({ length: 12 }, (_, i) => ({
+            eventType: i % 2 ? 'opened' : 'delivered',
+            timestamp: `2026-01-${String(i + 1).padStart(2, '0')}T10:00:00Z`,
+          })),
+        }),
+      ),
+    );
+    const { user } = renderApp('/contacts', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Email history of Maria Gomez' }));
+    const dialog = screen.getByRole('dialog', { name: 'Email Interaction History' });
+    expect(await within(dialog).findByText('Spring outreach')).toBeInTheDocument();
+    expect(within(within(dialog).getByRole('region', { name: 'Recent events' })).getAllByRole('listitem')).toHaveLength(10);
+  });
+
+  it("says 'Failed to load email history.' when it cannot be read", async () => {
+    makeContact({ firstName: 'Maria', lastName: 'Gomez' });
+    server.use(http.get('/api/contacts/:id/email-history', () => HttpResponse.json({ message: 'db down' }, { status: 500 })));
+    const { user } = renderApp('/contacts', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Email history of Maria Gomez' }));
+    const dialog = screen.getByRole('dialog', { name: 'Email Interaction History' });
+    expect(await within(dialog).findByText('Failed to load email history.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
 });

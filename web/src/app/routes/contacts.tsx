@@ -10,6 +10,7 @@ import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { useContacts, type ContactFilters } from '@/features/contacts/api/get-contacts';
 import { useExportContacts } from '@/features/contacts/api/export-contacts';
 import { ALL_STATUSES, ContactFormDialog } from '@/features/contacts/components/contact-form-dialog';
+import { EmailHistoryDialog } from '@/features/contacts/components/email-history-dialog';
 import { ImportContactsDialog } from '@/features/contacts/components/import-contacts-dialog';
 import { VerifyButton } from '@/features/contacts/components/verify-button';
 import { ApiError } from '@/lib/api-client';
@@ -31,9 +32,14 @@ const REGIONS = [
 ];
 const FILTER_KEYS = ['q', 'role', 'region', 'status'] as const;
 
-type DialogState = { kind: 'add' } | { kind: 'edit'; contact: Contact } | { kind: 'import' } | null;
+type DialogState =
+  | { kind: 'add' }
+  | { kind: 'edit'; contact: Contact }
+  | { kind: 'history'; contact: Contact }
+  | { kind: 'import' }
+  | null;
 
-function ContactCard({ contact, onEdit }: { contact: Contact; onEdit: () => void }) {
+function ContactCard({ contact, onEdit, onHistory }: { contact: Contact; onEdit: () => void; onHistory: () => void }) {
   const name = `${contact.firstName} ${contact.lastName}`;
   const noEmail = () =>
     toast({ title: 'No Email Address', description: 'Email address not available for this contact.', variant: 'destructive' });
@@ -80,6 +86,9 @@ function ContactCard({ contact, onEdit }: { contact: Contact; onEdit: () => void
         <VerifyButton contact={contact} className={`${action} disabled:cursor-wait disabled:opacity-60`} />
         <button type="button" className={action} onClick={onEdit} aria-label={`Edit ${name}`}>
           Edit
+        </button>
+        <button type="button" className={action} onClick={onHistory} aria-label={`Email history of ${name}`}>
+          History
         </button>
       </div>
     </li>
@@ -194,7 +203,12 @@ export function ContactsRoute() {
         <>
           <ul aria-label="Contacts" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {contacts.data.items.map((c) => (
-              <ContactCard key={c.id} contact={c} onEdit={() => setDialog({ kind: 'edit', contact: c })} />
+              <ContactCard
+                key={c.id}
+                contact={c}
+                onEdit={() => setDialog({ kind: 'edit', contact: c })}
+                onHistory={() => setDialog({ kind: 'history', contact: c })}
+              />
             ))}
           </ul>
           <Pager
@@ -208,6 +222,7 @@ export function ContactsRoute() {
       )}
       {dialog?.kind === 'add' ? <ContactFormDialog onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'edit' ? <ContactFormDialog contact={dialog.contact} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'history' ? <EmailHistoryDialog contact={dialog.contact} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'import' ? <ImportContactsDialog onClose={() => setDialog(null)} /> : null}
     </div>
   );

@@ -273,6 +273,14 @@ export const crmHandlers = [
       return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
     }),
   ),
+  http.get(
+    '/api/contacts/:id/email-history',
+    authed(({ params }) =>
+      db.contacts.some((c) => c.id === params.id)
+        ? HttpResponse.json({ totalEvents: 0, campaigns: [], recentEvents: [] })
+        : HttpResponse.json({ message: 'Contact not found' }, { status: 404 }),
+    ),
+  ),
   http.post(
     '/api/contacts/:id/verify',
     authed(({ params }) => {
