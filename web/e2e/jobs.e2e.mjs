@@ -69,9 +69,12 @@ test('admin logs in, runs a noop job and follows it to success', { timeout: 120_
       .waitFor();
     assert.match(new URL(page.url()).pathname, /^\/admin\/login$/);
 
-    // 2. The right password lands on the Jobs page.
+    // 2. The right password lands on the admin dashboard; the Jobs page is under Analytics.
     await form.getByLabel('Password').fill(PASSWORD);
     await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin');
+    await page.getByRole('button', { name: /Analytics/ }).click();
+    await page.getByRole('menuitem', { name: 'Jobs' }).click();
     await page.waitForURL((url) => url.pathname === '/admin/jobs');
     await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
     await page.getByRole('banner').getByText(EMAIL, { exact: true }).waitFor();

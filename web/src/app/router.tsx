@@ -1,29 +1,48 @@
-import { Navigate, type RouteObject } from 'react-router';
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
 
-import { AppShell } from '@/components/layouts/app-shell';
-import { paths } from '@/config/paths';
-import { RequireAdmin } from '@/features/auth/components/require-admin';
+import { FullPageSpinner } from '@/components/ui/spinner';
+import { paths, type ScreenName } from '@/config/paths';
 
-import { JobsRoute } from './routes/jobs';
 import { LoginRoute } from './routes/login';
 import { NotFoundRoute } from './routes/not-found';
-import { RootRedirect } from './routes/root-redirect';
+import { SessionLayout } from './session-layout';
+
+/** A page loaded as its own chunk when first visited. */
+const lazyPage = (load: () => Promise<ComponentType>) => async () => ({ Component: await load() });
+
+const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
+  dashboard: lazyPage(() => import('./routes/dashboard').then((m) => m.DashboardRoute)),
+  pipeline: lazyPage(() => import('./routes/pipeline').then((m) => m.PipelineRoute)),
+  jobs: lazyPage(() => import('./routes/jobs').then((m) => m.JobsRoute)),
+  leads: lazyPage(() => import('./routes/leads').then((m) => m.LeadsRoute)),
+  customers: lazyPage(() => import('./routes/customers').then((m) => m.CustomersRoute)),
+  contacts: lazyPage(() => import('./routes/contacts').then((m) => m.ContactsRoute)),
+  companies: lazyPage(() => import('./routes/companies').then((m) => m.CompaniesRoute)),
+  meetings: lazyPage(() => import('./routes/meetings').then((m) => m.MeetingsRoute)),
+};
+
+/** Every screen at its root path and its /admin path (seed 000 §2.1). */
+const screenRoutes: RouteObject[] = (Object.keys(screens) as ScreenName[]).flatMap((name) => {
+  const { path, adminPath } = paths.screens[name];
+  const lazy = screens[name];
+  const extra = name === 'dashboard' ? [paths.adminDashboard] : [];
+  return [path, adminPath, ...extra].map((p) => (p === '/' ? { index: true, lazy } : { path: p, lazy }));
+});
 
 /** The route table; the app uses a browser router, tests a memory router. */
 export const routes: RouteObject[] = [
-  { path: paths.home.path, element: <RootRedirect /> },
-  { path: paths.auth.login.path, element: <LoginRoute /> },
   {
-    element: (
-      <RequireAdmin>
-        <AppShell />
-      </RequireAdmin>
-    ),
+    // Shown while the first page's chunk loads.
+    HydrateFallback: () => <FullPageSpinner label="Loading" />,
     children: [
-      { path: paths.admin.root.path, element: <Navigate to={paths.admin.jobs.getHref()} replace /> },
-      { path: paths.admin.jobs.path, element: <JobsRoute /> },
-      { path: paths.app.jobs.path, element: <JobsRoute /> },
+      { path: paths.auth.login.path, element: <LoginRoute /> },
+      { path: paths.public.dealers, lazy: lazyPage(() => import('./routes/dealers').then((m) => m.DealersRoute)) },
+      { path: paths.public.thankYou, lazy: lazyPage(() => import('./routes/thank-you').then((m) => m.ThankYouRoute)) },
+      { path: paths.public.privacy, lazy: lazyPage(() => import('./routes/legal').then((m) => m.PrivacyPolicyRoute)) },
+      { path: paths.public.terms, lazy: lazyPage(() => import('./routes/legal').then((m) => m.TermsOfServiceRoute)) },
+      { path: '/', element: <SessionLayout />, children: screenRoutes },
+      { path: '*', element: <NotFoundRoute /> },
     ],
   },
-  { path: '*', element: <NotFoundRoute /> },
 ];

@@ -1,8 +1,24 @@
 /**
- * The one table of front-end routes. Components link with `getHref`, the router
- * registers `path`. Admin pages live under /admin and, for a signed-in admin,
- * also at the root with the same names (seed §2.1).
+ * The one table of front-end routes (seed 000 §2.1). Public pages have one path;
+ * every admin screen lives at the root and again under /admin with the same name
+ * (the dashboard at / and at /admin and /admin/dashboard). Components link with
+ * `screenHref`, which keeps the /admin prefix in admin mode.
  */
+
+export type Screen = {
+  /** Root path, e.g. `/contacts`. */
+  path: string;
+  /** The same screen under the admin prefix. */
+  adminPath: string;
+  label: string;
+};
+
+const screen = (name: string, label: string): Screen => ({
+  path: `/${name}`,
+  adminPath: `/admin/${name}`,
+  label,
+});
+
 export const paths = {
   home: {
     path: '/',
@@ -14,28 +30,39 @@ export const paths = {
       getHref: () => '/admin/login',
     },
   },
-  admin: {
-    root: {
-      path: '/admin',
-      getHref: () => '/admin',
-    },
-    jobs: {
-      path: '/admin/jobs',
-      getHref: (jobId?: string) =>
-        jobId ? `/admin/jobs?job=${encodeURIComponent(jobId)}` : '/admin/jobs',
-    },
+  /** Public pages: no login needed (seed 002). */
+  public: {
+    dealers: '/dealers',
+    thankYou: '/thank-you',
+    privacy: '/privacy-policy',
+    terms: '/terms-of-service',
   },
-  app: {
-    jobs: {
-      path: '/jobs',
-      getHref: (jobId?: string) => (jobId ? `/jobs?job=${encodeURIComponent(jobId)}` : '/jobs'),
-    },
+  /** The admin pages built so far; only these are routed and linked. */
+  screens: {
+    dashboard: { path: '/', adminPath: '/admin', label: 'Dashboard' },
+    pipeline: screen('pipeline', 'Pipeline'),
+    jobs: screen('jobs', 'Jobs'),
+    leads: screen('leads', 'Leads'),
+    customers: screen('customers', 'Customers'),
+    contacts: screen('contacts', 'All Contacts'),
+    companies: screen('companies', 'Companies'),
+    meetings: screen('meetings', 'Meetings'),
   },
-} as const;
+  /** The dashboard's second admin address. */
+  adminDashboard: '/admin/dashboard',
+} as const satisfies {
+  screens: Record<string, Screen>;
+  [key: string]: unknown;
+};
+
+export type ScreenName = keyof typeof paths.screens;
 
 /** In admin mode (the path starts with /admin) navigation links keep the /admin prefix. */
 export const isAdminPath = (pathname: string): boolean =>
   pathname === '/admin' || pathname.startsWith('/admin/');
 
-export const jobsHref = (pathname: string, jobId?: string): string =>
-  isAdminPath(pathname) ? paths.admin.jobs.getHref(jobId) : paths.app.jobs.getHref(jobId);
+/** The address of `name` from the page at `pathname`, with `search` (e.g. `?job=…`) appended. */
+export function screenHref(name: ScreenName, pathname: string, search = ''): string {
+  const target = paths.screens[name];
+  return (isAdminPath(pathname) ? target.adminPath : target.path) + search;
+}

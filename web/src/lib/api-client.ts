@@ -8,6 +8,8 @@
  *   ('Request timeout - operation took too long to complete').
  */
 
+import type { Page } from '@/types/api';
+
 export const TIMEOUT_MESSAGE = 'Request timeout - operation took too long to complete';
 
 export class ApiError extends Error {
@@ -161,4 +163,10 @@ export async function nullOn401<T>(promise: Promise<T>): Promise<T | null> {
 export function errorMessage(error: unknown, fallback = 'Something went wrong'): string {
   if (error instanceof Error && error.message) return error.message;
   return fallback;
+}
+
+/** A list endpoint's rows plus its `X-Total-Count` (all matches over every page). */
+export function toPage<T>({ data, headers }: ApiResponse<T[]>): Page<T> {
+  const total = Number.parseInt(headers.get('X-Total-Count') ?? '', 10);
+  return { items: data, total: Number.isFinite(total) ? total : data.length };
 }

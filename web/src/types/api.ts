@@ -71,3 +71,108 @@ export type EnqueueResponse = {
   jobId: string;
   status: JobStatus;
 };
+
+/** A paged list: the rows and the X-Total-Count header. */
+export type Page<T> = {
+  items: T[];
+  total: number;
+};
+
+export type Contact = {
+  id: string;
+  companyId: string | null;
+  firstName: string;
+  lastName: string;
+  title: string | null;
+  department: string | null;
+  email: string | null;
+  phone: string | null;
+  linkedinUrl: string | null;
+  status: string;
+  score: number;
+  source: string | null;
+  tags: string[];
+  notes: string | null;
+  createdAt: string;
+  lastContactedAt: string | null;
+  isVerified: boolean;
+  verificationScore: number | null;
+  verifiedBy: string[];
+  verifiedAt: string | null;
+  verificationWarnings: string[];
+};
+
+export type Company = {
+  id: string;
+  name: string;
+  industry: string | null;
+  status: string;
+  /** Whole dollars as a digit string. */
+  revenue: string | null;
+  employees: number | null;
+  founded: number | null;
+  score: number;
+  website: string | null;
+  phone: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zipCode: string | null;
+  location: string | null;
+  growthRate: number | null;
+  description: string | null;
+  competitorAlignment: number | null;
+  discoveredAt: string | null;
+  discoverySource: string | null;
+  prospectScore: number;
+  isDeal: boolean;
+  contactCount: number;
+  contacts?: Contact[];
+  createdAt: string;
+};
+
+export type Deal = {
+  id: string;
+  title: string;
+  description: string | null;
+  /** Whole dollars as a digit string. */
+  value: string;
+  stage: string | null;
+  probability: number;
+  expectedCloseDate: string | null;
+  actualCloseDate: string | null;
+  contactId: string | null;
+  companyId: string | null;
+  notes: string | null;
+  createdAt: string;
+};
+
+export type Meeting = {
+  id: string;
+  title: string;
+  description: string | null;
+  companyId: string | null;
+  contactId: string | null;
+  scheduledDate: string;
+  duration: number;
+  location: string | null;
+  meetingType: string;
+  agenda: string | null;
+  attendees: string | null;
+  status: string;
+  syncStatus: string;
+  googleCalendarEventId: string | null;
+  googleMeetLink: string | null;
+  lastSyncedAt: string | null;
+  googleCalendarSyncEnabled: boolean;
+  createdAt: string;
+};
+
+export type Activity = {
+  id: string;
+  type: string;
+  description: string;
+  entityType: string | null;
+  entityId: string | null;
+  timestamp: string;
+};

@@ -9,10 +9,17 @@ import { renderApp } from '@/testing/test-utils';
 const jobsListRegion = () => screen.getByRole('region', { name: 'Jobs' });
 
 describe('Jobs page', () => {
-  it.each(['/admin/jobs', '/jobs'])('redirects %s to the admin login without a session', async (path) => {
-    const { router } = renderApp(path);
+  it('redirects /admin/jobs to the admin login without a session', async () => {
+    const { router } = renderApp('/admin/jobs');
     expect(await screen.findByRole('form', { name: 'Admin login' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/login');
+  });
+
+  it("sends /jobs without a session to the landing page with the 'unauthorized' notice", async () => {
+    const { router } = renderApp('/jobs');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Authentication Required');
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.getByText('Turn More Prospects Into Paying Customers')).toBeInTheDocument();
   });
 
   it('lists jobs with the total from X-Total-Count and pages by 50', async () => {

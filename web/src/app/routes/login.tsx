@@ -8,9 +8,10 @@ import { LoginForm } from '@/features/auth/components/login-form';
 export function LoginRoute() {
   const navigate = useNavigate();
   const adminUser = useAdminUser();
+  const adminHome = paths.screens.dashboard.adminPath;
 
   if (adminUser.isPending) return <FullPageSpinner label="Checking your session" />;
-  if (adminUser.data) return <Navigate to={paths.admin.jobs.getHref()} replace />;
+  if (adminUser.data) return <Navigate to={adminHome} replace />;
 
   return (
     <div className="flex min-h-screen items-center justify-center px-4 py-12">
@@ -22,9 +23,7 @@ export function LoginRoute() {
           <p className="mt-1 mb-5 text-sm text-slate-500">
             Only authorized admin accounts can sign in here.
           </p>
-          <LoginForm
-            onSuccess={() => navigate(paths.admin.jobs.getHref(), { replace: true })}
-          />
+          <LoginForm onSuccess={() => navigate(adminHome, { replace: true })} />
         </div>
       </div>
     </div>

@@ -6,21 +6,90 @@ import { ADMIN_EMAIL, db } from '@/testing/mocks/db';
 import { recordRequests, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
+const DASHBOARD = 'Business Intelligence Dashboard';
+
+async function openGroup(user: ReturnType<typeof renderApp>['user'], label: string) {
+  const nav = await screen.findByRole('navigation', { name: 'Main' });
+  await user.click(within(nav).getByRole('button', { name: new RegExp(label) }));
+  return screen.findByRole('menu');
+}
+
 describe('app shell and routing', () => {
-  it('shows the app name, a Jobs link and the signed-in email', async () => {
-    renderApp('/admin/jobs', { signedIn: true });
+  it('shows the app name, the signed-in email labelled Administrator and the navigation groups', async () => {
+    renderApp('/admin', { signedIn: true });
     const banner = await screen.findByRole('banner');
     expect(within(banner).getByText('Prospector')).toBeInTheDocument();
     expect(await within(banner).findByText(ADMIN_EMAIL)).toBeInTheDocument();
+    expect(within(banner).getByText('Administrator')).toBeInTheDocument();
     const nav = within(banner).getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getByRole('link', { name: 'Jobs' })).toHaveAttribute('href', '/admin/jobs');
-    expect(within(nav).getByRole('link', { name: 'Jobs' })).toHaveAttribute('aria-current', 'page');
+    const groups = within(nav).getAllByRole('button').map((b) => b.textContent.replace('▾', '').trim());
+    // Business Tools (invoicing) is not built yet, so its group is not shown.
+    expect(groups).toEqual(['Analytics', 'Customer Management', 'Campaign Tools']);
+  });
+
+  it('prefixes every link with /admin in admin mode; the dashboard link is /admin', async () => {
+    const { user } = renderApp('/admin/contacts', { signedIn: true });
+    const analytics = await openGroup(user, 'Analytics');
+    expect(within(analytics).getByRole('menuitem', { name: 'Dashboard' })).toHaveAttribute('href', '/admin');
+    expect(within(analytics).getByRole('menuitem', { name: 'Pipeline' })).toHaveAttribute('href', '/admin/pipeline');
+    expect(within(analytics).getByRole('menuitem', { name: 'Jobs' })).toHaveAttribute('href', '/admin/jobs');
+    // Discovery has no screen yet: no link to it.
+    expect(within(analytics).queryByRole('menuitem', { name: 'Discovery' })).not.toBeInTheDocument();
+
+    await user.keyboard('{Escape}');
+    const customers = await openGroup(user, 'Customer Management');
+    expect(within(customers).getByRole('menuitem', { name: 'All Contacts' })).toHaveAttribute('aria-current', 'page');
+    expect(within(customers).getByRole('menuitem', { name: 'Leads' })).toHaveAttribute('href', '/admin/leads');
   });
 
   it('keeps root paths outside admin mode', async () => {
-    renderApp('/jobs', { signedIn: true });
-    const nav = await screen.findByRole('navigation', { name: 'Main' });
-    expect(within(nav).getByRole('link', { name: 'Jobs' })).toHaveAttribute('href', '/jobs');
+    const { user } = renderApp('/meetings', { signedIn: true });
+    const campaign = await openGroup(user, 'Campaign Tools');
+    expect(within(campaign).getByRole('menuitem', { name: 'Meetings' })).toHaveAttribute('href', '/meetings');
+    expect(within(campaign).getAllByRole('menuitem')).toHaveLength(1);
+  });
+
+  it('navigates through a group menu with the keyboard', async () => {
+    const { user, router } = renderApp('/admin', { signedIn: true });
+    await screen.findByRole('heading', { level: 1, name: DASHBOARD });
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    within(nav).getByRole('button', { name: /Campaign Tools/ }).focus();
+    await user.keyboard('{Enter}');
+    await screen.findByRole('menu');
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Meetings' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin/meetings');
+  });
+
+  it('mirrors the groups in the mobile menu', async () => {
+    const { user, router } = renderApp('/', { signedIn: true });
+    await screen.findByRole('heading', { level: 1, name: DASHBOARD });
+    const toggle = screen.getByRole('button', { name: 'Menu' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await user.click(toggle);
+    const mobile = screen.getByRole('navigation', { name: 'Mobile' });
+    expect(within(mobile).getByText('Customer Management')).toBeInTheDocument();
+    await user.click(within(mobile).getByRole('link', { name: 'Leads' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Lead Pipeline' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/leads');
+    expect(screen.queryByRole('navigation', { name: 'Mobile' })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['/', DASHBOARD],
+    ['/admin', DASHBOARD],
+    ['/admin/dashboard', DASHBOARD],
+    ['/contacts', 'Contact Intelligence'],
+    ['/admin/contacts', 'Contact Intelligence'],
+    ['/leads', 'Lead Pipeline'],
+    ['/admin/customers', 'Customers'],
+    ['/companies', 'Company Prospects'],
+    ['/admin/pipeline', 'Sales Pipeline'],
+    ['/meetings', 'Meetings'],
+    ['/admin/jobs', 'Jobs'],
+  ])('serves %s to a signed-in admin', async (path, heading) => {
+    renderApp(path, { signedIn: true });
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
   });
 
   it('logs out through POST /api/admin/logout and returns to the login page', async () => {
@@ -42,26 +111,45 @@ describe('app shell and routing', () => {
     expect(router.state.location.pathname).toBe('/admin/jobs');
   });
 
-  it('sends / to the login page when signed out', async () => {
-    const { router } = renderApp('/');
-    expect(await screen.findByRole('form', { name: 'Admin login' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/admin/login');
-  });
-
-  it('sends / and /admin to the jobs page when signed in', async () => {
-    const first = renderApp('/', { signedIn: true });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Jobs' })).toBeInTheDocument();
-    expect(first.router.state.location.pathname).toBe('/admin/jobs');
-    first.unmount();
-
-    const second = renderApp('/admin', { signedIn: true });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Jobs' })).toBeInTheDocument();
-    expect(second.router.state.location.pathname).toBe('/admin/jobs');
-  });
-
   it('shows a 404 page for unknown paths', async () => {
     renderApp('/no/such/page');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
     expect(screen.getByText('404')).toBeInTheDocument();
+  });
+});
+
+describe('landing page', () => {
+  it('is shown at / when signed out, with both buttons starting the login', async () => {
+    renderApp('/');
+    expect(await screen.findByText('Turn More Prospects Into Paying Customers')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Access Platform' })).toHaveAttribute('href', '/api/login');
+    expect(screen.getByRole('link', { name: 'Start Growing Your Business Today' })).toHaveAttribute('href', '/api/login');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("shows the 'Authentication Required' toast for ?unauthorized", async () => {
+    renderApp('/?unauthorized=true');
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveTextContent('Authentication Required');
+    expect(toast).toHaveTextContent('Please log in to access the CRM platform.');
+  });
+
+  it('keeps one FAQ item open at a time and closes the open one on click', async () => {
+    const { user } = renderApp('/');
+    const first = await screen.findByRole('button', { name: /How quickly will I see results/ });
+    const second = screen.getByRole('button', { name: /How much time does it save/ });
+    await user.click(first);
+    expect(first).toHaveAttribute('aria-expanded', 'true');
+    await user.click(second);
+    expect(first).toHaveAttribute('aria-expanded', 'false');
+    expect(second).toHaveAttribute('aria-expanded', 'true');
+    await user.click(second);
+    expect(second).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('sends signed-out visitors of admin pages to the admin login', async () => {
+    const { router } = renderApp('/admin/contacts');
+    expect(await screen.findByRole('form', { name: 'Admin login' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin/login');
   });
 });

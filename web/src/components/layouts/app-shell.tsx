@@ -1,29 +1,48 @@
-import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import * as Menu from '@radix-ui/react-dropdown-menu';
+import { useState } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { jobsHref, paths } from '@/config/paths';
+import { paths, screenHref, type ScreenName } from '@/config/paths';
 import { useAdminUser } from '@/features/auth/api/get-admin-user';
 import { useAdminLogout } from '@/features/auth/api/logout';
 import { toast } from '@/stores/toasts';
 
+import { SiteFooter } from './site-footer';
+
 export const LOGOUT_FAILED = 'Logout failed';
 
+/**
+ * The navigation groups of seed 000 §2.2, holding only the screens built so far
+ * (a group with none is left out). Jobs is the ops screen for the job queue.
+ */
+export const NAV_GROUPS: { label: string; items: ScreenName[] }[] = [
+  { label: 'Analytics', items: ['dashboard', 'pipeline', 'jobs'] },
+  { label: 'Customer Management', items: ['leads', 'customers', 'contacts', 'companies'] },
+  { label: 'Campaign Tools', items: ['meetings'] },
+];
+
+function isCurrent(name: ScreenName, pathname: string): boolean {
+  const { path, adminPath } = paths.screens[name];
+  if (name === 'dashboard') return [path, adminPath, paths.adminDashboard].includes(pathname);
+  return pathname === path || pathname === adminPath;
+}
+
 export function AppShell() {
-  const location = useLocation();
+  const { pathname } = useLocation();
   const navigate = useNavigate();
   const adminUser = useAdminUser();
+  const [mobileOpen, setMobileOpen] = useState(false);
   const logout = useAdminLogout({
     onSuccess: () => navigate(paths.auth.login.getHref(), { replace: true }),
     onError: () => toast({ title: LOGOUT_FAILED, variant: 'destructive' }),
   });
 
-  const navClass = ({ isActive }: { isActive: boolean }) =>
-    `rounded-md px-3 py-1.5 text-sm font-medium ${
-      isActive ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'
-    }`;
+  const itemClass =
+    'block rounded-md px-3 py-2 text-sm text-slate-700 outline-none hover:bg-slate-100 data-[highlighted]:bg-indigo-50 data-[highlighted]:text-indigo-700 aria-[current=page]:font-semibold aria-[current=page]:text-indigo-700';
 
   return (
-    <div className="min-h-screen">
+    <div className="flex min-h-screen flex-col">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
@@ -31,20 +50,48 @@ export function AppShell() {
         Skip to content
       </a>
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-3">
-          <div className="flex items-center gap-6">
-            <span className="text-lg font-bold tracking-tight text-indigo-700">Prospector</span>
-            <nav aria-label="Main">
+        <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3">
+          <div className="flex items-center gap-4">
+            <Link
+              to={screenHref('dashboard', pathname)}
+              className="text-lg font-bold tracking-tight text-indigo-700"
+            >
+              Prospector
+            </Link>
+            <nav aria-label="Main" className="hidden md:block">
               <ul className="flex items-center gap-1">
-                <li>
-                  <NavLink to={jobsHref(location.pathname)} className={navClass}>
-                    Jobs
-                  </NavLink>
-                </li>
+                {NAV_GROUPS.map((group) => (
+                  <li key={group.label}>
+                    <Menu.Root modal={false}>
+                      <Menu.Trigger className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 data-[state=open]:bg-slate-100">
+                        {group.label} <span aria-hidden="true">▾</span>
+                      </Menu.Trigger>
+                      <Menu.Portal>
+                        <Menu.Content
+                          align="start"
+                          sideOffset={6}
+                          className="z-40 min-w-48 rounded-lg bg-white p-1 shadow-lg ring-1 ring-slate-200"
+                        >
+                          {group.items.map((name) => (
+                            <Menu.Item key={name} asChild>
+                              <Link
+                                to={screenHref(name, pathname)}
+                                aria-current={isCurrent(name, pathname) ? 'page' : undefined}
+                                className={itemClass}
+                              >
+                                {paths.screens[name].label}
+                              </Link>
+                            </Menu.Item>
+                          ))}
+                        </Menu.Content>
+                      </Menu.Portal>
+                    </Menu.Root>
+                  </li>
+                ))}
               </ul>
             </nav>
           </div>
-          <div className="flex items-center gap-3">
+          <div className="flex items-center gap-2">
             {adminUser.data ? (
               <p className="hidden text-sm text-slate-600 sm:block">
                 <span className="sr-only">Signed in as </span>
@@ -62,12 +109,47 @@ export function AppShell() {
             >
               {logout.isPending ? 'Logging out…' : 'Logout'}
             </Button>
+            <Button
+              variant="ghost"
+              size="sm"
+              className="md:hidden"
+              aria-expanded={mobileOpen}
+              aria-controls="mobile-menu"
+              onClick={() => setMobileOpen((open) => !open)}
+            >
+              {mobileOpen ? 'Close menu' : 'Menu'}
+            </Button>
           </div>
         </div>
+        {mobileOpen ? (
+          <nav id="mobile-menu" aria-label="Mobile" className="border-t border-slate-200 px-4 py-3 md:hidden">
+            {NAV_GROUPS.map((group) => (
+              <div key={group.label} className="mb-3">
+                <p className="px-3 text-xs font-semibold tracking-wide text-slate-500 uppercase">{group.label}</p>
+                <ul>
+                  {group.items.map((name) => (
+                    <li key={name}>
+                      <NavLink
+                        to={screenHref(name, pathname)}
+                        end
+                        onClick={() => setMobileOpen(false)}
+                        aria-current={isCurrent(name, pathname) ? 'page' : undefined}
+                        className={itemClass}
+                      >
+                        {paths.screens[name].label}
+                      </NavLink>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))}
+          </nav>
+        ) : null}
       </header>
-      <main id="main" className="mx-auto max-w-7xl px-4 py-6">
+      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
         <Outlet />
       </main>
+      <SiteFooter />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { Job, JobStatus, QueueStats, User } from '@/types/api';
+import type { Activity, Company, Contact, Deal, Job, JobStatus, Meeting, QueueStats, User } from '@/types/api';
 
 /**
  * In-memory state behind the MSW handlers: the admin account, whether a session
@@ -23,9 +23,25 @@ type Db = {
   signedIn: boolean;
   jobs: Job[];
   nextJobNumber: number;
+  companies: Company[];
+  contacts: Contact[];
+  deals: Deal[];
+  meetings: Meeting[];
+  activities: Activity[];
+  nextId: number;
 };
 
-const initial = (): Db => ({ signedIn: false, jobs: [], nextJobNumber: 1 });
+const initial = (): Db => ({
+  signedIn: false,
+  jobs: [],
+  nextJobNumber: 1,
+  companies: [],
+  contacts: [],
+  deals: [],
+  meetings: [],
+  activities: [],
+  nextId: 1,
+});
 
 export const db: Db = initial();
 
@@ -91,4 +107,115 @@ export function queueStats(): QueueStats[] {
     stats[status] += 1;
   }
   return [...byKind.values()];
+}
+
+export const newId = (prefix: string): string => `${prefix}-${db.nextId++}`;
+
+const NOW = '2026-01-15T10:00:00Z';
+
+export function makeCompany(overrides: Partial<Company> = {}): Company {
+  const company: Company = {
+    id: newId('co'),
+    name: 'Acme Bath LLC',
+    industry: 'bath-shower',
+    status: 'discovered',
+    revenue: '5200000',
+    employees: 40,
+    founded: 2001,
+    score: 70,
+    website: null,
+    phone: null,
+    address: null,
+    city: 'Dallas',
+    state: 'TX',
+    zipCode: null,
+    location: 'Dallas, TX',
+    growthRate: null,
+    description: null,
+    competitorAlignment: null,
+    discoveredAt: NOW,
+    discoverySource: null,
+    prospectScore: 0,
+    isDeal: false,
+    contactCount: 0,
+    createdAt: NOW,
+    ...overrides,
+  };
+  db.companies.push(company);
+  return company;
+}
+
+export function makeContact(overrides: Partial<Contact> = {}): Contact {
+  const contact: Contact = {
+    id: newId('ct'),
+    companyId: null,
+    firstName: 'Ann',
+    lastName: 'Lee',
+    title: null,
+    department: null,
+    email: `contact${db.nextId}@example.com`,
+    phone: null,
+    linkedinUrl: null,
+    status: 'discovered',
+    score: 50,
+    source: null,
+    tags: [],
+    notes: null,
+    createdAt: NOW,
+    lastContactedAt: null,
+    isVerified: false,
+    verificationScore: null,
+    verifiedBy: [],
+    verifiedAt: null,
+    verificationWarnings: [],
+    ...overrides,
+  };
+  db.contacts.push(contact);
+  return contact;
+}
+
+export function makeDeal(overrides: Partial<Deal> = {}): Deal {
+  const deal: Deal = {
+    id: newId('deal'),
+    title: 'Acme Bath expansion',
+    description: null,
+    value: '50000',
+    stage: 'qualification',
+    probability: 25,
+    expectedCloseDate: null,
+    actualCloseDate: null,
+    contactId: null,
+    companyId: null,
+    notes: null,
+    createdAt: NOW,
+    ...overrides,
+  };
+  db.deals.push(deal);
+  return deal;
+}
+
+export function makeMeeting(overrides: Partial<Meeting> = {}): Meeting {
+  const meeting: Meeting = {
+    id: newId('mt'),
+    title: 'Discovery call',
+    description: null,
+    companyId: null,
+    contactId: null,
+    scheduledDate: '2026-02-01T15:00:00Z',
+    duration: 60,
+    location: null,
+    meetingType: 'discovery',
+    agenda: null,
+    attendees: null,
+    status: 'scheduled',
+    syncStatus: 'pending',
+    googleCalendarEventId: null,
+    googleMeetLink: null,
+    lastSyncedAt: null,
+    googleCalendarSyncEnabled: true,
+    createdAt: NOW,
+    ...overrides,
+  };
+  db.meetings.push(meeting);
+  return meeting;
 }

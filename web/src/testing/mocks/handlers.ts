@@ -2,6 +2,7 @@ import { http, HttpResponse } from 'msw';
 
 import type { Job } from '@/types/api';
 
+import { crmHandlers, leadHandlers } from './crm-handlers';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -107,5 +108,8 @@ export const handlers = [
     Object.assign(job, { status: 'queued', error: null, finishedAt: null } satisfies Partial<Job>);
     return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
   }),
+
+  ...crmHandlers,
+  ...leadHandlers,
 ];
 

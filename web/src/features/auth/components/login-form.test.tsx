@@ -75,7 +75,7 @@ describe('admin login', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Login failed$/);
   });
 
-  it('signs in, refreshes the admin user and lands on /admin/jobs', async () => {
+  it('signs in, refreshes the admin user and lands on /admin', async () => {
     const requests = recordRequests();
     let loginBody: unknown;
     server.use(
@@ -90,8 +90,10 @@ describe('admin login', () => {
 
     await fillAndSubmit(user, ADMIN_EMAIL, ADMIN_PASSWORD);
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Jobs' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/admin/jobs');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Business Intelligence Dashboard' }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin');
     expect(loginBody).toEqual({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     expect(screen.getByText(ADMIN_EMAIL)).toBeInTheDocument();
     await waitFor(() =>
@@ -101,9 +103,11 @@ describe('admin login', () => {
     );
   });
 
-  it('sends a signed-in admin straight to the jobs page', async () => {
+  it('sends a signed-in admin straight to the admin dashboard', async () => {
     const { router } = renderApp('/admin/login', { signedIn: true });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Jobs' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/admin/jobs');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Business Intelligence Dashboard' }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin');
   });
 });

@@ -1,0 +1,236 @@
+// End-to-end: the CRM screens against the real server and Debian's Chromium (see jobs.e2e.mjs for
+// the environment variables). Every screen is saved as a screenshot in e2e-artifacts/, and any
+// console error or failed page script fails the test.
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+
+import { chromium } from 'playwright-core';
+
+const BASE_URL = (process.env.E2E_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
+const EMAIL = process.env.E2E_EMAIL;
+const PASSWORD = process.env.E2E_PASSWORD;
+const ARTIFACTS = 'e2e-artifacts';
+const STEP_TIMEOUT_MS = 15_000;
+// Unique per run, so a re-run against the same server does not collide with earlier data.
+const RUN = Date.now().toString(36);
+
+let browser;
+
+before(async () => {
+  assert.ok(EMAIL, 'E2E_EMAIL must name the admin account the server was seeded with');
+  assert.ok(PASSWORD, 'E2E_PASSWORD must be set');
+  await mkdir(ARTIFACTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const shot = (page, name) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+
+/** Waits for a toast with this title (status or alert). */
+const toastTitled = (page, title) =>
+  page.locator('[role="status"], [role="alert"]').filter({ hasText: title }).first().waitFor();
+
+test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
+  const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
+  const consoleErrors = [];
+  page.on('console', (msg) => {
+    // Signed out, the session probe (GET /api/admin/user) answers 401 by design; Chromium logs it.
+    const probe = msg.location().url.endsWith('/api/admin/user') && msg.text().includes('401');
+    if (msg.type() === 'error' && !probe) consoleErrors.push(`${msg.text()} (${msg.location().url})`);
+  });
+  page.on('pageerror', (error) => consoleErrors.push(String(error)));
+
+  try {
+    await t.test('the dealer form (no session) lands on /thank-you', async () => {
+      await page.goto('/dealers');
+      const form = page.getByRole('form', { name: 'Schedule a Conversation' });
+      await form.getByLabel('Company name').fill(`Castillo Remodeling ${RUN}`);
+      await form.getByLabel('Your name').fill('Erin Castillo');
+      await form.getByLabel('Email').fill(`lead.${RUN}@castillo-remodeling.test`);
+      await form.getByLabel('State').fill('TX');
+      await form.getByLabel('Annual revenue').selectOption('10-25M');
+      await shot(page, '00-dealers');
+      await form.getByRole('button', { name: 'Schedule a Conversation' }).click();
+      await page.waitForURL((url) => url.pathname === '/thank-you');
+      await page.getByRole('heading', { level: 1, name: 'Thank you!' }).waitFor();
+      await shot(page, '00-thank-you');
+    });
+
+    await t.test('the landing page and the admin login', async () => {
+      await page.goto('/');
+      await page.getByText('Turn More Prospects Into Paying Customers').waitFor();
+      await shot(page, '01-landing');
+      await page.goto('/admin/login');
+      const form = page.getByRole('form', { name: 'Admin login' });
+      await form.getByLabel('Email').fill(EMAIL);
+      await form.getByLabel('Password').fill(PASSWORD);
+      await shot(page, '02-admin-login');
+      await form.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => url.pathname === '/admin');
+      await page.getByRole('heading', { level: 1, name: 'Business Intelligence Dashboard' }).waitFor();
+      await page.getByTestId('card-prospects').waitFor();
+      await shot(page, '03-dashboard');
+    });
+
+    const first = `Erin${RUN}`;
+    const last = 'Castillo';
+    const name = `${first} ${last}`;
+
+    await t.test('add a contact: a missing email shows the seed message, then a valid one is added', async () => {
+      await page.goto('/admin/contacts');
+      await page.getByRole('heading', { level: 1, name: 'Contact Intelligence' }).waitFor();
+      await page.getByRole('button', { name: 'Add Contact' }).click();
+      const form = page.getByRole('form', { name: 'Add contact' });
+      await form.getByLabel('First name').fill(first);
+      await form.getByLabel('Last name').fill(last);
+      await form.getByLabel('Title').fill('President');
+      await form.getByRole('button', { name: 'Add Contact' }).click();
+      await form.getByRole('alert').filter({ hasText: 'Please fill in first name, last name, and email address.' }).waitFor();
+      await shot(page, '04-contact-missing-email');
+
+      await form.getByLabel('Email').fill(`erin.${RUN}@castillo-remodeling.test`);
+      await form.getByRole('button', { name: 'Add Contact' }).click();
+      await toastTitled(page, 'Contact Added');
+      await form.waitFor({ state: 'detached' });
+      await page.getByRole('listitem', { name }).waitFor();
+      await shot(page, '05-contacts');
+    });
+
+    await t.test('verify the contact through the contact_verify job', async () => {
+      await page.getByRole('button', { name: `Verify ${name}` }).click();
+      // The offline verifier cannot confirm a .test domain's mail server, so either outcome is a real answer.
+      await page
+        .locator('[role="status"], [role="alert"]')
+        .filter({ hasText: /Lead Verified|Verification Failed/ })
+        .first()
+        .waitFor({ timeout: 45_000 });
+      await page.getByRole('button', { name: `Verify ${name}` }).filter({ hasText: /^Verify$/ }).waitFor();
+    });
+
+    await t.test('import contacts from CSV through the job, then export them', async () => {
+      await page.getByRole('button', { name: 'Import Contacts' }).click();
+      const form = page.getByRole('form', { name: 'Import contacts' });
+      const csv = `firstName,lastName,email\nIvy,Import${RUN},ivy.${RUN}@import.test\nBad,Row,not-an-email\n`;
+      await form.getByLabel('CSV file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await form.getByRole('button', { name: 'Import' }).click();
+      await page.getByRole('progressbar', { name: 'Import progress' }).waitFor();
+      await toastTitled(page, 'Import Complete');
+      await page.getByText('2 rows read: 1 imported, 0 updated, 1 rejected.').waitFor();
+      await page.getByRole('list', { name: 'Rejected rows' }).getByText(/^Line 3:/).waitFor();
+      await shot(page, '05-contacts-import');
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('listitem', { name: `Ivy Import${RUN}` }).waitFor();
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: /^Export \(\d+\)$/ }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), 'contacts-export.csv');
+      await toastTitled(page, 'Export Complete');
+    });
+
+    await t.test('put the contact on the lead pipeline and move it one stage', async () => {
+      await page.getByRole('button', { name: `Edit ${name}` }).click();
+      const form = page.getByRole('form', { name: 'Edit contact' });
+      await form.getByLabel('Status').selectOption('new_lead');
+      await form.getByRole('button', { name: 'Save Contact' }).click();
+      await toastTitled(page, 'Contact Updated');
+
+      await page.goto('/admin/leads');
+      const newLeads = page.getByRole('region', { name: 'New Leads' });
+      await newLeads.getByRole('listitem', { name }).waitFor();
+      await page.getByRole('button', { name: `Move ${name} to Email Sent` }).click();
+      await toastTitled(page, 'Lead Moved');
+      await page.getByRole('region', { name: 'Email Sent' }).getByRole('listitem', { name }).waitFor();
+      assert.equal(await newLeads.getByRole('listitem', { name }).count(), 0);
+      await shot(page, '06-leads');
+    });
+
+    await t.test('the customers and companies screens load', async () => {
+      await page.goto('/admin/customers');
+      await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+      await page.getByText('Total Customers').waitFor();
+      await shot(page, '07-customers');
+      await page.goto('/admin/companies');
+      await page.getByRole('heading', { level: 1, name: 'Company Prospects' }).waitFor();
+      await page.getByText('Total Companies').waitFor();
+      await shot(page, '08-companies');
+    });
+
+    const dealTitle = `Castillo showroom ${RUN}`;
+    await t.test('create a deal and move it to the next stage', async () => {
+      await page.goto('/admin/pipeline');
+      await page.getByRole('heading', { level: 1, name: 'Sales Pipeline' }).waitFor();
+      await page.getByRole('button', { name: 'Add Deal' }).click();
+      const form = page.getByRole('form', { name: 'Add new deal' });
+      await form.getByRole('button', { name: 'Create Deal' }).click();
+      await form.getByText('Deal title is required').waitFor();
+      await form.getByText('Deal value is required').waitFor();
+      await form.getByLabel('Deal title').fill(dealTitle);
+      await form.getByLabel('Value (USD)').fill('52000');
+      await form.getByRole('button', { name: 'Create Deal' }).click();
+      await toastTitled(page, 'Deal Created');
+      const qualification = page.getByRole('region', { name: 'Qualification' });
+      await qualification.getByRole('listitem', { name: dealTitle }).waitFor();
+
+      await page.getByRole('button', { name: `Actions for ${dealTitle}` }).click();
+      await page.getByRole('menuitem', { name: 'Move to next stage' }).click();
+      await toastTitled(page, 'Deal Moved');
+      await page.getByRole('region', { name: 'Proposal' }).getByRole('listitem', { name: dealTitle }).waitFor();
+      await shot(page, '09-pipeline');
+    });
+
+    const meetingTitle = `Showroom walkthrough ${RUN}`;
+    await t.test('schedule a meeting', async () => {
+      await page.goto('/admin/meetings');
+      await page.getByRole('heading', { level: 1, name: 'Meetings' }).waitFor();
+      await page.getByRole('button', { name: 'Schedule Meeting' }).first().click();
+      const form = page.getByRole('form', { name: 'Schedule meeting' });
+      await form.getByRole('button', { name: 'Schedule Meeting' }).click();
+      await form.getByText('Title is required').waitFor();
+      await form.getByText('Date and time are required').waitFor();
+      await form.getByLabel('Title').fill(meetingTitle);
+      await form.getByLabel('Date and time').fill('2030-03-01T15:00');
+      await form.getByLabel('Meeting type').selectOption('demo');
+      await form.getByRole('button', { name: 'Schedule Meeting' }).click();
+      await toastTitled(page, 'Meeting Scheduled');
+      const card = page.getByRole('listitem', { name: meetingTitle });
+      await card.waitFor();
+      await card.getByText('SCHEDULED').waitFor();
+      await shot(page, '10-meetings');
+    });
+
+    await t.test('the jobs screen and a phone-sized dashboard', async () => {
+      await page.goto('/admin/jobs');
+      await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+      await shot(page, '11-jobs');
+      await page.setViewportSize({ width: 360, height: 800 });
+      await page.goto('/admin');
+      await page.getByRole('heading', { level: 1, name: 'Business Intelligence Dashboard' }).waitFor();
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await page.getByRole('navigation', { name: 'Mobile' }).waitFor();
+      await shot(page, '12-dashboard-360px');
+      // Nothing may overflow sideways at 360 px.
+      const overflow = await page.evaluate(
+        () => globalThis.document.documentElement.scrollWidth - globalThis.innerWidth,
+      );
+      assert.ok(overflow <= 0, `the page is ${overflow}px wider than the 360px viewport`);
+    });
+
+    assert.deepEqual(consoleErrors, [], 'no console errors');
+  } catch (error) {
+    await shot(page, 'crm-failure').catch(() => {});
+    throw error;
+  } finally {
+    await context.close();
+  }
+});

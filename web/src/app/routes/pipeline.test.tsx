@@ -1,0 +1,168 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { captureDownloads } from '@/testing/downloads';
+import { db, makeCompany, makeContact, makeDeal } from '@/testing/mocks/db';
+import { server } from '@/testing/mocks/server';
+import { renderApp } from '@/testing/test-utils';
+
+const column = (name: string) => screen.getByRole('region', { name });
+
+async function openDealForm() {
+  const view = renderApp('/pipeline', { signedIn: true });
+  await view.user.click(await screen.findByRole('button', { name: 'Add Deal' }));
+  return { ...view, form: screen.getByRole('form', { name: 'Add new deal' }) };
+}
+
+describe('sales pipeline', () => {
+  it('groups deals by stage with $K totals; stageless deals count as qualification; closed_lost is hidden', async () => {
+    makeDeal({ title: 'A', value: '52000', stage: 'qualification' });
+    makeDeal({ title: 'B', value: '8400', stage: null });
+    makeDeal({ title: 'C', value: '120000', stage: 'closed_won', actualCloseDate: '2026-01-10' });
+    makeDeal({ title: 'D', value: '1000', stage: 'closed_lost' });
+    renderApp('/pipeline', { signedIn: true });
+
+    const qualification = await screen.findByRole('region', { name: 'Qualification' });
+    expect(await within(qualification).findByText('$60K · 2 deals')).toBeInTheDocument();
+    expect(within(qualification).getByRole('listitem', { name: 'B' })).toHaveTextContent('High potential');
+    const won = within(column('Closed Won')).getByRole('listitem', { name: 'C' });
+    expect(won).toHaveTextContent('Signed 2026-01-10');
+    expect(won).toHaveTextContent('$120,000');
+    expect(screen.queryByRole('listitem', { name: 'D' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Closed Lost' })).not.toBeInTheDocument();
+  });
+
+  it('shows the KPI tiles from the pipeline metrics', async () => {
+    makeDeal({ value: '52000' });
+    makeDeal({ value: '1200000' });
+    renderApp('/pipeline', { signedIn: true });
+    const tile = async (label: string) => (await screen.findByText(label, { selector: 'p' })).parentElement;
+    expect(await tile('Total Pipeline')).toHaveTextContent('$1.3M');
+    expect(await tile('Active Deals')).toHaveTextContent('2');
+    expect(await tile('Avg Deal Size')).toHaveTextContent('$626,000');
+    expect(await tile('Pipeline Velocity')).toHaveTextContent('Building momentum');
+  });
+
+  it('requires a title and a value, with the seed messages', async () => {
+    const { user, form } = await openDealForm();
+    await user.click(within(form).getByRole('button', { name: 'Create Deal' }));
+    expect(within(form).getByText('Deal title is required')).toBeInTheDocument();
+    expect(within(form).getByText('Deal value is required')).toBeInTheDocument();
+    await user.type(within(form).getByLabelText('Value (USD)'), '12.5k');
+    await user.click(within(form).getByRole('button', { name: 'Create Deal' }));
+    expect(within(form).getByText('Deal value must be a whole number of dollars')).toBeInTheDocument();
+    expect(db.deals).toHaveLength(0);
+  });
+
+  it('sets the probability from the chosen stage and creates the deal', async () => {
+    const company = makeCompany({ name: 'Castillo Remodeling' });
+    let body: unknown;
+    server.use(
+      http.post('/api/deals', async ({ request }) => {
+        body = await request.clone().json();
+      }),
+    );
+    const { user, form } = await openDealForm();
+    expect(within(form).getByLabelText('Probability (%)')).toHaveValue(25);
+    await user.selectOptions(within(form).getByLabelText('Stage'), 'negotiation');
+    expect(within(form).getByLabelText('Probability (%)')).toHaveValue(65);
+    await user.selectOptions(within(form).getByLabelText('Stage'), 'closed_lost');
+    expect(within(form).getByLabelText('Probability (%)')).toHaveValue(0);
+    await user.selectOptions(within(form).getByLabelText('Stage'), 'proposal');
+
+    await user.type(within(form).getByLabelText('Deal title'), 'Castillo showroom');
+    await user.type(within(form).getByLabelText('Value (USD)'), '52000');
+    await within(form).findByRole('option', { name: 'Castillo Remodeling' });
+    await user.selectOptions(within(form).getByLabelText('Company'), company.id);
+    await user.click(within(form).getByRole('button', { name: 'Create Deal' }));
+
+    expect(await screen.findByText('Deal Created')).toBeInTheDocument();
+    expect(body).toEqual({
+      title: 'Castillo showroom',
+      value: 52000,
+      description: null,
+      stage: 'proposal',
+      probability: 45,
+      expectedCloseDate: null,
+      contactId: null,
+      companyId: company.id,
+      notes: null,
+    });
+    expect(await within(column('Proposal')).findByRole('listitem', { name: 'Castillo showroom' })).toBeInTheDocument();
+  });
+
+  it('refuses an expected close date in the past', async () => {
+    const { user, form } = await openDealForm();
+    const date = within(form).getByLabelText('Expected close date');
+    expect(date).toHaveAttribute('min');
+    await user.type(within(form).getByLabelText('Deal title'), 'Old');
+    await user.type(within(form).getByLabelText('Value (USD)'), '10');
+    await user.type(date, '2001-01-01');
+    await user.click(within(form).getByRole('button', { name: 'Create Deal' }));
+    expect(within(form).getByText('Expected close date cannot be in the past')).toBeInTheDocument();
+  });
+
+  it('moves a deal to the next stage from its menu; closed_won has no next stage', async () => {
+    makeDeal({ title: 'Castillo showroom', stage: 'decision' });
+    const { user } = renderApp('/admin/pipeline', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Actions for Castillo showroom' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Move to next stage' }));
+    expect(await screen.findByText('"Castillo showroom" moved to Closed Won stage.')).toBeInTheDocument();
+    expect(await within(column('Closed Won')).findByRole('listitem', { name: 'Castillo showroom' })).toBeInTheDocument();
+    expect(db.deals[0]?.probability).toBe(100);
+
+    await user.click(screen.getByRole('button', { name: 'Actions for Castillo showroom' }));
+    expect(screen.getByRole('menuitem', { name: 'Move to next stage' })).toHaveAttribute('aria-disabled', 'true');
+  });
+
+  it('deletes a deal after confirming', async () => {
+    makeDeal({ title: 'Castillo showroom' });
+    const { user } = renderApp('/pipeline', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Actions for Castillo showroom' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete Deal' }));
+    const confirm = screen.getByRole('dialog', { name: 'Delete Deal' });
+    expect(confirm).toHaveTextContent('Are you sure you want to delete "Castillo showroom"?');
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Deal Deleted')).toBeInTheDocument();
+    expect(db.deals).toHaveLength(0);
+    expect(await screen.findByText('No deals yet')).toBeInTheDocument();
+  });
+
+  it('converts a company prospect and a contact prospect into deals', async () => {
+    makeCompany({ name: 'Acme Bath LLC', prospectScore: 72 });
+    makeContact({ firstName: 'Ann', lastName: 'Lee', status: 'new_lead' });
+    const { user } = renderApp('/pipeline', { signedIn: true });
+    const companies = await screen.findByRole('region', { name: 'Company Prospects' });
+    await user.click(await within(companies).findByRole('button', { name: 'Convert Acme Bath LLC to deal' }));
+    expect(await screen.findByText('"Acme Bath LLC" is now a deal.')).toBeInTheDocument();
+    await waitFor(() => expect(within(companies).getByText('No company prospects.')).toBeInTheDocument());
+
+    const contacts = screen.getByRole('region', { name: 'Contact Prospects' });
+    expect(within(contacts).getByText('New Lead')).toBeInTheDocument();
+    await user.click(within(contacts).getByRole('button', { name: 'Convert Ann Lee to deal' }));
+    expect(await screen.findByText('Prospect Converted')).toBeInTheDocument();
+    expect(await within(column('Qualification')).findByRole('listitem', { name: 'Ann Lee' })).toBeInTheDocument();
+  });
+
+  it('exports the pipeline as the server names it', async () => {
+    const downloads = captureDownloads();
+    const { user } = renderApp('/pipeline', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Export Pipeline' }));
+    expect(await screen.findByText('Export Complete')).toBeInTheDocument();
+    expect(downloads).toEqual(['pipeline_export_2026-01-15.csv']);
+  });
+
+  it('sets a prospect status; a contact marked Not Interested leaves the prospects', async () => {
+    const company = makeCompany({ name: 'Acme Bath LLC', prospectScore: 72 });
+    const contact = makeContact({ firstName: 'Ann', lastName: 'Lee', status: 'new_lead' });
+    const { user } = renderApp('/pipeline', { signedIn: true });
+    await user.selectOptions(await screen.findByLabelText('Set status of Acme Bath LLC'), 'qualified');
+    expect(await screen.findByText('Prospect Updated')).toBeInTheDocument();
+    expect(company.status).toBe('qualified');
+
+    await user.selectOptions(screen.getByLabelText('Set status of Ann Lee'), 'Not Interested');
+    await waitFor(() => expect(contact.status).toBe('lost'));
+    await waitFor(() => expect(screen.queryByLabelText('Set status of Ann Lee')).not.toBeInTheDocument());
+  });
+});

@@ -1,0 +1,37 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api, toPage } from '@/lib/api-client';
+import type { Company } from '@/types/api';
+
+export const COMPANIES_URL = '/api/companies';
+
+export type CompanyFilters = {
+  q?: string;
+  state?: string;
+  status?: string;
+  /** high 80+, medium 60–79, low below 60 (server-side bands). */
+  scoreBand?: '' | 'high' | 'medium' | 'low';
+  limit: number;
+  offset: number;
+};
+
+export const companiesKeys = {
+  all: ['companies'] as const,
+  list: (filters: CompanyFilters) => ['companies', 'list', filters] as const,
+  detail: (id: string) => ['companies', 'detail', id] as const,
+};
+
+export const getCompanies = (filters: CompanyFilters, { signal }: { signal?: AbortSignal } = {}) =>
+  api.request<Company[]>('GET', COMPANIES_URL, { params: filters, signal }).then(toPage);
+
+export const getCompaniesQueryOptions = (filters: CompanyFilters) =>
+  queryOptions({
+    queryKey: companiesKeys.list(filters),
+    queryFn: ({ signal }) => getCompanies(filters, { signal }),
+    placeholderData: keepPreviousData,
+    // Seed 001 §7: the company list retries 3 times before showing its error state.
+    retry: 3,
+    retryDelay: 500,
+  });
+
+export const useCompanies = (filters: CompanyFilters) => useQuery(getCompaniesQueryOptions(filters));

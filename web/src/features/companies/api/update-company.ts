@@ -1,0 +1,42 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { dealsKeys } from '@/features/deals/api/query-keys';
+import { api } from '@/lib/api-client';
+import type { Company } from '@/types/api';
+
+import { COMPANIES_URL, companiesKeys } from './get-companies';
+
+/** The edit dialog's fields (seed 000 §2.7) or a prospect status; absent fields stay as they are. */
+export type CompanyUpdate = Partial<{
+  name: string;
+  website: string | null;
+  industry: string | null;
+  /** Whole dollars, or null when unknown. */
+  revenue: number | null;
+  employees: number | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zipCode: string | null;
+  phone: string | null;
+  description: string | null;
+  status: string;
+}>;
+
+export const updateCompany = ({ id, update }: { id: string; update: CompanyUpdate }) =>
+  api.put<Company>(`${COMPANIES_URL}/${encodeURIComponent(id)}`, update);
+
+export const useUpdateCompany = (options: { onSuccess?: (c: Company) => void; onError?: (e: Error) => void }) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateCompany,
+    onSuccess: async (company) => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: companiesKeys.all }),
+        queryClient.invalidateQueries({ queryKey: dealsKeys.prospects }),
+      ]);
+      options.onSuccess?.(company);
+    },
+    onError: options.onError,
+  });
+};

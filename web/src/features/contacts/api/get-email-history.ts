@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import { CONTACTS_URL } from './get-contacts';
+
+export type EmailHistory = {
+  totalEvents: number;
+  campaigns: { id: string; name: string; status: string; totalEvents: number; lastEvent: { timestamp: string } }[];
+  /** sent, delivered, opened, clicked, replied, bounced */
+  recentEvents: { eventType: string; timestamp: string }[];
+};
+
+/** Recent email events shown in the history dialog (seed 001 §9). */
+export const RECENT_EVENTS_SHOWN = 10;
+
+export const getEmailHistory = (id: string, { signal }: { signal?: AbortSignal } = {}) =>
+  api.get<EmailHistory>(`${CONTACTS_URL}/${encodeURIComponent(id)}/email-history`, { signal });
+
+export const useEmailHistory = (id: string) =>
+  useQuery(
+    queryOptions({
+      queryKey: ['contacts', 'email-history', id],
+      queryFn: ({ signal }) => getEmailHistory(id, { signal }),
+    }),
+  );

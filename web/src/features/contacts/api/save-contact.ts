@@ -1,0 +1,37 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { Contact } from '@/types/api';
+
+import { CONTACTS_URL, contactsKeys } from './get-contacts';
+
+export type ContactInput = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string | null;
+  title: string | null;
+  department: string | null;
+  companyId: string | null;
+  status: string;
+  notes: string | null;
+};
+
+export const createContact = (input: ContactInput) => api.post<Contact>(CONTACTS_URL, input);
+
+export const updateContact = (id: string, input: Partial<ContactInput>) =>
+  api.put<Contact>(`${CONTACTS_URL}/${encodeURIComponent(id)}`, input);
+
+/** Adds a contact (no id) or saves an existing one; refreshes every contact read. */
+export const useSaveContact = (options: { onSuccess?: (c: Contact) => void; onError?: (e: Error) => void }) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id?: string; input: ContactInput }) =>
+      id ? updateContact(id, input) : createContact(input),
+    onSuccess: async (contact) => {
+      await queryClient.invalidateQueries({ queryKey: contactsKeys.all });
+      options.onSuccess?.(contact);
+    },
+    onError: options.onError,
+  });
+};

@@ -1,0 +1,70 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+
+import { WatchJob } from '@/features/jobs/components/watch-job';
+import { errorMessage } from '@/lib/api-client';
+import { toast } from '@/stores/toasts';
+import type { Contact, Job } from '@/types/api';
+
+import { contactsKeys } from '../api/get-contacts';
+import { useVerifyContact, type VerificationResult } from '../api/verify-contact';
+
+/** Verify: runs the contact_verify job and reports its result with the seed's toasts. */
+export function VerifyButton({ contact, className }: { contact: Contact; className: string }) {
+  const queryClient = useQueryClient();
+  const [jobId, setJobId] = useState<string | null>(null);
+  const name = `${contact.firstName} ${contact.lastName}`;
+
+  const failed = useCallback(
+    (reason: string | null) => {
+      setJobId(null);
+      toast({
+        title: 'Verification Error',
+        description: `Failed to verify ${name}. ${reason ?? 'Please try again.'}`,
+        variant: 'destructive',
+      });
+    },
+    [name],
+  );
+  const start = useVerifyContact({
+    onSuccess: (r) => setJobId(r.jobId),
+    onError: (e) => failed(errorMessage(e)),
+  });
+
+  const finished = useCallback(
+    (job: Job) => {
+      setJobId(null);
+      const v = job.status === 'succeeded' ? (job.result as VerificationResult | null)?.verification : undefined;
+      if (!v) {
+        failed(job.error);
+        return;
+      }
+      void queryClient.invalidateQueries({ queryKey: contactsKeys.all });
+      if (v.isVerified) {
+        toast({
+          title: 'Lead Verified',
+          description: `Confirmed by ${v.verifiedBy.join(', ')} (${v.confidenceScore}% confidence).`,
+          variant: 'success',
+        });
+      } else {
+        toast({
+          title: 'Verification Failed',
+          description: v.warnings[0] ?? 'Insufficient sources confirmed this lead.',
+          variant: 'destructive',
+        });
+      }
+    },
+    [failed, queryClient],
+  );
+  const onWatchError = useCallback((e: Error) => failed(e.message), [failed]);
+
+  const busy = start.isPending || jobId !== null;
+  return (
+    <>
+      <button type="button" className={className} disabled={busy} aria-label={`Verify ${name}`} onClick={() => start.mutate(contact.id)}>
+        {busy ? 'Verifying…' : 'Verify'}
+      </button>
+      {jobId ? <WatchJob jobId={jobId} onFinish={finished} onError={onWatchError} /> : null}
+    </>
+  );
+}

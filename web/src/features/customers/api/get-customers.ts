@@ -1,0 +1,24 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api, toPage } from '@/lib/api-client';
+import type { Contact } from '@/types/api';
+
+export const CUSTOMERS_URL = '/api/customers';
+
+/** Customers are contacts: keyed under contacts so a conversion refreshes them. */
+export const customersKeys = {
+  list: (q: string, offset: number) => ['contacts', 'customers', 'list', q, offset] as const,
+  stats: ['contacts', 'customers', 'stats'] as const,
+};
+
+export const getCustomers = (q: string, offset: number, limit: number, { signal }: { signal?: AbortSignal } = {}) =>
+  api.request<Contact[]>('GET', CUSTOMERS_URL, { params: { q, offset, limit }, signal }).then(toPage);
+
+export const useCustomers = (q: string, offset: number, limit: number) =>
+  useQuery(
+    queryOptions({
+      queryKey: customersKeys.list(q, offset),
+      queryFn: ({ signal }) => getCustomers(q, offset, limit, { signal }),
+      placeholderData: keepPreviousData,
+    }),
+  );

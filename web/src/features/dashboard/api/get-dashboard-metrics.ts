@@ -1,0 +1,31 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import { dashboardKeys } from './query-keys';
+
+export const DASHBOARD_METRICS_URL = '/api/dashboard/metrics';
+
+export type DashboardMetrics = {
+  prospectsIdentified: number;
+  prospectsChange: number;
+  prospectsChangeText: string;
+  meetingsScheduled: number;
+  meetingConversionRate: number;
+  activeDeals: number;
+  pipelineValue: number;
+  upcomingMeetings: number;
+  completedMeetings: number;
+  monthlyMeetings: number;
+};
+
+export const getDashboardMetrics = ({ signal }: { signal?: AbortSignal } = {}) =>
+  api.get<DashboardMetrics>(DASHBOARD_METRICS_URL, { signal });
+
+export const getDashboardMetricsQueryOptions = () =>
+  queryOptions({
+    queryKey: dashboardKeys.metrics,
+    queryFn: ({ signal }) => getDashboardMetrics({ signal }),
+  });
+
+export const useDashboardMetrics = () => useQuery(getDashboardMetricsQueryOptions());

@@ -1,0 +1,52 @@
+import * as Menu from '@radix-ui/react-dropdown-menu';
+
+import { formatDollars } from '@/lib/rules';
+import type { Deal } from '@/types/api';
+
+import { nextStage, stageInfo } from '../api/stages';
+
+type Props = {
+  deal: Deal;
+  onNextStage: () => void;
+  onDelete: () => void;
+};
+
+const itemClass =
+  'block w-full cursor-pointer rounded-md px-3 py-2 text-left text-sm outline-none data-[disabled]:cursor-not-allowed data-[disabled]:text-slate-400 data-[highlighted]:bg-indigo-50';
+
+export function DealCard({ deal, onNextStage, onDelete }: Props) {
+  const info = stageInfo(deal.stage);
+  const statusLine =
+    info.stage === 'closed_won' && deal.actualCloseDate ? `${info.statusLine} ${deal.actualCloseDate}` : info.statusLine;
+  return (
+    <li aria-label={deal.title} className="rounded-lg bg-white p-3 shadow-xs">
+      <div className="flex items-start justify-between gap-2">
+        <h3 className="min-w-0 text-sm font-semibold break-words text-slate-900">{deal.title}</h3>
+        <Menu.Root modal={false}>
+          <Menu.Trigger
+            aria-label={`Actions for ${deal.title}`}
+            className="rounded px-1.5 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
+            ⋯
+          </Menu.Trigger>
+          <Menu.Portal>
+            <Menu.Content align="end" className="z-40 min-w-44 rounded-lg bg-white p-1 shadow-lg ring-1 ring-slate-200">
+              <Menu.Item className={itemClass} disabled={nextStage(deal.stage) === null} onSelect={onNextStage}>
+                Move to next stage
+              </Menu.Item>
+              <Menu.Item className={`${itemClass} text-rose-700`} onSelect={onDelete}>
+                Delete Deal
+              </Menu.Item>
+            </Menu.Content>
+          </Menu.Portal>
+        </Menu.Root>
+      </div>
+      <p className="mt-1 text-sm font-medium text-slate-800">{formatDollars(deal.value)}</p>
+      <p className="text-xs text-slate-500">{statusLine}</p>
+      <div className="mt-2 flex items-center justify-between text-xs">
+        <span className="rounded bg-indigo-50 px-1.5 py-0.5 font-semibold text-indigo-700">{deal.probability}%</span>
+        <span className="text-slate-500">{deal.expectedCloseDate ? `Close ${deal.expectedCloseDate}` : 'No close date'}</span>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,183 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Field, inputClass } from '@/components/ui/field';
+import { getCompaniesQueryOptions } from '@/features/companies/api/get-companies';
+import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
+import { ApiError } from '@/lib/api-client';
+import { toast } from '@/stores/toasts';
+
+import { useCreateDeal, type DealInput } from '../api/create-deal';
+import { DEAL_STAGES, type DealStage } from '../api/stages';
+
+const STAGE_VALUES = DEAL_STAGES.map((s) => s.stage) as [DealStage, ...DealStage[]];
+
+/** Today as YYYY-MM-DD in local time: the earliest expected close date. */
+export const today = (): string => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+/** Probability is coerced to a number from 0 to 100; anything non-numeric becomes 0 (seed 001 §5). */
+export const coerceProbability = (raw: string): number => {
+  const n = Number(raw);
+  return Number.isFinite(n) && raw.trim() !== '' ? Math.min(100, Math.max(0, Math.round(n))) : 0;
+};
+
+export const dealSchema = z.object({
+  title: z.string().trim().min(1, 'Deal title is required'),
+  value: z
+    .string()
+    .trim()
+    .min(1, 'Deal value is required')
+    .regex(/^\d+$/, 'Deal value must be a whole number of dollars'),
+  description: z.string().trim(),
+  stage: z.enum(STAGE_VALUES),
+  probability: z.string(),
+  expectedCloseDate: z
+    .string()
+    .refine((d) => d === '' || d >= today(), 'Expected close date cannot be in the past'),
+  contactId: z.string(),
+  companyId: z.string(),
+  notes: z.string().trim(),
+});
+
+type FormValues = z.input<typeof dealSchema>;
+type Parsed = z.output<typeof dealSchema>;
+
+const orNull = (s: string) => (s === '' ? null : s);
+
+const toInput = (v: Parsed): DealInput => ({
+  title: v.title,
+  value: Number(v.value),
+  description: orNull(v.description),
+  stage: v.stage,
+  probability: coerceProbability(v.probability),
+  expectedCloseDate: orNull(v.expectedCloseDate),
+  contactId: orNull(v.contactId),
+  companyId: orNull(v.companyId),
+  notes: orNull(v.notes),
+});
+
+export function DealFormDialog({ onClose }: { onClose: () => void }) {
+  const contacts = useQuery(getContactsQueryOptions({ limit: 1000, offset: 0 }));
+  const companies = useQuery(getCompaniesQueryOptions({ limit: 1000, offset: 0 }));
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    formState: { errors },
+  } = useForm<FormValues, unknown, Parsed>({
+    resolver: zodResolver(dealSchema),
+    defaultValues: {
+      title: '',
+      value: '',
+      description: '',
+      stage: 'qualification',
+      probability: '25',
+      expectedCloseDate: '',
+      contactId: '',
+      companyId: '',
+      notes: '',
+    },
+  });
+  const create = useCreateDeal({
+    onSuccess: (deal) => {
+      toast({ title: 'Deal Created', description: `"${deal.title}" was added to the pipeline.`, variant: 'success' });
+      onClose();
+    },
+    onError: (error) =>
+      toast({
+        title: 'Failed to Create Deal',
+        description: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Please check your information and try again.',
+        variant: 'destructive',
+      }),
+  });
+
+  const stageField = register('stage', {
+    // Choosing a stage sets its usual probability (seed 001 §4).
+    onChange: (e: { target: { value: string } }) => {
+      const info = DEAL_STAGES.find((s) => s.stage === e.target.value);
+      if (info) setValue('probability', String(info.probability));
+    },
+  });
+
+  const legend = 'text-sm font-semibold text-slate-900';
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title="Add New Deal" size="lg">
+      <form noValidate aria-label="Add new deal" className="space-y-5" onSubmit={handleSubmit((v) => create.mutate(toInput(v)))}>
+        <fieldset className="grid gap-4 sm:grid-cols-2">
+          <legend className={legend}>Deal Information</legend>
+          <Field label="Deal title" error={errors.title?.message} className="sm:col-span-2">
+            <input className={inputClass} aria-required="true" {...register('title')} />
+          </Field>
+          <Field label="Value (USD)" error={errors.value?.message}>
+            <input inputMode="numeric" className={inputClass} aria-required="true" {...register('value')} />
+          </Field>
+          <Field label="Description" className="sm:col-span-2">
+            <textarea rows={2} className={inputClass} {...register('description')} />
+          </Field>
+        </fieldset>
+        <fieldset className="grid gap-4 sm:grid-cols-3">
+          <legend className={legend}>Sales Details</legend>
+          <Field label="Stage">
+            <select className={inputClass} {...stageField}>
+              {DEAL_STAGES.map((s) => (
+                <option key={s.stage} value={s.stage}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Probability (%)">
+            <input type="number" min={0} max={100} className={inputClass} {...register('probability')} />
+          </Field>
+          <Field label="Expected close date" error={errors.expectedCloseDate?.message}>
+            <input type="date" min={today()} className={inputClass} {...register('expectedCloseDate')} />
+          </Field>
+        </fieldset>
+        <fieldset className="grid gap-4 sm:grid-cols-2">
+          <legend className={legend}>Relationships</legend>
+          <Field label="Contact">
+            <select className={inputClass} {...register('contactId')}>
+              <option value="">No contact</option>
+              {contacts.data?.items.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.firstName} {c.lastName}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Company">
+            <select className={inputClass} {...register('companyId')}>
+              <option value="">No company</option>
+              {companies.data?.items.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </fieldset>
+        <fieldset>
+          <legend className={legend}>Notes</legend>
+          <Field label="Notes">
+            <textarea rows={2} className={inputClass} {...register('notes')} />
+          </Field>
+        </fieldset>
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? 'Creating...' : 'Create Deal'}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

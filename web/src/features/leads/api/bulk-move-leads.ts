@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { contactsKeys } from '@/features/contacts/api/get-contacts';
+import { api } from '@/lib/api-client';
+
+export type BulkStatusResult = { status: string; matched: number; updated: number };
+
+/** Sets every listed contact to `status` in one transaction. */
+export const bulkMoveLeads = (input: { contactIds: string[]; status: string }) =>
+  api.post<BulkStatusResult>('/api/contacts/bulk-status', input);
+
+export const useBulkMoveLeads = (options: { onSuccess?: (r: BulkStatusResult) => void; onError?: (e: Error) => void }) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: bulkMoveLeads,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: contactsKeys.all }),
+    ...options,
+  });
+};

@@ -1,0 +1,143 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Field, inputClass } from '@/components/ui/field';
+import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
+import { ApiError } from '@/lib/api-client';
+import { toast } from '@/stores/toasts';
+
+import { MEETING_TYPES, useCreateMeeting, type MeetingInput } from '../api/create-meeting';
+
+export const meetingSchema = z.object({
+  title: z.string().trim().min(1, 'Title is required'),
+  /** A datetime-local value (local time, no zone). */
+  scheduledDate: z
+    .string()
+    .min(1, 'Date and time are required')
+    .refine((v) => !Number.isNaN(new Date(v).getTime()), 'Enter a valid date and time'),
+  duration: z.coerce
+    .number<string>({ error: 'Duration must be a whole number of minutes' })
+    .int('Duration must be a whole number of minutes')
+    .min(1, 'Duration must be at least 1 minute')
+    .max(1440, 'Duration must be at most 1440 minutes'),
+  meetingType: z.enum(MEETING_TYPES),
+  location: z.string().trim(),
+  contactId: z.string(),
+  attendees: z.string().trim(),
+  agenda: z.string().trim(),
+  description: z.string().trim(),
+});
+
+type FormValues = z.input<typeof meetingSchema>;
+type Parsed = z.output<typeof meetingSchema>;
+
+const orNull = (s: string) => (s === '' ? null : s);
+
+const toInput = (v: Parsed): MeetingInput => ({
+  title: v.title,
+  // The browser's local time, sent with its zone as ISO 8601.
+  scheduledDate: new Date(v.scheduledDate).toISOString(),
+  duration: v.duration,
+  meetingType: v.meetingType,
+  location: orNull(v.location),
+  contactId: orNull(v.contactId),
+  companyId: null,
+  attendees: orNull(v.attendees),
+  agenda: orNull(v.agenda),
+  description: orNull(v.description),
+});
+
+export function MeetingFormDialog({ onClose }: { onClose: () => void }) {
+  const contacts = useQuery(getContactsQueryOptions({ limit: 1000, offset: 0 }));
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<FormValues, unknown, Parsed>({
+    resolver: zodResolver(meetingSchema),
+    defaultValues: {
+      title: '',
+      scheduledDate: '',
+      duration: '60',
+      meetingType: 'discovery',
+      location: '',
+      contactId: '',
+      attendees: '',
+      agenda: '',
+      description: '',
+    },
+  });
+  const create = useCreateMeeting({
+    onSuccess: (m) => {
+      toast({ title: 'Meeting Scheduled', description: `"${m.title}" was added to your meetings.`, variant: 'success' });
+      onClose();
+    },
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Failed to schedule meeting',
+        variant: 'destructive',
+      }),
+  });
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title="Schedule Meeting" size="lg">
+      <form noValidate aria-label="Schedule meeting" className="space-y-4" onSubmit={handleSubmit((v) => create.mutate(toInput(v)))}>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Title" error={errors.title?.message} className="sm:col-span-2">
+            <input className={inputClass} aria-required="true" {...register('title')} />
+          </Field>
+          <Field label="Date and time" error={errors.scheduledDate?.message}>
+            <input type="datetime-local" className={inputClass} aria-required="true" {...register('scheduledDate')} />
+          </Field>
+          <Field label="Duration (minutes)" error={errors.duration?.message}>
+            <input type="number" min={1} max={1440} step={1} className={inputClass} {...register('duration')} />
+          </Field>
+          <Field label="Meeting type">
+            <select className={inputClass} {...register('meetingType')}>
+              {MEETING_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Location">
+            <input className={inputClass} {...register('location')} />
+          </Field>
+          <Field label="Contact">
+            <select className={inputClass} {...register('contactId')}>
+              <option value="">No contact</option>
+              {contacts.data?.items.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.firstName} {c.lastName}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Attendees" hint="Comma-separated names or emails">
+            <input className={inputClass} {...register('attendees')} />
+          </Field>
+        </div>
+        <Field label="Agenda">
+          <textarea rows={2} className={inputClass} {...register('agenda')} />
+        </Field>
+        <Field label="Description">
+          <textarea rows={2} className={inputClass} {...register('description')} />
+        </Field>
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? 'Scheduling…' : 'Schedule Meeting'}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

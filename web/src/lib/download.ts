@@ -1,0 +1,33 @@
+import { buildUrl, errorFromResponse, type QueryParams } from './api-client';
+
+/** The file name from a Content-Disposition header, if it names one. */
+export function fileNameFrom(header: string | null): string | null {
+  if (!header) return null;
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header);
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
+
+/**
+ * Downloads a file the server generates (CSV exports): fetched with the session
+ * cookie, then saved under the server's file name (else `fallbackName`).
+ * Returns the name it was saved under. A non-OK answer throws `ApiError`.
+ */
+export async function downloadFile(url: string, fallbackName: string, params?: QueryParams): Promise<string> {
+  const response = await fetch(buildUrl(url, params), {
+    credentials: 'include',
+    headers: { Accept: 'text/csv' },
+  });
+  // Read as bytes: the CSV is saved as sent, never parsed.
+  const blob = await response.blob();
+  if (!response.ok) throw errorFromResponse(response.status, response.statusText, await blob.text());
+  const name = fileNameFrom(response.headers.get('Content-Disposition')) ?? fallbackName;
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(href);
+  return name;
+}

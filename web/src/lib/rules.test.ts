@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  compatibilityLabel,
+  contactTier,
+  formatDollars,
+  formatMillions,
+  formatRevenue,
+  formatThousands,
+  isExecutive,
+  leadPriority,
+  scoreBand,
+  scoreLabel,
+  statusLabel,
+} from './rules';
+
+describe('seed display rules', () => {
+  it('colours scores: 80+ green, 60–79 yellow, else red', () => {
+    expect([100, 80, 79, 60, 59, 0].map(scoreBand)).toEqual(['green', 'green', 'yellow', 'yellow', 'red', 'red']);
+  });
+
+  it('labels contact scores at 90, 80 and 70', () => {
+    expect([90, 89, 80, 79, 70, 69].map(scoreLabel)).toEqual([
+      'Excellent',
+      'Very Good',
+      'Very Good',
+      'Good',
+      'Good',
+      'Fair',
+    ]);
+  });
+
+  it('marks lead cards 80+ high priority and 70–79 medium', () => {
+    expect([80, 79, 70, 69].map(leadPriority)).toEqual(['high', 'medium', 'medium', null]);
+  });
+
+  it('labels compatibility: 75+ High, 50–74 Medium, below Low', () => {
+    expect([75, 74, 50, 49].map(compatibilityLabel)).toEqual(['High', 'Medium', 'Medium', 'Low']);
+  });
+
+  it('puts contacts in tiers by title', () => {
+    expect(contactTier('CEO')).toBe('executive');
+    expect(contactTier('Co-Founder')).toBe('executive');
+    expect(contactTier('Vice President of Sales')).toBe('executive');
+    expect(contactTier('VP Operations')).toBe('leadership');
+    expect(contactTier('Sales Director')).toBe('leadership');
+    expect(contactTier('Office Manager')).toBe('leadership');
+    expect(contactTier('Estimator')).toBe('staff');
+    expect(contactTier(null)).toBe('staff');
+  });
+
+  it("tags 'Executive' only for ceo or president", () => {
+    expect(isExecutive('President')).toBe(true);
+    expect(isExecutive('CEO & Founder')).toBe(true);
+    expect(isExecutive('Founder')).toBe(false);
+  });
+
+  it('formats revenue in millions with one decimal, else Not disclosed', () => {
+    expect(formatRevenue('5200000')).toBe('$5.2M');
+    expect(formatRevenue('12000000')).toBe('$12.0M');
+    expect(formatRevenue(null)).toBe('Not disclosed');
+  });
+
+  it('formats whole dollars, $K stage values and $M totals', () => {
+    expect(formatDollars('52000')).toBe('$52,000');
+    expect(formatThousands(52_499)).toBe('$52K');
+    expect(formatMillions(1_250_000)).toBe('$1.3M');
+  });
+
+  it('shows statuses in upper case with spaces', () => {
+    expect(statusLabel('not_interested')).toBe('NOT INTERESTED');
+  });
+});

@@ -1,0 +1,539 @@
+import { http, HttpResponse, type HttpResponseResolver } from 'msw';
+
+import type { Contact, Deal } from '@/types/api';
+
+import { db, makeContact, makeDeal, makeJob, makeMeeting } from './db';
+
+/** Stateful stand-ins for the CRM endpoints, with the real API's rules and messages. */
+
+const notSignedIn = () => HttpResponse.json({ message: 'Not signed in' }, { status: 401 });
+
+// Every CRM route needs a session.
+const authed =
+  (resolver: HttpResponseResolver): HttpResponseResolver =>
+  (info) =>
+    db.signedIn ? resolver(info) : notSignedIn();
+
+const fieldError = (message: string, field: string, status = 422) =>
+  HttpResponse.json({ message, errors: { [field]: message } }, { status });
+
+function paged(request: Request, rows: unknown[]) {
+  const url = new URL(request.url);
+  const limit = Number(url.searchParams.get('limit') ?? '100');
+  const offset = Number(url.searchParams.get('offset') ?? '0');
+  return HttpResponse.json(rows.slice(offset, offset + limit), {
+    headers: { 'X-Total-Count': String(rows.length) },
+  });
+}
+
+const csv = (name: string, body: string) =>
+  new HttpResponse(body, {
+    headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}"` },
+  });
+
+const REQUIRED = 'Required Fields Missing: Please fill in first name, last name, and email address.';
+const PIPELINE = ['new_lead', 'email_sent', 'meeting_scheduled', 'qualified'];
+const STAGE_TITLES = ['New Leads', 'Email Sent', 'Meeting Scheduled', 'Qualified'];
+const BOARD = ['qualification', 'proposal', 'negotiation', 'decision', 'closed_won'];
+const PROBABILITY: Record<string, number> = {
+  qualification: 25,
+  proposal: 45,
+  negotiation: 65,
+  decision: 80,
+  closed_won: 100,
+  closed_lost: 0,
+};
+const REGION_STATES: Record<string, string[]> = {
+  southwest: ['TX', 'LA', 'AR', 'MS', 'NM', 'OK', 'AZ'],
+  texas: ['TX'],
+  louisiana: ['LA'],
+  arkansas: ['AR'],
+  mississippi: ['MS'],
+  'new-mexico': ['NM'],
+  oklahoma: ['OK'],
+  arizona: ['AZ'],
+};
+const TARGET_STATES = [
+  ['TX', 'Texas'],
+  ['LA', 'Louisiana'],
+  ['AR', 'Arkansas'],
+  ['MS', 'Mississippi'],
+  ['NM', 'New Mexico'],
+  ['OK', 'Oklahoma'],
+  ['AZ', 'Arizona'],
+] as const;
+
+const fullName = (c: Contact) => `${c.firstName} ${c.lastName}`;
+
+function log(type: string, description: string) {
+  db.activities.unshift({
+    id: `act-${db.activities.length + 1}`,
+    type,
+    description,
+    entityType: null,
+    entityId: null,
+    timestamp: '2026-01-15T10:00:00Z',
+  });
+}
+
+function contactFilter(url: URL) {
+  const q = url.searchParams.get('q')?.toLowerCase();
+  const role = url.searchParams.get('role')?.toLowerCase();
+  const status = url.searchParams.get('status');
+  const region = url.searchParams.get('region');
+  const states = region ? REGION_STATES[region] : undefined;
+  return db.contacts.filter((c) => {
+    if (q && ![fullName(c), c.email ?? '', c.title ?? ''].some((s) => s.toLowerCase().includes(q))) return false;
+    if (role && !(c.title ?? '').toLowerCase().includes(role)) return false;
+    if (status && c.status !== status) return false;
+    if (states) {
+      const company = db.companies.find((co) => co.id === c.companyId);
+      if (!company?.state || !states.includes(company.state)) return false;
+    }
+    return true;
+  });
+}
+
+type ContactBody = Partial<Record<keyof Contact, unknown>>;
+
+function applyContact(target: Contact, body: ContactBody): Response | null {
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+  const merged = { ...target };
+  for (const key of ['firstName', 'lastName'] as const) {
+    if (key in body) merged[key] = text(body[key]) ?? '';
+  }
+  for (const key of ['email', 'phone', 'title', 'department', 'companyId', 'notes'] as const) {
+    if (key in body) merged[key] = text(body[key]);
+  }
+  if (typeof body.status === 'string') merged.status = body.status;
+  if (!merged.firstName || !merged.lastName || !merged.email) {
+    return HttpResponse.json({ message: REQUIRED }, { status: 422 });
+  }
+  if (db.contacts.some((c) => c.id !== target.id && c.email === merged.email)) {
+    return HttpResponse.json({ message: 'A contact with this email address already exists.' }, { status: 409 });
+  }
+  Object.assign(target, merged);
+  return null;
+}
+
+export const crmHandlers = [
+  // ---- dashboard ----
+  http.get(
+    '/api/dashboard/metrics',
+    authed(() => {
+      const open = db.deals.filter((d) => d.stage !== 'closed_won' && d.stage !== 'closed_lost');
+      const live = db.meetings.filter((m) => m.status !== 'cancelled');
+      return HttpResponse.json({
+        prospectsIdentified: db.companies.length,
+        prospectsChange: 12.5,
+        prospectsChangeText: '+12.5% from last month',
+        meetingsScheduled: live.length,
+        meetingConversionRate: 0,
+        activeDeals: open.length,
+        pipelineValue: open.reduce((sum, d) => sum + Number(d.value), 0),
+        upcomingMeetings: live.filter((m) => m.status === 'scheduled' || m.status === 'confirmed').length,
+        completedMeetings: db.meetings.filter((m) => m.status === 'completed').length,
+        monthlyMeetings: live.length,
+      });
+    }),
+  ),
+  http.get(
+    '/api/dashboard/campaign-performance',
+    authed(({ request }) => {
+      const timeframe = new URL(request.url).searchParams.get('timeframe') ?? '7';
+      if (!['7', '30', '90'].includes(timeframe)) return fieldError('timeframe must be one of: 7, 30, 90', 'timeframe');
+      return HttpResponse.json({
+        timeframe: Number(timeframe),
+        deliveryRate: 0,
+        responseRate: 0,
+        meetingRate: Number(timeframe) / 10,
+        emailDataAvailable: false,
+        meetingsCreated: 0,
+        contactsContacted: 0,
+      });
+    }),
+  ),
+  http.get(
+    '/api/dashboard/regional',
+    authed(() =>
+      HttpResponse.json(
+        TARGET_STATES.map(([state, name]) => ({
+          state,
+          name,
+          count: db.companies.filter((c) => c.state === state).length,
+        })),
+      ),
+    ),
+  ),
+  http.get(
+    '/api/dashboard/report',
+    authed(() => csv('business-development-report-2026-01-15.csv', 'Business Development Report,Generated,2026-01-15\n')),
+  ),
+  http.get('/api/activities', authed(({ request }) => paged(request, db.activities))),
+  http.get(
+    '/api/email/analytics',
+    authed(() => HttpResponse.json({ timeframe: 30, totalSent: 0, openRate: 0, delivered: 0, bounced: 0 })),
+  ),
+
+  // ---- companies ----
+  http.get(
+    '/api/companies',
+    authed(({ request }) => {
+      const url = new URL(request.url);
+      const q = url.searchParams.get('q')?.toLowerCase();
+      const state = url.searchParams.get('state');
+      const status = url.searchParams.get('status');
+      const band = url.searchParams.get('scoreBand');
+      const range = band ? { high: [80, 100], medium: [60, 79], low: [0, 59] }[band] : undefined;
+      if (band && !range) return fieldError('scoreBand must be one of: high, medium, low', 'scoreBand');
+      const rows = db.companies.filter(
+        (c) =>
+          (!q || [c.name, c.industry, c.city, c.state].some((s) => s?.toLowerCase().includes(q))) &&
+          (!state || c.state === state) &&
+          (!status || c.status === status) &&
+          (!range || (c.score >= (range[0] ?? 0) && c.score <= (range[1] ?? 100))),
+      );
+      return paged(request, rows);
+    }),
+  ),
+  http.get(
+    '/api/companies/:id',
+    authed(({ params }) => {
+      const company = db.companies.find((c) => c.id === params.id);
+      if (!company) return HttpResponse.json({ message: 'Company not found' }, { status: 404 });
+      return HttpResponse.json({ ...company, contacts: db.contacts.filter((c) => c.companyId === company.id) });
+    }),
+  ),
+
+  http.put(
+    '/api/companies/:id',
+    authed(async ({ request, params }) => {
+      const company = db.companies.find((c) => c.id === params.id);
+      if (!company) return HttpResponse.json({ message: 'Company not found' }, { status: 404 });
+      const body = (await request.json()) as Record<string, unknown> & { revenue?: number | null };
+      if ('name' in body && (typeof body.name !== 'string' || !body.name.trim())) {
+        return fieldError('Company name is required', 'name');
+      }
+      const { revenue, ...rest } = body;
+      Object.assign(company, rest);
+      if ('revenue' in body) company.revenue = revenue === null ? null : String(revenue);
+      return HttpResponse.json(company);
+    }),
+  ),
+
+  // ---- contacts ----
+  http.get('/api/contacts', authed(({ request }) => paged(request, contactFilter(new URL(request.url))))),
+  http.get(
+    '/api/contacts/export',
+    authed(({ request }) => {
+      const rows = contactFilter(new URL(request.url));
+      if (rows.length === 0) {
+        return HttpResponse.json({ message: 'No Contacts to Export: Add contacts first or clear filters.' }, { status: 404 });
+      }
+      return csv(
+        'contacts-export.csv',
+        ['First Name,Last Name,Title,Email,Phone,Status,Score', ...rows.map((c) => [c.firstName, c.lastName, c.title, c.email, c.phone, c.status, c.score].join(','))].join('\n'),
+      );
+    }),
+  ),
+  http.post(
+    '/api/contacts',
+    authed(async ({ request }) => {
+      const body = (await request.json()) as ContactBody;
+      const contact = makeContact({ firstName: '', lastName: '', email: null });
+      const problem = applyContact(contact, body);
+      if (problem) {
+        db.contacts.pop();
+        return problem;
+      }
+      log('contact_created', `Contact ${fullName(contact)} added`);
+      return HttpResponse.json(contact, { status: 201 });
+    }),
+  ),
+  http.put(
+    '/api/contacts/:id',
+    authed(async ({ request, params }) => {
+      const contact = db.contacts.find((c) => c.id === params.id);
+      if (!contact) return HttpResponse.json({ message: 'Contact not found' }, { status: 404 });
+      return applyContact(contact, (await request.json()) as ContactBody) ?? HttpResponse.json(contact);
+    }),
+  ),
+  http.post(
+    '/api/contacts/import',
+    authed(async ({ request }) => {
+      if (!request.headers.get('Content-Type')?.startsWith('text/csv')) {
+        return HttpResponse.json({ message: 'Expected a CSV body with Content-Type: text/csv' }, { status: 415 });
+      }
+      const header = (await request.text()).split('\n')[0] ?? '';
+      if (!['firstName', 'lastName', 'email'].every((c) => header.includes(c))) {
+        return HttpResponse.json({ message: 'The CSV needs the columns firstName, lastName and email; missing: email' }, { status: 422 });
+      }
+      const job = makeJob({ kind: 'contact_import' });
+      db.jobs.push(job);
+      return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
+    }),
+  ),
+  http.get(
+    '/api/contacts/:id/email-history',
+    authed(({ params }) =>
+      db.contacts.some((c) => c.id === params.id)
+        ? HttpResponse.json({ totalEvents: 0, campaigns: [], recentEvents: [] })
+        : HttpResponse.json({ message: 'Contact not found' }, { status: 404 }),
+    ),
+  ),
+  http.post(
+    '/api/contacts/:id/verify',
+    authed(({ params }) => {
+      if (!db.contacts.some((c) => c.id === params.id)) {
+        return HttpResponse.json({ message: 'Contact not found' }, { status: 404 });
+      }
+      const job = makeJob({ kind: 'contact_verify' });
+      db.jobs.push(job);
+      return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
+    }),
+  ),
+  http.post(
+    '/api/contacts/:id/pipeline-move',
+    authed(async ({ request, params }) => {
+      const contact = db.contacts.find((c) => c.id === params.id);
+      if (!contact) return HttpResponse.json({ message: 'Contact not found' }, { status: 404 });
+      const { direction } = (await request.json()) as { direction: string };
+      const at = PIPELINE.indexOf(contact.status);
+      const to = PIPELINE[direction === 'forward' ? at + 1 : at - 1];
+      if (at < 0 || !to) {
+        return HttpResponse.json(
+          { message: direction === 'forward' ? 'No next stage available' : 'No previous stage available' },
+          { status: 409 },
+        );
+      }
+      contact.status = to;
+      return HttpResponse.json(contact);
+    }),
+  ),
+  http.post(
+    '/api/contacts/bulk-status',
+    authed(async ({ request }) => {
+      const { contactIds, status } = (await request.json()) as { contactIds: string[]; status: string };
+      const rows = db.contacts.filter((c) => contactIds.includes(c.id));
+      if (rows.length !== contactIds.length) return HttpResponse.json({ message: 'Contact not found' }, { status: 404 });
+      const changed = rows.filter((c) => c.status !== status);
+      for (const c of changed) c.status = status;
+      return HttpResponse.json({ status, matched: rows.length, updated: changed.length });
+    }),
+  ),
+  http.post(
+    '/api/contacts/:id/convert-to-customer',
+    authed(({ params }) => {
+      const contact = db.contacts.find((c) => c.id === params.id);
+      if (!contact) return HttpResponse.json({ message: 'Contact not found' }, { status: 404 });
+      if (contact.status !== 'qualified') {
+        return HttpResponse.json(
+          { message: `Only qualified leads can be converted to customers (this contact is ${contact.status}).` },
+          { status: 409 },
+        );
+      }
+      contact.status = 'customer';
+      return HttpResponse.json(contact);
+    }),
+  ),
+  http.get(
+    '/api/leads/board',
+    authed(() =>
+      HttpResponse.json(
+        PIPELINE.map((stage, i) => {
+          const inStage = db.contacts.filter((c) => c.status === stage);
+          return {
+            stage,
+            title: STAGE_TITLES[i],
+            count: inStage.length,
+            avgScore: inStage.length ? Math.round(inStage.reduce((s, c) => s + c.score, 0) / inStage.length) : 0,
+            highPriority: inStage.filter((c) => c.score >= 80).length,
+            contacts: inStage,
+          };
+        }),
+      ),
+    ),
+  ),
+  http.get(
+    '/api/customers',
+    authed(({ request }) => {
+      const q = new URL(request.url).searchParams.get('q')?.toLowerCase();
+      return paged(
+        request,
+        db.contacts.filter((c) => c.status === 'customer' && (!q || fullName(c).toLowerCase().includes(q))),
+      );
+    }),
+  ),
+  http.get(
+    '/api/customers/stats',
+    authed(() => {
+      const customers = db.contacts.filter((c) => c.status === 'customer');
+      return HttpResponse.json({
+        total: customers.length,
+        highValue: customers.filter((c) => c.score >= 85).length,
+        newThisMonth: customers.length,
+      });
+    }),
+  ),
+
+  // ---- deals ----
+  http.get('/api/deals', authed(({ request }) => paged(request, db.deals))),
+  http.post(
+    '/api/deals',
+    authed(async ({ request }) => {
+      const body = (await request.json()) as Partial<Record<keyof Deal, unknown>>;
+      if (typeof body.title !== 'string' || !body.title.trim()) return fieldError('Deal title is required', 'title');
+      if (body.value === undefined || body.value === null || body.value === '') return fieldError('Deal value is required', 'value');
+      const stage = typeof body.stage === 'string' ? body.stage : 'qualification';
+      const deal = makeDeal({
+        title: body.title,
+        value: typeof body.value === 'number' ? String(body.value) : (body.value as string),
+        stage,
+        probability: typeof body.probability === 'number' ? body.probability : (PROBABILITY[stage] ?? 25),
+        expectedCloseDate: typeof body.expectedCloseDate === 'string' ? body.expectedCloseDate : null,
+      });
+      return HttpResponse.json(deal, { status: 201 });
+    }),
+  ),
+  http.post(
+    '/api/deals/convert-prospect',
+    authed(async ({ request }) => {
+      const { prospectId, type } = (await request.json()) as { prospectId: string; type: string };
+      if (type === 'company') {
+        const company = db.companies.find((c) => c.id === prospectId);
+        if (!company) return HttpResponse.json({ message: 'Company not found' }, { status: 404 });
+        if (company.isDeal) return HttpResponse.json({ message: 'Company is already a deal' }, { status: 409 });
+        company.isDeal = true;
+        return HttpResponse.json(makeDeal({ title: company.name, companyId: company.id }), { status: 201 });
+      }
+      const contact = db.contacts.find((c) => c.id === prospectId);
+      if (!contact) return HttpResponse.json({ message: 'Contact not found' }, { status: 404 });
+      if (db.deals.some((d) => d.contactId === contact.id)) {
+        return HttpResponse.json({ message: 'Contact is already a deal' }, { status: 409 });
+      }
+      contact.status = 'qualified';
+      return HttpResponse.json(makeDeal({ title: fullName(contact), contactId: contact.id }), { status: 201 });
+    }),
+  ),
+  http.post(
+    '/api/deals/:id/next-stage',
+    authed(({ params }) => {
+      const deal = db.deals.find((d) => d.id === params.id);
+      if (!deal) return HttpResponse.json({ message: 'Deal not found' }, { status: 404 });
+      const next = BOARD[BOARD.indexOf(deal.stage ?? 'qualification') + 1];
+      if (!next || !BOARD.includes(deal.stage ?? 'qualification')) {
+        return HttpResponse.json({ message: 'No next stage available' }, { status: 409 });
+      }
+      Object.assign(deal, { stage: next, probability: PROBABILITY[next] ?? 0 });
+      return HttpResponse.json(deal);
+    }),
+  ),
+  http.delete(
+    '/api/deals/:id',
+    authed(({ params }) => {
+      const at = db.deals.findIndex((d) => d.id === params.id);
+      if (at < 0) return HttpResponse.json({ message: 'Deal not found' }, { status: 404 });
+      db.deals.splice(at, 1);
+      return new HttpResponse(null, { status: 204 });
+    }),
+  ),
+  http.get(
+    '/api/pipeline/metrics',
+    authed(() => {
+      const open = db.deals.filter((d) => d.stage !== 'closed_won' && d.stage !== 'closed_lost');
+      const total = open.reduce((s, d) => s + Number(d.value), 0);
+      return HttpResponse.json({
+        totalPipeline: total,
+        qoqGrowth: 0,
+        activeDealsCount: open.length,
+        weeklyGrowth: 0,
+        closeRate: 0,
+        targetCloseRate: 20,
+        isAboveTarget: false,
+        avgCycleDays: 0,
+        targetCycle: 35,
+        industryAvgCycle: 45,
+        expectedCloseValue: 0,
+        conversionRate: 0,
+        industryAvgCloseRate: 15.2,
+        avgDealSize: open.length ? Math.round(total / open.length) : 0,
+        industryAvgDealSize: 52000,
+        pipelineVelocity: 0,
+        stageBreakdown: [],
+      });
+    }),
+  ),
+  http.get(
+    '/api/pipeline/prospects',
+    authed(() =>
+      HttpResponse.json({
+        companies: db.companies
+          .filter((c) => c.prospectScore > 0 && !c.isDeal)
+          .slice(0, 8)
+          .map(({ id, name, industry, city, state, revenue, score, prospectScore, status, isDeal }) => ({
+            id, name, industry, city, state, revenue, score, prospectScore, status, isDeal,
+          })),
+        contacts: db.contacts
+          .filter((c) => ['new_lead', 'contacted', 'responded'].includes(c.status))
+          .slice(0, 6)
+          .map((c) => ({ ...c, companyName: null })),
+      }),
+    ),
+  ),
+  http.get('/api/pipeline/export', authed(() => csv('pipeline_export_2026-01-15.csv', 'Title,Stage\n'))),
+
+  // ---- meetings ----
+  http.get(
+    '/api/meetings',
+    authed(({ request }) => {
+      const status = new URL(request.url).searchParams.get('status');
+      return paged(request, db.meetings.filter((m) => !status || m.status === status));
+    }),
+  ),
+  http.post(
+    '/api/meetings',
+    authed(async ({ request }) => {
+      const body = (await request.json()) as Record<string, unknown>;
+      if (typeof body.title !== 'string' || !body.title.trim()) return fieldError('Title is required', 'title');
+      if (typeof body.scheduledDate !== 'string') return fieldError('Date and time are required', 'scheduledDate');
+      const meeting = makeMeeting({
+        title: body.title,
+        scheduledDate: body.scheduledDate,
+        duration: typeof body.duration === 'number' ? body.duration : 60,
+        meetingType: typeof body.meetingType === 'string' ? body.meetingType : 'discovery',
+      });
+      return HttpResponse.json(meeting, { status: 201 });
+    }),
+  ),
+  http.put(
+    '/api/meetings/:id',
+    authed(async ({ request, params }) => {
+      const meeting = db.meetings.find((m) => m.id === params.id);
+      if (!meeting) return HttpResponse.json({ message: 'Meeting not found' }, { status: 404 });
+      const { status } = (await request.json()) as { status: string };
+      if (status === meeting.status) return HttpResponse.json({ message: `Meeting is already ${status}` }, { status: 409 });
+      meeting.status = status;
+      return HttpResponse.json(meeting);
+    }),
+  ),
+  http.delete(
+    '/api/meetings/:id',
+    authed(({ params }) => {
+      const at = db.meetings.findIndex((m) => m.id === params.id);
+      if (at < 0) return HttpResponse.json({ message: 'Meeting not found' }, { status: 404 });
+      db.meetings.splice(at, 1);
+      return new HttpResponse(null, { status: 204 });
+    }),
+  ),
+];
+
+/** The public dealer form (no session), with the API's messages. */
+export const leadHandlers = [
+  http.post('/api/leads', async ({ request }) => {
+    const body = (await request.json()) as Record<string, string | null>;
+    if ((body.companyName ?? '').trim().length < 2) return fieldError('Company name is required', 'companyName');
+    if ((body.contactName ?? '').trim().length < 2) return fieldError('Your name is required', 'contactName');
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(body.email ?? '')) return fieldError('Valid email is required', 'email');
+    return HttpResponse.json({ message: 'Thank you! Our team will contact you within 1-2 business days.' }, { status: 201 });
+  }),
+];
