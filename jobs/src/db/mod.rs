@@ -17,7 +17,7 @@ macro_rules! dispatch {
 macro_rules! dispatch_tx {
     ($tx:expr, $f:ident ( $($arg:expr),* )) => {
         match $tx {
-            Tx::Sqlite(tx, _) => sqlite::$f(&mut **tx, $($arg),*).await,
+            Tx::Sqlite(tx) => sqlite::$f(&mut **tx, $($arg),*).await,
             Tx::Postgres(tx) => postgres::$f(&mut **tx, $($arg),*).await,
         }
     };
@@ -53,9 +53,7 @@ pub use metrics::*;
 pub use seed::*;
 pub use sequences::*;
 
-use std::collections::HashMap;
 use std::str::FromStr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -110,7 +108,7 @@ impl Db {
                     .create_if_missing(true)
                     .journal_mode(SqliteJournalMode::Wal)
                     .synchronous(SqliteSynchronous::Normal)
-                    .busy_timeout(SQLITE_BUSY_TIMEOUT)
+                    .busy_timeout(Duration::from_secs(10))
                     .foreign_keys(true)
                     // Reads through a memory map instead of copying every page out of the OS cache
                     // (profiled: a fifth of a list request was page copies and cache bookkeeping).
@@ -175,14 +173,7 @@ impl Db {
         Ok(match self {
             // IMMEDIATE takes the write lock up front: a deferred transaction that later writes can
             // fail with SQLITE_BUSY without waiting on busy_timeout.
-            Self::Sqlite(pool) => {
-                // As long as SQLite itself would wait (`busy_timeout`), then the same error.
-                let turn =
-                    tokio::time::timeout(SQLITE_BUSY_TIMEOUT, sqlite_writer(pool).lock_owned())
-                        .await
-                        .map_err(|_| sqlx::Error::PoolTimedOut)?;
-                Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?, turn)
-            }
+            Self::Sqlite(pool) => Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?),
             Self::Postgres(pool) => Tx::Postgres(pool.begin().await?),
         })
     }
@@ -294,43 +285,22 @@ impl Db {
     }
 }
 
-/// Write transactions on one SQLite file take turns in this process, first come first served: a
-/// writer waiting here is woken the moment the lock is free, where one waiting in SQLite's busy
-/// handler sleeps in steps of up to 100 ms and loses the lock to newcomers again and again
-/// (measured: step jobs waiting 5 s to write 200 rows). Other processes on the same file still meet
-/// at `busy_timeout`.
-const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-
-fn sqlite_writer(pool: &sqlx::SqlitePool) -> Arc<tokio::sync::Mutex<()>> {
-    type Writers = std::sync::Mutex<HashMap<std::path::PathBuf, Arc<tokio::sync::Mutex<()>>>>;
-    static WRITERS: std::sync::LazyLock<Writers> = std::sync::LazyLock::new(Default::default);
-    let file = pool.connect_options().get_filename().to_path_buf();
-    let mut writers = WRITERS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    writers.entry(file).or_default().clone()
-}
-
 /// A transaction on either backend: domain writes and their jobs commit or roll back together.
-/// On SQLite it holds this process's turn to write until it ends.
 pub enum Tx {
-    Sqlite(
-        sqlx::Transaction<'static, sqlx::Sqlite>,
-        tokio::sync::OwnedMutexGuard<()>,
-    ),
+    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
     Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
 }
 
 impl Tx {
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         match self {
-            Self::Sqlite(tx, _) => tx.commit().await,
+            Self::Sqlite(tx) => tx.commit().await,
             Self::Postgres(tx) => tx.commit().await,
         }
     }
     pub async fn rollback(self) -> Result<(), sqlx::Error> {
         match self {
-            Self::Sqlite(tx, _) => tx.rollback().await,
+            Self::Sqlite(tx) => tx.rollback().await,
             Self::Postgres(tx) => tx.rollback().await,
         }
     }
@@ -341,7 +311,7 @@ impl Tx {
     /// Wakes the workers of `kind` in other processes once this transaction commits.
     pub async fn job_notify(&mut self, kind: &str) -> Result<(), sqlx::Error> {
         match self {
-            Self::Sqlite(..) => Ok(()),
+            Self::Sqlite(_) => Ok(()),
             Self::Postgres(tx) => postgres::job_notify(tx, kind).await,
         }
     }
