@@ -357,12 +357,11 @@ async fn tick(app: &TestApp) {
     .await;
 }
 
-/// The seed-shaped three-step sequence run by ticks with a controllable clock: 50 first messages,
-/// a reply stops one contact, pausing holds everyone, two days later exactly 49 second messages.
-async fn sequence_runs_unattended(db: TestDb) {
+/// An app that mails a loopback SMTP server, limits raised for tests; a staff user's client.
+async fn mailing_app(db: &TestDb) -> (SmtpSink, TestApp, Client) {
     let sink = SmtpSink::start();
     let app = TestApp::spawn(
-        &db,
+        db,
         AppOptions {
             providers: Some(Providers::embedded().with_mailing(sink.mailing(None))),
             ..AppOptions::default()
@@ -370,7 +369,6 @@ async fn sequence_runs_unattended(db: TestDb) {
     )
     .await;
     let admin = app.admin().await;
-    let user = app.user().await;
     let (status, _) = send(
         admin
             .put(app.url("/api/deliverability-settings"))
@@ -378,6 +376,14 @@ async fn sequence_runs_unattended(db: TestDb) {
     )
     .await;
     assert_eq!(status, 200);
+    let user = app.user().await;
+    (sink, app, user)
+}
+
+/// The seed-shaped three-step sequence run by ticks with a controllable clock: 50 first messages,
+/// a reply stops one contact, pausing holds everyone, two days later exactly 49 second messages.
+async fn sequence_runs_unattended(db: TestDb) {
+    let (sink, app, user) = mailing_app(&db).await;
     for i in 0..50 {
         insert_contact(
             &app.db,
@@ -777,23 +783,7 @@ async fn enrollments_of(app: &TestApp, c: &Client, id: &str) -> Vec<Value> {
 /// A/B variants with their own content and stats, sending windows, enrollment and exit rules, a
 /// booked meeting, action steps, and a lost step job's enrollments handed out again after its lease.
 async fn variants_windows_and_rules(db: TestDb) {
-    let sink = SmtpSink::start();
-    let app = TestApp::spawn(
-        &db,
-        AppOptions {
-            providers: Some(Providers::embedded().with_mailing(sink.mailing(None))),
-            ..AppOptions::default()
-        },
-    )
-    .await;
-    let admin = app.admin().await;
-    let user = app.user().await;
-    send(
-        admin
-            .put(app.url("/api/deliverability-settings"))
-            .json(&json!({ "hourlyLimit": 1000, "dailyLimit": 1000 })),
-    )
-    .await;
+    let (sink, app, user) = mailing_app(&db).await;
 
     // Settings are checked before anything is saved.
     for (bad, field) in [
