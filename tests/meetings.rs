@@ -359,10 +359,79 @@ async fn meeting_cancel_and_activities(db: TestDb) {
     app.stop().await;
 }
 
+/// The calendar's list and figures come from the meetings: upcoming ones soonest first (not past,
+/// completed or cancelled), and the stats the seed names.
+async fn calendar_meetings_and_stats(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let c = app.user().await;
+    let empty = app.get_json(&c, "/api/calendar/stats").await;
+    assert_eq!(
+        empty,
+        json!({ "totalMeetings": 0, "upcomingMeetings": 0, "completedMeetings": 0, "averageMeetingDuration": 0 })
+    );
+    let at = |days: i64| jobs::time::to_rfc3339(now_ms() + days * 86_400_000);
+    let later = create_ok(&app, &c, json!({ "title": "Later demo", "scheduledDate": at(5), "duration": 30, "location": "Showroom" })).await;
+    let soon = create_ok(
+        &app,
+        &c,
+        json!({ "title": "Soon visit", "scheduledDate": at(1), "duration": 90 }),
+    )
+    .await;
+    let past = create_ok(
+        &app,
+        &c,
+        json!({ "title": "Past call", "scheduledDate": at(-3), "duration": 45 }),
+    )
+    .await;
+    let done = create_ok(
+        &app,
+        &c,
+        json!({ "title": "Done later", "scheduledDate": at(2), "duration": 60 }),
+    )
+    .await;
+    let (status, _) = send(
+        c.put(app.url(&format!("/api/meetings/{}", done["id"].as_str().unwrap())))
+            .json(&json!({ "status": "completed" })),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let listed = app.get_json(&c, "/api/calendar/meetings").await;
+    let ids: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [soon["id"].as_str().unwrap(), later["id"].as_str().unwrap()],
+        "{listed}"
+    );
+    assert_eq!(listed[1]["title"], "Later demo");
+    assert_eq!(listed[1]["location"], "Showroom");
+    assert_eq!(listed[1]["status"], "scheduled");
+    assert_eq!(listed[1]["startTime"], later["scheduledDate"]);
+    let one = app.get_json(&c, "/api/calendar/meetings?limit=1").await;
+    assert_eq!(one.as_array().unwrap().len(), 1);
+    let (status, body) = send(c.get(app.url("/api/calendar/meetings?limit=0"))).await;
+    assert_eq!(status, 400, "{body}");
+    let stats = app.get_json(&c, "/api/calendar/stats").await;
+    // (30 + 90 + 45 + 60) / 4 = 56.25 minutes.
+    assert_eq!(
+        stats,
+        json!({ "totalMeetings": 4, "upcomingMeetings": 2, "completedMeetings": 1, "averageMeetingDuration": 56 }),
+        "past: {past}"
+    );
+    let (status, _) = send(reqwest::Client::new().get(app.url("/api/calendar/stats"))).await;
+    assert_eq!(status, 401, "staff only");
+    app.stop().await;
+}
+
 both_backends!(
     meeting_validation,
     meeting_create_defaults,
     meeting_list_status_and_order,
     meeting_status_rules,
     meeting_cancel_and_activities,
+    calendar_meetings_and_stats,
 );

@@ -6,6 +6,10 @@
 //! completed one is 409 (the seed disables those menu items). Every change writes its activity
 //! (`meeting_scheduled`, `meeting_status_change`, `meeting_updated`, `meeting_cancelled`) in the
 //! transaction of the change.
+//!
+//! Calendar figures from the meetings themselves: `GET /api/calendar/meetings` (upcoming scheduled or
+//! confirmed meetings, soonest first, `limit` default 100) and `GET /api/calendar/stats`
+//! (totalMeetings, upcomingMeetings, completedMeetings, averageMeetingDuration in whole minutes).
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
@@ -25,6 +29,18 @@ use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
+        .add(
+            Method::GET,
+            "/api/calendar/meetings",
+            Access::User,
+            get(calendar_meetings),
+        )
+        .add(
+            Method::GET,
+            "/api/calendar/stats",
+            Access::User,
+            get(calendar_stats),
+        )
         .add(
             Method::GET,
             "/api/meetings",
@@ -468,4 +484,42 @@ mod tests {
         assert_eq!(parse_duration(&Value::from(0)), None);
         assert_eq!(parse_duration(&Value::from(1.5)), None);
     }
+}
+
+#[derive(Deserialize)]
+struct CalendarQuery {
+    limit: Option<i64>,
+}
+
+async fn calendar_meetings(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<CalendarQuery>,
+) -> ApiResult<Response> {
+    let (limit, _) = paging(q.limit, None)?;
+    let rows = state.queue.db.meetings_upcoming(now_ms(), limit).await?;
+    let items: Vec<Value> = rows
+        .into_iter()
+        .map(|m| {
+            serde_json::json!({
+                "id": m.id,
+                "title": m.title,
+                "startTime": to_rfc3339(m.scheduled_at),
+                "location": m.location,
+                "status": m.status,
+            })
+        })
+        .collect();
+    Ok(Json(items).into_response())
+}
+
+async fn calendar_stats(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
+    let s = state.queue.db.calendar_stats(now_ms()).await?;
+    Ok(Json(serde_json::json!({
+        "totalMeetings": s.total,
+        "upcomingMeetings": s.upcoming,
+        "completedMeetings": s.completed,
+        "averageMeetingDuration": s.average_duration.map_or(0, |m| m.round() as i64),
+    }))
+    .into_response())
 }

@@ -44,7 +44,29 @@ pub struct MeetingList<'a> {
     pub offset: i64,
 }
 
+/// `GET /api/calendar/stats` (seed 001 §3 "Calendar stats").
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct CalendarStats {
+    pub total: i64,
+    /// Scheduled or confirmed, from now on.
+    pub upcoming: i64,
+    pub completed: i64,
+    /// Minutes, over every meeting; none without meetings.
+    pub average_duration: Option<f64>,
+}
+
 impl Db {
+    /// Scheduled or confirmed meetings from `from` on, soonest first.
+    pub async fn meetings_upcoming(
+        &self,
+        from: i64,
+        limit: i64,
+    ) -> Result<Vec<MeetingRow>, sqlx::Error> {
+        dispatch!(self, meetings_upcoming(from, limit))
+    }
+    pub async fn calendar_stats(&self, now: i64) -> Result<CalendarStats, sqlx::Error> {
+        dispatch!(self, calendar_stats(now))
+    }
     pub async fn meeting_list(
         &self,
         p: &MeetingList<'_>,

@@ -2,7 +2,7 @@
 
 use sqlx::{AssertSqlSafe, SqliteConnection, SqlitePool};
 
-use crate::db::{MEETING_COLUMNS, MeetingList, MeetingRow};
+use crate::db::{CalendarStats, MEETING_COLUMNS, MeetingList, MeetingRow};
 
 pub async fn meeting_list(
     pool: &SqlitePool,
@@ -123,4 +123,33 @@ pub async fn meeting_delete(
         .bind(id)
         .fetch_optional(conn)
         .await
+}
+
+pub async fn meetings_upcoming(
+    pool: &SqlitePool,
+    from: i64,
+    limit: i64,
+) -> Result<Vec<MeetingRow>, sqlx::Error> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "SELECT {MEETING_COLUMNS} FROM meetings
+         WHERE scheduled_at >= ?1 AND status IN ('scheduled', 'confirmed')
+         ORDER BY scheduled_at ASC, id ASC LIMIT ?2"
+    )))
+    .bind(from)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn calendar_stats(pool: &SqlitePool, now: i64) -> Result<CalendarStats, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT COUNT(*) AS total,
+             COUNT(*) FILTER (WHERE scheduled_at >= ?1 AND status IN ('scheduled', 'confirmed')) AS upcoming,
+             COUNT(*) FILTER (WHERE status = 'completed') AS completed,
+             AVG(duration) AS average_duration
+         FROM meetings",
+    )
+    .bind(now)
+    .fetch_one(pool)
+    .await
 }
