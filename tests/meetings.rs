@@ -427,6 +427,71 @@ async fn calendar_meetings_and_stats(db: TestDb) {
     app.stop().await;
 }
 
+/// Each user's secret iCalendar feed: it parses as iCalendar and holds the upcoming meetings with
+/// their times, places and notes; a forged or altered token opens nothing.
+async fn calendar_feed(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let c = app.user().await;
+    let start = "2030-05-07T15:00:00.000Z";
+    let m = create_ok(
+        &app,
+        &c,
+        json!({ "title": "Walk-in tub demo", "scheduledDate": start, "duration": 45,
+                "location": "Austin showroom", "agenda": "Measure the bathroom", "status": "confirmed" }),
+    )
+    .await;
+    create_ok(
+        &app,
+        &c,
+        json!({ "title": "Long gone", "scheduledDate": "2020-01-01T10:00:00Z" }),
+    )
+    .await;
+    let url = app.get_json(&c, "/api/calendar/feed-url").await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let path = &url[url.find("/calendar/").unwrap()..];
+    let res = reqwest::get(app.url(path)).await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/calendar")
+    );
+    let body = res.text().await.unwrap();
+    let cal: icalendar::Calendar = body.parse().unwrap();
+    let events: Vec<&icalendar::Event> =
+        cal.components.iter().filter_map(|c| c.as_event()).collect();
+    assert_eq!(events.len(), 1, "only meetings from a week ago on: {body}");
+    use icalendar::{Component, EventLike};
+    let e = events[0];
+    assert_eq!(e.get_summary(), Some("Walk-in tub demo"));
+    assert_eq!(e.get_location(), Some("Austin showroom"));
+    assert_eq!(e.get_description(), Some("Measure the bathroom"));
+    assert!(e.get_uid().unwrap().starts_with(m["id"].as_str().unwrap()));
+    let at = |t: icalendar::DatePerhapsTime| match t {
+        // Times are written in UTC (`Z`), never floating.
+        icalendar::DatePerhapsTime::DateTime(icalendar::CalendarDateTime::Utc(dt)) => {
+            dt.to_rfc3339()
+        }
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(at(e.get_start().unwrap()), "2030-05-07T15:00:00+00:00");
+    assert_eq!(at(e.get_end().unwrap()), "2030-05-07T15:45:00+00:00");
+    assert_eq!(e.get_status(), Some(icalendar::EventStatus::Confirmed));
+
+    let token = path
+        .trim_start_matches("/calendar/")
+        .trim_end_matches(".ics");
+    let forged = format!("/calendar/{}x.ics", token);
+    for bad in [forged.as_str(), "/calendar/nothing.ics", "/calendar/"] {
+        let (status, _) = send(reqwest::Client::new().get(app.url(bad))).await;
+        assert_eq!(status, 404, "{bad}");
+    }
+    app.stop().await;
+}
+
 both_backends!(
     meeting_validation,
     meeting_create_defaults,
@@ -434,4 +499,5 @@ both_backends!(
     meeting_status_rules,
     meeting_cancel_and_activities,
     calendar_meetings_and_stats,
+    calendar_feed,
 );

@@ -9,6 +9,7 @@ pub mod extract;
 mod activities;
 mod auth;
 pub mod cache;
+mod calendar_feed;
 mod campaigns;
 mod companies;
 mod contacts;
@@ -158,6 +159,7 @@ pub fn routes() -> Routes {
         .merge(contacts::routes())
         .merge(deals::routes())
         .merge(meetings::routes())
+        .merge(calendar_feed::routes())
         .merge(dashboard::routes())
         .merge(leads::routes())
         .merge(discovery::routes())

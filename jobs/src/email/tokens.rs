@@ -35,6 +35,7 @@ enum Purpose {
     Unsubscribe,
     Open,
     Click,
+    CalendarFeed,
 }
 
 impl Purpose {
@@ -43,6 +44,7 @@ impl Purpose {
             Self::Unsubscribe => b"unsubscribe\0",
             Self::Open => b"open\0",
             Self::Click => b"click\0",
+            Self::CalendarFeed => b"calendar-feed\0",
         }
     }
 }
@@ -91,6 +93,15 @@ impl Signer {
 
     pub fn verify_open(&self, token: &str) -> Option<String> {
         String::from_utf8(self.verify(Purpose::Open, token)?).ok()
+    }
+
+    /// The secret part of a user's calendar feed URL (their sign-in email).
+    pub fn calendar_feed_token(&self, email: &str) -> String {
+        self.sign(Purpose::CalendarFeed, email.as_bytes())
+    }
+
+    pub fn verify_calendar_feed(&self, token: &str) -> Option<String> {
+        String::from_utf8(self.verify(Purpose::CalendarFeed, token)?).ok()
     }
 
     pub fn click_token(&self, message_id: &str, url: &str) -> String {
