@@ -1034,6 +1034,128 @@ async fn variants_windows_and_rules(db: TestDb) {
     app.stop().await;
 }
 
+/// The automation screen's figures come from the enrollments, and staff can fire a contact's
+/// sequence triggers by hand.
+async fn automation_figures_and_triggers(db: TestDb) {
+    let app = TestApp::spawn(&db, AppOptions::default()).await;
+    let c = app.user().await;
+    let mut ids = Vec::new();
+    for i in 0..4 {
+        ids.push(
+            insert_contact(
+                &app.db,
+                &format!("Auto{i}"),
+                Some(&format!("auto{i}@example.test")),
+                80,
+            )
+            .await,
+        );
+    }
+    let running = sequence_with(
+        &app,
+        &c,
+        json!({}),
+        &[json!({ "name": "Wait", "type": "delay", "delayMinutes": 600 })],
+        &ids[..3],
+    )
+    .await;
+    let held = sequence_with(
+        &app,
+        &c,
+        json!({}),
+        &[json!({ "name": "Wait", "type": "delay", "delayMinutes": 600 })],
+        &ids[3..],
+    )
+    .await;
+    send(
+        c.patch(app.url(&format!("/api/email-sequences/{held}")))
+            .json(&json!({ "status": "paused" })),
+    )
+    .await;
+    // A booked meeting reaches the goal; an unenrolled contact does not.
+    let (status, _) = send(c.post(app.url("/api/meetings")).json(&json!({
+        "title": "Visit", "scheduledDate": "2030-01-10T15:00:00Z", "contactId": ids[0] })))
+    .await;
+    assert_eq!(status, 201);
+    let gone = enrollments_of(&app, &c, &running)
+        .await
+        .into_iter()
+        .find(|e| e["contactId"] == ids[1].as_str())
+        .unwrap();
+    let (status, _) = send(c.delete(app.url(&format!(
+        "/api/email-sequences/{running}/enrollments/{}",
+        gone["id"].as_str().unwrap()
+    ))))
+    .await;
+    assert_eq!(status, 204);
+
+    let metrics = app.get_json(&c, "/api/campaign-metrics").await;
+    assert_eq!(
+        metrics,
+        json!({ "active": 1, "completed": 1, "failed": 1, "paused": 1 })
+    );
+    let active = app
+        .get_json(&c, "/api/campaign-executions?status=active")
+        .await;
+    let mut contacts: Vec<&str> = active
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["contactId"].as_str().unwrap())
+        .collect();
+    contacts.sort();
+    let mut want = vec![ids[2].as_str(), ids[3].as_str()];
+    want.sort();
+    assert_eq!(contacts, want, "{active}");
+    assert!(
+        active[0]["nextActionAt"].is_string() && active[0]["currentStep"] == 0,
+        "{active}"
+    );
+    let (status, _) = send(c.get(app.url("/api/campaign-executions?status=stuck"))).await;
+    assert_eq!(status, 400);
+    let pay = app.get_json(&c, "/api/payment/analytics").await;
+    assert_eq!(
+        pay,
+        json!({ "totalRevenue": 0, "totalTransactions": 0, "successfulPayments": 0, "failedPayments": 0 })
+    );
+
+    // Firing tag_added for "vip" by hand enrolls the contact in the sequence that waits for it.
+    let vip = sequence_with(
+        &app,
+        &c,
+        json!({ "triggerType": "tag_added", "triggerConfig": { "tag": "vip" } }),
+        &[json!({ "name": "Wait", "type": "delay", "delayMinutes": 600 })],
+        &[],
+    )
+    .await;
+    let fire = |body: Value, contact: String| {
+        let c = c.clone();
+        let url = app.url(&format!("/api/contacts/{contact}/trigger-automation"));
+        async move { send(c.post(url).json(&body)).await }
+    };
+    let (status, b) = fire(json!({ "triggerEvent": "sometimes" }), ids[2].clone()).await;
+    assert_eq!(status, 422, "{b}");
+    assert!(b["message"].as_str().unwrap().contains("tag_added"), "{b}");
+    let (status, _) = fire(
+        json!({ "triggerEvent": "tag_added", "detail": "vip" }),
+        "nobody".into(),
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, b) = fire(
+        json!({ "triggerEvent": "tag_added", "detail": "vip" }),
+        ids[2].clone(),
+    )
+    .await;
+    assert_eq!(status, 202, "{b}");
+    app.wait_status(&c, b["jobId"].as_str().unwrap(), "succeeded", T)
+        .await;
+    let enrolled = enrollments_of(&app, &c, &vip).await;
+    assert_eq!(enrolled.len(), 1);
+    assert_eq!(enrolled[0]["contactId"], ids[2].as_str());
+    app.stop().await;
+}
+
 both_backends!(
     triggers_enroll_contacts,
     sequences_steps_and_rules,
@@ -1041,4 +1163,5 @@ both_backends!(
     sequence_runs_unattended,
     branching_steps,
     variants_windows_and_rules,
+    automation_figures_and_triggers,
 );

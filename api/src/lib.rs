@@ -8,6 +8,7 @@ pub mod extract;
 
 mod activities;
 mod auth;
+mod automation;
 pub mod cache;
 mod calendar_feed;
 mod campaigns;
@@ -160,6 +161,7 @@ pub fn routes() -> Routes {
         .merge(deals::routes())
         .merge(meetings::routes())
         .merge(calendar_feed::routes())
+        .merge(automation::routes())
         .merge(dashboard::routes())
         .merge(leads::routes())
         .merge(discovery::routes())

@@ -107,6 +107,19 @@ pub struct ReplyRuleRow {
     pub updated_at: i64,
 }
 
+/// Sequence enrollments as the automation screen counts them (`GET /api/campaign-metrics`).
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct ExecutionMetrics {
+    /// Active in an active sequence.
+    pub active: i64,
+    /// Completed, or ended by reaching the goal (a reply, a booked meeting, a new customer).
+    pub completed: i64,
+    /// Ended any other way (unsubscribed, bounced, no email, a condition or exit rule, archived, unenrolled).
+    pub failed: i64,
+    /// Active in a paused or draft sequence.
+    pub paused: i64,
+}
+
 /// A due enrollment leased to a step job.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct DueEnrollment {
@@ -143,6 +156,16 @@ pub struct EnrollmentRun {
     pub suppressed: bool,
     /// A meeting with the contact was booked since enrollment (not cancelled).
     pub meeting_booked: bool,
+}
+
+/// One enrollment as the automation screen lists it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EnrollmentState {
+    pub id: String,
+    pub contact_id: String,
+    pub current_step: i32,
+    pub next_action_at: Option<i64>,
+    pub status: String,
 }
 
 /// Moves an enrollment on, only from the state it was read in (a stale run changes nothing), and
@@ -217,6 +240,17 @@ impl Db {
         let n = tx.enrollments_exit_contact(contact_id, reason, now).await?;
         tx.commit().await?;
         Ok(n)
+    }
+    pub async fn execution_metrics(&self) -> Result<ExecutionMetrics, sqlx::Error> {
+        dispatch!(self, execution_metrics())
+    }
+    /// Enrollments of every sequence with this status, soonest next action first.
+    pub async fn executions(
+        &self,
+        status: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<EnrollmentState>, sqlx::Error> {
+        dispatch!(self, executions(status, limit))
     }
     /// Ledger rows of these dedupe keys.
     pub async fn messages_by_keys(

@@ -4,8 +4,9 @@ use sqlx::{AssertSqlSafe, SqliteConnection, SqlitePool};
 
 use super::email::AUDIENCE;
 use crate::db::{
-    Advance, DueEnrollment, Enroll, EnrollmentRow, EnrollmentRun, KeyedMessage, REPLY_RULE_COLUMNS,
-    ReplyRuleRow, SEQUENCE_COLUMNS, STEP_COLUMNS, SequenceCounts, SequenceRow, StepRow, StepStats,
+    Advance, DueEnrollment, Enroll, EnrollmentRow, EnrollmentRun, EnrollmentState,
+    ExecutionMetrics, KeyedMessage, REPLY_RULE_COLUMNS, ReplyRuleRow, SEQUENCE_COLUMNS,
+    STEP_COLUMNS, SequenceCounts, SequenceRow, StepRow, StepStats,
 };
 
 pub async fn sequence_list(pool: &SqlitePool) -> Result<Vec<SequenceRow>, sqlx::Error> {
@@ -505,6 +506,37 @@ pub async fn messages_by_keys(
          WHERE dedupe_key IN (SELECT value FROM json_each(?1))",
     )
     .bind(keys)
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn execution_metrics(pool: &SqlitePool) -> Result<ExecutionMetrics, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT
+             COUNT(*) FILTER (WHERE e.status = 'active' AND s.status = 'active') AS active,
+             COUNT(*) FILTER (WHERE e.status = 'completed' OR (e.status = 'exited'
+                 AND e.exit_reason IN ('replied', 'meeting_booked', 'became_customer'))) AS completed,
+             COUNT(*) FILTER (WHERE e.status = 'exited'
+                 AND coalesce(e.exit_reason, '') NOT IN ('replied', 'meeting_booked', 'became_customer')) AS failed,
+             COUNT(*) FILTER (WHERE e.status = 'active' AND s.status <> 'active') AS paused
+         FROM sequence_enrollments e JOIN email_sequences s ON s.id = e.sequence_id",
+    )
+    .fetch_one(pool)
+    .await
+}
+
+pub async fn executions(
+    pool: &SqlitePool,
+    status: Option<&str>,
+    limit: i64,
+) -> Result<Vec<EnrollmentState>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, contact_id, current_step, next_action_at, status FROM sequence_enrollments
+         WHERE ?1 IS NULL OR status = ?1
+         ORDER BY next_action_at IS NULL, next_action_at, enrolled_at DESC LIMIT ?2",
+    )
+    .bind(status)
+    .bind(limit)
     .fetch_all(pool)
     .await
 }
