@@ -28,6 +28,10 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's own message for a failed call, else `fallback` (for toasts). */
+export const serverMessageOr = (error: Error, fallback: string) =>
+  error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
+
 export class TimeoutError extends Error {
   constructor() {
     super(TIMEOUT_MESSAGE);

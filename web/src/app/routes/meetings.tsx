@@ -10,13 +10,10 @@ import { useCancelMeeting } from '@/features/meetings/api/cancel-meeting';
 import { MEETING_FILTERS, useMeetings, type MeetingFilter } from '@/features/meetings/api/get-meetings';
 import { useUpdateMeetingStatus } from '@/features/meetings/api/update-meeting-status';
 import { MeetingFormDialog } from '@/features/meetings/components/meeting-form-dialog';
-import { ApiError } from '@/lib/api-client';
+import { serverMessageOr } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { toast } from '@/stores/toasts';
 import type { Meeting } from '@/types/api';
-
-const serverOr = (error: Error, fallback: string) =>
-  error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
 
 const itemClass =
   'block w-full cursor-pointer rounded-md px-3 py-2 text-left text-sm outline-none data-[disabled]:cursor-not-allowed data-[disabled]:text-slate-400 data-[highlighted]:bg-indigo-50';
@@ -24,11 +21,11 @@ const itemClass =
 function MeetingCard({ meeting }: { meeting: Meeting }) {
   const update = useUpdateMeetingStatus({
     onSuccess: (m) => toast({ title: 'Meeting Updated', description: `"${m.title}" is now ${m.status}.`, variant: 'success' }),
-    onError: (error) => toast({ title: 'Error', description: serverOr(error, 'Failed to update meeting'), variant: 'destructive' }),
+    onError: (error) => toast({ title: 'Error', description: serverMessageOr(error, 'Failed to update meeting'), variant: 'destructive' }),
   });
   const cancel = useCancelMeeting({
     onSuccess: () => toast({ title: 'Meeting Cancelled', description: `"${meeting.title}" was cancelled and removed.`, variant: 'success' }),
-    onError: (error) => toast({ title: 'Error', description: serverOr(error, 'Failed to cancel meeting'), variant: 'destructive' }),
+    onError: (error) => toast({ title: 'Error', description: serverMessageOr(error, 'Failed to cancel meeting'), variant: 'destructive' }),
   });
   return (
     <li aria-label={meeting.title} data-status={meeting.status} className="rounded-xl bg-white p-4 shadow-xs ring-1 ring-slate-200">

@@ -19,13 +19,10 @@ import {
 import { BOARD_STAGES, stageInfo } from '@/features/deals/api/stages';
 import { DealCard } from '@/features/deals/components/deal-card';
 import { DealFormDialog } from '@/features/deals/components/deal-form-dialog';
-import { ApiError } from '@/lib/api-client';
+import { serverMessageOr } from '@/lib/api-client';
 import { formatDollars, formatMillions, formatPercent, formatRevenue, formatThousands } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
 import type { Deal } from '@/types/api';
-
-const serverOr = (error: Error, fallback: string) =>
-  error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
 
 function Metrics() {
   const metrics = usePipelineMetrics();
@@ -101,7 +98,7 @@ function Prospects() {
   });
   const convert = useConvertProspect({
     onSuccess: (deal) => toast({ title: 'Prospect Converted', description: `"${deal.title}" is now a deal.`, variant: 'success' }),
-    onError: (error) => toast({ title: 'Conversion Failed', description: serverOr(error, 'Failed to convert prospect to deal.'), variant: 'destructive' }),
+    onError: (error) => toast({ title: 'Conversion Failed', description: serverMessageOr(error, 'Failed to convert prospect to deal.'), variant: 'destructive' }),
   });
   if (prospects.isPending) return <Skeleton rows={2} label="Loading prospects" />;
   if (prospects.isError) {
@@ -182,18 +179,18 @@ export function PipelineRoute() {
   const move = useMoveDeal({
     onSuccess: (deal) =>
       toast({ title: 'Deal Moved', description: `"${deal.title}" moved to ${stageInfo(deal.stage).label} stage.`, variant: 'success' }),
-    onError: (error) => toast({ title: 'Failed to Move Deal', description: serverOr(error, 'Unable to update deal stage.'), variant: 'destructive' }),
+    onError: (error) => toast({ title: 'Failed to Move Deal', description: serverMessageOr(error, 'Unable to update deal stage.'), variant: 'destructive' }),
   });
   const remove = useDeleteDeal({
     onSuccess: () => {
       toast({ title: 'Deal Deleted', description: 'The deal was removed from the pipeline.', variant: 'success' });
       setDeleting(null);
     },
-    onError: (error) => toast({ title: 'Failed to Delete Deal', description: serverOr(error, 'Unable to delete deal.'), variant: 'destructive' }),
+    onError: (error) => toast({ title: 'Failed to Delete Deal', description: serverMessageOr(error, 'Unable to delete deal.'), variant: 'destructive' }),
   });
   const exportCsv = useExportPipeline({
     onSuccess: () => toast({ title: 'Export Complete', description: 'Pipeline data downloaded as CSV.', variant: 'success' }),
-    onError: (error) => toast({ title: 'Export Failed', description: serverOr(error, 'Unable to export pipeline data.'), variant: 'destructive' }),
+    onError: (error) => toast({ title: 'Export Failed', description: serverMessageOr(error, 'Unable to export pipeline data.'), variant: 'destructive' }),
   });
 
   return (

@@ -8,7 +8,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { getCompaniesQueryOptions } from '@/features/companies/api/get-companies';
 import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
-import { ApiError } from '@/lib/api-client';
+import { serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
 import { useCreateDeal, type DealInput } from '../api/create-deal';
@@ -93,7 +93,7 @@ export function DealFormDialog({ onClose }: { onClose: () => void }) {
     onError: (error) =>
       toast({
         title: 'Failed to Create Deal',
-        description: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Please check your information and try again.',
+        description: serverMessageOr(error, 'Please check your information and try again.'),
         variant: 'destructive',
       }),
   });

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
-import { ApiError } from '@/lib/api-client';
+import { serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
 import { MEETING_TYPES, useCreateMeeting, type MeetingInput } from '../api/create-meeting';
@@ -79,7 +79,7 @@ export function MeetingFormDialog({ onClose }: { onClose: () => void }) {
     onError: (error) =>
       toast({
         title: 'Error',
-        description: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Failed to schedule meeting',
+        description: serverMessageOr(error, 'Failed to schedule meeting'),
         variant: 'destructive',
       }),
   });
