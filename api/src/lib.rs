@@ -10,6 +10,7 @@ mod activities;
 mod auth;
 mod automation;
 pub mod cache;
+mod calendar;
 mod calendar_feed;
 mod campaigns;
 mod companies;
@@ -160,6 +161,7 @@ pub fn routes() -> Routes {
         .merge(contacts::routes())
         .merge(deals::routes())
         .merge(meetings::routes())
+        .merge(calendar::routes())
         .merge(calendar_feed::routes())
         .merge(automation::routes())
         .merge(dashboard::routes())

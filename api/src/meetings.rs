@@ -17,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post, put};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use jobs::db::{ActivityInsert, MeetingList, MeetingRow};
+use jobs::kinds::CalendarSync;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -112,6 +113,7 @@ struct MeetingView {
     google_meet_link: Option<String>,
     last_synced_at: Option<String>,
     google_calendar_sync_enabled: bool,
+    sync_error: Option<String>,
     created_at: String,
 }
 
@@ -135,6 +137,7 @@ impl From<MeetingRow> for MeetingView {
             google_meet_link: m.google_meet_link,
             last_synced_at: m.last_synced_at.map(to_rfc3339),
             google_calendar_sync_enabled: m.google_calendar_sync_enabled,
+            sync_error: m.sync_error,
             created_at: to_rfc3339(m.created_at),
         }
     }
@@ -341,6 +344,8 @@ async fn meeting_create(
         google_calendar_sync_enabled: true,
         created_at: now,
         updated_at: now,
+        calendar_owner_id: None,
+        sync_error: None,
     };
     let mut tx = state.queue.db.begin().await?;
     check_refs(&mut tx, m.company_id.as_deref(), m.contact_id.as_deref()).await?;
@@ -369,7 +374,8 @@ async fn meeting_update(
     Json(body): Json<Map<String, Value>>,
 ) -> ApiResult<Json<MeetingView>> {
     let input = read_meeting(body, false)?;
-    let mut tx = state.queue.db.begin().await?;
+    let mut jtx = state.queue.begin().await?;
+    let tx = jtx.tx();
     let mut m = tx
         .meeting_get_for_update(&id)
         .await?
@@ -439,19 +445,36 @@ async fn meeting_update(
         m.attendees.clone(),
     );
     m.updated_at = now_ms();
-    check_refs(&mut tx, m.company_id.as_deref(), m.contact_id.as_deref()).await?;
+    check_refs(tx, m.company_id.as_deref(), m.contact_id.as_deref()).await?;
     tx.meeting_update(&m).await?;
     if m.status != previous_status {
         let description = format!(
             "Meeting \"{}\" status changed from {previous_status} to {}",
             m.title, m.status
         );
-        meeting_activity(&mut tx, "meeting_status_change", &description, &m.id, &user).await?;
+        meeting_activity(tx, "meeting_status_change", &description, &m.id, &user).await?;
     } else if before != after {
         let description = format!("Meeting \"{}\" updated", m.title);
-        meeting_activity(&mut tx, "meeting_updated", &description, &m.id, &user).await?;
+        meeting_activity(tx, "meeting_updated", &description, &m.id, &user).await?;
     }
-    tx.commit().await?;
+    // A synced meeting follows its edits (a cancelled one leaves the calendar), in this transaction.
+    if let (true, Some(owner), true) = (
+        m.google_calendar_sync_enabled,
+        m.calendar_owner_id.clone(),
+        before != after || m.status != previous_status,
+    ) {
+        tx.meeting_sync_request(&m.id, &owner).await?;
+        m.sync_status = "pending".into();
+        m.sync_error = None;
+        jtx.enqueue(crate::calendar::sync_job(&CalendarSync {
+            meeting_id: m.id.clone(),
+            op: "upsert".into(),
+            owner_id: None,
+            event_id: None,
+        })?)
+        .await?;
+    }
+    jtx.commit().await?;
     Ok(Json(m.into()))
 }
 
@@ -460,14 +483,26 @@ async fn meeting_delete(
     user: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
-    let mut tx = state.queue.db.begin().await?;
-    let title = tx
-        .meeting_delete(&id)
+    let mut jtx = state.queue.begin().await?;
+    let m = jtx
+        .tx()
+        .meeting_get_for_update(&id)
         .await?
         .ok_or_else(|| ApiError::not_found("Meeting not found"))?;
-    let description = format!("Meeting \"{title}\" cancelled and removed");
-    meeting_activity(&mut tx, "meeting_cancelled", &description, &id, &user).await?;
-    tx.commit().await?;
+    jtx.tx().meeting_delete(&id).await?;
+    let description = format!("Meeting \"{}\" cancelled and removed", m.title);
+    meeting_activity(jtx.tx(), "meeting_cancelled", &description, &id, &user).await?;
+    // Its calendar event goes with it.
+    if let (Some(event_id), Some(owner)) = (m.google_calendar_event_id, m.calendar_owner_id) {
+        jtx.enqueue(crate::calendar::sync_job(&CalendarSync {
+            meeting_id: id,
+            op: "delete".into(),
+            owner_id: Some(owner),
+            event_id: Some(event_id),
+        })?)
+        .await?;
+    }
+    jtx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -111,6 +111,11 @@ pub struct QueueSettings {
     pub prune_cron: String,
     /// When the scheduler looks for due sequence steps (`SEQUENCE_TICK_CRON`).
     pub sequence_tick_cron: String,
+    /// When the scheduler looks for due meeting reminders (`REMINDER_TICK_CRON`).
+    pub reminder_tick_cron: String,
+    /// Minutes before a meeting that reminders go out (`REMINDER_OFFSETS_MINUTES`, e.g. `1440,60`),
+    /// largest first.
+    pub reminder_offsets: Vec<i64>,
 }
 
 impl Default for QueueSettings {
@@ -127,6 +132,8 @@ impl Default for QueueSettings {
             max_attempts: HashMap::new(),
             prune_cron: "0 */10 * * * *".to_string(),
             sequence_tick_cron: "*/5 * * * * *".to_string(),
+            reminder_tick_cron: "0 * * * * *".to_string(),
+            reminder_offsets: vec![1440, 60],
         }
     }
 }
@@ -145,6 +152,111 @@ pub struct ProviderSettings {
     pub openai_base_url: String,
     pub openai_api_key: Option<Secret<String>>,
     pub openai_model: String,
+    /// Google Calendar; unset: the ICS feed only.
+    pub google: Option<GoogleSettings>,
+    /// A Twilio-style SMS API; unset: demo mode (messages recorded, not sent).
+    pub sms: Option<SmsSettings>,
+}
+
+/// `GOOGLE_CLIENT_ID` and `GOOGLE_CLIENT_SECRET` (an OAuth client of type "Web application" whose
+/// redirect URI is `{PUBLIC_BASE_URL}/api/calendar/callback`), and the endpoints, settable for tests.
+#[derive(Debug, Clone)]
+pub struct GoogleSettings {
+    pub client_id: String,
+    pub client_secret: Secret<String>,
+    /// `GOOGLE_AUTH_URL`: where the consent popup goes.
+    pub auth_url: String,
+    /// `GOOGLE_TOKEN_URL`: code exchange and refresh.
+    pub token_url: String,
+    /// `GOOGLE_CALENDAR_API_URL`: Calendar API v3 base.
+    pub api_url: String,
+    /// `GOOGLE_CALENDAR_ID`: the calendar events go to.
+    pub calendar_id: String,
+}
+
+/// `SMS_ACCOUNT_SID`, `SMS_AUTH_TOKEN`, `SMS_FROM` (all three or none) and `SMS_API_URL`.
+#[derive(Debug, Clone)]
+pub struct SmsSettings {
+    pub api_url: String,
+    pub account_sid: String,
+    pub auth_token: Secret<String>,
+    pub from: String,
+}
+
+fn url_var(name: &'static str, default: &str) -> Result<String, ConfigError> {
+    let value = var(name).unwrap_or_else(|| default.to_string());
+    url::Url::parse(&value).map_err(|e| invalid(name, format!("not a URL ({e})")))?;
+    Ok(value.trim_end_matches('/').to_string())
+}
+
+impl GoogleSettings {
+    fn from_env() -> Result<Option<Self>, ConfigError> {
+        let (client_id, client_secret) =
+            match (var("GOOGLE_CLIENT_ID"), var("GOOGLE_CLIENT_SECRET")) {
+                (None, None) => return Ok(None),
+                (Some(id), Some(secret)) => (id, secret),
+                (Some(_), None) => {
+                    return Err(invalid(
+                        "GOOGLE_CLIENT_SECRET",
+                        "required with GOOGLE_CLIENT_ID",
+                    ));
+                }
+                (None, Some(_)) => {
+                    return Err(invalid(
+                        "GOOGLE_CLIENT_ID",
+                        "required with GOOGLE_CLIENT_SECRET",
+                    ));
+                }
+            };
+        Ok(Some(Self {
+            client_id,
+            client_secret: Secret::new(client_secret),
+            auth_url: url_var(
+                "GOOGLE_AUTH_URL",
+                "https://accounts.google.com/o/oauth2/v2/auth",
+            )?,
+            token_url: url_var("GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token")?,
+            api_url: url_var(
+                "GOOGLE_CALENDAR_API_URL",
+                "https://www.googleapis.com/calendar/v3",
+            )?,
+            calendar_id: var("GOOGLE_CALENDAR_ID").unwrap_or_else(|| "primary".into()),
+        }))
+    }
+}
+
+impl SmsSettings {
+    fn from_env() -> Result<Option<Self>, ConfigError> {
+        let parts = [
+            ("SMS_ACCOUNT_SID", var("SMS_ACCOUNT_SID")),
+            ("SMS_AUTH_TOKEN", var("SMS_AUTH_TOKEN")),
+            ("SMS_FROM", var("SMS_FROM")),
+        ];
+        if parts.iter().all(|(_, v)| v.is_none()) {
+            return Ok(None);
+        }
+        let [
+            (_, Some(account_sid)),
+            (_, Some(auth_token)),
+            (_, Some(from)),
+        ] = parts.clone()
+        else {
+            let missing = parts
+                .iter()
+                .find(|(_, v)| v.is_none())
+                .map_or("SMS_FROM", |(n, _)| n);
+            return Err(invalid(
+                missing,
+                "SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM go together",
+            ));
+        };
+        Ok(Some(Self {
+            api_url: url_var("SMS_API_URL", "https://api.twilio.com")?,
+            account_sid,
+            auth_token: Secret::new(auth_token),
+            from,
+        }))
+    }
 }
 
 impl ProviderSettings {
@@ -183,6 +295,8 @@ impl ProviderSettings {
             openai_base_url,
             openai_api_key,
             openai_model: var("OPENAI_MODEL").unwrap_or_else(|| "gpt-4o-mini".into()),
+            google: GoogleSettings::from_env()?,
+            sms: SmsSettings::from_env()?,
         })
     }
 }
@@ -194,6 +308,8 @@ impl Default for ProviderSettings {
             openai_base_url: "https://api.openai.com/v1".into(),
             openai_api_key: None,
             openai_model: "gpt-4o-mini".into(),
+            google: None,
+            sms: None,
         }
     }
 }
@@ -304,6 +420,26 @@ pub struct Config {
 }
 
 /// Reads one variable: `None` when unset or empty.
+/// `1440,60` → `[1440, 60]`: whole minutes from 1 to 30 days, largest first, no repeats.
+fn reminder_offsets(raw: &str) -> Result<Vec<i64>, ConfigError> {
+    let name = "REMINDER_OFFSETS_MINUTES";
+    let mut out = Vec::new();
+    for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.parse::<i64>() {
+            Ok(m) if (1..=43_200).contains(&m) => out.push(m),
+            _ => {
+                return Err(invalid(
+                    name,
+                    format!("{part:?} is not a whole number of minutes from 1 to 43200"),
+                ));
+            }
+        }
+    }
+    out.sort_unstable_by(|a, b| b.cmp(a));
+    out.dedup();
+    Ok(out)
+}
+
 fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
@@ -409,6 +545,11 @@ impl Config {
             max_attempts: kind_map("JOB_MAX_ATTEMPTS")?,
             prune_cron: var("JOB_PRUNE_CRON").unwrap_or(d.prune_cron),
             sequence_tick_cron: var("SEQUENCE_TICK_CRON").unwrap_or(d.sequence_tick_cron),
+            reminder_tick_cron: var("REMINDER_TICK_CRON").unwrap_or(d.reminder_tick_cron),
+            reminder_offsets: match var("REMINDER_OFFSETS_MINUTES") {
+                Some(raw) => reminder_offsets(&raw)?,
+                None => d.reminder_offsets,
+            },
         };
         if queue.heartbeat_timeout <= queue.heartbeat_interval {
             return Err(invalid(

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use apalis_cron::CronScheduler;
 use futures::StreamExt;
-use jobs::kinds::{PruneJobs, SequenceTick};
+use jobs::kinds::{PruneJobs, ReminderTick, SequenceTick};
 use jobs::queue::{JobKind, NewJob, Queue};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -46,6 +46,13 @@ pub fn entries(queue: &Queue) -> Vec<CronEntry> {
             expression: queue.settings.sequence_tick_cron.clone(),
             setting: "SEQUENCE_TICK_CRON",
             kind: SequenceTick::NAME,
+            payload: json!({}),
+        },
+        CronEntry {
+            name: "reminder_tick",
+            expression: queue.settings.reminder_tick_cron.clone(),
+            setting: "REMINDER_TICK_CRON",
+            kind: ReminderTick::NAME,
             payload: json!({}),
         },
     ]

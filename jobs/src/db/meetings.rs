@@ -8,7 +8,7 @@ use super::*;
 pub(crate) const MEETING_COLUMNS: &str = "id, title, description, company_id, contact_id, \
     scheduled_at, duration, location, meeting_type, agenda, attendees, status, sync_status, \
     google_calendar_event_id, google_meet_link, last_synced_at, google_calendar_sync_enabled, \
-    created_at, updated_at";
+    created_at, updated_at, calendar_owner_id, sync_error";
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct MeetingRow {
@@ -33,6 +33,10 @@ pub struct MeetingRow {
     pub google_calendar_sync_enabled: bool,
     pub created_at: i64,
     pub updated_at: i64,
+    /// The user whose calendar holds the event.
+    pub calendar_owner_id: Option<String>,
+    /// Why the last sync failed, in words for the screen.
+    pub sync_error: Option<String>,
 }
 
 /// `GET /api/meetings` filters; soonest first.

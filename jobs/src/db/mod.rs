@@ -28,6 +28,7 @@ pub mod sqlite;
 
 // CRM areas: each has its params, rows and `impl Db`/`impl Tx` here, and its SQL in sqlite/ and postgres/.
 mod activities;
+mod calendar;
 mod companies;
 mod contacts;
 mod deals;
@@ -41,6 +42,7 @@ mod seed;
 mod sequences;
 
 pub use activities::*;
+pub use calendar::*;
 pub use companies::*;
 pub use contacts::*;
 pub use deals::*;

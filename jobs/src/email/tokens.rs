@@ -36,6 +36,7 @@ enum Purpose {
     Open,
     Click,
     CalendarFeed,
+    OAuthState,
 }
 
 impl Purpose {
@@ -45,6 +46,7 @@ impl Purpose {
             Self::Open => b"open\0",
             Self::Click => b"click\0",
             Self::CalendarFeed => b"calendar-feed\0",
+            Self::OAuthState => b"oauth-state\0",
         }
     }
 }
@@ -102,6 +104,17 @@ impl Signer {
 
     pub fn verify_calendar_feed(&self, token: &str) -> Option<String> {
         String::from_utf8(self.verify(Purpose::CalendarFeed, token)?).ok()
+    }
+
+    /// The OAuth `state` of a calendar connection started by `user_id`, good until `expires_ms`.
+    pub fn oauth_state_token(&self, user_id: &str, expires_ms: i64) -> String {
+        self.sign(Purpose::OAuthState, &pair(user_id, &expires_ms.to_string()))
+    }
+
+    /// The user who started the connection, when `token` is intact and not expired at `now_ms`.
+    pub fn verify_oauth_state(&self, token: &str, now_ms: i64) -> Option<String> {
+        let (user_id, expires) = unpair(&self.verify(Purpose::OAuthState, token)?)?;
+        (expires.parse::<i64>().ok()? > now_ms).then_some(user_id)
     }
 
     pub fn click_token(&self, message_id: &str, url: &str) -> String {
@@ -174,6 +187,19 @@ mod tests {
                 String::from_utf8(bytes).unwrap()
             })
             .collect()
+    }
+
+    #[test]
+    fn oauth_state_expires_and_is_its_own_purpose() {
+        let s = signer();
+        let t = s.oauth_state_token("01USER", 2_000);
+        assert_eq!(s.verify_oauth_state(&t, 1_999).as_deref(), Some("01USER"));
+        assert_eq!(s.verify_oauth_state(&t, 2_000), None, "expired");
+        for bad in tampered(&t) {
+            assert_eq!(s.verify_oauth_state(&bad, 0), None, "{bad}");
+        }
+        let feed = s.calendar_feed_token("01USER");
+        assert_eq!(s.verify_oauth_state(&feed, 0), None);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 mod ai_score;
 mod bulk_ai_score;
 pub mod bulk_campaign_send;
+pub mod calendar_sync;
 mod contact_enrich;
 pub mod contact_import;
 mod contact_verify;
@@ -10,13 +11,17 @@ mod discovery_scan;
 mod email_send;
 mod noop;
 mod prune_jobs;
+mod reminder_send;
+mod reminder_tick;
 mod sequence_step_send;
 mod sequence_tick;
 mod sequence_trigger;
+pub mod sms_send;
 
 pub use ai_score::AiScore;
 pub use bulk_ai_score::{BulkAiScore, HIGH_VALUE, MAX_CONTACTS as MAX_BULK_SCORE, RESCORE_BELOW};
 pub use bulk_campaign_send::BulkCampaignSend;
+pub use calendar_sync::CalendarSync;
 pub use contact_enrich::{ContactEnrich, MAX_ENRICH};
 pub use contact_import::ContactImport;
 pub use contact_verify::ContactVerify;
@@ -24,9 +29,12 @@ pub use discovery_scan::{DiscoveryScan, ScanError};
 pub use email_send::EmailSend;
 pub use noop::Noop;
 pub use prune_jobs::PruneJobs;
+pub use reminder_send::{REMINDER_TAG, ReminderSend};
+pub use reminder_tick::ReminderTick;
 pub use sequence_step_send::SequenceStepSend;
 pub use sequence_tick::SequenceTick;
 pub use sequence_trigger::SequenceTrigger;
+pub use sms_send::SmsSend;
 
 use crate::queue::Registry;
 
@@ -46,4 +54,8 @@ pub fn registry() -> Registry {
         .register::<SequenceTick>()
         .register::<SequenceStepSend>()
         .register::<SequenceTrigger>()
+        .register::<CalendarSync>()
+        .register::<ReminderTick>()
+        .register::<ReminderSend>()
+        .register::<SmsSend>()
 }

@@ -2,8 +2,10 @@
 //! Chosen from settings at start-up; handlers reach them through `JobContext::queue.providers`.
 
 pub mod discovery;
+pub mod google;
 pub mod http;
 pub mod mail;
+pub mod sms;
 
 use std::sync::Arc;
 
@@ -17,6 +19,10 @@ pub struct Providers {
     pub mail: Arc<dyn mail::MailResolver>,
     /// Outgoing email (SMTP or the outbox), its sender and link signing.
     pub mailing: Arc<Mailing>,
+    /// Google Calendar, when configured; else meetings reach calendars through the ICS feed.
+    pub calendar: Option<Arc<google::GoogleCalendar>>,
+    /// The SMS API, when configured; else demo mode.
+    pub sms: Option<Arc<sms::SmsApi>>,
 }
 
 impl Providers {
@@ -31,10 +37,23 @@ impl Providers {
                 http::HttpPolicy::default(),
             )),
         };
+        let calendar = config.providers.google.clone().map(|g| {
+            Arc::new(google::GoogleCalendar::new(
+                g,
+                &config.public_base_url,
+                crate::sealed::Sealer::new(config.secret_key.expose()),
+            ))
+        });
         Ok(Self {
             discovery,
             mail: Arc::new(mail::DnsResolver::system()),
             mailing: Arc::new(Mailing::from_config(config)?),
+            calendar,
+            sms: config
+                .providers
+                .sms
+                .clone()
+                .map(|s| Arc::new(sms::SmsApi::new(s))),
         })
     }
 
@@ -44,6 +63,8 @@ impl Providers {
             discovery: Arc::new(discovery::CatalogProvider),
             mail: Arc::new(mail::DnsResolver::system()),
             mailing: Arc::new(Mailing::embedded()),
+            calendar: None,
+            sms: None,
         }
     }
 }
@@ -56,6 +77,16 @@ impl Providers {
 
     pub fn with_mailing(mut self, mailing: Mailing) -> Self {
         self.mailing = Arc::new(mailing);
+        self
+    }
+
+    pub fn with_calendar(mut self, calendar: google::GoogleCalendar) -> Self {
+        self.calendar = Some(Arc::new(calendar));
+        self
+    }
+
+    pub fn with_sms(mut self, sms: sms::SmsApi) -> Self {
+        self.sms = Some(Arc::new(sms));
         self
     }
 

@@ -55,7 +55,7 @@ pub async fn meeting_get_for_update(
 pub async fn meeting_insert(conn: &mut PgConnection, m: &MeetingRow) -> Result<(), sqlx::Error> {
     sqlx::query(AssertSqlSafe(format!(
         "INSERT INTO meetings ({MEETING_COLUMNS})
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)"
     )))
     .bind(&m.id)
     .bind(&m.title)
@@ -76,6 +76,8 @@ pub async fn meeting_insert(conn: &mut PgConnection, m: &MeetingRow) -> Result<(
     .bind(m.google_calendar_sync_enabled)
     .bind(m.created_at)
     .bind(m.updated_at)
+    .bind(&m.calendar_owner_id)
+    .bind(&m.sync_error)
     .execute(conn)
     .await
     .map(|_| ())

@@ -9,6 +9,7 @@ use sqlx::{Executor, PgConnection, PgPool, Postgres, Row};
 use super::*;
 
 mod activities;
+mod calendar;
 mod companies;
 mod contacts;
 mod deals;
@@ -22,6 +23,7 @@ mod seed;
 mod sequences;
 
 pub use activities::*;
+pub use calendar::*;
 pub use companies::*;
 pub use contacts::*;
 pub use deals::*;

@@ -61,7 +61,7 @@ pub async fn meeting_insert(
 ) -> Result<(), sqlx::Error> {
     sqlx::query(AssertSqlSafe(format!(
         "INSERT INTO meetings ({MEETING_COLUMNS})
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
     )))
     .bind(&m.id)
     .bind(&m.title)
@@ -82,6 +82,8 @@ pub async fn meeting_insert(
     .bind(m.google_calendar_sync_enabled)
     .bind(m.created_at)
     .bind(m.updated_at)
+    .bind(&m.calendar_owner_id)
+    .bind(&m.sync_error)
     .execute(conn)
     .await
     .map(|_| ())

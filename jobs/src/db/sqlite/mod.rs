@@ -8,6 +8,7 @@ use sqlx::{Executor, Row, Sqlite, SqliteConnection, SqlitePool};
 use super::*;
 
 mod activities;
+mod calendar;
 mod companies;
 mod contacts;
 mod deals;
@@ -21,6 +22,7 @@ mod seed;
 mod sequences;
 
 pub use activities::*;
+pub use calendar::*;
 pub use companies::*;
 pub use contacts::*;
 pub use deals::*;
