@@ -936,7 +936,39 @@ async fn web_fallback(db: TestDb) {
     app.stop().await;
 }
 
+/// With the read cache on, sessions are read through it: signing out (POST, or the GET link) ends the
+/// session at once, also for a copy of the cookie.
+async fn cached_sessions_end_on_sign_out(db: TestDb) {
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            read_cache_ttl: Duration::from_secs(30),
+            ..Default::default()
+        },
+    )
+    .await;
+    for sign_out in ["POST", "GET"] {
+        let c = app.user().await;
+        let res = c.get(app.url("/api/auth/user")).send().await.expect("me");
+        assert_eq!(res.status(), 200);
+        let res = match sign_out {
+            "POST" => c.post(app.url("/api/admin/logout")).send().await,
+            _ => c.get(app.url("/api/logout")).send().await,
+        }
+        .expect("sign out");
+        assert!(
+            res.status().is_success() || res.status().is_redirection(),
+            "{sign_out}"
+        );
+        let res = c.get(app.url("/api/auth/user")).send().await.expect("me");
+        expect_message(res, 401, "after sign-out").await;
+    }
+    app.stop().await;
+}
+
 both_backends!(
+    cached_sessions_end_on_sign_out,
     route_walk,
     admin_login_flow,
     admin_login_allowlist,

@@ -966,7 +966,78 @@ async fn import_batches_and_rejection_cap(db: TestDb) {
     app.stop().await;
 }
 
+/// With the read cache on, list pages are served from memory (body and total) until a write through
+/// the api clears them; a write made around the api shows within the TTL; pages and filters are
+/// cached apart.
+async fn list_pages_cached_until_a_write(db: TestDb) {
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            read_cache_ttl: Duration::from_millis(800),
+            ..Default::default()
+        },
+    )
+    .await;
+    let c = app.user().await;
+    let tx = company(&app, &c, "Lone Star Baths", "TX").await;
+    contact(
+        &app,
+        &c,
+        json!({"firstName": "Ann", "lastName": "One", "email": "ann@a.test", "companyId": tx}),
+    )
+    .await;
+    let (items, total) = list(&app, &c, "/api/contacts").await;
+    assert_eq!((items.len(), total), (1, 1));
+    let (companies, ctotal) = list(&app, &c, "/api/companies?state=TX").await;
+    assert_eq!((companies.len(), ctotal), (1, 1));
+
+    // Written around the api: the cached pages stay as they were.
+    let now = jobs::time::now_ms();
+    exec(&app, format!("INSERT INTO contacts (id, first_name, last_name, email, created_at, updated_at) VALUES ('01AROUND', 'Bo', 'Two', 'bo@b.test', {now}, {now})")).await;
+    exec(&app, format!("INSERT INTO companies (id, name, state, created_at, updated_at) VALUES ('01AROUNDCO', 'Around Co', 'TX', {now}, {now})")).await;
+    assert_eq!(
+        list(&app, &c, "/api/contacts").await.1,
+        1,
+        "served from the cache"
+    );
+    assert_eq!(list(&app, &c, "/api/companies?state=TX").await.1, 1);
+    // Another page or filter is its own entry, its total computed with it.
+    let (second, total) = list(&app, &c, "/api/contacts?limit=1&offset=1").await;
+    assert_eq!((second.len(), total), (1, 2));
+
+    // A write through the api clears every cached page at once.
+    contact(
+        &app,
+        &c,
+        json!({"firstName": "Cy", "lastName": "Three", "email": "cy@c.test"}),
+    )
+    .await;
+    let (items, total) = list(&app, &c, "/api/contacts").await;
+    assert_eq!(
+        (emails(&items), total),
+        (
+            vec![
+                "ann@a.test".to_string(),
+                "bo@b.test".into(),
+                "cy@c.test".into()
+            ],
+            3
+        )
+    );
+    assert_eq!(list(&app, &c, "/api/companies?state=TX").await.1, 2);
+
+    // Around the api again: the TTL bounds how long it stays hidden.
+    exec(&app, "DELETE FROM contacts WHERE id = '01AROUND'".into()).await;
+    assert_eq!(list(&app, &c, "/api/contacts").await.1, 3);
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    let (items, total) = list(&app, &c, "/api/contacts").await;
+    assert_eq!((items.len(), total), (2, 2));
+    app.stop().await;
+}
+
 both_backends!(
+    list_pages_cached_until_a_write,
     create_validation_and_defaults,
     list_filters_and_paging,
     update_partial_and_status,

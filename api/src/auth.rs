@@ -175,6 +175,8 @@ async fn end_session(state: &AppState, jar: CookieJar) -> ApiResult<CookieJar> {
             .db
             .session_delete(&token_hash(c.value()))
             .await?;
+        // The session may be cached (a GET signs out too): no cached copy outlives it.
+        state.read_cache.bump();
     }
     Ok(jar.remove(Cookie::build(SESSION_COOKIE).path("/").build()))
 }

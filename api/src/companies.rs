@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::contacts::{ContactView, field_error, merge_text, present};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
-use crate::list::{paging, with_total};
+use crate::list::{Page, paging};
 use crate::{Access, AppState, Routes};
 
 /// Contacts listed with one company (its detail, `include=contacts`).
@@ -244,30 +244,29 @@ async fn company_list(
     };
     let filter = filter_from(&q)?;
     let db = &state.queue.db;
-    let rows = db
-        .company_page(&CompanyList {
-            filter: &filter,
-            limit,
-            offset,
+    let key = format!("companies:page:{filter:?}:{limit}:{offset}:{include_contacts}");
+    let page: Page = state
+        .read_cache
+        .get_or_compute(key, || async {
+            let rows = db
+                .company_page(&CompanyList {
+                    filter: &filter,
+                    limit,
+                    offset,
+                })
+                .await?;
+            let mut items: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
+            if include_contacts {
+                let ids: Vec<String> = items.iter().map(|c| c.id.clone()).collect();
+                let mut by = contacts_by_company(&state, &ids, CONTACTS_PER_COMPANY).await?;
+                for c in &mut items {
+                    c.contacts = Some(by.remove(&c.id).unwrap_or_default());
+                }
+            }
+            Page::new(&items, db.company_count(&filter).await?)
         })
         .await?;
-    let total = state
-        .read_cache
-        .get_or_compute(format!("companies:count:{filter:?}"), || async {
-            Ok(serde_json::json!(db.company_count(&filter).await?))
-        })
-        .await?
-        .as_i64()
-        .unwrap_or_default();
-    let mut items: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
-    if include_contacts {
-        let ids: Vec<String> = items.iter().map(|c| c.id.clone()).collect();
-        let mut by = contacts_by_company(&state, &ids, CONTACTS_PER_COMPANY).await?;
-        for c in &mut items {
-            c.contacts = Some(by.remove(&c.id).unwrap_or_default());
-        }
-    }
-    Ok(with_total(items, total))
+    Ok(axum::response::IntoResponse::into_response(page))
 }
 
 #[derive(Debug, Deserialize)]

@@ -29,7 +29,7 @@ use serde_json::json;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::jobs_api::accepted;
-use crate::list::{csv_download, paging, with_total};
+use crate::list::{Page, csv_download, paging, with_total};
 use crate::{Access, AppState, Routes};
 
 /// Largest CSV upload (only `POST /api/contacts/import` accepts more than the API-wide limit).
@@ -243,21 +243,24 @@ async fn contact_list(
     let (limit, offset) = paging(q.limit, q.offset)?;
     let filter = filter_from(&q)?;
     let db = &state.queue.db;
-    let rows = db
-        .contact_page(&ContactList {
-            filter: &filter,
-            limit,
-            offset,
-        })
-        .await?;
-    // The total scans every match; it is the part worth caching.
-    let total = state
+    // The page and its total are computed together, so they always agree.
+    let page: Page = state
         .read_cache
-        .get_or_compute(format!("contacts:count:{filter:?}"), || async {
-            Ok(serde_json::json!(db.contact_count(&filter).await?))
-        })
+        .get_or_compute(
+            format!("contacts:page:{filter:?}:{limit}:{offset}"),
+            || async {
+                let rows = db
+                    .contact_page(&ContactList {
+                        filter: &filter,
+                        limit,
+                        offset,
+                    })
+                    .await?;
+                Page::new(&views(rows), db.contact_count(&filter).await?)
+            },
+        )
         .await?;
-    Ok(with_total(views(rows), total.as_i64().unwrap_or_default()))
+    Ok(axum::response::IntoResponse::into_response(page))
 }
 
 async fn contact_export(

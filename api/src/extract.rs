@@ -48,10 +48,15 @@ impl FromRequestParts<AppState> for CurrentUser {
             .get(SESSION_COOKIE)
             .map(|c| c.value().to_string())
             .ok_or_else(|| ApiError::unauthorized("Authentication required"))?;
+        let hash = token_hash(&token);
+        let db = &state.queue.db;
+        // Read through the read cache: a sign-out or any other write through this process drops it
+        // at once; a session ended elsewhere stops working within READ_CACHE_TTL_MS.
         let (user, admin_session) = state
-            .queue
-            .db
-            .session_get(&token_hash(&token), now_ms())
+            .read_cache
+            .get_or_compute(format!("session:{hash}"), || async {
+                Ok(db.session_get(&hash, now_ms()).await?)
+            })
             .await?
             .ok_or_else(|| ApiError::unauthorized("Authentication required"))?;
         Ok(Self {

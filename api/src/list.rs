@@ -1,6 +1,7 @@
 //! Lists: `limit` (default 100, at most 1000) and `offset`, answered as a JSON array with the total in
 //! `X-Total-Count`; and CSV downloads that no cell can break or turn into a spreadsheet formula.
 
+use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -25,6 +26,41 @@ pub(crate) fn with_total<T: Serialize>(items: Vec<T>, total: i64) -> Response {
     let mut headers = HeaderMap::new();
     headers.insert("x-total-count", HeaderValue::from(total));
     (headers, axum::Json(items)).into_response()
+}
+
+/// A page already serialised (from the read cache), with its total.
+#[derive(Clone)]
+pub(crate) struct Page {
+    pub body: Bytes,
+    pub total: i64,
+}
+
+impl Page {
+    pub fn new<T: Serialize>(items: &[T], total: i64) -> ApiResult<Self> {
+        Ok(Self {
+            body: Bytes::from(serde_json::to_vec(items).map_err(anyhow::Error::from)?),
+            total,
+        })
+    }
+}
+
+impl IntoResponse for Page {
+    fn into_response(self) -> Response {
+        (
+            [
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                ),
+                (
+                    axum::http::HeaderName::from_static("x-total-count"),
+                    HeaderValue::from(self.total),
+                ),
+            ],
+            self.body,
+        )
+            .into_response()
+    }
 }
 
 /// A cell as written to CSV: text that a spreadsheet would run as a formula gets a leading `'`.
