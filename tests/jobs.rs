@@ -499,7 +499,191 @@ async fn two_schedulers_one_job_per_tick(db: TestDb) {
     app.stop().await;
 }
 
+/// Ops actions beyond retry and cancel: pause and resume a kind, run a scheduled job now, delete,
+/// and the bulk forms over a kind and status; each written to the audit log, bad input refused.
+async fn pause_run_now_delete_and_bulk(db: TestDb) {
+    let app = TestApp::spawn(&db, AppOptions::default()).await;
+    let admin = app.admin().await;
+    let user = app.user().await;
+
+    // Paused: nothing of the kind starts; resumed: it all runs.
+    let (s, v) = send(admin.post(app.url("/api/ops/kinds/noop/pause"))).await;
+    assert_eq!((s, v["paused"].clone()), (200, json!(true)));
+    let queues = app.get_json(&admin, "/api/ops/queues").await;
+    let noop = queues
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["kind"] == "noop")
+        .unwrap()
+        .clone();
+    assert_eq!(noop["paused"], true);
+    let waiting: Vec<String> =
+        futures::future::join_all((0..3).map(|_| app.enqueue(&admin, json!({"kind": "noop"}))))
+            .await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    for id in &waiting {
+        assert_eq!(
+            app.job(&admin, id).await["status"],
+            "queued",
+            "paused kind waits"
+        );
+    }
+    let (s, _) = send(admin.post(app.url("/api/ops/kinds/noop/resume"))).await;
+    assert_eq!(s, 200);
+    for id in &waiting {
+        app.wait_status(&admin, id, "succeeded", T).await;
+    }
+
+    // Run now: a job scheduled an hour ahead runs at once; a finished one cannot.
+    let later = (chrono::Utc::now() + chrono::Duration::hours(1)).to_rfc3339();
+    let scheduled = app
+        .enqueue(&admin, json!({"kind": "noop", "runAt": later}))
+        .await;
+    assert_eq!(app.job(&admin, &scheduled).await["status"], "scheduled");
+    let (s, _) = send(admin.post(app.url(&format!("/api/ops/jobs/{scheduled}/run-now")))).await;
+    assert_eq!(s, 200);
+    app.wait_status(&admin, &scheduled, "succeeded", T).await;
+    let (s, v) = send(admin.post(app.url(&format!("/api/ops/jobs/{scheduled}/run-now")))).await;
+    assert_eq!(s, 409, "{v}");
+
+    // Delete: a finished job goes; a running one is refused; unknown is 404.
+    let (s, _) = send(admin.delete(app.url(&format!("/api/ops/jobs/{scheduled}")))).await;
+    assert_eq!(s, 204);
+    assert_eq!(
+        send(admin.get(app.url(&format!("/api/ops/jobs/{scheduled}"))))
+            .await
+            .0,
+        404
+    );
+    let running = app
+        .enqueue(
+            &admin,
+            json!({"kind": "noop", "payload": {"sleepMs": 20000}}),
+        )
+        .await;
+    app.wait_status(&admin, &running, "running", T).await;
+    let (s, v) = send(admin.delete(app.url(&format!("/api/ops/jobs/{running}")))).await;
+    assert_eq!(
+        (s, v["message"].as_str()),
+        (
+            409,
+            Some("A running job cannot be deleted; cancel it first")
+        )
+    );
+
+    // Bulk: retry every failed noop, cancel what waits (the running one is asked to stop), delete
+    // the cancelled ones.
+    let failing: Vec<String> = futures::future::join_all(
+        (0..2).map(|_| app.enqueue(&admin, json!({"kind": "noop", "payload": {"fail": true}}))),
+    )
+    .await;
+    for id in &failing {
+        app.wait_status(&admin, id, "failed", T).await;
+    }
+    let retried_at = jobs::time::now_ms();
+    let (s, v) = send(
+        admin
+            .post(app.url("/api/ops/jobs/bulk"))
+            .json(&json!({"action": "retry", "kind": "noop", "status": "failed"})),
+    )
+    .await;
+    assert_eq!((s, v["affected"].clone()), (200, json!(2)));
+    for id in &failing {
+        // Ran its attempts again and failed again, after the retry.
+        app.wait_job(&admin, id, T, |j| {
+            j["status"] == "failed" && ms(&j["finishedAt"]) > retried_at
+        })
+        .await;
+    }
+    let ahead: Vec<String> = futures::future::join_all(
+        (0..2).map(|_| app.enqueue(&admin, json!({"kind": "noop", "runAt": later}))),
+    )
+    .await;
+    let (s, v) = send(
+        admin
+            .post(app.url("/api/ops/jobs/bulk"))
+            .json(&json!({"action": "cancel", "kind": "noop"})),
+    )
+    .await;
+    assert_eq!(
+        (s, v["affected"].clone()),
+        (200, json!(3)),
+        "two scheduled, one running"
+    );
+    app.wait_status(&admin, &running, "cancelled", T).await;
+    let (s, v) = send(
+        admin
+            .post(app.url("/api/ops/jobs/bulk"))
+            .json(&json!({"action": "delete", "status": "cancelled"})),
+    )
+    .await;
+    assert_eq!((s, v["affected"].clone()), (200, json!(3)));
+    for id in ahead.iter().chain([&running]) {
+        assert_eq!(
+            send(admin.get(app.url(&format!("/api/ops/jobs/{id}"))))
+                .await
+                .0,
+            404
+        );
+    }
+
+    // Bad input and no access.
+    for (body, message) in [
+        (
+            json!({"action": "explode"}),
+            "action must be one of: retry, cancel, delete, run_now",
+        ),
+        (
+            json!({"action": "retry", "kind": "nope"}),
+            "Unknown job kind: nope",
+        ),
+    ] {
+        let (s, v) = send(admin.post(app.url("/api/ops/jobs/bulk")).json(&body)).await;
+        assert_eq!((s, v["message"].as_str()), (422, Some(message)), "{body}");
+    }
+    assert_eq!(
+        send(admin.post(app.url("/api/ops/kinds/nope/pause")))
+            .await
+            .0,
+        404
+    );
+    assert_eq!(
+        send(user.post(app.url("/api/ops/kinds/noop/pause")))
+            .await
+            .0,
+        403
+    );
+    assert_eq!(
+        send(
+            user.post(app.url("/api/ops/jobs/bulk"))
+                .json(&json!({"action": "delete"}))
+        )
+        .await
+        .0,
+        403
+    );
+
+    let audit = app
+        .get_json(&admin, "/api/ops/audit?limit=50")
+        .await
+        .to_string();
+    for action in [
+        "kind.pause",
+        "kind.resume",
+        "job.run_now",
+        "job.delete",
+        "jobs.bulk_retry",
+        "jobs.bulk_cancel",
+        "jobs.bulk_delete",
+    ] {
+        assert!(audit.contains(action), "{action} audited: {audit}");
+    }
+    app.stop().await;
+}
+
 both_backends!(
+    pause_run_now_delete_and_bulk,
     job_lifecycle_and_progress,
     retries_back_off_then_fail,
     idempotency_key_dedupes,

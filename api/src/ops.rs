@@ -5,10 +5,11 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use axum::http::Method;
-use axum::response::Response;
-use axum::routing::{get, post};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
 use chrono::{DateTime, Utc};
-use jobs::db::{AuditInsert, CancelOutcome, JobList};
+use jobs::db::{AuditInsert, CancelOutcome, JobBulk, JobList};
 use jobs::queue::{JobView, NewJob, STATUSES};
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
@@ -48,6 +49,36 @@ pub(crate) fn routes() -> Routes {
             Access::Admin,
             post(job_cancel),
         )
+        .add(
+            Method::POST,
+            "/api/ops/jobs/{id}/run-now",
+            Access::Admin,
+            post(job_run_now),
+        )
+        .add(
+            Method::DELETE,
+            "/api/ops/jobs/{id}",
+            Access::Admin,
+            delete(job_delete),
+        )
+        .add(
+            Method::POST,
+            "/api/ops/jobs/bulk",
+            Access::Admin,
+            post(jobs_bulk),
+        )
+        .add(
+            Method::POST,
+            "/api/ops/kinds/{kind}/pause",
+            Access::Admin,
+            post(kind_pause),
+        )
+        .add(
+            Method::POST,
+            "/api/ops/kinds/{kind}/resume",
+            Access::Admin,
+            post(kind_resume),
+        )
         .add(Method::GET, "/api/ops/workers", Access::Admin, get(workers))
         .add(Method::GET, "/api/ops/audit", Access::Admin, get(audit))
 }
@@ -56,6 +87,8 @@ pub(crate) fn routes() -> Routes {
 #[serde(rename_all = "camelCase")]
 struct QueueStats {
     kind: String,
+    /// Paused by ops: its jobs wait.
+    paused: bool,
     queued: i64,
     scheduled: i64,
     running: i64,
@@ -88,10 +121,12 @@ async fn queues(
     let counts = db.job_counts().await?;
     let oldest = db.job_oldest_ready(now).await?;
     let finished = db.job_finished_since(now - 3_600_000).await?;
+    let paused = db.kinds_paused().await?;
     let mut out = Vec::new();
     for kind in state.queue.registry.kinds() {
         let mut s = QueueStats {
             kind: kind.to_string(),
+            paused: paused.iter().any(|p| p == kind),
             ..Default::default()
         };
         for (_, status, n) in counts.iter().filter(|(k, _, _)| k == kind) {
@@ -281,6 +316,16 @@ async fn audit_action(
     action: &str,
     target: &str,
 ) -> ApiResult<()> {
+    audit_detail(state, admin, action, target, None).await
+}
+
+async fn audit_detail(
+    state: &AppState,
+    admin: &AdminUser,
+    action: &str,
+    target: &str,
+    detail: Option<&Value>,
+) -> ApiResult<()> {
     let mut tx = state.queue.db.begin().await?;
     tx.audit_insert(&AuditInsert {
         id: &ulid::Ulid::new().to_string(),
@@ -288,7 +333,7 @@ async fn audit_action(
         actor_email: Some(&admin.0.user.email),
         action,
         target: Some(target),
-        detail: None,
+        detail,
         created_at: now_ms(),
     })
     .await?;
@@ -394,4 +439,159 @@ async fn audit(
             })
             .collect(),
     ))
+}
+
+/// A waiting job (queued, scheduled or retrying) runs at once, whatever its `run_at`.
+async fn job_run_now(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<JobView>> {
+    match state.queue.db.job_run_now(&id, now_ms()).await? {
+        Some(kind) => {
+            state.queue.nudge(&kind).await?;
+            audit_action(&state, &admin, "job.run_now", &id).await?;
+        }
+        None => {
+            return Err(match state.queue.db.job_get_by_id(&id).await? {
+                None => ApiError::not_found("Job not found"),
+                Some(job) => ApiError::conflict(format!(
+                    "Only waiting jobs can be run now; this job is {}",
+                    job.status
+                )),
+            });
+        }
+    }
+    state
+        .queue
+        .get(&id)
+        .await?
+        .map(axum::Json)
+        .ok_or_else(|| ApiError::not_found("Job not found"))
+}
+
+/// Deletes a job that is not running (a running one is cancelled first).
+async fn job_delete(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    if state.queue.db.job_delete(&id).await?.is_some() {
+        audit_action(&state, &admin, "job.delete", &id).await?;
+        return Ok(StatusCode::NO_CONTENT);
+    }
+    Err(match state.queue.db.job_get_by_id(&id).await? {
+        None => ApiError::not_found("Job not found"),
+        Some(_) => ApiError::conflict("A running job cannot be deleted; cancel it first"),
+    })
+}
+
+const BULK_ACTIONS: [&str; 4] = ["retry", "cancel", "delete", "run_now"];
+
+#[derive(Debug, Deserialize)]
+struct BulkInput {
+    action: Option<String>,
+    kind: Option<String>,
+    status: Option<String>,
+}
+
+/// One action over every job of a kind and/or status: retry all failed of a kind, cancel what
+/// waits, delete what finished, run what waits now. `{affected}`; one audit entry with the filter.
+async fn jobs_bulk(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    Json(input): Json<BulkInput>,
+) -> ApiResult<Response> {
+    let action = input
+        .action
+        .filter(|a| BULK_ACTIONS.contains(&a.as_str()))
+        .ok_or_else(|| {
+            ApiError::unprocessable(jobs::domain::one_of_message("action", &BULK_ACTIONS))
+        })?;
+    let kind = input.kind.filter(|k| !k.is_empty());
+    if let Some(k) = &kind
+        && state.queue.spec(k).is_err()
+    {
+        return Err(ApiError::unprocessable(format!("Unknown job kind: {k}")));
+    }
+    let status = input.status.filter(|s| !s.is_empty());
+    if let Some(s) = &status
+        && !STATUSES.contains(&s.as_str())
+    {
+        return Err(ApiError::unprocessable(jobs::domain::one_of_message(
+            "status", &STATUSES,
+        )));
+    }
+    let affected = state
+        .queue
+        .db
+        .jobs_bulk(&JobBulk {
+            action: &action,
+            kind: kind.as_deref(),
+            status: status.as_deref(),
+            now: now_ms(),
+        })
+        .await?;
+    if affected > 0 && (action == "retry" || action == "run_now") {
+        match &kind {
+            Some(k) => state.queue.nudge(k).await?,
+            None => {
+                for k in state.queue.registry.kinds() {
+                    state.queue.nudge(k).await?;
+                }
+            }
+        }
+    }
+    let detail = json!({ "kind": kind, "status": status, "affected": affected });
+    audit_detail(
+        &state,
+        &admin,
+        &format!("jobs.bulk_{action}"),
+        kind.as_deref().unwrap_or("all kinds"),
+        Some(&detail),
+    )
+    .await?;
+    Ok(axum::Json(json!({ "action": action, "affected": affected })).into_response())
+}
+
+async fn set_paused(
+    state: &AppState,
+    admin: &AdminUser,
+    kind: &str,
+    pause: bool,
+) -> ApiResult<Response> {
+    if state.queue.spec(kind).is_err() {
+        return Err(ApiError::not_found(format!("Unknown job kind: {kind}")));
+    }
+    let db = &state.queue.db;
+    let changed = if pause {
+        db.kind_pause(kind, Some(&admin.0.user.email), now_ms())
+            .await?
+    } else {
+        let resumed = db.kind_resume(kind).await?;
+        // Its waiting jobs are due: wake the fetchers rather than wait for their next poll.
+        state.queue.nudge(kind).await?;
+        resumed
+    };
+    if changed {
+        let action = if pause { "kind.pause" } else { "kind.resume" };
+        audit_action(state, admin, action, kind).await?;
+    }
+    Ok(axum::Json(json!({ "kind": kind, "paused": pause })).into_response())
+}
+
+async fn kind_pause(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    Path(kind): Path<String>,
+) -> ApiResult<Response> {
+    set_paused(&state, &admin, &kind, true).await
+}
+
+async fn kind_resume(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    Path(kind): Path<String>,
+) -> ApiResult<Response> {
+    set_paused(&state, &admin, &kind, false).await
 }

@@ -38,6 +38,7 @@ mod intel;
 pub(crate) mod leads;
 mod meetings;
 mod metrics;
+mod ops;
 mod seed;
 mod sequences;
 
@@ -52,6 +53,7 @@ pub use intel::*;
 pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
+pub use ops::*;
 pub use seed::*;
 pub use sequences::*;
 

@@ -186,6 +186,13 @@ impl Queue {
         Ok(kind)
     }
 
+    /// Tells this process's and other processes' fetchers of `kind` that jobs are ready.
+    pub async fn nudge(&self, kind: &str) -> Result<(), QueueError> {
+        self.notify_other_processes(kind).await?;
+        self.wakeups.wake(kind);
+        Ok(())
+    }
+
     async fn notify_other_processes(&self, kind: &str) -> Result<(), QueueError> {
         if let Db::Postgres(_) = self.db {
             let mut tx = self.db.begin().await?;

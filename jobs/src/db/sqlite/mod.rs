@@ -18,6 +18,7 @@ mod intel;
 mod leads;
 mod meetings;
 mod metrics;
+mod ops;
 mod seed;
 mod sequences;
 
@@ -32,6 +33,7 @@ pub use intel::*;
 pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
+pub use ops::*;
 pub use seed::*;
 pub use sequences::*;
 
@@ -158,6 +160,7 @@ pub async fn job_fetch(
                 finished_at = NULL, cancel_requested = FALSE, progress_percent = NULL, progress_message = NULL
          WHERE id IN (SELECT id FROM jobs
                       WHERE kind = ?3 AND status IN ('queued','scheduled','retrying') AND run_at <= ?2
+                        AND NOT EXISTS (SELECT 1 FROM paused_kinds WHERE kind = ?3)
                       ORDER BY run_at, id LIMIT ?4)
          RETURNING id, payload, attempts, max_attempts",
     )
