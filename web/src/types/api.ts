@@ -28,6 +28,11 @@ export const CANCELLABLE_JOB_STATUSES: readonly JobStatus[] = [
   'retrying',
 ];
 export const RETRYABLE_JOB_STATUSES: readonly JobStatus[] = ['failed', 'cancelled'];
+/** Jobs that wait for their turn: they can be run now. */
+export const WAITING_JOB_STATUSES: readonly JobStatus[] = ['queued', 'scheduled', 'retrying'];
+
+/** `POST /api/ops/jobs/bulk` actions. */
+export type BulkJobAction = 'retry' | 'cancel' | 'delete' | 'run_now';
 
 export const isTerminalStatus = (status: JobStatus | undefined): boolean =>
   status !== undefined && TERMINAL_JOB_STATUSES.includes(status);
@@ -54,6 +59,8 @@ export type Job = {
 
 export type QueueStats = {
   kind: string;
+  /** Paused by ops: its jobs wait until resumed. */
+  paused: boolean;
   queued: number;
   scheduled: number;
   running: number;

@@ -22,6 +22,7 @@ export const adminUser: User = {
 type Db = {
   signedIn: boolean;
   jobs: Job[];
+  pausedKinds: string[];
   nextJobNumber: number;
   companies: Company[];
   contacts: Contact[];
@@ -34,6 +35,7 @@ type Db = {
 const initial = (): Db => ({
   signedIn: false,
   jobs: [],
+  pausedKinds: [],
   nextJobNumber: 1,
   companies: [],
   contacts: [],
@@ -89,6 +91,7 @@ export function queueStats(): QueueStats[] {
     if (!stats) {
       stats = {
         kind: job.kind,
+        paused: db.pausedKinds.includes(job.kind),
         queued: 0,
         scheduled: 0,
         running: 0,

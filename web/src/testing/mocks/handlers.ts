@@ -109,6 +109,59 @@ export const handlers = [
     return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
   }),
 
+  http.post('/api/ops/jobs/:id/run-now', ({ params }) => {
+    if (!db.signedIn) return notSignedIn();
+    const job = db.jobs.find((j) => j.id === params.id);
+    if (!job) return HttpResponse.json({ message: 'Job not found' }, { status: 404 });
+    if (!['queued', 'scheduled', 'retrying'].includes(job.status)) {
+      return HttpResponse.json({ message: `Only waiting jobs can be run now; this job is ${job.status}` }, { status: 409 });
+    }
+    Object.assign(job, { status: 'queued', runAt: new Date().toISOString() } satisfies Partial<Job>);
+    return HttpResponse.json(job);
+  }),
+
+  http.delete('/api/ops/jobs/:id', ({ params }) => {
+    if (!db.signedIn) return notSignedIn();
+    const job = db.jobs.find((j) => j.id === params.id);
+    if (!job) return HttpResponse.json({ message: 'Job not found' }, { status: 404 });
+    if (job.status === 'running') {
+      return HttpResponse.json({ message: 'A running job cannot be deleted; cancel it first' }, { status: 409 });
+    }
+    db.jobs = db.jobs.filter((j) => j.id !== job.id);
+    return new HttpResponse(null, { status: 204 });
+  }),
+
+  http.post('/api/ops/jobs/bulk', async ({ request }) => {
+    if (!db.signedIn) return notSignedIn();
+    const body = (await request.json()) as { action: string; kind?: string; status?: string };
+    const states: Record<string, string[]> = {
+      retry: ['failed', 'cancelled'],
+      cancel: ['queued', 'scheduled', 'retrying', 'running'],
+      delete: ['succeeded', 'failed', 'cancelled'],
+      run_now: ['queued', 'scheduled', 'retrying'],
+    };
+    const matches = db.jobs.filter(
+      (j) =>
+        (states[body.action] ?? []).includes(j.status) &&
+        (!body.kind || j.kind === body.kind) &&
+        (!body.status || j.status === body.status),
+    );
+    for (const job of matches) {
+      if (body.action === 'retry') Object.assign(job, { status: 'queued', error: null, finishedAt: null });
+      if (body.action === 'cancel') Object.assign(job, { status: 'cancelled' });
+    }
+    if (body.action === 'delete') db.jobs = db.jobs.filter((j) => !matches.includes(j));
+    return HttpResponse.json({ action: body.action, affected: matches.length });
+  }),
+
+  http.post('/api/ops/kinds/:kind/:action', ({ params }) => {
+    if (!db.signedIn) return notSignedIn();
+    const kind = String(params.kind);
+    const pause = params.action === 'pause';
+    db.pausedKinds = pause ? [...new Set([...db.pausedKinds, kind])] : db.pausedKinds.filter((k) => k !== kind);
+    return HttpResponse.json({ kind, paused: pause });
+  }),
+
   ...crmHandlers,
   ...leadHandlers,
 ];

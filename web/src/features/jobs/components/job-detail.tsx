@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError, errorMessage } from '@/lib/api-client';
@@ -9,13 +10,16 @@ import { toast } from '@/stores/toasts';
 import {
   CANCELLABLE_JOB_STATUSES,
   RETRYABLE_JOB_STATUSES,
+  WAITING_JOB_STATUSES,
   isTerminalStatus,
   type Job,
 } from '@/types/api';
 
 import { useCancelJob } from '../api/cancel-job';
+import { useDeleteJob } from '../api/delete-job';
 import { useJob } from '../api/get-job';
 import { useRetryJob } from '../api/retry-job';
+import { useRunJobNow } from '../api/run-job-now';
 
 import { StatusBadge } from './status-badge';
 
@@ -57,9 +61,27 @@ export function JobDetail({ jobId, onClose, onSelectJob }: JobDetailProps) {
     },
   });
 
+  const runNow = useRunJobNow({
+    onSuccess: () => toast({ title: 'Job runs now', description: jobId, variant: 'success' }),
+  });
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const remove = useDeleteJob({
+    onSuccess: () => {
+      setConfirmDelete(false);
+      toast({ title: 'Job deleted', description: jobId, variant: 'success' });
+      onClose();
+    },
+  });
+
   const data = job.data;
   const live = data !== undefined && !isTerminalStatus(data.status);
-  const actionError = cancel.error ?? retry.error;
+  const actionError = cancel.error ?? retry.error ?? runNow.error;
+  const resetActions = () => {
+    cancel.reset();
+    retry.reset();
+    runNow.reset();
+    remove.reset();
+  };
 
   return (
     <section
@@ -161,11 +183,23 @@ export function JobDetail({ jobId, onClose, onSelectJob }: JobDetailProps) {
               </p>
             ) : null}
 
-            <div className="flex gap-2">
+            <div className="flex flex-wrap gap-2">
+              {WAITING_JOB_STATUSES.includes(data.status) ? (
+                <Button
+                  variant="secondary"
+                  onClick={() => {
+                    resetActions();
+                    runNow.mutate(data.id);
+                  }}
+                  disabled={runNow.isPending}
+                >
+                  {runNow.isPending ? 'Starting…' : 'Run now'}
+                </Button>
+              ) : null}
               {RETRYABLE_JOB_STATUSES.includes(data.status) ? (
                 <Button
                   onClick={() => {
-                    cancel.reset();
+                    resetActions();
                     retry.mutate(data.id);
                   }}
                   disabled={retry.isPending}
@@ -177,7 +211,7 @@ export function JobDetail({ jobId, onClose, onSelectJob }: JobDetailProps) {
                 <Button
                   variant="danger"
                   onClick={() => {
-                    retry.reset();
+                    resetActions();
                     cancel.mutate(data.id);
                   }}
                   disabled={cancel.isPending}
@@ -185,7 +219,30 @@ export function JobDetail({ jobId, onClose, onSelectJob }: JobDetailProps) {
                   {cancel.isPending ? 'Cancelling…' : 'Cancel'}
                 </Button>
               ) : null}
+              {data.status !== 'running' ? (
+                <Button
+                  variant="ghost"
+                  onClick={() => {
+                    resetActions();
+                    setConfirmDelete(true);
+                  }}
+                >
+                  Delete
+                </Button>
+              ) : null}
             </div>
+            {confirmDelete ? (
+              <ConfirmDialog
+                title="Delete this job?"
+                description={`The ${data.kind} job ${data.id} and its history are removed for good.`}
+                confirmLabel="Delete job"
+                danger
+                pending={remove.isPending}
+                error={remove.error ? errorMessage(remove.error) : undefined}
+                onConfirm={() => remove.mutate(data.id)}
+                onCancel={() => setConfirmDelete(false)}
+              />
+            ) : null}
             {actionError ? (
               <p role="alert" className="text-sm text-rose-700">
                 {errorMessage(actionError)}

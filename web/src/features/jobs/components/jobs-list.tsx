@@ -9,6 +9,7 @@ import { JOB_STATUSES, type JobStatus } from '@/types/api';
 import { JOBS_PAGE_SIZE, useJobs } from '../api/get-jobs';
 import { useQueues } from '../api/get-queues';
 
+import { BulkActions } from './bulk-actions';
 import { StatusBadge } from './status-badge';
 
 export type JobsFilters = {
@@ -102,6 +103,8 @@ export function JobsList({ filters, onFiltersChange, selectedJobId, onSelectJob 
           </div>
         </div>
       </div>
+
+      <BulkActions kind={filters.kind} status={filters.status} />
 
       {jobs.isPending ? (
         <div className="p-4">

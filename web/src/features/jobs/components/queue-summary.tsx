@@ -1,8 +1,11 @@
+import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatAge, formatMs, formatNumber } from '@/lib/format';
+import { toast } from '@/stores/toasts';
 
 import { useQueues } from '../api/get-queues';
+import { useSetKindPaused } from '../api/set-kind-paused';
 
 const countColumns = [
   'queued',
@@ -19,6 +22,14 @@ const td = 'px-3 py-2 text-right tabular-nums';
 
 export function QueueSummary() {
   const queues = useQueues();
+  const setPaused = useSetKindPaused({
+    onSuccess: ({ kind, paused }) =>
+      toast({
+        title: paused ? 'Kind paused' : 'Kind resumed',
+        description: paused ? `No new ${kind} jobs start until it is resumed.` : `${kind} jobs run again.`,
+        variant: 'success',
+      }),
+  });
 
   return (
     <section aria-labelledby="queue-summary-heading" className="rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
@@ -38,7 +49,13 @@ export function QueueSummary() {
         <p role="alert" className="p-4 text-sm text-rose-700">
           Could not load queues: {errorMessage(queues.error)}
         </p>
-      ) : queues.data.length === 0 ? (
+      ) : null}
+      {setPaused.error ? (
+        <p role="alert" className="px-4 pb-3 text-sm text-rose-700">
+          {errorMessage(setPaused.error)}
+        </p>
+      ) : null}
+      {queues.isPending || queues.isError ? null : queues.data.length === 0 ? (
         <p className="p-4 text-sm text-slate-500">No jobs have been queued yet.</p>
       ) : (
         <div className="overflow-x-auto">
@@ -65,6 +82,9 @@ export function QueueSummary() {
                 <th scope="col" className={th}>
                   p95
                 </th>
+                <th scope="col" className={th}>
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -72,6 +92,11 @@ export function QueueSummary() {
                 <tr key={q.kind}>
                   <th scope="row" className="px-3 py-2 text-left font-mono text-sm font-medium">
                     {q.kind}
+                    {q.paused ? (
+                      <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 font-sans text-xs font-semibold text-amber-800">
+                        paused
+                      </span>
+                    ) : null}
                   </th>
                   {countColumns.map((c) => (
                     <td
@@ -85,6 +110,17 @@ export function QueueSummary() {
                   <td className={td}>{formatNumber(q.throughputPerMinute)}</td>
                   <td className={td}>{formatMs(q.p50RunMs)}</td>
                   <td className={td}>{formatMs(q.p95RunMs)}</td>
+                  <td className={td}>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      aria-label={`${q.paused ? 'Resume' : 'Pause'} ${q.kind}`}
+                      disabled={setPaused.isPending}
+                      onClick={() => setPaused.mutate({ kind: q.kind, paused: !q.paused })}
+                    >
+                      {q.paused ? 'Resume' : 'Pause'}
+                    </Button>
+                  </td>
                 </tr>
               ))}
             </tbody>
