@@ -172,7 +172,18 @@ export type Meeting = {
   googleMeetLink: string | null;
   lastSyncedAt: string | null;
   googleCalendarSyncEnabled: boolean;
+  /** Why the last calendar sync failed. */
+  syncError: string | null;
   createdAt: string;
+};
+
+/** `GET /api/calendar/connection`: the signed-in user's Google Calendar grant (held by the server). */
+export type CalendarConnection = {
+  configured: boolean;
+  connected: boolean;
+  accountEmail: string | null;
+  connectedAt: string | null;
+  error: string | null;
 };
 
 export type Activity = {

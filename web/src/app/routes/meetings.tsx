@@ -9,6 +9,7 @@ import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { useCancelMeeting } from '@/features/meetings/api/cancel-meeting';
 import { MEETING_FILTERS, useMeetings, type MeetingFilter } from '@/features/meetings/api/get-meetings';
 import { useUpdateMeetingStatus } from '@/features/meetings/api/update-meeting-status';
+import { CalendarSync } from '@/features/meetings/components/calendar-sync';
 import { MeetingFormDialog } from '@/features/meetings/components/meeting-form-dialog';
 import { serverMessageOr } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -65,6 +66,7 @@ function MeetingCard({ meeting }: { meeting: Meeting }) {
       </div>
       {meeting.agenda ? <p className="mt-2 text-sm text-slate-700">{meeting.agenda}</p> : null}
       {meeting.attendees ? <p className="mt-1 text-xs text-slate-500">Attendees: {meeting.attendees}</p> : null}
+      <CalendarSync meeting={meeting} />
     </li>
   );
 }

@@ -6,6 +6,8 @@ import { db, makeContact, makeDeal, makeJob, makeMeeting } from './db';
 
 /** Stateful stand-ins for the CRM endpoints, with the real API's rules and messages. */
 
+const NOW_ISO = '2026-01-15T10:00:00Z';
+
 const notSignedIn = () => HttpResponse.json({ message: 'Not signed in' }, { status: 401 });
 
 // Every CRM route needs a session.
@@ -514,6 +516,66 @@ export const crmHandlers = [
       if (status === meeting.status) return HttpResponse.json({ message: `Meeting is already ${status}` }, { status: 409 });
       meeting.status = status;
       return HttpResponse.json(meeting);
+    }),
+  ),
+  // ---- calendar ----
+  http.get(
+    '/api/calendar/connection',
+    authed(() =>
+      HttpResponse.json({ ...db.calendar, connectedAt: db.calendar.connected ? NOW_ISO : null, error: null }),
+    ),
+  ),
+  http.delete(
+    '/api/calendar/connection',
+    authed(() => {
+      db.calendar = { ...db.calendar, connected: false, accountEmail: null };
+      return new HttpResponse(null, { status: 204 });
+    }),
+  ),
+  http.get(
+    '/api/calendar/auth-url',
+    authed(() =>
+      db.calendar.configured
+        ? HttpResponse.json({ authUrl: 'https://accounts.example.test/o/oauth2/v2/auth?state=s' })
+        : HttpResponse.json(
+            { message: 'Google Calendar is not configured on this server. Subscribe to the calendar feed instead.' },
+            { status: 409 },
+          ),
+    ),
+  ),
+  http.get(
+    '/api/calendar/feed-url',
+    authed(() => HttpResponse.json({ url: 'http://localhost/calendar/feed-token.ics' })),
+  ),
+  ...(['post', 'put'] as const).map((verb) =>
+    http[verb](
+      verb === 'post' ? '/api/meetings/:id/sync-to-calendar' : '/api/meetings/:id/update-calendar',
+      authed(({ params }) => {
+        const meeting = db.meetings.find((m) => m.id === params.id);
+        if (!meeting) return HttpResponse.json({ message: 'Meeting not found' }, { status: 404 });
+        if (!db.calendar.connected) return HttpResponse.json({ message: 'No calendar tokens available.' }, { status: 409 });
+        const job = makeJob({ kind: 'calendar_sync', status: 'succeeded', result: { eventId: 'pm01' } });
+        db.jobs.push(job);
+        Object.assign(meeting, {
+          syncStatus: 'synced',
+          googleCalendarEventId: 'pm01',
+          googleMeetLink: 'https://meet.google.com/abc-defg-hij',
+          lastSyncedAt: NOW_ISO,
+        });
+        return HttpResponse.json({ jobId: job.id, syncStatus: 'pending' }, { status: 202 });
+      }),
+    ),
+  ),
+  http.delete(
+    '/api/meetings/:id/remove-from-calendar',
+    authed(({ params }) => {
+      const meeting = db.meetings.find((m) => m.id === params.id);
+      if (!meeting) return HttpResponse.json({ message: 'Meeting not found' }, { status: 404 });
+      if (!meeting.googleCalendarEventId) return HttpResponse.json({ message: 'This meeting is not on a calendar.' }, { status: 409 });
+      const job = makeJob({ kind: 'calendar_sync', status: 'succeeded' });
+      db.jobs.push(job);
+      Object.assign(meeting, { syncStatus: 'pending', googleCalendarEventId: null, googleMeetLink: null, googleCalendarSyncEnabled: false });
+      return HttpResponse.json({ jobId: job.id, syncStatus: 'pending' }, { status: 202 });
     }),
   ),
   http.delete(

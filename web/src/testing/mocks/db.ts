@@ -28,6 +28,8 @@ type Db = {
   contacts: Contact[];
   deals: Deal[];
   meetings: Meeting[];
+  /** The server-held Google grant of the signed-in user. */
+  calendar: { configured: boolean; connected: boolean; accountEmail: string | null };
   activities: Activity[];
   nextId: number;
 };
@@ -41,6 +43,7 @@ const initial = (): Db => ({
   contacts: [],
   deals: [],
   meetings: [],
+  calendar: { configured: true, connected: false, accountEmail: null },
   activities: [],
   nextId: 1,
 });
@@ -216,6 +219,7 @@ export function makeMeeting(overrides: Partial<Meeting> = {}): Meeting {
     googleMeetLink: null,
     lastSyncedAt: null,
     googleCalendarSyncEnabled: true,
+    syncError: null,
     createdAt: NOW,
     ...overrides,
   };
