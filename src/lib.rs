@@ -135,6 +135,23 @@ pub fn metrics_handle() -> anyhow::Result<PrometheusHandle> {
     Ok(HANDLE.get_or_init(|| handle).clone())
 }
 
+/// `/metrics` on `METRICS_PORT` for a process without the api, when set.
+async fn serve_metrics(config: &Config, shutdown: CancellationToken) -> anyhow::Result<()> {
+    let Some(port) = config.metrics_port else {
+        return Ok(());
+    };
+    let listener = tokio::net::TcpListener::bind((config.bind, port))
+        .await
+        .with_context(|| format!("binding METRICS_PORT {port}"))?;
+    let handle = metrics_handle()?;
+    tokio::spawn(async move {
+        if let Err(e) = api::serve_metrics(listener, handle, shutdown).await {
+            tracing::error!(error = %e, "metrics listener stopped");
+        }
+    });
+    Ok(())
+}
+
 /// Config, pool, migrations: what every role starts with.
 async fn connect(config: &Config) -> anyhow::Result<Db> {
     let db = Db::connect(&config.database_url, config.db_max_connections).await?;
@@ -241,6 +258,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Role::Worker { kinds, concurrency } => {
             let shutdown = shutdown_on_signal();
+            serve_metrics(&config, shutdown.clone()).await?;
             let handle = worker::start(
                 queue(db, &config)?,
                 worker::WorkerOptions { kinds, concurrency },
@@ -252,6 +270,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Role::Scheduler => {
             let shutdown = shutdown_on_signal();
+            serve_metrics(&config, shutdown.clone()).await?;
             let q = queue(db, &config)?;
             let entries = scheduler::entries(&q);
             scheduler::validate(&entries)?;

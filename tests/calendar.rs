@@ -674,6 +674,24 @@ async fn reminders(db: TestDb) {
     )
     .await;
     assert_eq!(s, 422, "{v}");
+    // What went out shows in /metrics for an operator's dashboards.
+    let metrics = app
+        .anonymous()
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.contains(r#"prospector_email_messages_total{outcome="sent"} 9"#),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(r#"prospector_sms_messages_total{status="sent"} 3"#),
+        "{metrics}"
+    );
     app.stop().await;
 }
 

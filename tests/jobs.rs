@@ -682,7 +682,41 @@ async fn pause_run_now_delete_and_bulk(db: TestDb) {
     app.stop().await;
 }
 
+/// A worker process with `METRICS_PORT` serves what it records: job outcomes and run times.
+async fn worker_process_serves_its_metrics(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let admin = app.admin().await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut env = fast_env();
+    env.push(("METRICS_PORT", port.to_string()));
+    let worker = Proc::spawn(&db, &["worker"], &env);
+    let id = app.enqueue(&admin, json!({"kind": "noop"})).await;
+    app.wait_status(&admin, &id, "succeeded", T).await;
+    let text = eventually(T, "worker metrics", || async {
+        let res = reqwest::get(format!("http://127.0.0.1:{port}/metrics"))
+            .await
+            .ok()?;
+        let text = res.text().await.ok()?;
+        text.contains("prospector_jobs_finished_total")
+            .then_some(text)
+    })
+    .await;
+    assert!(
+        text.contains(r#"prospector_jobs_finished_total{kind="noop",status="succeeded"} 1"#),
+        "{text}\n{}",
+        worker.output()
+    );
+    assert!(text.contains("prospector_job_run_seconds"), "{text}");
+    drop(worker);
+    app.stop().await;
+}
+
 both_backends!(
+    worker_process_serves_its_metrics,
     pause_run_now_delete_and_bulk,
     job_lifecycle_and_progress,
     retries_back_off_then_fail,

@@ -251,5 +251,32 @@ pub async fn serve(
         .await
 }
 
+/// `/metrics` alone, for a worker or scheduler process (`METRICS_PORT`): what it records (job run
+/// times, email and SMS outcomes) is only in its own memory. Queue depths come from the api's.
+pub async fn serve_metrics(
+    listener: tokio::net::TcpListener,
+    handle: metrics_exporter_prometheus::PrometheusHandle,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
+    let app = Router::new().route(
+        "/metrics",
+        axum::routing::get(move || {
+            let handle = handle.clone();
+            async move {
+                (
+                    [(
+                        axum::http::header::CONTENT_TYPE,
+                        "text/plain; version=0.0.4",
+                    )],
+                    handle.render(),
+                )
+            }
+        }),
+    );
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move { shutdown.cancelled().await })
+        .await
+}
+
 /// Session lifetime.
 pub const SESSION_TTL: Duration = Duration::from_secs(14 * 24 * 3600);

@@ -416,6 +416,9 @@ pub struct Config {
     /// Connections in the pool: `DB_MAX_CONNECTIONS`, else 6 on SQLite (each connection maps the
     /// file, see `SQLITE_MMAP_SIZE`, and writes take turns anyway) and 16 on Postgres.
     pub db_max_connections: u32,
+    /// `METRICS_PORT`: where a worker or scheduler process serves `/metrics` (the api serves its own
+    /// on `PORT`); unset: none.
+    pub metrics_port: Option<u16>,
     pub mail: MailSettings,
 }
 
@@ -576,6 +579,12 @@ impl Config {
             providers: ProviderSettings::from_env()?,
             read_cache_ttl: millis("READ_CACHE_TTL_MS", Duration::from_secs(1))?,
             db_max_connections,
+            metrics_port: var("METRICS_PORT")
+                .map(|p| {
+                    p.parse()
+                        .map_err(|_| invalid("METRICS_PORT", "must be a port number"))
+                })
+                .transpose()?,
             mail: MailSettings::from_env()?,
         })
     }

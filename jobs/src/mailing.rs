@@ -384,6 +384,14 @@ pub async fn send_round(
             }
         }
     }
+    for (outcome, n) in [
+        ("sent", report.sent),
+        ("deferred", report.deferred),
+        ("failed", report.failed),
+        ("suppressed", report.suppressed),
+    ] {
+        metrics::counter!("prospector_email_messages_total", "outcome" => outcome).increment(n);
+    }
     Ok(report)
 }
 
@@ -450,6 +458,8 @@ pub async fn apply_event(db: &Db, mailing: &Mailing, e: &EventInsert) -> Result<
     if !fresh {
         return Ok(false);
     }
+    metrics::counter!("prospector_email_events_total", "event" => e.event_type.clone())
+        .increment(1);
     let Some(email) = e.email.as_deref() else {
         return Ok(true);
     };

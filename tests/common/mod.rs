@@ -268,6 +268,7 @@ impl TestApp {
             providers: Default::default(),
             read_cache_ttl: opts.read_cache_ttl,
             db_max_connections: 16,
+            metrics_port: None,
             mail: Default::default(),
         });
         let mut queue = Queue::new(db.clone(), jobs::kinds::registry(), opts.settings.clone());

@@ -73,6 +73,7 @@ pub async fn deliver(ctx: &JobContext, id: &str) -> Result<String, JobError> {
     };
     db.sms_finish(id, status, provider_id.as_deref(), error.as_deref(), now())
         .await?;
+    metrics::counter!("prospector_sms_messages_total", "status" => status).increment(1);
     if let Some(contact) = &row.contact_id {
         let mut tx = db.begin().await?;
         tx.activity_insert(&ActivityInsert {
