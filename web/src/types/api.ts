@@ -74,6 +74,29 @@ export type QueueStats = {
   p95RunMs: number | null;
 };
 
+/** `GET /api/ops/workers`. */
+export type WorkerInfo = {
+  id: string;
+  hostname: string;
+  pid: number;
+  kinds: string[];
+  concurrency: number;
+  startedAt: string;
+  heartbeatAt: string;
+  alive: boolean;
+  runningJobs: number;
+};
+
+/** `GET /api/ops/audit`: who did what to the queue, newest first. */
+export type AuditEntry = {
+  id: string;
+  actorEmail: string | null;
+  action: string;
+  target: string | null;
+  detail: unknown;
+  createdAt: string;
+};
+
 export type EnqueueResponse = {
   jobId: string;
   status: JobStatus;

@@ -8,6 +8,47 @@ import { renderApp } from '@/testing/test-utils';
 
 const jobsListRegion = () => screen.getByRole('region', { name: 'Jobs' });
 
+describe('Jobs page: workers and audit', () => {
+  it('shows each worker alive or silent, and the actions taken, newest first', async () => {
+    seedJobs(1, { kind: 'noop', status: 'queued' });
+    db.workers = [
+      {
+        id: 'w1',
+        hostname: 'app-1',
+        pid: 4242,
+        kinds: ['noop', 'ai_score'],
+        concurrency: 16,
+        startedAt: '2026-01-15T09:00:00Z',
+        heartbeatAt: new Date().toISOString(),
+        alive: true,
+        runningJobs: 3,
+      },
+      {
+        id: 'w2',
+        hostname: 'app-2',
+        pid: 7,
+        kinds: ['noop'],
+        concurrency: 4,
+        startedAt: '2026-01-15T08:00:00Z',
+        heartbeatAt: '2026-01-15T08:05:00Z',
+        alive: false,
+        runningJobs: 0,
+      },
+    ];
+    const { user } = renderApp('/admin/jobs', { signedIn: true });
+    const alive = await screen.findByRole('listitem', { name: 'Worker app-1:4242' });
+    expect(alive).toHaveTextContent('alive');
+    expect(alive).toHaveTextContent('3 running');
+    expect(screen.getByRole('listitem', { name: 'Worker app-2:7' })).toHaveTextContent('silent');
+    expect(await screen.findByText('No actions yet.')).toBeInTheDocument();
+
+    await user.click(await screen.findByRole('button', { name: 'Pause noop' }));
+    const entries = await screen.findByRole('list', { name: 'Audit entries' });
+    expect(await within(entries).findByText('kind.pause')).toBeInTheDocument();
+    expect(entries).toHaveTextContent('admin@example.com');
+  });
+});
+
 describe('Jobs page', () => {
   it('redirects /admin/jobs to the admin login without a session', async () => {
     const { router } = renderApp('/admin/jobs');

@@ -1,9 +1,11 @@
 import { useSearchParams } from 'react-router';
 
+import { AuditPanel } from '@/features/jobs/components/audit-panel';
 import { JobDetail } from '@/features/jobs/components/job-detail';
 import { JobsList, type JobsFilters } from '@/features/jobs/components/jobs-list';
 import { QueueSummary } from '@/features/jobs/components/queue-summary';
 import { RunTestJobForm } from '@/features/jobs/components/run-test-job-form';
+import { WorkersPanel } from '@/features/jobs/components/workers-panel';
 import { JOB_STATUSES, type JobStatus } from '@/types/api';
 
 function parseStatus(value: string | null): JobStatus | '' {
@@ -72,6 +74,10 @@ export function JobsRoute() {
             </p>
           )}
         </aside>
+      </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <WorkersPanel />
+        <AuditPanel />
       </div>
     </div>
   );

@@ -1,4 +1,16 @@
-import type { Activity, Company, Contact, Deal, Job, JobStatus, Meeting, QueueStats, User } from '@/types/api';
+import type {
+  Activity,
+  AuditEntry,
+  Company,
+  Contact,
+  Deal,
+  Job,
+  JobStatus,
+  Meeting,
+  QueueStats,
+  User,
+  WorkerInfo,
+} from '@/types/api';
 
 /**
  * In-memory state behind the MSW handlers: the admin account, whether a session
@@ -23,6 +35,8 @@ type Db = {
   signedIn: boolean;
   jobs: Job[];
   pausedKinds: string[];
+  workers: WorkerInfo[];
+  audit: AuditEntry[];
   nextJobNumber: number;
   companies: Company[];
   contacts: Contact[];
@@ -38,6 +52,8 @@ const initial = (): Db => ({
   signedIn: false,
   jobs: [],
   pausedKinds: [],
+  workers: [],
+  audit: [],
   nextJobNumber: 1,
   companies: [],
   contacts: [],

@@ -154,10 +154,21 @@ export const handlers = [
     return HttpResponse.json({ action: body.action, affected: matches.length });
   }),
 
+  http.get('/api/ops/workers', () => (db.signedIn ? HttpResponse.json(db.workers) : notSignedIn())),
+  http.get('/api/ops/audit', () => (db.signedIn ? HttpResponse.json(db.audit) : notSignedIn())),
+
   http.post('/api/ops/kinds/:kind/:action', ({ params }) => {
     if (!db.signedIn) return notSignedIn();
     const kind = String(params.kind);
     const pause = params.action === 'pause';
+    db.audit.unshift({
+      id: `au${db.audit.length + 1}`,
+      actorEmail: ADMIN_EMAIL,
+      action: pause ? 'kind.pause' : 'kind.resume',
+      target: kind,
+      detail: null,
+      createdAt: new Date().toISOString(),
+    });
     db.pausedKinds = pause ? [...new Set([...db.pausedKinds, kind])] : db.pausedKinds.filter((k) => k !== kind);
     return HttpResponse.json({ kind, paused: pause });
   }),

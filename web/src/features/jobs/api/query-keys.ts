@@ -8,4 +8,6 @@ export const jobsKeys = {
   details: () => [...jobsKeys.all, 'detail'] as const,
   detail: (id: string) => [...jobsKeys.details(), id] as const,
   queues: ['queues'] as const,
+  workers: ['ops', 'workers'] as const,
+  audit: ['ops', 'audit'] as const,
 };
