@@ -2,13 +2,15 @@
 SHELL := /bin/bash
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_DATABASE_URL
+# Where cargo puts binaries (CARGO_TARGET_DIR when set).
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
 .PHONY: run test lint test-rust test-web test-e2e web-build check-postgres bench
 
 ## Build the web app and the release binary, then run everything on SQLite with demo data.
 run: web-build
 	cargo build --release --bin prospector
-	WEB_DIST=web/dist ./target/release/prospector all
+	WEB_DIST=web/dist $(TARGET_DIR)/release/prospector all
 
 ## The whole suite: formatting, lints, Rust tests on SQLite and Postgres, web checks, browser tests.
 test: check-postgres lint test-rust test-web test-e2e
@@ -34,10 +36,10 @@ test-web: web/node_modules/.package-lock.json
 
 test-e2e: web-build
 	cargo build --bin prospector
-	scripts/e2e.sh target/debug/prospector
+	scripts/e2e.sh $(TARGET_DIR)/debug/prospector
 
 ## Queue benchmark on both backends (release build).
 bench:
 	cargo build --release --bin prospector
-	./target/release/prospector bench queue --db sqlite --jobs 100000 --concurrency 128
-	./target/release/prospector bench queue --db postgres --jobs 100000 --concurrency 128
+	$(TARGET_DIR)/release/prospector bench queue --db sqlite --jobs 100000 --concurrency 128
+	$(TARGET_DIR)/release/prospector bench queue --db postgres --jobs 100000 --concurrency 128

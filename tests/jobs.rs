@@ -484,6 +484,9 @@ async fn two_schedulers_one_job_per_tick(db: TestDb) {
         .job_list(&jobs::db::JobList {
             kind: Some("prune_jobs"),
             status: None,
+            text: None,
+            from: None,
+            until: None,
             limit: 1000,
             offset: 0,
         })
@@ -715,7 +718,68 @@ async fn worker_process_serves_its_metrics(db: TestDb) {
     app.stop().await;
 }
 
+/// The job list finds jobs by text in their payload or error, and by creation time.
+async fn job_list_text_and_time_filters(db: TestDb) {
+    let app = TestApp::spawn(&db, AppOptions::default()).await;
+    let admin = app.admin().await;
+    let before = chrono::Utc::now() - chrono::Duration::seconds(1);
+    let marked = app
+        .enqueue(
+            &admin,
+            json!({"kind": "noop", "payload": {"sleepMs": 4321}}),
+        )
+        .await;
+    let failing = app
+        .enqueue(&admin, json!({"kind": "noop", "payload": {"fail": true}}))
+        .await;
+    app.wait_status(&admin, &marked, "succeeded", T).await;
+    app.wait_status(&admin, &failing, "failed", T).await;
+    let ids = |v: Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let q = |s: &str| {
+        format!(
+            "/api/ops/jobs?q={}",
+            url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>()
+        )
+    };
+    assert_eq!(ids(app.get_json(&admin, &q("4321")).await), [marked]);
+    assert_eq!(
+        ids(app.get_json(&admin, &q("ON PURPOSE")).await),
+        [failing],
+        "error text, any case"
+    );
+    assert!(
+        ids(app.get_json(&admin, &q("100%")).await).is_empty(),
+        "wildcards match literally"
+    );
+    let from =
+        url::form_urlencoded::byte_serialize(before.to_rfc3339().as_bytes()).collect::<String>();
+    assert_eq!(
+        ids(app
+            .get_json(&admin, &format!("/api/ops/jobs?until={from}"))
+            .await)
+        .len(),
+        0
+    );
+    assert_eq!(
+        ids(app
+            .get_json(&admin, &format!("/api/ops/jobs?from={from}&kind=noop"))
+            .await)
+        .len(),
+        2
+    );
+    let (s, _) = send(admin.get(app.url("/api/ops/jobs?from=yesterday"))).await;
+    assert_eq!(s, 400);
+    app.stop().await;
+}
+
 both_backends!(
+    job_list_text_and_time_filters,
     worker_process_serves_its_metrics,
     pause_run_now_delete_and_bulk,
     job_lifecycle_and_progress,

@@ -169,6 +169,11 @@ async fn queues(
 struct ListQuery {
     kind: Option<String>,
     status: Option<String>,
+    /// Text in the payload or the error.
+    q: Option<String>,
+    /// Created from / before (RFC 3339).
+    from: Option<DateTime<Utc>>,
+    until: Option<DateTime<Utc>>,
     limit: Option<i64>,
     offset: Option<i64>,
 }
@@ -189,12 +194,20 @@ async fn job_list(
         )));
     }
     let kind = q.kind.filter(|k| !k.is_empty());
+    let text =
+        q.q.as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(jobs::domain::like_pattern);
     let (rows, total) = state
         .queue
         .db
         .job_list(&JobList {
             kind: kind.as_deref(),
             status: status.as_deref(),
+            text: text.as_deref(),
+            from: q.from.map(|t| t.timestamp_millis()),
+            until: q.until.map(|t| t.timestamp_millis()),
             limit,
             offset,
         })

@@ -359,6 +359,11 @@ pub struct JobInsertMany<'a> {
 pub struct JobList<'a> {
     pub kind: Option<&'a str>,
     pub status: Option<&'a str>,
+    /// `%text%` (LIKE-escaped, lower case) matched against the payload and the error.
+    pub text: Option<&'a str>,
+    /// Created from (ms, inclusive) / before (ms, exclusive).
+    pub from: Option<i64>,
+    pub until: Option<i64>,
     pub limit: i64,
     pub offset: i64,
 }

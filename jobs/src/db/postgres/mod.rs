@@ -139,12 +139,17 @@ pub async fn job_get_by_id(pool: &PgPool, id: &str) -> Result<Option<JobRow>, sq
 }
 
 pub async fn job_list(pool: &PgPool, p: &JobList<'_>) -> Result<(Vec<JobRow>, i64), sqlx::Error> {
-    let filter = "($1::text IS NULL OR kind = $1) AND ($2::text IS NULL OR status = $2)";
+    let filter = "($1::text IS NULL OR kind = $1) AND ($2::text IS NULL OR status = $2)
+        AND ($3::text IS NULL OR lower(payload::text) LIKE $3 ESCAPE '\\' OR lower(COALESCE(error, '')) LIKE $3 ESCAPE '\\')
+        AND ($4::bigint IS NULL OR created_at >= $4) AND ($5::bigint IS NULL OR created_at < $5)";
     let rows = sqlx::query_as(AssertSqlSafe(format!(
-        "SELECT {JOB_COLUMNS} FROM jobs WHERE {filter} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4"
+        "SELECT {JOB_COLUMNS} FROM jobs WHERE {filter} ORDER BY created_at DESC, id DESC LIMIT $6 OFFSET $7"
     )))
     .bind(p.kind)
     .bind(p.status)
+    .bind(p.text)
+    .bind(p.from)
+    .bind(p.until)
     .bind(p.limit)
     .bind(p.offset)
     .fetch_all(pool)
@@ -154,6 +159,9 @@ pub async fn job_list(pool: &PgPool, p: &JobList<'_>) -> Result<(Vec<JobRow>, i6
     )))
     .bind(p.kind)
     .bind(p.status)
+    .bind(p.text)
+    .bind(p.from)
+    .bind(p.until)
     .fetch_one(pool)
     .await?;
     Ok((rows, total))

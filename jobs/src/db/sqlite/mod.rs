@@ -131,7 +131,9 @@ pub async fn job_list(
     pool: &SqlitePool,
     p: &JobList<'_>,
 ) -> Result<(Vec<JobRow>, i64), sqlx::Error> {
-    let filter = "(?1 IS NULL OR kind = ?1) AND (?2 IS NULL OR status = ?2)";
+    let filter = "(?1 IS NULL OR kind = ?1) AND (?2 IS NULL OR status = ?2)
+        AND (?5 IS NULL OR lower(payload) LIKE ?5 ESCAPE '\\' OR lower(COALESCE(error, '')) LIKE ?5 ESCAPE '\\')
+        AND (?6 IS NULL OR created_at >= ?6) AND (?7 IS NULL OR created_at < ?7)";
     let rows = sqlx::query_as(AssertSqlSafe(format!(
         "SELECT {JOB_COLUMNS} FROM jobs WHERE {filter} ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4"
     )))
@@ -139,6 +141,9 @@ pub async fn job_list(
     .bind(p.status)
     .bind(p.limit)
     .bind(p.offset)
+    .bind(p.text)
+    .bind(p.from)
+    .bind(p.until)
     .fetch_all(pool)
     .await?;
     let total: i64 = sqlx::query_scalar(AssertSqlSafe(format!(
@@ -146,6 +151,11 @@ pub async fn job_list(
     )))
     .bind(p.kind)
     .bind(p.status)
+    .bind(0_i64)
+    .bind(0_i64)
+    .bind(p.text)
+    .bind(p.from)
+    .bind(p.until)
     .fetch_one(pool)
     .await?;
     Ok((rows, total))

@@ -49,6 +49,18 @@ describe('Jobs page: workers and audit', () => {
   });
 });
 
+describe('Jobs page: search', () => {
+  it('finds jobs by text in their error, kept in the address', async () => {
+    seedJobs(2, { status: 'succeeded' });
+    seedJobs(1, { status: 'failed', error: 'SMTP 451 greylisted' });
+    const { user, router } = renderApp('/admin/jobs', { signedIn: true });
+    expect(await screen.findByText('Total: 3')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Payload or error'), 'greylisted');
+    expect(await screen.findByText('Total: 1')).toBeInTheDocument();
+    expect(router.state.location.search).toContain('q=greylisted');
+  });
+});
+
 describe('Jobs page', () => {
   it('redirects /admin/jobs to the admin login without a session', async () => {
     const { router } = renderApp('/admin/jobs');

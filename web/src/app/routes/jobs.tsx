@@ -19,13 +19,14 @@ function parsePage(value: string | null): number {
 
 /**
  * The Jobs page. Filters, page and the selected job live in the address
- * (`?kind=&status=&page=&job=`), so a view can be reloaded or shared.
+ * (`?kind=&status=&q=&page=&job=`), so a view can be reloaded or shared.
  */
 export function JobsRoute() {
   const [searchParams, setSearchParams] = useSearchParams();
   const filters: JobsFilters = {
     kind: searchParams.get('kind') ?? '',
     status: parseStatus(searchParams.get('status')),
+    q: searchParams.get('q') ?? '',
     page: parsePage(searchParams.get('page')),
   };
   const selectedJobId = searchParams.get('job');

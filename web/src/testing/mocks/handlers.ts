@@ -58,11 +58,13 @@ export const handlers = [
     const url = new URL(request.url);
     const kind = url.searchParams.get('kind');
     const status = url.searchParams.get('status');
+    const q = url.searchParams.get('q')?.toLowerCase();
     const limit = Number(url.searchParams.get('limit') ?? '50');
     const offset = Number(url.searchParams.get('offset') ?? '0');
     const matching = db.jobs
       .filter((j) => !kind || j.kind === kind)
       .filter((j) => !status || j.status === status)
+      .filter((j) => !q || `${JSON.stringify(j.result)} ${j.error ?? ''}`.toLowerCase().includes(q))
       .slice()
       .reverse();
     return HttpResponse.json(matching.slice(offset, offset + limit), {

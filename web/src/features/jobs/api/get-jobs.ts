@@ -12,6 +12,8 @@ export const JOBS_REFRESH_MS = 2000;
 export type GetJobsParams = {
   kind?: string;
   status?: JobStatus;
+  /** Text in the payload or the error. */
+  q?: string;
   limit: number;
   offset: number;
 };
@@ -23,11 +25,11 @@ export type JobsPage = {
 };
 
 export const getJobs = async (
-  { kind, status, limit, offset }: GetJobsParams,
+  { kind, status, q, limit, offset }: GetJobsParams,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<JobsPage> => {
   const { data, headers } = await api.request<Job[]>('GET', JOBS_URL, {
-    params: { kind, status, limit, offset },
+    params: { kind, status, q, limit, offset },
     signal,
   });
   const header = headers.get('X-Total-Count');

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { SearchInput } from '@/components/ui/search-input';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -15,6 +16,8 @@ import { StatusBadge } from './status-badge';
 export type JobsFilters = {
   kind: string;
   status: JobStatus | '';
+  /** Text in the payload or the error. */
+  q: string;
   page: number;
 };
 
@@ -33,6 +36,7 @@ export function JobsList({ filters, onFiltersChange, selectedJobId, onSelectJob 
   const jobs = useJobs({
     kind: filters.kind || undefined,
     status: filters.status || undefined,
+    q: filters.q || undefined,
     limit: JOBS_PAGE_SIZE,
     offset,
   });
@@ -63,6 +67,18 @@ export function JobsList({ filters, onFiltersChange, selectedJobId, onSelectJob 
           </p>
         </div>
         <div className="flex flex-wrap items-end gap-3">
+          <div>
+            <label htmlFor={`${id}-q`} className="block text-xs font-medium text-slate-700">
+              Payload or error
+            </label>
+            <SearchInput
+              id={`${id}-q`}
+              value={filters.q}
+              onSearch={(q) => onFiltersChange({ q, page: 1 })}
+              placeholder="e.g. Dallas, timeout"
+              className={selectClass}
+            />
+          </div>
           <div>
             <label htmlFor={`${id}-kind`} className="block text-xs font-medium text-slate-700">
               Kind
