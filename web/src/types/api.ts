@@ -74,6 +74,26 @@ export type QueueStats = {
   p95RunMs: number | null;
 };
 
+/** One attempt of a job, as `GET /api/ops/jobs/{id}` lists them. */
+export type JobAttempt = {
+  attempt: number;
+  workerId: string | null;
+  startedAt: string | null;
+  finishedAt: string;
+  /** succeeded, retry, failed, cancelled, lost, … */
+  outcome: string;
+  error: string | null;
+};
+
+/** `GET /api/ops/jobs/{id}`: the job with what ops need besides its status. */
+export type JobOpsDetail = Job & {
+  payload: unknown;
+  idempotencyKey: string | null;
+  lockedBy: string | null;
+  cancelRequested: boolean;
+  attemptHistory: JobAttempt[];
+};
+
 /** `GET /api/ops/workers`. */
 export type WorkerInfo = {
   id: string;

@@ -1,6 +1,7 @@
 import type {
   Activity,
   AuditEntry,
+  JobAttempt,
   Company,
   Contact,
   Deal,
@@ -36,6 +37,8 @@ type Db = {
   jobs: Job[];
   pausedKinds: string[];
   workers: WorkerInfo[];
+  /** Finished attempts per job id. */
+  attempts: Record<string, JobAttempt[]>;
   audit: AuditEntry[];
   nextJobNumber: number;
   companies: Company[];
@@ -53,6 +56,7 @@ const initial = (): Db => ({
   jobs: [],
   pausedKinds: [],
   workers: [],
+  attempts: {},
   audit: [],
   nextJobNumber: 1,
   companies: [],

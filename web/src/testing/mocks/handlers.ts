@@ -122,6 +122,20 @@ export const handlers = [
     return HttpResponse.json(job);
   }),
 
+  http.get('/api/ops/jobs/:id', ({ params }) => {
+    if (!db.signedIn) return notSignedIn();
+    const job = db.jobs.find((j) => j.id === params.id);
+    if (!job) return HttpResponse.json({ message: 'Job not found' }, { status: 404 });
+    return HttpResponse.json({
+      ...job,
+      payload: { sleepMs: 1500 },
+      idempotencyKey: null,
+      lockedBy: null,
+      cancelRequested: false,
+      attemptHistory: db.attempts[job.id] ?? [],
+    });
+  }),
+
   http.delete('/api/ops/jobs/:id', ({ params }) => {
     if (!db.signedIn) return notSignedIn();
     const job = db.jobs.find((j) => j.id === params.id);

@@ -7,6 +7,7 @@ export const jobsKeys = {
   list: (params: GetJobsParams) => [...jobsKeys.lists(), params] as const,
   details: () => [...jobsKeys.all, 'detail'] as const,
   detail: (id: string) => [...jobsKeys.details(), id] as const,
+  opsDetail: (id: string) => [...jobsKeys.details(), id, 'ops'] as const,
   queues: ['queues'] as const,
   workers: ['ops', 'workers'] as const,
   audit: ['ops', 'audit'] as const,

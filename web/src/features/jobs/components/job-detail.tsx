@@ -21,6 +21,7 @@ import { useJob } from '../api/get-job';
 import { useRetryJob } from '../api/retry-job';
 import { useRunJobNow } from '../api/run-job-now';
 
+import { JobAttempts } from './job-attempts';
 import { StatusBadge } from './status-badge';
 
 type JobDetailProps = {
@@ -161,6 +162,8 @@ export function JobDetail({ jobId, onClose, onSelectJob }: JobDetailProps) {
                 </pre>
               </div>
             ) : null}
+
+            <JobAttempts jobId={data.id} live={live} />
 
             <dl className="divide-y divide-slate-100">
               <Field label="Created">

@@ -77,6 +77,25 @@ describe('Job detail actions', () => {
   });
 });
 
+describe('Job attempts', () => {
+  it('lists the payload and every attempt with its run time, outcome and error', async () => {
+    const job = oneJob({ status: 'failed', attempts: 2, error: 'timeout' });
+    db.attempts[job.id] = [
+      { attempt: 1, workerId: 'w-1', startedAt: '2026-01-15T10:00:00Z', finishedAt: '2026-01-15T10:00:02.500Z', outcome: 'retry', error: 'HTTP 503' },
+      { attempt: 2, workerId: 'w-2', startedAt: '2026-01-15T10:00:05Z', finishedAt: '2026-01-15T10:00:05.250Z', outcome: 'failed', error: 'timeout' },
+    ];
+    renderWithProviders(<JobDetail jobId={job.id} onClose={noop} onSelectJob={noop} />);
+    const attempts = await screen.findByRole('list', { name: 'Attempts' });
+    const items = within(attempts).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent('#1 retry');
+    expect(items[0]).toHaveTextContent('2.50 s');
+    expect(items[0]).toHaveTextContent('HTTP 503');
+    expect(items[1]).toHaveTextContent('250 ms');
+    expect(screen.getByLabelText('Job payload')).toHaveTextContent('"sleepMs": 1500');
+  });
+});
+
 describe('Bulk actions over the filter', () => {
   it('retries every failed job of the kind after confirming its scope', async () => {
     seedJobs(2, { kind: 'ai_score', status: 'failed' });
