@@ -161,6 +161,19 @@ async fn connect(app: &TestApp, c: &Client, server: &MockServer, code: &str) -> 
     res.text().await.unwrap()
 }
 
+/// Google's answer to an event write: the event with its Meet link.
+fn event_ok(event: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({ "id": event, "hangoutLink": MEET }))
+}
+
+async fn mount_patch_ok(server: &MockServer, patch_path: &str, event: &str) {
+    Mock::given(method("PATCH"))
+        .and(path(patch_path))
+        .respond_with(event_ok(event))
+        .mount(server)
+        .await;
+}
+
 async fn google_sync(db: TestDb) {
     let server = MockServer::start().await;
     let app = calendar_app(&db, &server).await;
@@ -256,7 +269,7 @@ async fn google_sync(db: TestDb) {
             "conferenceData": { "createRequest": { "conferenceSolutionKey": { "type": "hangoutsMeet" } } },
             "attendees": [{ "email": "dana@bathpros.test" }, { "email": "pat@bathpros.test" }]
         })))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "id": event, "hangoutLink": MEET })))
+        .respond_with(event_ok(&event))
         .mount(&server)
         .await;
     let (s, v) = send(
@@ -291,9 +304,7 @@ async fn google_sync(db: TestDb) {
     Mock::given(method("PATCH"))
         .and(path(patch_path.clone()))
         .and(header("authorization", "Bearer at-2"))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_json(json!({ "id": event, "hangoutLink": MEET })),
-        )
+        .respond_with(event_ok(&event))
         .mount(&server)
         .await;
     let (s, v) = send(c.put(app.url(&format!("/api/meetings/{id}"))).json(
@@ -322,13 +333,7 @@ async fn google_sync(db: TestDb) {
         .with_priority(1)
         .mount(&server)
         .await;
-    Mock::given(method("PATCH"))
-        .and(path(patch_path.clone()))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_json(json!({ "id": event, "hangoutLink": MEET })),
-        )
-        .mount(&server)
-        .await;
+    mount_patch_ok(&server, &patch_path, &event).await;
     send(
         c.put(app.url(&format!("/api/meetings/{id}")))
             .json(&json!({ "location": "Austin showroom" })),
@@ -444,13 +449,7 @@ async fn google_sync(db: TestDb) {
         .respond_with(ResponseTemplate::new(409).set_body_json(json!({ "error": { "code": 409, "message": "The requested identifier already exists." } })))
         .mount(&server)
         .await;
-    Mock::given(method("PATCH"))
-        .and(path(patch_path.clone()))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_json(json!({ "id": event, "hangoutLink": MEET })),
-        )
-        .mount(&server)
-        .await;
+    mount_patch_ok(&server, &patch_path, &event).await;
     // Synced again after a removal: Google keeps the id, so the insert's 409 turns into a patch.
     send(
         c.post(app.url(&format!("/api/meetings/{id}/sync-to-calendar")))
