@@ -775,6 +775,24 @@ async fn job_list_text_and_time_filters(db: TestDb) {
     );
     let (s, _) = send(admin.get(app.url("/api/ops/jobs?from=yesterday"))).await;
     assert_eq!(s, 400);
+
+    // The charts' history: both outcomes counted in the kind's buckets of the last hour.
+    let history = app.get_json(&admin, "/api/ops/history").await;
+    assert_eq!(history["bucketSeconds"], 60);
+    let noop: Vec<&Value> = history["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["kind"] == "noop")
+        .collect();
+    let total = |field: &str| noop.iter().map(|b| b[field].as_i64().unwrap()).sum::<i64>();
+    assert_eq!((total("succeeded"), total("failed")), (1, 1));
+    let day = app.get_json(&admin, "/api/ops/history?minutes=1440").await;
+    assert_eq!(day["bucketSeconds"], 720, "a day in 120 points");
+    for bad in ["0", "1441", "soon"] {
+        let (s, body) = send(admin.get(app.url(&format!("/api/ops/history?minutes={bad}")))).await;
+        assert_eq!(s, 400, "{bad}: {body}");
+    }
     app.stop().await;
 }
 

@@ -26,6 +26,7 @@ pub(crate) fn routes() -> Routes {
             Access::Public,
             post(admin_login),
         )
+        .body::<LoginBody>()
         .add(
             Method::POST,
             "/api/admin/logout",
@@ -39,6 +40,7 @@ pub(crate) fn routes() -> Routes {
             get(admin_user),
         )
         .add(Method::POST, "/api/login", Access::Public, post(user_login))
+        .body::<LoginBody>()
         .add(Method::GET, "/api/login", Access::Public, get(login_page))
         .add(
             Method::GET,
@@ -52,7 +54,7 @@ pub(crate) fn routes() -> Routes {
 pub const LOGIN_FAILED: &str = "Login failed. Please check your credentials.";
 pub const NOT_ADMIN: &str = "Only authorized admin accounts can access this panel.";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct LoginBody {
     email: Option<String>,
     password: Option<String>,

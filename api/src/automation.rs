@@ -54,6 +54,7 @@ pub(crate) fn routes() -> Routes {
             User,
             post(trigger_automation),
         )
+        .body::<TriggerInput>()
 }
 
 async fn campaign_metrics(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
@@ -113,7 +114,7 @@ async fn payment_analytics(_: CurrentUser) -> Response {
     .into_response()
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct TriggerInput {
     trigger_event: Option<String>,

@@ -80,12 +80,14 @@ pub(crate) fn routes() -> Routes {
             User,
             post(send_reminders),
         )
+        .body::<RemindersInput>()
         .add(
             Method::POST,
             "/api/contacts/{id}/send-sms",
             User,
             post(send_sms),
         )
+        .body::<SmsInput>()
 }
 
 async fn connection(State(state): State<AppState>, user: CurrentUser) -> ApiResult<Response> {
@@ -304,7 +306,7 @@ async fn remove_meeting(
         .into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RemindersInput {
     include_email: Option<bool>,
@@ -394,7 +396,7 @@ async fn send_reminders(
     .into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct SmsInput {
     #[serde(rename = "type")]
     kind: Option<String>,

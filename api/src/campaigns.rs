@@ -54,8 +54,10 @@ pub(crate) fn routes() -> Routes {
             User,
             post(template_create),
         )
+        .body::<TemplateInput>()
         .add(Method::GET, "/api/campaigns", User, get(single_list))
         .add(Method::POST, "/api/campaigns", User, post(single_create))
+        .body::<SingleInput>()
         .add(
             Method::GET,
             "/api/campaigns/bulk-email",
@@ -68,6 +70,7 @@ pub(crate) fn routes() -> Routes {
             User,
             post(bulk_create),
         )
+        .body::<BulkInput>()
         .add(
             Method::GET,
             "/api/campaigns/bulk-email/performance/overview",
@@ -122,6 +125,7 @@ pub(crate) fn routes() -> Routes {
             Admin,
             axum::routing::put(deliverability_put),
         )
+        .body::<DeliverabilityInput>()
 }
 
 // ---- templates ----
@@ -164,7 +168,7 @@ async fn template_list(State(state): State<AppState>, _: CurrentUser) -> ApiResu
     Ok(axum::Json(json!({ "templates": templates })).into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct TemplateInput {
     name: Option<String>,
@@ -364,7 +368,7 @@ async fn bulk_get(
 }
 
 /// Targeting shared by bulk campaigns and sequence enrollment.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TargetFilters {
     score_min: Option<i32>,
@@ -389,7 +393,7 @@ impl TargetFilters {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BulkInput {
     name: Option<String>,
@@ -795,7 +799,7 @@ pub(crate) fn single_audience(audience: &str) -> Audience {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SingleInput {
     name: Option<String>,
@@ -882,7 +886,7 @@ async fn deliverability_get(State(state): State<AppState>, _: CurrentUser) -> Ap
     deliverability_view(&state).await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct DeliverabilityInput {
     warmup_enabled: Option<bool>,

@@ -40,6 +40,7 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             post(company_create),
         )
+        .body::<CompanyBody>()
         .add(
             Method::GET,
             "/api/companies/report",
@@ -58,6 +59,7 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             put(company_update),
         )
+        .body::<CompanyBody>()
 }
 
 #[derive(Debug, Serialize)]
@@ -350,7 +352,7 @@ async fn company_get(
 // ---- create, update ----
 
 /// The edit dialog's fields (seed 000 §2.7, §7.3), or a status; every field optional.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CompanyBody {
     name: Option<String>,

@@ -54,6 +54,7 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             post(contact_create),
         )
+        .body::<ContactBody>()
         .add(
             Method::GET,
             "/api/contacts/export",
@@ -72,6 +73,7 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             post(contact_bulk_status),
         )
+        .body::<BulkStatusBody>()
         .add(
             Method::GET,
             "/api/contacts/{id}",
@@ -84,12 +86,14 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             axum::routing::put(contact_update),
         )
+        .body::<ContactBody>()
         .add(
             Method::POST,
             "/api/contacts/{id}/pipeline-move",
             Access::User,
             post(contact_pipeline_move),
         )
+        .body::<MoveBody>()
         .add(
             Method::POST,
             "/api/contacts/{id}/convert-to-customer",
@@ -334,7 +338,7 @@ pub(crate) fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     T::deserialize(d).map(Some)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ContactBody {
     first_name: Option<String>,
@@ -576,7 +580,7 @@ async fn contact_update(
 
 // ---- lead pipeline ----
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct MoveBody {
     direction: String,
 }
@@ -619,7 +623,7 @@ async fn contact_pipeline_move(
     Ok(Json(row.into()))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BulkStatusBody {
     contact_ids: Vec<String>,

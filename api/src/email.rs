@@ -35,6 +35,7 @@ pub(crate) fn routes() -> Routes {
             User,
             post(contact_email),
         )
+        .body::<EmailInput>()
         .add(
             Method::GET,
             "/api/contacts/{id}/email-history",
@@ -57,7 +58,7 @@ pub(crate) fn routes() -> Routes {
         )
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct EmailInput {
     contact_id: Option<String>,

@@ -56,8 +56,20 @@ impl ApiError {
     }
 }
 
+pub const NUL_TEXT: &str = "Text must not contain NUL characters.";
+
+/// Postgres refuses a NUL character in text ("invalid byte sequence"): the client's input, not ours.
+fn is_nul_text(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .and_then(|d| d.code())
+        .is_some_and(|c| c == "22021")
+}
+
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
+        if is_nul_text(&e) {
+            return Self::bad_request(NUL_TEXT);
+        }
         Self::Internal(e.into())
     }
 }
@@ -122,6 +134,12 @@ impl IntoResponse for ApiError {
                     res.headers_mut().insert(header::RETRY_AFTER, v);
                 }
                 res
+            }
+            Self::Internal(e)
+                if e.chain()
+                    .any(|c| c.downcast_ref::<sqlx::Error>().is_some_and(is_nul_text)) =>
+            {
+                Self::bad_request(NUL_TEXT).into_response()
             }
             Self::Internal(e) => {
                 // The request id is on the enclosing span, so the log line can be found from a report.

@@ -1,7 +1,11 @@
 //! Extractors: JSON, query and path with JSON errors, and the session ones (`CurrentUser`, `AdminUser`).
 
-use axum::extract::{FromRequest, FromRequestParts};
+use axum::body::Body;
+use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use axum_extra::extract::CookieJar;
 use jobs::auth::token_hash;
 use jobs::db::UserRow;
@@ -9,7 +13,7 @@ use jobs::time::now_ms;
 use serde::Serialize;
 
 use crate::AppState;
-use crate::error::ApiError;
+use crate::error::{ApiError, NUL_TEXT};
 
 #[derive(FromRequest)]
 #[from_request(via(axum::Json), rejection(ApiError))]
@@ -80,5 +84,64 @@ impl FromRequestParts<AppState> for AdminUser {
         } else {
             Err(ApiError::forbidden("Administrator access required"))
         }
+    }
+}
+
+/// Refuses text with a NUL character anywhere in the address or a JSON body: no field of ours
+/// can hold one (Postgres refuses it, SQLite cuts text at it), so it is answered as bad input
+/// before any handler runs rather than failing halfway through a write.
+pub async fn reject_nul(req: Request, next: Next) -> Response {
+    let uri = req.uri().to_string().to_ascii_lowercase();
+    if uri.contains("%00") {
+        return ApiError::bad_request(NUL_TEXT).into_response();
+    }
+    let json = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.to_ascii_lowercase().contains("json"));
+    if !json {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = match axum::body::to_bytes(body, crate::BODY_LIMIT).await {
+        Ok(b) => b,
+        Err(_) => {
+            return ApiError::Status(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "Request body is too large".into(),
+            )
+            .into_response();
+        }
+    };
+    if has_nul_escape(&bytes) {
+        return ApiError::bad_request(NUL_TEXT).into_response();
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+/// A `\u0000` escape (an odd run of backslashes before `u0000`) or a raw NUL byte.
+fn has_nul_escape(json: &[u8]) -> bool {
+    json.contains(&0)
+        || json.windows(6).enumerate().any(|(i, w)| {
+            w == b"\\u0000" && json[..i].iter().rev().take_while(|b| **b == b'\\').count() % 2 == 0
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_nul_escape;
+
+    #[test]
+    fn nul_escapes_found_but_escaped_backslashes_are_text() {
+        assert!(has_nul_escape(br#"{"name":"a\u0000b"}"#));
+        assert!(has_nul_escape(b"{\"name\":\"a\0\"}"));
+        assert!(
+            !has_nul_escape(br#"{"name":"C:\\u0000"}"#),
+            "a backslash, then text"
+        );
+        assert!(has_nul_escape(br#"{"name":"C:\\\u0000"}"#));
+        assert!(!has_nul_escape(br#"{"name":"u0000 \u0041"}"#));
     }
 }

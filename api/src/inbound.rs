@@ -6,6 +6,7 @@
 //! writes an activity. A reply seen before (same Message-ID) changes nothing. Always 200 for a
 //! well-formed call, so the provider does not resend what we chose to ignore.
 
+use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, State};
 use axum::http::Method;
 use axum::response::{IntoResponse, Response};
@@ -134,8 +135,9 @@ async fn read(mut form: Multipart) -> ApiResult<Reply> {
 async fn inbound(
     State(state): State<AppState>,
     Query(q): Query<Token>,
-    form: Multipart,
+    form: Result<Multipart, MultipartRejection>,
 ) -> ApiResult<Response> {
+    let form = form.map_err(|r| ApiError::bad_request(r.body_text()))?;
     let mailing = state.queue.providers.mailing.clone();
     if let Some(expected) = &mailing.inbound_token {
         // Compared as digests: equal length, no early exit on the first differing byte.

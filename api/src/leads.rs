@@ -24,17 +24,19 @@ use crate::limit::{client_ip, rate_limit};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
-    Routes::new().add(
-        Method::POST,
-        "/api/leads",
-        Access::Public,
-        post(lead_create),
-    )
+    Routes::new()
+        .add(
+            Method::POST,
+            "/api/leads",
+            Access::Public,
+            post(lead_create),
+        )
+        .body::<LeadForm>()
 }
 
 pub const THANK_YOU: &str = "Thank you! Our team will contact you within 1-2 business days.";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct LeadForm {
     company_name: Option<String>,

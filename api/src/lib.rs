@@ -26,6 +26,7 @@ mod leads;
 mod limit;
 mod list;
 mod meetings;
+mod openapi;
 mod ops;
 mod scoring;
 mod sequences;
@@ -110,7 +111,17 @@ pub struct RouteInfo {
     pub method: Method,
     pub path: &'static str,
     pub access: Access,
+    /// The JSON body's schema and the schemas it refers to, for the OpenAPI document.
+    pub body: Option<BodySchema>,
 }
+
+pub type BodySchema = fn() -> (
+    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    Vec<(
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    )>,
+);
 
 /// Builds a router and the table of what it serves, from the same declarations.
 pub struct Routes {
@@ -138,7 +149,20 @@ impl Routes {
             method,
             path,
             access,
+            body: None,
         });
+        self
+    }
+
+    /// Declares the JSON body of the route added last (for the OpenAPI document).
+    fn body<T: utoipa::ToSchema>(mut self) -> Self {
+        if let Some(last) = self.table.last_mut() {
+            last.body = Some(|| {
+                let mut nested = Vec::new();
+                T::schemas(&mut nested);
+                (T::schema(), nested)
+            });
+        }
         self
     }
 
@@ -173,6 +197,7 @@ pub fn routes() -> Routes {
         .merge(tracking::routes())
         .merge(sequences::routes())
         .merge(inbound::routes())
+        .merge(openapi::routes())
 }
 
 /// The declared routes (for the access tests and the docs).
@@ -200,6 +225,7 @@ pub fn app(state: AppState) -> Router {
             ApiError::Status(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed".into())
         })
         .layer(middleware::from_fn_with_state(state.clone(), cache::bump_on_write))
+        .layer(middleware::from_fn(extract::reject_nul))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn(record_http_metrics))
         .layer(CatchPanicLayer::custom(|_| {

@@ -31,6 +31,7 @@ pub(crate) fn routes() -> Routes {
             Access::Admin,
             post(job_create),
         )
+        .body::<CreateJob>()
         .add(
             Method::GET,
             "/api/ops/jobs/{id}",
@@ -67,6 +68,7 @@ pub(crate) fn routes() -> Routes {
             Access::Admin,
             post(jobs_bulk),
         )
+        .body::<BulkInput>()
         .add(
             Method::POST,
             "/api/ops/kinds/{kind}/pause",
@@ -79,6 +81,7 @@ pub(crate) fn routes() -> Routes {
             Access::Admin,
             post(kind_resume),
         )
+        .add(Method::GET, "/api/ops/history", Access::Admin, get(history))
         .add(Method::GET, "/api/ops/workers", Access::Admin, get(workers))
         .add(Method::GET, "/api/ops/audit", Access::Admin, get(audit))
 }
@@ -166,6 +169,72 @@ async fn queues(
 }
 
 #[derive(Debug, Deserialize)]
+struct HistoryQuery {
+    minutes: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HistoryBucket {
+    at: String,
+    kind: String,
+    succeeded: i64,
+    failed: i64,
+    cancelled: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct History {
+    bucket_seconds: i64,
+    from: String,
+    until: String,
+    /// Only buckets in which a job of the kind finished, oldest first.
+    buckets: Vec<HistoryBucket>,
+}
+
+/// Charts of the last `minutes` (default 60, at most a day): jobs finished per kind and outcome.
+async fn history(
+    State(state): State<AppState>,
+    _: AdminUser,
+    Query(q): Query<HistoryQuery>,
+) -> ApiResult<axum::Json<History>> {
+    let minutes = q.minutes.unwrap_or(60);
+    if !(1..=1440).contains(&minutes) {
+        return Err(ApiError::bad_request("minutes must be between 1 and 1440"));
+    }
+    // At most 120 points per kind: one-minute buckets up to two hours, wider beyond.
+    let bucket_ms = 60_000 * ((minutes + 119) / 120);
+    let now = now_ms();
+    let from = (now - minutes * 60_000) / bucket_ms * bucket_ms;
+    let rows = state.queue.db.job_finished_buckets(from, bucket_ms).await?;
+    let mut merged: BTreeMap<(i64, String), HistoryBucket> = BTreeMap::new();
+    for r in rows {
+        let b = merged
+            .entry((r.bucket, r.kind.clone()))
+            .or_insert_with(|| HistoryBucket {
+                at: to_rfc3339(r.bucket),
+                kind: r.kind,
+                succeeded: 0,
+                failed: 0,
+                cancelled: 0,
+            });
+        match r.status.as_str() {
+            "succeeded" => b.succeeded += r.count,
+            "failed" => b.failed += r.count,
+            "cancelled" => b.cancelled += r.count,
+            _ => {}
+        }
+    }
+    Ok(axum::Json(History {
+        bucket_seconds: bucket_ms / 1000,
+        from: to_rfc3339(from),
+        until: to_rfc3339(now),
+        buckets: merged.into_values().collect(),
+    }))
+}
+
+#[derive(Debug, Deserialize)]
 struct ListQuery {
     kind: Option<String>,
     status: Option<String>,
@@ -216,7 +285,7 @@ async fn job_list(
     Ok(with_total(jobs, total))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CreateJob {
     kind: String,
@@ -501,7 +570,7 @@ async fn job_delete(
 
 const BULK_ACTIONS: [&str; 4] = ["retry", "cancel", "delete", "run_now"];
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct BulkInput {
     action: Option<String>,
     kind: Option<String>,

@@ -30,6 +30,7 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             post(score_many),
         )
+        .body::<BulkBody>()
         .add(
             Method::POST,
             "/api/contacts/{id}/verify",
@@ -48,6 +49,7 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             post(enrich_many),
         )
+        .body::<EnrichBody>()
         .add(
             Method::GET,
             "/api/scoring-insights",
@@ -79,7 +81,7 @@ async fn score_one(
     Ok(accepted(&job.id, &job.status))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BulkBody {
     #[serde(default)]
@@ -203,7 +205,7 @@ async fn enrich_one(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct EnrichBody {
     #[serde(default)]

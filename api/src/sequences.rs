@@ -99,6 +99,7 @@ pub(crate) fn routes() -> Routes {
             User,
             post(step_reorder),
         )
+        .body::<Reorder>()
         .add(
             Method::PATCH,
             "/api/email-sequences/{id}/steps/{step_id}",
@@ -123,6 +124,7 @@ pub(crate) fn routes() -> Routes {
             User,
             post(enroll),
         )
+        .body::<EnrollInput>()
         .add(
             Method::DELETE,
             "/api/email-sequences/{id}/enrollments/{enrollment_id}",
@@ -725,7 +727,7 @@ async fn step_delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Reorder {
     step_ids: Vec<String>,
@@ -755,7 +757,7 @@ async fn step_reorder(
 
 // ---- enrollments ----
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct EnrollInput {
     contact_ids: Option<Vec<String>>,

@@ -237,6 +237,14 @@ impl Db {
     pub async fn job_finished_since(&self, since: i64) -> Result<Vec<FinishedJob>, sqlx::Error> {
         dispatch!(self, job_finished_since(since))
     }
+    /// Jobs finished since `since`, counted per kind, status and `bucket_ms`-wide time bucket.
+    pub async fn job_finished_buckets(
+        &self,
+        since: i64,
+        bucket_ms: i64,
+    ) -> Result<Vec<FinishedBucket>, sqlx::Error> {
+        dispatch!(self, job_finished_buckets(since, bucket_ms))
+    }
     pub async fn job_attempt_list(&self, id: &str) -> Result<Vec<AttemptRow>, sqlx::Error> {
         dispatch!(self, job_attempt_list(id))
     }
@@ -494,6 +502,15 @@ pub struct FinishedJob {
     pub status: String,
     pub started_at: Option<i64>,
     pub finished_at: i64,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct FinishedBucket {
+    pub kind: String,
+    pub status: String,
+    /// Start of the bucket (ms since the epoch).
+    pub bucket: i64,
+    pub count: i64,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -459,6 +459,22 @@ pub async fn job_finished_since(
     .await
 }
 
+pub async fn job_finished_buckets(
+    pool: &SqlitePool,
+    since: i64,
+    bucket_ms: i64,
+) -> Result<Vec<FinishedBucket>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT kind, status, (finished_at / ?2) * ?2 AS bucket, COUNT(*) AS count FROM jobs
+         WHERE finished_at IS NOT NULL AND finished_at >= ?1
+         GROUP BY kind, status, (finished_at / ?2) * ?2 ORDER BY bucket, kind",
+    )
+    .bind(since)
+    .bind(bucket_ms)
+    .fetch_all(pool)
+    .await
+}
+
 pub async fn job_attempt_list(pool: &SqlitePool, id: &str) -> Result<Vec<AttemptRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT attempt, worker_id, started_at, finished_at, outcome, error FROM job_attempts

@@ -1,0 +1,164 @@
+//! The OpenAPI document at `/api/openapi.json`, built from the route table the router is built
+//! from (so no route can be missing) and the request bodies' schemas (`Routes::body`). Clients and
+//! the fuzz pass of the reliability suite read it.
+
+use std::sync::LazyLock;
+
+use axum::http::Method;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use utoipa::openapi::path::{
+    HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn, PathItem, PathsBuilder,
+};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
+use utoipa::openapi::{
+    ComponentsBuilder, ContentBuilder, InfoBuilder, ObjectBuilder, OpenApi, OpenApiBuilder,
+    Required, ResponseBuilder, Type,
+};
+
+use crate::extract::SESSION_COOKIE;
+use crate::{Access, RouteInfo, Routes};
+
+const SESSION_SCHEME: &str = "session";
+
+pub fn routes() -> Routes {
+    Routes::new().add(
+        Method::GET,
+        "/api/openapi.json",
+        Access::Public,
+        get(document_json),
+    )
+}
+
+static DOCUMENT: LazyLock<String> = LazyLock::new(|| {
+    document(&crate::route_table())
+        .to_json()
+        .unwrap_or_default()
+});
+
+async fn document_json() -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        DOCUMENT.as_str(),
+    )
+        .into_response()
+}
+
+fn http_method(m: &Method) -> Option<HttpMethod> {
+    Some(match *m {
+        Method::GET => HttpMethod::Get,
+        Method::POST => HttpMethod::Post,
+        Method::PUT => HttpMethod::Put,
+        Method::PATCH => HttpMethod::Patch,
+        Method::DELETE => HttpMethod::Delete,
+        Method::HEAD => HttpMethod::Head,
+        Method::OPTIONS => HttpMethod::Options,
+        _ => return None,
+    })
+}
+
+/// `{id}` segments of an axum path.
+fn path_params(path: &str) -> impl Iterator<Item = &str> {
+    path.split('/')
+        .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+}
+
+pub fn document(table: &[RouteInfo]) -> OpenApi {
+    let mut paths = PathsBuilder::new();
+    let mut schemas = Vec::new();
+    for route in table {
+        let Some(method) = http_method(&route.method) else {
+            continue;
+        };
+        let mut op = OperationBuilder::new()
+            .operation_id(Some(format!(
+                "{}{}",
+                route.method.as_str().to_lowercase(),
+                route.path.replace(['/', '{', '}', '-', '.'], "_")
+            )))
+            .response(
+                "default",
+                ResponseBuilder::new().description("JSON, or {\"message\"} on an error"),
+            );
+        for name in path_params(route.path) {
+            op = op.parameter(
+                ParameterBuilder::new()
+                    .name(name)
+                    .parameter_in(ParameterIn::Path)
+                    .required(Required::True)
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
+            );
+        }
+        if route.access != Access::Public {
+            op = op.security(SecurityRequirement::new::<_, _, String>(SESSION_SCHEME, []));
+        }
+        if matches!(route.method, Method::POST | Method::PUT | Method::PATCH) {
+            let schema = match route.body {
+                Some(body) => {
+                    let (schema, nested) = body();
+                    schemas.extend(nested);
+                    schema
+                }
+                // Validated field by field in the handler: any object.
+                None => ObjectBuilder::new().schema_type(Type::Object).into(),
+            };
+            op = op.request_body(Some(
+                RequestBodyBuilder::new()
+                    .content(
+                        "application/json",
+                        ContentBuilder::new().schema(Some(schema)).build(),
+                    )
+                    .build(),
+            ));
+        }
+        paths = paths.path(route.path, PathItem::new(method, op));
+    }
+    OpenApiBuilder::new()
+        .info(
+            InfoBuilder::new()
+                .title("Prospector API")
+                .version(env!("CARGO_PKG_VERSION")),
+        )
+        .paths(paths)
+        .components(Some(
+            ComponentsBuilder::new()
+                .schemas_from_iter(schemas)
+                .security_scheme(
+                    SESSION_SCHEME,
+                    SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new(SESSION_COOKIE))),
+                )
+                .build(),
+        ))
+        .build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_is_in_the_document_with_its_path_parameters_and_bodies() {
+        let table = crate::route_table();
+        let doc = serde_json::to_value(document(&table)).unwrap_or_default();
+        for route in &table {
+            let op = &doc["paths"][route.path][route.method.as_str().to_lowercase()];
+            assert!(op.is_object(), "{} {} missing", route.method, route.path);
+            let params: Vec<&str> = path_params(route.path).collect();
+            assert_eq!(
+                op["parameters"].as_array().map_or(0, Vec::len),
+                params.len(),
+                "{}",
+                route.path
+            );
+        }
+        let login = &doc["paths"]["/api/admin/login"]["post"];
+        assert!(login["security"].is_null(), "public routes need no session");
+        let schema = &login["requestBody"]["content"]["application/json"]["schema"];
+        assert!(
+            schema.to_string().contains("password"),
+            "typed bodies carry their schema: {schema}"
+        );
+        assert!(doc["paths"]["/api/contacts"]["get"]["security"].is_array());
+    }
+}
