@@ -5,7 +5,7 @@ export TEST_DATABASE_URL
 # Where cargo puts binaries (CARGO_TARGET_DIR when set).
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
-.PHONY: run test lint test-rust test-web test-e2e web-build check-postgres bench
+.PHONY: run test lint test-rust test-reliability test-web test-e2e web-build check-postgres bench
 
 ## Build the web app and the release binary, then run everything on SQLite with demo data.
 run: web-build
@@ -29,7 +29,15 @@ lint:
 	cargo clippy --workspace --all-targets -- -D warnings
 
 test-rust:
-	cargo nextest run --workspace --no-fail-fast
+	cargo nextest run --workspace --no-fail-fast -E 'not binary(reliability)'
+
+## The reliability suite (docs/reliability.md): kills, a Postgres restart, failing providers, fuzzing.
+## One test at a time: the Postgres half restarts the server.
+test-reliability: check-postgres
+	cargo nextest run --workspace --no-fail-fast --test-threads 1 \
+	  -E 'binary(reliability) | test(two_schedulers) | test(sigterm_drains) | test(sigkill_rescue) | binary(fuzz)'
+	cargo build --bin prospector
+	scripts/schemathesis.sh $(TARGET_DIR)/debug/prospector
 
 test-web: web/node_modules/.package-lock.json
 	cd web && npm run lint && npm run typecheck && npm test

@@ -152,6 +152,8 @@ pub struct ProviderSettings {
     pub openai_base_url: String,
     pub openai_api_key: Option<Secret<String>>,
     pub openai_model: String,
+    /// `OPENAI_TIMEOUT_MS`: one request's limit (a long answer takes a while; default 60 s).
+    pub openai_timeout: Duration,
     /// Google Calendar; unset: the ICS feed only.
     pub google: Option<GoogleSettings>,
     /// A Twilio-style SMS API; unset: demo mode (messages recorded, not sent).
@@ -295,6 +297,7 @@ impl ProviderSettings {
             openai_base_url,
             openai_api_key,
             openai_model: var("OPENAI_MODEL").unwrap_or_else(|| "gpt-4o-mini".into()),
+            openai_timeout: millis("OPENAI_TIMEOUT_MS", Duration::from_secs(60))?,
             google: GoogleSettings::from_env()?,
             sms: SmsSettings::from_env()?,
         })
@@ -308,6 +311,7 @@ impl Default for ProviderSettings {
             openai_base_url: "https://api.openai.com/v1".into(),
             openai_api_key: None,
             openai_model: "gpt-4o-mini".into(),
+            openai_timeout: Duration::from_secs(60),
             google: None,
             sms: None,
         }

@@ -34,7 +34,10 @@ impl Providers {
                 &config.providers.openai_base_url,
                 config.providers.openai_api_key.clone(),
                 &config.providers.openai_model,
-                http::HttpPolicy::default(),
+                http::HttpPolicy {
+                    timeout: config.providers.openai_timeout,
+                    ..http::HttpPolicy::default()
+                },
             )),
         };
         let calendar = config.providers.google.clone().map(|g| {

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Schemathesis against the OpenAPI document the api serves (/api/openapi.json): generated valid and
+# invalid input for every operation, signed in as an admin, on a fresh SQLite database. Passes only
+# when no answer is a 5xx. Installs schemathesis (pinned) into .venv-fuzz on first use.
+set -euo pipefail
+bin="$(realpath "${1:-target/debug/prospector}")"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+venv="$root/.venv-fuzz"
+if [ ! -x "$venv/bin/st" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check schemathesis==4.32.5
+fi
+work="$(mktemp -d)"
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+password="$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')"
+export DATABASE_URL="sqlite://$work/fuzz.db" PROSPECTOR_DATA_DIR="$work/data" PORT="$port" \
+  LOGIN_ATTEMPTS_PER_MINUTE=100000 LEADS_PER_MINUTE=100000
+cleanup() { [ -n "${server:-}" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+"$bin" user add --email fuzz-admin@prospector.test --password "$password" --name "Fuzz Admin" --admin >/dev/null
+"$bin" all >"$work/server.log" 2>&1 &
+server=$!
+base="http://127.0.0.1:$port"
+for _ in $(seq 1 100); do curl -fsS "$base/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+cookie="$(curl -fsS -c - -H 'content-type: application/json' \
+  -d "{\"email\":\"fuzz-admin@prospector.test\",\"password\":\"$password\"}" "$base/api/admin/login" |
+  awk '$6 == "prospector_session" { print $7 }')"
+[ -n "$cookie" ] || { echo "could not sign in"; cat "$work/server.log"; exit 1; }
+# Signing out would end the session the run uses.
+if ! "$venv/bin/st" run "$base/api/openapi.json" --url "$base" \
+  -H "Cookie: prospector_session=$cookie" \
+  --checks not_a_server_error --max-examples "${FUZZ_EXAMPLES:-30}" --seed 1 \
+  --exclude-path-regex 'logout' --workers 2 --no-color --warnings off; then
+  echo "--- server errors in the log ---"; grep -i "internal error\|panicked" "$work/server.log" | tail -30
+  exit 1
+fi
