@@ -209,9 +209,9 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
       await shot(page, '10-meetings');
     });
 
-    await t.test('the jobs screen and a phone-sized dashboard', async () => {
-      await page.goto('/admin/jobs');
-      await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+    await t.test('the ops screen and a phone-sized dashboard', async () => {
+      await page.goto('/admin/ops');
+      await page.getByRole('heading', { level: 1, name: 'Ops' }).waitFor();
       await shot(page, '11-jobs');
       await page.setViewportSize({ width: 360, height: 800 });
       await page.goto('/admin');

@@ -69,14 +69,14 @@ test('admin logs in, runs a noop job and follows it to success', { timeout: 120_
       .waitFor();
     assert.match(new URL(page.url()).pathname, /^\/admin\/login$/);
 
-    // 2. The right password lands on the admin dashboard; the Jobs page is under Analytics.
+    // 2. The right password lands on the admin dashboard; the Ops page is under Analytics.
     await form.getByLabel('Password').fill(PASSWORD);
     await form.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.pathname === '/admin');
     await page.getByRole('button', { name: /Analytics/ }).click();
-    await page.getByRole('menuitem', { name: 'Jobs' }).click();
-    await page.waitForURL((url) => url.pathname === '/admin/jobs');
-    await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+    await page.getByRole('menuitem', { name: 'Ops' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/ops');
+    await page.getByRole('heading', { level: 1, name: 'Ops' }).waitFor();
     await page.getByRole('banner').getByText(EMAIL, { exact: true }).waitFor();
 
     // 3. Run a noop test job: 1.5 s in 3 steps.
@@ -108,6 +108,12 @@ test('admin logs in, runs a noop job and follows it to success', { timeout: 120_
     const row = page.locator(`tr[data-job-id="${jobId}"]`);
     await row.getByText('succeeded', { exact: true }).waitFor({ timeout: STEP_TIMEOUT_MS });
     await row.getByRole('button', { name: jobId }).waitFor();
+
+    // 6. The last hour's chart counts it (refreshed every 10 s).
+    await page
+      .getByTestId('history-summary')
+      .filter({ hasText: /^[1-9]\d* finished, 0\.0 % failed in the last hour\.$/ })
+      .waitFor({ timeout: JOB_TIMEOUT_MS });
   });
 
   await context.close();
@@ -125,8 +131,10 @@ test('ops pause a kind, its job waits, resume it, then delete the finished job',
     await form.getByLabel('Password').fill(PASSWORD);
     await form.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.pathname === '/admin');
+    // The first address of this screen still works.
     await page.goto('/admin/jobs');
-    await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+    await page.waitForURL((url) => url.pathname === '/admin/ops');
+    await page.getByRole('heading', { level: 1, name: 'Ops' }).waitFor();
 
     // Pause noop (the queue table lists kinds that have jobs; the first test ran one).
     await page.getByRole('button', { name: 'Pause noop' }).click();

@@ -4,6 +4,7 @@ import type { RouteObject } from 'react-router';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths, type ScreenName } from '@/config/paths';
 
+import { LegacyOpsRedirect } from './routes/legacy-ops-redirect';
 import { LoginRoute } from './routes/login';
 import { NotFoundRoute } from './routes/not-found';
 import { SessionLayout } from './session-layout';
@@ -14,7 +15,7 @@ const lazyPage = (load: () => Promise<ComponentType>) => async () => ({ Componen
 const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
   dashboard: lazyPage(() => import('./routes/dashboard').then((m) => m.DashboardRoute)),
   pipeline: lazyPage(() => import('./routes/pipeline').then((m) => m.PipelineRoute)),
-  jobs: lazyPage(() => import('./routes/jobs').then((m) => m.JobsRoute)),
+  ops: lazyPage(() => import('./routes/jobs').then((m) => m.JobsRoute)),
   leads: lazyPage(() => import('./routes/leads').then((m) => m.LeadsRoute)),
   customers: lazyPage(() => import('./routes/customers').then((m) => m.CustomersRoute)),
   contacts: lazyPage(() => import('./routes/contacts').then((m) => m.ContactsRoute)),
@@ -23,12 +24,12 @@ const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
 };
 
 /** Every screen at its root path and its /admin path (seed 000 §2.1). */
-const screenRoutes: RouteObject[] = (Object.keys(screens) as ScreenName[]).flatMap((name) => {
+const screenRoutes: RouteObject[] = (Object.keys(screens) as ScreenName[]).flatMap((name): RouteObject[] => {
   const { path, adminPath } = paths.screens[name];
   const lazy = screens[name];
   const extra = name === 'dashboard' ? [paths.adminDashboard] : [];
   return [path, adminPath, ...extra].map((p) => (p === '/' ? { index: true, lazy } : { path: p, lazy }));
-});
+}).concat(paths.legacyOps.map((p) => ({ path: p, element: <LegacyOpsRedirect /> })));
 
 /** The route table; the app uses a browser router, tests a memory router. */
 export const routes: RouteObject[] = [

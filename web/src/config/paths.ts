@@ -41,13 +41,15 @@ export const paths = {
   screens: {
     dashboard: { path: '/', adminPath: '/admin', label: 'Dashboard' },
     pipeline: screen('pipeline', 'Pipeline'),
-    jobs: screen('jobs', 'Jobs'),
+    ops: screen('ops', 'Ops'),
     leads: screen('leads', 'Leads'),
     customers: screen('customers', 'Customers'),
     contacts: screen('contacts', 'All Contacts'),
     companies: screen('companies', 'Companies'),
     meetings: screen('meetings', 'Meetings'),
   },
+  /** The ops screen's earlier addresses: they redirect to it, keeping `?job=` and the filters. */
+  legacyOps: ['/jobs', '/admin/jobs'],
   /** The dashboard's second admin address. */
   adminDashboard: '/admin/dashboard',
 } as const satisfies {

@@ -35,7 +35,7 @@ describe('Jobs page: workers and audit', () => {
         runningJobs: 0,
       },
     ];
-    const { user } = renderApp('/admin/jobs', { signedIn: true });
+    const { user } = renderApp('/admin/ops', { signedIn: true });
     const alive = await screen.findByRole('listitem', { name: 'Worker app-1:4242' });
     expect(alive).toHaveTextContent('alive');
     expect(alive).toHaveTextContent('3 running');
@@ -53,7 +53,7 @@ describe('Jobs page: search', () => {
   it('finds jobs by text in their error, kept in the address', async () => {
     seedJobs(2, { status: 'succeeded' });
     seedJobs(1, { status: 'failed', error: 'SMTP 451 greylisted' });
-    const { user, router } = renderApp('/admin/jobs', { signedIn: true });
+    const { user, router } = renderApp('/admin/ops', { signedIn: true });
     expect(await screen.findByText('Total: 3')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Payload or error'), 'greylisted');
     expect(await screen.findByText('Total: 1')).toBeInTheDocument();
@@ -63,7 +63,7 @@ describe('Jobs page: search', () => {
 
 describe('Jobs page', () => {
   it('redirects /admin/jobs to the admin login without a session', async () => {
-    const { router } = renderApp('/admin/jobs');
+    const { router } = renderApp('/admin/ops');
     expect(await screen.findByRole('form', { name: 'Admin login' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/login');
   });
@@ -78,7 +78,7 @@ describe('Jobs page', () => {
   it('lists jobs with the total from X-Total-Count and pages by 50', async () => {
     seedJobs(60);
     const requests = recordRequests();
-    const { user } = renderApp('/admin/jobs', { signedIn: true });
+    const { user } = renderApp('/admin/ops', { signedIn: true });
 
     expect(await screen.findByText('Total: 60')).toBeInTheDocument();
     const table = within(jobsListRegion()).getByRole('table');
@@ -99,7 +99,7 @@ describe('Jobs page', () => {
         HttpResponse.json([], { headers: { 'X-Total-Count': '1234' } }),
       ),
     );
-    renderApp('/admin/jobs', { signedIn: true });
+    renderApp('/admin/ops', { signedIn: true });
     expect(await screen.findByText('Total: 1,234')).toBeInTheDocument();
   });
 
@@ -108,7 +108,7 @@ describe('Jobs page', () => {
     const [failed] = seedJobs(1, { status: 'failed', error: 'boom' });
     seedJobs(2, { kind: 'email_send', status: 'queued' });
     const requests = recordRequests();
-    const { user, router } = renderApp('/admin/jobs', { signedIn: true });
+    const { user, router } = renderApp('/admin/ops', { signedIn: true });
     expect(await screen.findByText('Total: 6')).toBeInTheDocument();
 
     await user.selectOptions(screen.getByLabelText('Status'), 'failed');
@@ -126,7 +126,7 @@ describe('Jobs page', () => {
   it('shows the queue summary per kind', async () => {
     seedJobs(2, { status: 'succeeded' });
     seedJobs(1, { status: 'failed' });
-    renderApp('/admin/jobs', { signedIn: true });
+    renderApp('/admin/ops', { signedIn: true });
     const queues = await screen.findByRole('table', { name: 'Queues' });
     const row = await within(queues).findByRole('row', { name: /noop/ });
     const cells = within(row).getAllByRole('cell');
@@ -136,7 +136,7 @@ describe('Jobs page', () => {
 
   it('refreshes the list while the page is open', async () => {
     const [job] = seedJobs(1, { status: 'queued' });
-    renderApp('/admin/jobs', { signedIn: true });
+    renderApp('/admin/ops', { signedIn: true });
     const row = await screen.findByRole('row', { name: new RegExp(job?.id ?? 'x') });
     expect(within(row).getByText('queued')).toBeInTheDocument();
 
@@ -155,7 +155,7 @@ describe('Jobs page', () => {
         return undefined;
       }),
     );
-    const { user, router } = renderApp('/admin/jobs', { signedIn: true });
+    const { user, router } = renderApp('/admin/ops', { signedIn: true });
     await screen.findByText('Total: 0');
 
     const form = screen.getByRole('form', { name: 'Run test job' });
@@ -178,7 +178,7 @@ describe('Jobs page', () => {
 
   it('rejects a bad test-job form without calling the server', async () => {
     const requests = recordRequests();
-    const { user } = renderApp('/admin/jobs', { signedIn: true });
+    const { user } = renderApp('/admin/ops', { signedIn: true });
     const form = await screen.findByRole('form', { name: 'Run test job' });
     await user.clear(within(form).getByLabelText('Steps'));
     await user.type(within(form).getByLabelText('Steps'), '-2');
@@ -190,7 +190,7 @@ describe('Jobs page', () => {
   it('opens the detail panel when a job is selected', async () => {
     const [job] = seedJobs(1, { status: 'failed', attempts: 3, error: 'exploded' });
     if (!job) throw new Error('no job');
-    const { user } = renderApp('/admin/jobs', { signedIn: true });
+    const { user } = renderApp('/admin/ops', { signedIn: true });
     await user.click(await screen.findByRole('button', { name: job.id }));
     const panel = await screen.findByRole('region', { name: 'Job details' });
     expect(await within(panel).findByText('exploded')).toBeInTheDocument();
@@ -198,5 +198,29 @@ describe('Jobs page', () => {
 
     await user.click(within(panel).getByRole('button', { name: 'Close job details' }));
     expect(screen.queryByRole('region', { name: 'Job details' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Ops page: the last hour', () => {
+  it('charts what finished, for all kinds or one, with the failure rate', async () => {
+    const recent = new Date(Date.now() - 5 * 60_000).toISOString();
+    seedJobs(3, { kind: 'noop', status: 'succeeded', finishedAt: recent });
+    seedJobs(1, { kind: 'noop', status: 'failed', finishedAt: recent });
+    seedJobs(2, { kind: 'email_send', status: 'succeeded', finishedAt: recent });
+    // Finished two hours ago: not in the last hour.
+    seedJobs(5, { kind: 'noop', status: 'failed', finishedAt: new Date(Date.now() - 7_200_000).toISOString() });
+    const { user } = renderApp('/admin/ops', { signedIn: true });
+    const summary = await screen.findByTestId('history-summary');
+    expect(summary).toHaveTextContent('6 finished, 16.7 % failed in the last hour.');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Chart kind' }), 'noop');
+    expect(summary).toHaveTextContent('4 finished, 25.0 % failed in the last hour.');
+  });
+
+  it('keeps the job and the filters when an old /jobs address is opened', async () => {
+    const id = seedJobs(1, { kind: 'noop', status: 'failed' })[0]?.id ?? '';
+    const { router } = renderApp(`/admin/jobs?job=${id}&status=failed`, { signedIn: true });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/ops'));
+    expect(router.state.location.search).toBe(`?job=${id}&status=failed`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ops' })).toBeInTheDocument();
   });
 });

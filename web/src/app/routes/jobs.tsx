@@ -3,6 +3,8 @@ import { useSearchParams } from 'react-router';
 import { AuditPanel } from '@/features/jobs/components/audit-panel';
 import { JobDetail } from '@/features/jobs/components/job-detail';
 import { JobsList, type JobsFilters } from '@/features/jobs/components/jobs-list';
+import { useQueues } from '@/features/jobs/api/get-queues';
+import { QueueCharts } from '@/features/jobs/components/queue-charts';
 import { QueueSummary } from '@/features/jobs/components/queue-summary';
 import { RunTestJobForm } from '@/features/jobs/components/run-test-job-form';
 import { WorkersPanel } from '@/features/jobs/components/workers-panel';
@@ -18,7 +20,7 @@ function parsePage(value: string | null): number {
 }
 
 /**
- * The Jobs page. Filters, page and the selected job live in the address
+ * The Ops page (job queues). Filters, page and the selected job live in the address
  * (`?kind=&status=&q=&page=&job=`), so a view can be reloaded or shared.
  */
 export function JobsRoute() {
@@ -30,6 +32,7 @@ export function JobsRoute() {
     page: parsePage(searchParams.get('page')),
   };
   const selectedJobId = searchParams.get('job');
+  const kinds = (useQueues().data ?? []).map((q) => q.kind);
 
   const update = (patch: Record<string, string | number | null>) => {
     setSearchParams((previous) => {
@@ -46,9 +49,10 @@ export function JobsRoute() {
 
   return (
     <div className="space-y-6">
-      <title>Jobs · Prospector</title>
-      <h1 className="text-2xl font-bold tracking-tight">Jobs</h1>
+      <title>Ops · Prospector</title>
+      <h1 className="text-2xl font-bold tracking-tight">Ops</h1>
       <QueueSummary />
+      <QueueCharts kinds={kinds} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_26rem]">
         <div className="min-w-0 space-y-6">
           <RunTestJobForm onQueued={(id) => selectJob(id)} />

@@ -32,7 +32,7 @@ describe('app shell and routing', () => {
     const analytics = await openGroup(user, 'Analytics');
     expect(within(analytics).getByRole('menuitem', { name: 'Dashboard' })).toHaveAttribute('href', '/admin');
     expect(within(analytics).getByRole('menuitem', { name: 'Pipeline' })).toHaveAttribute('href', '/admin/pipeline');
-    expect(within(analytics).getByRole('menuitem', { name: 'Jobs' })).toHaveAttribute('href', '/admin/jobs');
+    expect(within(analytics).getByRole('menuitem', { name: 'Ops' })).toHaveAttribute('href', '/admin/ops');
     // Discovery has no screen yet: no link to it.
     expect(within(analytics).queryByRole('menuitem', { name: 'Discovery' })).not.toBeInTheDocument();
 
@@ -86,7 +86,7 @@ describe('app shell and routing', () => {
     ['/companies', 'Company Prospects'],
     ['/admin/pipeline', 'Sales Pipeline'],
     ['/meetings', 'Meetings'],
-    ['/admin/jobs', 'Jobs'],
+    ['/admin/ops', 'Ops'],
   ])('serves %s to a signed-in admin', async (path, heading) => {
     renderApp(path, { signedIn: true });
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
@@ -94,7 +94,7 @@ describe('app shell and routing', () => {
 
   it('logs out through POST /api/admin/logout and returns to the login page', async () => {
     const requests = recordRequests();
-    const { user, router } = renderApp('/admin/jobs', { signedIn: true });
+    const { user, router } = renderApp('/admin/ops', { signedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Logout' }));
 
     expect(await screen.findByRole('form', { name: 'Admin login' })).toBeInTheDocument();
@@ -105,10 +105,10 @@ describe('app shell and routing', () => {
 
   it("shows 'Logout failed' when the logout call fails", async () => {
     server.use(http.post('/api/admin/logout', () => new HttpResponse(null, { status: 500 })));
-    const { user, router } = renderApp('/admin/jobs', { signedIn: true });
+    const { user, router } = renderApp('/admin/ops', { signedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Logout' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Logout failed');
-    expect(router.state.location.pathname).toBe('/admin/jobs');
+    expect(router.state.location.pathname).toBe('/admin/ops');
   });
 
   it('shows a 404 page for unknown paths', async () => {

@@ -14,10 +14,10 @@ export const LOGOUT_FAILED = 'Logout failed';
 
 /**
  * The navigation groups of seed 000 §2.2, holding only the screens built so far
- * (a group with none is left out). Jobs is the ops screen for the job queue.
+ * (a group with none is left out). Ops is the job-queue dashboard.
  */
 export const NAV_GROUPS: { label: string; items: ScreenName[] }[] = [
-  { label: 'Analytics', items: ['dashboard', 'pipeline', 'jobs'] },
+  { label: 'Analytics', items: ['dashboard', 'pipeline', 'ops'] },
   { label: 'Customer Management', items: ['leads', 'customers', 'contacts', 'companies'] },
   { label: 'Campaign Tools', items: ['meetings'] },
 ];

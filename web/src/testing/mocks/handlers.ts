@@ -170,6 +170,28 @@ export const handlers = [
     return HttpResponse.json({ action: body.action, affected: matches.length });
   }),
 
+  // The last `minutes`, in one-minute buckets of the jobs that finished (only non-empty buckets).
+  http.get('/api/ops/history', ({ request }) => {
+    if (!db.signedIn) return notSignedIn();
+    const minutes = Number(new URL(request.url).searchParams.get('minutes') ?? '60');
+    const now = Date.now();
+    const from = Math.floor((now - minutes * 60_000) / 60_000) * 60_000;
+    const buckets = new Map<string, { at: string; kind: string; succeeded: number; failed: number; cancelled: number }>();
+    for (const j of db.jobs) {
+      const done = j.finishedAt ? Date.parse(j.finishedAt) : NaN;
+      if (!(done >= from) || !['succeeded', 'failed', 'cancelled'].includes(j.status)) continue;
+      const at = new Date(Math.floor(done / 60_000) * 60_000).toISOString();
+      const b = buckets.get(at + j.kind) ?? { at, kind: j.kind, succeeded: 0, failed: 0, cancelled: 0 };
+      b[j.status as 'succeeded' | 'failed' | 'cancelled'] += 1;
+      buckets.set(at + j.kind, b);
+    }
+    return HttpResponse.json({
+      bucketSeconds: 60,
+      from: new Date(from).toISOString(),
+      until: new Date(now).toISOString(),
+      buckets: [...buckets.values()].sort((a, b) => a.at.localeCompare(b.at)),
+    });
+  }),
   http.get('/api/ops/workers', () => (db.signedIn ? HttpResponse.json(db.workers) : notSignedIn())),
   http.get('/api/ops/audit', () => (db.signedIn ? HttpResponse.json(db.audit) : notSignedIn())),
 

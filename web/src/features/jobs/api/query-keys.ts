@@ -11,4 +11,5 @@ export const jobsKeys = {
   queues: ['queues'] as const,
   workers: ['ops', 'workers'] as const,
   audit: ['ops', 'audit'] as const,
+  history: (minutes: number) => ['ops', 'history', minutes] as const,
 };
