@@ -81,6 +81,28 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
       await shot(page, '03-dashboard');
     });
 
+    await t.test('run a discovery scan to completion and see the companies it found', async () => {
+      await page.getByRole('button', { name: /Analytics/ }).click();
+      await page.getByRole('menuitem', { name: 'Discovery' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Prospect Discovery' }).waitFor();
+      const search = page.getByRole('form', { name: 'Discovery search' });
+      await search.getByLabel('Target region').selectOption('texas');
+      await search.getByLabel('Revenue range').selectOption('5-10M');
+      await search.getByLabel('Company type').selectOption('accessible-bath');
+      await search.getByRole('switch', { name: 'Territory Optimization' }).check();
+      await search.getByRole('button', { name: 'Start Discovery' }).click();
+      await page.getByRole('progressbar', { name: 'Discovery progress' }).waitFor();
+      await shot(page, '04a-discovery-running');
+      await toastTitled(page, 'Discovery Complete');
+      const results = page.getByRole('region', { name: 'Discovery results' });
+      const rows = results.locator('tbody tr[data-company-id]');
+      assert.ok((await rows.count()) > 0, 'the scan lists the companies it found');
+      // Reloading keeps the finished scan's results (the job is in the address).
+      await page.reload();
+      await results.locator('tbody tr[data-company-id]').first().waitFor();
+      await shot(page, '04b-discovery-results');
+    });
+
     const first = `Erin${RUN}`;
     const last = 'Castillo';
     const name = `${first} ${last}`;

@@ -14,6 +14,7 @@ const lazyPage = (load: () => Promise<ComponentType>) => async () => ({ Componen
 
 const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
   dashboard: lazyPage(() => import('./routes/dashboard').then((m) => m.DashboardRoute)),
+  discovery: lazyPage(() => import('./routes/discovery').then((m) => m.DiscoveryRoute)),
   pipeline: lazyPage(() => import('./routes/pipeline').then((m) => m.PipelineRoute)),
   ops: lazyPage(() => import('./routes/jobs').then((m) => m.JobsRoute)),
   leads: lazyPage(() => import('./routes/leads').then((m) => m.LeadsRoute)),

@@ -40,6 +40,7 @@ export const paths = {
   /** The admin pages built so far; only these are routed and linked. */
   screens: {
     dashboard: { path: '/', adminPath: '/admin', label: 'Dashboard' },
+    discovery: screen('discovery', 'Discovery'),
     pipeline: screen('pipeline', 'Pipeline'),
     ops: screen('ops', 'Ops'),
     leads: screen('leads', 'Leads'),

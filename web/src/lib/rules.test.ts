@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  parseCityState,
+  US_STATES,
   compatibilityLabel,
   contactTier,
   formatDollars,
@@ -69,5 +71,29 @@ describe('seed display rules', () => {
 
   it('shows statuses in upper case with spaces', () => {
     expect(statusLabel('not_interested')).toBe('NOT INTERESTED');
+  });
+});
+
+describe('discovery city/state box (seed 000 §5)', () => {
+  it.each([
+    ['Dallas, TX', { city: 'Dallas', state: 'TX' }],
+    ['Dallas Texas', { city: 'Dallas', state: 'TX' }],
+    ['Santa Fe New Mexico', { city: 'Santa Fe', state: 'NM' }],
+    ['  oklahoma  ', { city: null, state: 'OK' }],
+    ['az', { city: null, state: 'AZ' }],
+    ['Little Rock', { city: 'Little Rock', state: null }],
+    ['Phoenix, Atlantis', { city: 'Phoenix', state: null }],
+    [', Louisiana', { city: null, state: 'LA' }],
+  ])('%s', (text, expected) => {
+    expect(parseCityState(text)).toEqual(expected);
+  });
+
+  it.each(['12345', ',', '', '  '])('%j is not a place', (text) => {
+    expect(parseCityState(text)).toBeNull();
+  });
+
+  it('knows all 50 states', () => {
+    expect(Object.keys(US_STATES)).toHaveLength(50);
+    expect(new Set(Object.values(US_STATES)).size).toBe(50);
   });
 });

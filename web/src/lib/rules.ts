@@ -75,3 +75,56 @@ export const formatMillions = (value: number): string => `$${(value / 1_000_000)
 /** Percent with at most one decimal: 12.5 → '12.5%'. */
 export const formatPercent = (value: number): string =>
   `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
+
+/** The 50 states by name, for the discovery city/state box (seed 000 §5). */
+export const US_STATES: Record<string, string> = {
+  alabama: 'AL', alaska: 'AK', arizona: 'AZ', arkansas: 'AR', california: 'CA', colorado: 'CO',
+  connecticut: 'CT', delaware: 'DE', florida: 'FL', georgia: 'GA', hawaii: 'HI', idaho: 'ID',
+  illinois: 'IL', indiana: 'IN', iowa: 'IA', kansas: 'KS', kentucky: 'KY', louisiana: 'LA', maine: 'ME',
+  maryland: 'MD', massachusetts: 'MA', michigan: 'MI', minnesota: 'MN', mississippi: 'MS', missouri: 'MO',
+  montana: 'MT', nebraska: 'NE', nevada: 'NV', 'new hampshire': 'NH', 'new jersey': 'NJ', 'new mexico': 'NM',
+  'new york': 'NY', 'north carolina': 'NC', 'north dakota': 'ND', ohio: 'OH', oklahoma: 'OK', oregon: 'OR',
+  pennsylvania: 'PA', 'rhode island': 'RI', 'south carolina': 'SC', 'south dakota': 'SD', tennessee: 'TN',
+  texas: 'TX', utah: 'UT', vermont: 'VT', virginia: 'VA', washington: 'WA', 'west virginia': 'WV',
+  wisconsin: 'WI', wyoming: 'WY',
+};
+
+const STATE_CODES = new Set(Object.values(US_STATES));
+
+/** A state name or two-letter code as its code, else null. */
+export function stateCode(text: string): string | null {
+  const t = text.trim().replace(/\s+/g, ' ');
+  const upper = t.toUpperCase();
+  if (upper.length === 2 && STATE_CODES.has(upper)) return upper;
+  return US_STATES[t.toLowerCase()] ?? null;
+}
+
+/**
+ * The discovery box's text as city and state (seed 000 §5): 'City, State' splits on the comma;
+ * 'City State' takes the last one or two words as the state when they name one; a lone state sets
+ * only the state; anything else is a city. Null when nothing usable is left ('Invalid City/State').
+ */
+export function parseCityState(text: string): { city: string | null; state: string | null } | null {
+  const t = text.trim().replace(/\s+/g, ' ');
+  // A city has letters; "12345" or "," is not one.
+  const city = (part: string) => {
+    const c = part.trim().replace(/,+$/, '').trim();
+    return /\p{L}/u.test(c) ? c : null;
+  };
+  const comma = t.indexOf(',');
+  if (comma >= 0) {
+    const parsed = { city: city(t.slice(0, comma)), state: stateCode(t.slice(comma + 1)) };
+    return parsed.city || parsed.state ? parsed : null;
+  }
+  const whole = stateCode(t);
+  if (whole) return { city: null, state: whole };
+  const words = t.split(' ');
+  // The state is the last two words ("New Mexico") or the last word ("Texas", "TX").
+  for (const take of [2, 1]) {
+    if (words.length <= take) continue;
+    const state = stateCode(words.slice(-take).join(' '));
+    if (state) return { city: city(words.slice(0, -take).join(' ')), state };
+  }
+  const only = city(t);
+  return only ? { city: only, state: null } : null;
+}

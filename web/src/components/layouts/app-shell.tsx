@@ -17,7 +17,7 @@ export const LOGOUT_FAILED = 'Logout failed';
  * (a group with none is left out). Ops is the job-queue dashboard.
  */
 export const NAV_GROUPS: { label: string; items: ScreenName[] }[] = [
-  { label: 'Analytics', items: ['dashboard', 'pipeline', 'ops'] },
+  { label: 'Analytics', items: ['dashboard', 'discovery', 'pipeline', 'ops'] },
   { label: 'Customer Management', items: ['leads', 'customers', 'contacts', 'companies'] },
   { label: 'Campaign Tools', items: ['meetings'] },
 ];

@@ -48,6 +48,8 @@ type Db = {
   /** The server-held Google grant of the signed-in user. */
   calendar: { configured: boolean; connected: boolean; accountEmail: string | null };
   activities: Activity[];
+  /** Bodies of POST /api/discovery/scan. */
+  scans: Record<string, unknown>[];
   nextId: number;
 };
 
@@ -65,6 +67,7 @@ const initial = (): Db => ({
   meetings: [],
   calendar: { configured: true, connected: false, accountEmail: null },
   activities: [],
+  scans: [],
   nextId: 1,
 });
 

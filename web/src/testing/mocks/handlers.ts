@@ -83,6 +83,21 @@ export const handlers = [
     return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
   }),
 
+  // A scan is a running job the test then finishes by editing db.jobs.
+  http.post('/api/discovery/scan', async ({ request }) => {
+    if (!db.signedIn) return notSignedIn();
+    const body = (await request.json()) as Record<string, unknown>;
+    const job = makeJob({
+      kind: 'discovery_scan',
+      status: 'running',
+      progress: { percent: 5, message: 'Searching catalog' },
+      startedAt: new Date().toISOString(),
+    });
+    db.jobs.push(job);
+    db.scans.push(body);
+    return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
+  }),
+
   http.get('/api/jobs/:id', ({ params }) => {
     if (!db.signedIn) return notSignedIn();
     const job = db.jobs.find((j) => j.id === params.id);

@@ -1,0 +1,233 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useSearchParams } from 'react-router';
+
+import { Button } from '@/components/ui/button';
+import { Field, inputClass } from '@/components/ui/field';
+import { useActiveScan } from '@/features/discovery/api/find-active-scan';
+import {
+  COMPANY_TYPES,
+  REGIONS,
+  REVENUE_RANGES,
+  type ScanRequest,
+  useStartScan,
+} from '@/features/discovery/api/start-scan';
+import { downloadResultCsv } from '@/features/discovery/components/export-results';
+import { DISCOVERY_FAILED_DEFAULT, ScanProgress, type ScanResult } from '@/features/discovery/components/scan-progress';
+import { ScanResults } from '@/features/discovery/components/scan-results';
+import { getJobQueryOptions } from '@/features/jobs/api/get-job';
+import { ApiError } from '@/lib/api-client';
+import { parseCityState } from '@/lib/rules';
+import { toast } from '@/stores/toasts';
+import { isTerminalStatus } from '@/types/api';
+
+export const MISSING_PARAMETERS = 'Please select all search parameters or enter a company name to search.';
+export const INVALID_CITY_STATE =
+  "Please enter a valid city and state (e.g., 'Dallas, TX' or 'Dallas Texas') or just a state name.";
+
+const SWITCHES = [
+  ['marketIntelligence', 'Market Intelligence', 'Revenue spread, company types and average score of what is found'],
+  ['competitorAnalysis', 'Competitive Analysis', 'Partnership opportunity per company'],
+  ['territoryOptimization', 'Territory Optimization', 'Companies and high-quality leads per city'],
+  ['leadQualification', 'AI Lead Qualification', 'A qualification score per company'],
+] as const;
+
+type FormValues = {
+  region: string;
+  revenueRange: string;
+  companyType: string;
+  companyName: string;
+  cityState: string;
+  discoverySource: string;
+  marketIntelligence: boolean;
+  competitorAnalysis: boolean;
+  territoryOptimization: boolean;
+  leadQualification: boolean;
+};
+
+/** The request for the form, or the seed's toast (title, text) explaining why there is none. */
+export function toScanRequest(v: FormValues): ScanRequest | { title: string; message: string } {
+  const companyName = v.companyName.trim();
+  if (!companyName && (!v.region || !v.revenueRange || !v.companyType)) {
+    return { title: 'Missing Parameters', message: MISSING_PARAMETERS };
+  }
+  let city = '';
+  let state = '';
+  if (v.cityState.trim()) {
+    const place = parseCityState(v.cityState);
+    if (!place) return { title: 'Invalid City/State', message: INVALID_CITY_STATE };
+    city = place.city ?? '';
+    state = place.state ?? '';
+  }
+  const enhancedMode = v.marketIntelligence || v.competitorAnalysis || v.territoryOptimization || v.leadQualification;
+  return {
+    region: v.region,
+    revenueRange: v.revenueRange,
+    companyType: v.companyType,
+    companyName,
+    city,
+    state,
+    discoverySource: v.discoverySource,
+    marketIntelligence: v.marketIntelligence,
+    competitorAnalysis: v.competitorAnalysis,
+    territoryOptimization: v.territoryOptimization,
+    leadQualification: v.leadQualification,
+    enhancedMode,
+  };
+}
+
+/** Prospect Discovery (seed 000 §2.8): a scan runs as a job; the page follows it and finds it again after a reload. */
+export function DiscoveryRoute() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const jobId = searchParams.get('job');
+  const setJob = useCallback(
+    (id: string) =>
+      setSearchParams(
+        (previous) => {
+          const next = new URLSearchParams(previous);
+          next.set('job', id);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setSearchParams],
+  );
+
+  // A reload without ?job= finds the scan still running.
+  const active = useActiveScan(!jobId);
+  useEffect(() => {
+    if (!jobId && active.data) setJob(active.data.id);
+  }, [jobId, active.data, setJob]);
+
+  const job = useQuery({ ...getJobQueryOptions(jobId ?? ''), enabled: Boolean(jobId) });
+  const scanning = Boolean(jobId) && !isTerminalStatus(job.data?.status);
+  const result = jobId && job.data?.status === 'succeeded' ? (job.data.result as ScanResult | null) : null;
+
+  const { register, handleSubmit, control } = useForm<FormValues>({
+    defaultValues: {
+      region: '',
+      revenueRange: '',
+      companyType: '',
+      companyName: '',
+      cityState: '',
+      discoverySource: '',
+      marketIntelligence: false,
+      competitorAnalysis: false,
+      territoryOptimization: false,
+      leadQualification: false,
+    },
+  });
+  const start = useStartScan({
+    onSuccess: (accepted) => setJob(accepted.jobId),
+    onError: (error) => {
+      const body = error instanceof ApiError ? (error.body as { title?: string } | null) : null;
+      toast({
+        title: body?.title ?? 'Discovery Failed',
+        description: (error instanceof ApiError && error.serverMessage) || DISCOVERY_FAILED_DEFAULT,
+        variant: 'destructive',
+      });
+    },
+  });
+
+  const submit = handleSubmit((values) => {
+    const request = toScanRequest(values);
+    if ('message' in request) {
+      toast({ title: request.title, description: request.message, variant: 'destructive' });
+      return;
+    }
+    start.mutate(request);
+  });
+  const switches = useWatch({ control, name: SWITCHES.map(([name]) => name) });
+  const enhanced = SWITCHES.filter((_, i) => switches[i]);
+  const pending = start.isPending || scanning;
+
+  return (
+    <div className="space-y-6">
+      <title>Prospect Discovery · Prospector</title>
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">Prospect Discovery</h1>
+        <p className="text-sm text-slate-600">Find companies and their decision makers by region, or by city and state.</p>
+      </div>
+      <form aria-label="Discovery search" onSubmit={submit} noValidate className="space-y-4 rounded-lg bg-white p-4 ring-1 ring-slate-200">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          <Field label="Target region">
+            <select className={inputClass} {...register('region')}>
+              <option value="">Select a region</option>
+              {REGIONS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Revenue range">
+            <select className={inputClass} {...register('revenueRange')}>
+              <option value="">Select a range</option>
+              {REVENUE_RANGES.map((r) => (
+                <option key={r} value={r}>
+                  ${r}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Company type">
+            <select className={inputClass} {...register('companyType')}>
+              <option value="">Select a type</option>
+              {COMPANY_TYPES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Company name (optional)">
+            <input className={inputClass} autoComplete="off" {...register('companyName')} />
+          </Field>
+          <Field label="City / state (optional)" hint="e.g. Dallas, TX or Dallas Texas, or a state">
+            <input className={inputClass} autoComplete="off" {...register('cityState')} />
+          </Field>
+          <Field label="Discovery source">
+            <select className={inputClass} {...register('discoverySource')}>
+              <option value="">Any</option>
+              <option value="region_search">Region search</option>
+              <option value="city_state_search">City/state search</option>
+            </select>
+          </Field>
+        </div>
+        <fieldset className="rounded-lg border border-violet-200 bg-violet-50/40 p-3">
+          <legend className="px-1 text-sm font-semibold">
+            Enhanced AI Discovery <span className="ml-1 rounded bg-violet-100 px-1.5 text-xs text-violet-800">Premium Feature</span>
+          </legend>
+          <div className="grid gap-2 sm:grid-cols-2">
+            {SWITCHES.map(([name, label]) => (
+              <label key={name} className="flex items-center gap-2 text-sm">
+                <input type="checkbox" role="switch" className="size-4 accent-violet-600" {...register(name)} />
+                {label}
+              </label>
+            ))}
+          </div>
+          {enhanced.length > 0 ? (
+            <ul aria-label="Enhanced analysis preview" className="mt-3 list-disc space-y-1 pl-5 text-sm text-violet-900">
+              {enhanced.map(([name, label, what]) => (
+                <li key={name}>
+                  <span className="font-medium">{label}:</span> {what}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </fieldset>
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={pending}>
+            {pending ? 'Scanning...' : 'Start Discovery'}
+          </Button>
+          <Button type="button" variant="secondary" disabled={!result} onClick={() => result && downloadResultCsv(result)}>
+            Export
+          </Button>
+        </div>
+      </form>
+      {jobId ? <ScanProgress key={jobId} jobId={jobId} startedHere={start.data?.jobId === jobId} /> : null}
+      {result ? <ScanResults result={result} /> : null}
+    </div>
+  );
+}
