@@ -103,6 +103,41 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
       await shot(page, '04b-discovery-results');
     });
 
+    await t.test('create a bulk campaign for three contacts and watch it send', async () => {
+      await page.getByRole('button', { name: /Campaign Tools/ }).click();
+      await page.getByRole('menuitem', { name: 'Email Campaigns' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Email Campaigns' }).waitFor();
+      await page.getByRole('button', { name: 'Create Campaign' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create Bulk Email Campaign' });
+      const campaign = `Dealer intro ${RUN}`;
+      await dialog.getByLabel('Campaign name').fill(campaign);
+      await dialog.getByLabel('Subject').fill('Accessible bath products for your customers');
+      await dialog.getByLabel('Template', { exact: true }).selectOption('follow-up');
+      await dialog.getByRole('tab', { name: 'Target Contacts' }).click();
+      await dialog.getByLabel('Minimum score').fill('0');
+      await dialog.getByLabel('new lead').uncheck();
+      await dialog.getByLabel('email sent').uncheck();
+      const picks = dialog.getByRole('list', { name: 'Contacts to pick' }).getByRole('checkbox');
+      await picks.nth(2).waitFor();
+      for (const i of [0, 1, 2]) await picks.nth(i).check();
+      await dialog.getByTestId('audience-count').filter({ hasText: '3 picked by hand' }).waitFor();
+      await dialog.getByRole('tab', { name: 'Template Preview' }).click();
+      await dialog.getByTitle('Template preview').waitFor();
+      await shot(page, '04c-campaign-create');
+      await dialog.getByRole('button', { name: 'Create Campaign' }).click();
+      await toastTitled(page, 'Campaign Created');
+      const card = page.getByRole('listitem', { name: campaign });
+      await card.getByRole('button', { name: `Send Now ${campaign}` }).click();
+      await toastTitled(page, 'Campaign Sending');
+      await card.getByRole('progressbar', { name: `Delivery of ${campaign}` }).waitFor();
+      await page.locator(`li[aria-label="${campaign}"][data-status="sent"]`).waitFor({ timeout: 30_000 });
+      assert.equal(
+        await card.getByRole('progressbar', { name: `Delivery of ${campaign}` }).getAttribute('aria-valuenow'),
+        '100',
+      );
+      await shot(page, '04d-campaign-sent');
+    });
+
     const first = `Erin${RUN}`;
     const last = 'Castillo';
     const name = `${first} ${last}`;

@@ -21,6 +21,7 @@ const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
   customers: lazyPage(() => import('./routes/customers').then((m) => m.CustomersRoute)),
   contacts: lazyPage(() => import('./routes/contacts').then((m) => m.ContactsRoute)),
   companies: lazyPage(() => import('./routes/companies').then((m) => m.CompaniesRoute)),
+  emailCampaigns: lazyPage(() => import('./routes/email-campaigns').then((m) => m.EmailCampaignsRoute)),
   meetings: lazyPage(() => import('./routes/meetings').then((m) => m.MeetingsRoute)),
 };
 

@@ -47,6 +47,7 @@ export const paths = {
     customers: screen('customers', 'Customers'),
     contacts: screen('contacts', 'All Contacts'),
     companies: screen('companies', 'Companies'),
+    emailCampaigns: screen('email-campaigns', 'Email Campaigns'),
     meetings: screen('meetings', 'Meetings'),
   },
   /** The ops screen's earlier addresses: they redirect to it, keeping `?job=` and the filters. */

@@ -1,3 +1,4 @@
+import type { BulkCampaign } from '@/features/campaigns/api/types';
 import type {
   Activity,
   AuditEntry,
@@ -48,6 +49,7 @@ type Db = {
   /** The server-held Google grant of the signed-in user. */
   calendar: { configured: boolean; connected: boolean; accountEmail: string | null };
   activities: Activity[];
+  bulkCampaigns: BulkCampaign[];
   /** Bodies of POST /api/discovery/scan. */
   scans: Record<string, unknown>[];
   nextId: number;
@@ -67,6 +69,7 @@ const initial = (): Db => ({
   meetings: [],
   calendar: { configured: true, connected: false, accountEmail: null },
   activities: [],
+  bulkCampaigns: [],
   scans: [],
   nextId: 1,
 });

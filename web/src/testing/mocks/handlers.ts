@@ -2,6 +2,7 @@ import { http, HttpResponse } from 'msw';
 
 import type { Job } from '@/types/api';
 
+import { campaignHandlers } from './campaign-handlers';
 import { crmHandlers, leadHandlers } from './crm-handlers';
 import {
   ADMIN_EMAIL,
@@ -227,6 +228,7 @@ export const handlers = [
   }),
 
   ...crmHandlers,
+  ...campaignHandlers,
   ...leadHandlers,
 ];
 

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import { BULK_URL } from './get-bulk-campaigns';
+import { campaignsKeys } from './types';
+
+export type SendResult = { success: boolean; totalRecipients: number; jobId: string };
+
+/** Starts a draft's delivery (a bulk_campaign_send job). */
+export const sendBulkCampaign = (id: string) =>
+  api.post<SendResult>(`${BULK_URL}/${encodeURIComponent(id)}/send`);
+
+export const useSendBulkCampaign = (options: { onSuccess: (r: SendResult) => void; onError: (e: Error) => void }) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: sendBulkCampaign,
+    onSuccess: (r) => {
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.all });
+      options.onSuccess(r);
+    },
+    onError: options.onError,
+  });
+};
