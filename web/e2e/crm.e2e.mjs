@@ -138,6 +138,37 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
       await shot(page, '04d-campaign-sent');
     });
 
+    await t.test('create an email sequence with a step', async () => {
+      await page.getByRole('button', { name: /Campaign Tools/ }).click();
+      await page.getByRole('menuitem', { name: 'Email Sequences' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Email Sequences' }).waitFor();
+      await page.getByRole('button', { name: 'Create Sequence' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create Email Sequence' });
+      const sequence = `After the show ${RUN}`;
+      await dialog.getByLabel('Sequence Name').fill(sequence);
+      await dialog.getByLabel('Description').fill('Short');
+      await dialog.getByRole('button', { name: 'Create Sequence' }).click();
+      await dialog.getByText('Description must be at least 10 characters').waitFor();
+      await dialog.getByLabel('Description').fill('Three touches for dealers met at the trade show');
+      await dialog.getByRole('button', { name: 'Create Sequence' }).click();
+      await toastTitled(page, 'Sequence Created');
+      const builder = page.getByRole('region', { name: `Steps of ${sequence}` });
+      await builder.getByRole('button', { name: 'Add Step' }).click();
+      const add = page.getByRole('dialog', { name: 'Add Sequence Step' });
+      await add.getByLabel('Step Name').fill('First touch');
+      await add.getByLabel('Delay Before This Step (minutes)').fill('2880');
+      await add.getByText('2 days').waitFor();
+      await add.getByLabel('Email template').selectOption('business-outreach');
+      await add.getByRole('button', { name: 'Add Step' }).click();
+      await toastTitled(page, 'Step Added');
+      await builder.getByRole('listitem', { name: 'First touch' }).getByText('after 2 days').waitFor();
+      // It is stored: a reload lists the sequence with its step.
+      await page.reload();
+      await page.getByRole('button', { name: new RegExp(sequence) }).first().click();
+      await page.getByRole('region', { name: `Steps of ${sequence}` }).getByRole('listitem', { name: 'First touch' }).waitFor();
+      await shot(page, '04e-sequence');
+    });
+
     const first = `Erin${RUN}`;
     const last = 'Castillo';
     const name = `${first} ${last}`;

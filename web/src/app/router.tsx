@@ -22,6 +22,7 @@ const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
   contacts: lazyPage(() => import('./routes/contacts').then((m) => m.ContactsRoute)),
   companies: lazyPage(() => import('./routes/companies').then((m) => m.CompaniesRoute)),
   emailCampaigns: lazyPage(() => import('./routes/email-campaigns').then((m) => m.EmailCampaignsRoute)),
+  emailSequences: lazyPage(() => import('./routes/email-sequences').then((m) => m.EmailSequencesRoute)),
   meetings: lazyPage(() => import('./routes/meetings').then((m) => m.MeetingsRoute)),
 };
 

@@ -48,6 +48,7 @@ export const paths = {
     contacts: screen('contacts', 'All Contacts'),
     companies: screen('companies', 'Companies'),
     emailCampaigns: screen('email-campaigns', 'Email Campaigns'),
+    emailSequences: screen('email-sequences', 'Email Sequences'),
     meetings: screen('meetings', 'Meetings'),
   },
   /** The ops screen's earlier addresses: they redirect to it, keeping `?job=` and the filters. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  delayHint,
   parseCityState,
+  parseDelay,
   US_STATES,
   compatibilityLabel,
   contactTier,
@@ -95,5 +97,25 @@ describe('discovery city/state box (seed 000 §5)', () => {
   it('knows all 50 states', () => {
     expect(Object.keys(US_STATES)).toHaveLength(50);
     expect(new Set(Object.values(US_STATES)).size).toBe(50);
+  });
+});
+
+describe('sequence step delay (seed 002 §5, §9)', () => {
+  it.each([
+    [0, 'No delay'],
+    [45, '45 minutes'],
+    [60, '1 hour'],
+    [1440, '1 day'],
+    [1505, '1 day, 1 hour, 5 minutes'],
+    [4380, '3 days, 1 hour'],
+  ])('%i minutes reads %s', (minutes, text) => {
+    expect(delayHint(minutes)).toBe(text);
+  });
+
+  it('reads whole numbers and falls back to 0', () => {
+    expect(parseDelay('90')).toBe(90);
+    expect(parseDelay('12.7')).toBe(12);
+    expect(parseDelay('soon')).toBe(0);
+    expect(parseDelay('-5')).toBe(0);
   });
 });

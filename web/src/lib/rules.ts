@@ -128,3 +128,24 @@ export function parseCityState(text: string): { city: string | null; state: stri
   const only = city(t);
   return only ? { city: only, state: null } : null;
 }
+
+/** A step's delay as days, hours and minutes (seed 002 §9: days = minutes / 1440, then hours, then minutes). */
+export function delayHint(minutes: number): string {
+  const m = Math.max(0, Math.floor(minutes));
+  if (m === 0) return 'No delay';
+  const parts: [number, string][] = [
+    [Math.floor(m / 1440), 'day'],
+    [Math.floor((m % 1440) / 60), 'hour'],
+    [m % 60, 'minute'],
+  ];
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`)
+    .join(', ');
+}
+
+/** The add-step delay box: whole numbers, anything else is 0 (seed 002 §5). */
+export const parseDelay = (text: string): number => {
+  const n = Number.parseInt(text, 10);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+};

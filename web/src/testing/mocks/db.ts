@@ -1,3 +1,4 @@
+import type { Deliverability, Sequence, SequenceStep } from '@/features/sequences/api/types';
 import type { BulkCampaign } from '@/features/campaigns/api/types';
 import type {
   Activity,
@@ -50,6 +51,9 @@ type Db = {
   calendar: { configured: boolean; connected: boolean; accountEmail: string | null };
   activities: Activity[];
   bulkCampaigns: BulkCampaign[];
+  sequences: Sequence[];
+  steps: SequenceStep[];
+  deliverability: Deliverability;
   /** Bodies of POST /api/discovery/scan. */
   scans: Record<string, unknown>[];
   nextId: number;
@@ -70,6 +74,16 @@ const initial = (): Db => ({
   calendar: { configured: true, connected: false, accountEmail: null },
   activities: [],
   bulkCampaigns: [],
+  sequences: [],
+  steps: [],
+  deliverability: {
+    warmupEnabled: false,
+    dailyLimit: 100,
+    hourlyLimit: 20,
+    effectiveDailyLimit: 100,
+    emailsSentToday: 12,
+    emailsSentThisHour: 3,
+  },
   scans: [],
   nextId: 1,
 });

@@ -4,6 +4,7 @@ import type { Job } from '@/types/api';
 
 import { campaignHandlers } from './campaign-handlers';
 import { crmHandlers, leadHandlers } from './crm-handlers';
+import { sequenceHandlers } from './sequence-handlers';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -229,6 +230,7 @@ export const handlers = [
 
   ...crmHandlers,
   ...campaignHandlers,
+  ...sequenceHandlers,
   ...leadHandlers,
 ];
 
