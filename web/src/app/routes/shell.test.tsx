@@ -33,8 +33,7 @@ describe('app shell and routing', () => {
     expect(within(analytics).getByRole('menuitem', { name: 'Dashboard' })).toHaveAttribute('href', '/admin');
     expect(within(analytics).getByRole('menuitem', { name: 'Pipeline' })).toHaveAttribute('href', '/admin/pipeline');
     expect(within(analytics).getByRole('menuitem', { name: 'Ops' })).toHaveAttribute('href', '/admin/ops');
-    // Discovery has no screen yet: no link to it.
-    expect(within(analytics).queryByRole('menuitem', { name: 'Discovery' })).not.toBeInTheDocument();
+    expect(within(analytics).getByRole('menuitem', { name: 'Discovery' })).toHaveAttribute('href', '/admin/discovery');
 
     await user.keyboard('{Escape}');
     const customers = await openGroup(user, 'Customer Management');
@@ -46,7 +45,11 @@ describe('app shell and routing', () => {
     const { user } = renderApp('/meetings', { signedIn: true });
     const campaign = await openGroup(user, 'Campaign Tools');
     expect(within(campaign).getByRole('menuitem', { name: 'Meetings' })).toHaveAttribute('href', '/meetings');
-    expect(within(campaign).getAllByRole('menuitem')).toHaveLength(1);
+    expect(within(campaign).getAllByRole('menuitem').map((m) => m.getAttribute('href'))).toEqual([
+      '/email-campaigns',
+      '/email-sequences',
+      '/meetings',
+    ]);
   });
 
   it('navigates through a group menu with the keyboard', async () => {
@@ -56,9 +59,9 @@ describe('app shell and routing', () => {
     within(nav).getByRole('button', { name: /Campaign Tools/ }).focus();
     await user.keyboard('{Enter}');
     await screen.findByRole('menu');
-    await user.keyboard('{Enter}');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Meetings' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/admin/meetings');
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Email Sequences' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin/email-sequences');
   });
 
   it('mirrors the groups in the mobile menu', async () => {
