@@ -116,6 +116,24 @@ describe('sales pipeline', () => {
     expect(screen.getByRole('menuitem', { name: 'Move to next stage' })).toHaveAttribute('aria-disabled', 'true');
   });
 
+  it('edits a deal: its values in the form, a past close date it already had is kept', async () => {
+    makeDeal({ title: 'Castillo showroom', value: '52000', stage: 'proposal', probability: 50, expectedCloseDate: '2020-05-01' });
+    const { user } = renderApp('/admin/pipeline', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Actions for Castillo showroom' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Edit Deal' }));
+    const form = await screen.findByRole('form', { name: 'Edit deal' });
+    expect(within(form).getByLabelText('Value (USD)')).toHaveValue('52000');
+    expect(within(form).getByLabelText('Stage')).toHaveValue('proposal');
+    const value = within(form).getByLabelText('Value (USD)');
+    await user.clear(value);
+    await user.type(value, '61000');
+    await user.type(within(form).getByLabelText('Notes'), 'Wants the roll-in showers too');
+    await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Deal Updated');
+    expect(db.deals[0]).toMatchObject({ value: '61000', expectedCloseDate: '2020-05-01', notes: 'Wants the roll-in showers too' });
+    expect(await within(column('Proposal')).findByText('$61,000')).toBeInTheDocument();
+  });
+
   it('deletes a deal after confirming', async () => {
     makeDeal({ title: 'Castillo showroom' });
     const { user } = renderApp('/pipeline', { signedIn: true });

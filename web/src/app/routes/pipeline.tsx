@@ -176,6 +176,7 @@ export function PipelineRoute() {
   const deals = useDeals();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Deal | null>(null);
+  const [editing, setEditing] = useState<Deal | null>(null);
   const move = useMoveDeal({
     onSuccess: (deal) =>
       toast({ title: 'Deal Moved', description: `"${deal.title}" moved to ${stageInfo(deal.stage).label} stage.`, variant: 'success' }),
@@ -236,7 +237,13 @@ export function PipelineRoute() {
                   </p>
                   <ul className="mt-2 space-y-2">
                     {inStage.map((d) => (
-                      <DealCard key={d.id} deal={d} onNextStage={() => move.mutate(d.id)} onDelete={() => setDeleting(d)} />
+                      <DealCard
+                        key={d.id}
+                        deal={d}
+                        onEdit={() => setEditing(d)}
+                        onNextStage={() => move.mutate(d.id)}
+                        onDelete={() => setDeleting(d)}
+                      />
                     ))}
                   </ul>
                 </section>
@@ -246,6 +253,7 @@ export function PipelineRoute() {
         )}
       </section>
       {adding ? <DealFormDialog onClose={() => setAdding(false)} /> : null}
+      {editing ? <DealFormDialog deal={editing} onClose={() => setEditing(null)} /> : null}
       {deleting ? (
         <Dialog open onOpenChange={(open) => !open && setDeleting(null)} title="Delete Deal" description={`Are you sure you want to delete "${deleting.title}"?`}>
           <div className="flex justify-end gap-2">

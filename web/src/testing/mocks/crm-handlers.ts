@@ -430,6 +430,24 @@ export const crmHandlers = [
       return HttpResponse.json(deal);
     }),
   ),
+  http.put(
+    '/api/deals/:id',
+    authed(async ({ params, request }) => {
+      const deal = db.deals.find((d) => d.id === params.id);
+      if (!deal) return HttpResponse.json({ message: 'Deal not found' }, { status: 404 });
+      const body = (await request.json()) as Partial<Record<keyof Deal, unknown>>;
+      if (typeof body.title !== 'string' || !body.title.trim()) return fieldError('Deal title is required', 'title');
+      Object.assign(deal, {
+        title: body.title,
+        value: String(body.value),
+        stage: body.stage,
+        probability: body.probability,
+        expectedCloseDate: body.expectedCloseDate ?? null,
+        notes: body.notes ?? null,
+      });
+      return HttpResponse.json(deal);
+    }),
+  ),
   http.delete(
     '/api/deals/:id',
     authed(({ params }) => {

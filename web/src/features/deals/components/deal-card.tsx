@@ -7,6 +7,7 @@ import { nextStage, stageInfo } from '../api/stages';
 
 type Props = {
   deal: Deal;
+  onEdit: () => void;
   onNextStage: () => void;
   onDelete: () => void;
 };
@@ -14,7 +15,7 @@ type Props = {
 const itemClass =
   'block w-full cursor-pointer rounded-md px-3 py-2 text-left text-sm outline-none data-[disabled]:cursor-not-allowed data-[disabled]:text-slate-400 data-[highlighted]:bg-indigo-50';
 
-export function DealCard({ deal, onNextStage, onDelete }: Props) {
+export function DealCard({ deal, onEdit, onNextStage, onDelete }: Props) {
   const info = stageInfo(deal.stage);
   const statusLine =
     info.stage === 'closed_won' && deal.actualCloseDate ? `${info.statusLine} ${deal.actualCloseDate}` : info.statusLine;
@@ -31,6 +32,9 @@ export function DealCard({ deal, onNextStage, onDelete }: Props) {
           </Menu.Trigger>
           <Menu.Portal>
             <Menu.Content align="end" className="z-40 min-w-44 rounded-lg bg-white p-1 shadow-lg ring-1 ring-slate-200">
+              <Menu.Item className={itemClass} onSelect={onEdit}>
+                Edit Deal
+              </Menu.Item>
               <Menu.Item className={itemClass} disabled={nextStage(deal.stage) === null} onSelect={onNextStage}>
                 Move to next stage
               </Menu.Item>

@@ -10,8 +10,10 @@ import { getCompaniesQueryOptions } from '@/features/companies/api/get-companies
 import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
 import { serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
+import type { Deal } from '@/types/api';
 
 import { useCreateDeal, type DealInput } from '../api/create-deal';
+import { useUpdateDeal } from '../api/update-deal';
 import { DEAL_STAGES, type DealStage } from '../api/stages';
 
 const STAGE_VALUES = DEAL_STAGES.map((s) => s.stage) as [DealStage, ...DealStage[]];
@@ -28,7 +30,8 @@ export const coerceProbability = (raw: string): number => {
   return Number.isFinite(n) && raw.trim() !== '' ? Math.min(100, Math.max(0, Math.round(n))) : 0;
 };
 
-export const dealSchema = z.object({
+/** The deal form's rules; an edited deal may keep the close date it already has, even if past. */
+export const dealSchema = (keepDate = '') => z.object({
   title: z.string().trim().min(1, 'Deal title is required'),
   value: z
     .string()
@@ -40,14 +43,14 @@ export const dealSchema = z.object({
   probability: z.string(),
   expectedCloseDate: z
     .string()
-    .refine((d) => d === '' || d >= today(), 'Expected close date cannot be in the past'),
+    .refine((d) => d === '' || d === keepDate || d >= today(), 'Expected close date cannot be in the past'),
   contactId: z.string(),
   companyId: z.string(),
   notes: z.string().trim(),
 });
 
-type FormValues = z.input<typeof dealSchema>;
-type Parsed = z.output<typeof dealSchema>;
+type FormValues = z.input<ReturnType<typeof dealSchema>>;
+type Parsed = z.output<ReturnType<typeof dealSchema>>;
 
 const orNull = (s: string) => (s === '' ? null : s);
 
@@ -63,7 +66,20 @@ const toInput = (v: Parsed): DealInput => ({
   notes: orNull(v.notes),
 });
 
-export function DealFormDialog({ onClose }: { onClose: () => void }) {
+const valuesOf = (deal: Deal): FormValues => ({
+  title: deal.title,
+  value: deal.value,
+  description: deal.description ?? '',
+  stage: STAGE_VALUES.find((s) => s === deal.stage) ?? 'qualification',
+  probability: String(deal.probability),
+  expectedCloseDate: deal.expectedCloseDate ?? '',
+  contactId: deal.contactId ?? '',
+  companyId: deal.companyId ?? '',
+  notes: deal.notes ?? '',
+});
+
+/** Add New Deal, or Edit Deal when given the deal to change. */
+export function DealFormDialog({ deal, onClose }: { deal?: Deal; onClose: () => void }) {
   const contacts = useQuery(getContactsQueryOptions({ limit: 1000, offset: 0 }));
   const companies = useQuery(getCompaniesQueryOptions({ limit: 1000, offset: 0 }));
   const {
@@ -72,8 +88,8 @@ export function DealFormDialog({ onClose }: { onClose: () => void }) {
     setValue,
     formState: { errors },
   } = useForm<FormValues, unknown, Parsed>({
-    resolver: zodResolver(dealSchema),
-    defaultValues: {
+    resolver: zodResolver(dealSchema(deal?.expectedCloseDate ?? '')),
+    defaultValues: deal ? valuesOf(deal) : {
       title: '',
       value: '',
       description: '',
@@ -98,6 +114,21 @@ export function DealFormDialog({ onClose }: { onClose: () => void }) {
       }),
   });
 
+  const update = useUpdateDeal({
+    onSuccess: (d) => {
+      toast({ title: 'Deal Updated', description: `"${d.title}" was saved.`, variant: 'success' });
+      onClose();
+    },
+    onError: (error) =>
+      toast({
+        title: 'Failed to Update Deal',
+        description: serverMessageOr(error, 'Please check your information and try again.'),
+        variant: 'destructive',
+      }),
+  });
+  const save = (v: Parsed) => (deal ? update.mutate({ id: deal.id, ...toInput(v) }) : create.mutate(toInput(v)));
+  const pending = create.isPending || update.isPending;
+
   const stageField = register('stage', {
     // Choosing a stage sets its usual probability (seed 001 §4).
     onChange: (e: { target: { value: string } }) => {
@@ -108,8 +139,8 @@ export function DealFormDialog({ onClose }: { onClose: () => void }) {
 
   const legend = 'text-sm font-semibold text-slate-900';
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title="Add New Deal" size="lg">
-      <form noValidate aria-label="Add new deal" className="space-y-5" onSubmit={handleSubmit((v) => create.mutate(toInput(v)))}>
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={deal ? 'Edit Deal' : 'Add New Deal'} size="lg">
+      <form noValidate aria-label={deal ? 'Edit deal' : 'Add new deal'} className="space-y-5" onSubmit={handleSubmit(save)}>
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className={legend}>Deal Information</legend>
           <Field label="Deal title" error={errors.title?.message} className="sm:col-span-2">
@@ -173,8 +204,8 @@ export function DealFormDialog({ onClose }: { onClose: () => void }) {
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating...' : 'Create Deal'}
+          <Button type="submit" disabled={pending}>
+            {deal ? (pending ? 'Saving...' : 'Save Changes') : pending ? 'Creating...' : 'Create Deal'}
           </Button>
         </div>
       </form>
