@@ -103,6 +103,18 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
       await shot(page, '04b-discovery-results');
     });
 
+    await t.test('the map shows the found companies by city; a point opens its Customer Report', async () => {
+      await page.goto('/admin');
+      const dallas = page.getByRole('button', { name: /^Dallas, TX: [1-9][\d,]* companies$/ });
+      await dallas.waitFor();
+      await dallas.click();
+      const report = page.getByRole('dialog', { name: 'Customer Report: Dallas, TX' });
+      await report.getByText('Total Companies').waitFor();
+      await report.getByRole('list', { name: 'Companies in TX' }).getByRole('listitem').first().waitFor();
+      await shot(page, '04aa-customer-report');
+      await page.keyboard.press('Escape');
+    });
+
     await t.test('create a bulk campaign for three contacts and watch it send', async () => {
       await page.getByRole('button', { name: /Campaign Tools/ }).click();
       await page.getByRole('menuitem', { name: 'Email Campaigns' }).click();

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
@@ -13,6 +13,9 @@ import { useDownloadReport } from '@/features/dashboard/api/download-report';
 import { dashboardKeys, type Timeframe } from '@/features/dashboard/api/query-keys';
 import { CampaignPerformanceCard } from '@/features/dashboard/components/campaign-performance';
 import { RegionalChart } from '@/features/dashboard/components/regional-chart';
+
+// The map and its boundaries load only when the dashboard shows it.
+const RegionMap = lazy(() => import('@/features/dashboard/components/region-map').then((m) => ({ default: m.RegionMap })));
 import { formatDateTime } from '@/lib/format';
 import { formatDollars, formatPercent } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
@@ -131,6 +134,17 @@ export function DashboardRoute() {
             <ErrorState title="Failed to load regional data" error={regional.error} onRetry={() => void regional.refetch()} />
           ) : (
             <Skeleton rows={2} label="Loading regional distribution" />
+          )}
+        </Card>
+        <Card title="Geographic Map">
+          {regional.data ? (
+            <Suspense fallback={<Skeleton rows={3} label="Loading the map" />}>
+              <RegionMap regions={regional.data} />
+            </Suspense>
+          ) : regional.isError ? (
+            <ErrorState title="Failed to load regional data" error={regional.error} onRetry={() => void regional.refetch()} />
+          ) : (
+            <Skeleton rows={3} label="Loading the map" />
           )}
         </Card>
         <Card title="Recent Activity">

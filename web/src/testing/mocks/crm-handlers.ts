@@ -168,6 +168,22 @@ export const crmHandlers = [
     ),
   ),
   http.get(
+    '/api/companies/report',
+    authed(({ request }) => {
+      const state = new URL(request.url).searchParams.get('state');
+      const mine = db.companies.filter((c) => !state || c.state === state);
+      const avg = (xs: number[]) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
+      return HttpResponse.json({
+        state,
+        totalCompanies: mine.length,
+        avgRevenue: avg(mine.filter((c) => c.revenue).map((c) => Number(c.revenue))),
+        avgEmployees: avg(mine.filter((c) => c.employees).map((c) => c.employees ?? 0)),
+        qualified: mine.filter((c) => c.status === 'qualified' || c.status === 'interested').length,
+        companies: mine.map((c) => ({ ...c, contacts: [] })),
+      });
+    }),
+  ),
+  http.get(
     '/api/dashboard/report',
     authed(() => csv('business-development-report-2026-01-15.csv', 'Business Development Report,Generated,2026-01-15\n')),
   ),

@@ -1,0 +1,30 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { Company } from '@/types/api';
+
+import { dashboardKeys } from './query-keys';
+
+/** The map's Customer Report for a state (`GET /api/companies/report`, seed 000 §2.6). */
+export type CustomerReport = {
+  state: string | null;
+  totalCompanies: number;
+  avgRevenue: number | null;
+  avgEmployees: number | null;
+  /** Qualified plus interested companies. */
+  qualified: number;
+  companies: Company[];
+};
+
+export const getCustomerReport = (state: string, { signal }: { signal?: AbortSignal } = {}) =>
+  api.get<CustomerReport>('/api/companies/report', { params: { state, limit: 24 }, signal });
+
+/** Fresh for 5 minutes, as the seed's map panel caches (000 §9). */
+export const useCustomerReport = (state: string) =>
+  useQuery(
+    queryOptions({
+      queryKey: [...dashboardKeys.all, 'customer-report', state],
+      queryFn: ({ signal }) => getCustomerReport(state, { signal }),
+      staleTime: 5 * 60_000,
+    }),
+  );
