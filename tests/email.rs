@@ -647,6 +647,10 @@ async fn direct_email_tracking_and_webhook(db: TestDb) {
     assert_eq!(status, 409, "sample data only on an empty install");
     let cfg = app.get_json(&user, "/api/email/webhook/config").await;
     assert_eq!(cfg["webhookUrl"], "http://127.0.0.1/api/email/webhook");
+    assert_eq!(
+        cfg["delivery"]["mode"], "outbox",
+        "no SMTP_URL: demo mode, said so"
+    );
     app.stop().await;
 }
 

@@ -425,6 +425,11 @@ async fn webhook_config(State(state): State<AppState>, _: CurrentUser) -> ApiRes
     Ok(axum::Json(json!({
         "webhookUrl": format!("{}/api/email/webhook", state.config.public_base_url),
         "signatureVerification": state.queue.providers.mailing.webhook_public_key.is_some(),
+        // How mail leaves: through an SMTP relay, or written to the outbox folder (demo mode).
+        "delivery": match state.config.mail.relay() {
+            Some(relay) => json!({ "mode": "smtp", "relay": relay, "from": state.config.mail.from }),
+            None => json!({ "mode": "outbox", "relay": null, "from": state.config.mail.from }),
+        },
         "events": ["delivered", "open", "click", "bounce", "dropped", "spamreport", "deferred", "unsubscribe"],
     }))
     .into_response())

@@ -359,6 +359,16 @@ impl Default for MailSettings {
 }
 
 impl MailSettings {
+    /// The SMTP relay's host and port, never its credentials; `None` in outbox mode.
+    pub fn relay(&self) -> Option<String> {
+        let url = url::Url::parse(self.smtp_url.as_ref()?.expose()).ok()?;
+        let host = url.host_str()?;
+        Some(match url.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.to_string(),
+        })
+    }
+
     fn from_env() -> Result<Self, ConfigError> {
         let d = Self::default();
         let smtp_url = var("SMTP_URL");
@@ -623,6 +633,26 @@ fn load_or_create_key(data_dir: &std::path::Path) -> Result<Vec<u8>, ConfigError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_relay_is_named_without_its_credentials() {
+        let mail = |url: Option<&str>| MailSettings {
+            smtp_url: url.map(|u| Secret::new(u.to_string())),
+            ..MailSettings::default()
+        };
+        assert_eq!(
+            mail(Some(
+                "smtp://apikey:s3cret@smtp.sendgrid.net:587?tls=required"
+            ))
+            .relay(),
+            Some("smtp.sendgrid.net:587".to_string())
+        );
+        assert_eq!(
+            mail(Some("smtps://relay.example.com")).relay(),
+            Some("relay.example.com".to_string())
+        );
+        assert_eq!(mail(None).relay(), None);
+    }
 
     #[test]
     fn database_url_errors_name_the_variable_and_hide_the_password() {

@@ -24,6 +24,8 @@ const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
   emailCampaigns: lazyPage(() => import('./routes/email-campaigns').then((m) => m.EmailCampaignsRoute)),
   emailSequences: lazyPage(() => import('./routes/email-sequences').then((m) => m.EmailSequencesRoute)),
   meetings: lazyPage(() => import('./routes/meetings').then((m) => m.MeetingsRoute)),
+  automation: lazyPage(() => import('./routes/automation').then((m) => m.AutomationRoute)),
+  emailConfig: lazyPage(() => import('./routes/email-config').then((m) => m.EmailConfigRoute)),
 };
 
 /** Every screen at its root path and its /admin path (seed 000 §2.1). */

@@ -50,6 +50,8 @@ export const paths = {
     emailCampaigns: screen('email-campaigns', 'Email Campaigns'),
     emailSequences: screen('email-sequences', 'Email Sequences'),
     meetings: screen('meetings', 'Meetings'),
+    automation: screen('business-development', 'Automation'),
+    emailConfig: screen('email-config', 'Email Configuration'),
   },
   /** The ops screen's earlier addresses: they redirect to it, keeping `?job=` and the filters. */
   legacyOps: ['/jobs', '/admin/jobs'],

@@ -1,5 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useState } from 'react';
+import { Link, useLocation } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { EmptyState, ErrorState, StatTile } from '@/components/ui/states';
@@ -10,6 +11,7 @@ import { useSendBulkCampaign } from '@/features/campaigns/api/send-bulk-campaign
 import { ratePercent, type BulkCampaign } from '@/features/campaigns/api/types';
 import { BulkCampaignCard } from '@/features/campaigns/components/bulk-campaign-card';
 import { CreateBulkCampaignDialog } from '@/features/campaigns/components/create-bulk-campaign-dialog';
+import { screenHref } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
@@ -22,6 +24,7 @@ const failure = (error: Error) => (error instanceof ApiError && error.serverMess
 
 /** Bulk Email Campaigns (seed 002 §2): overview, active campaigns with live delivery, analytics. */
 export function EmailCampaignsRoute() {
+  const { pathname } = useLocation();
   const campaigns = useBulkCampaigns();
   const performance = usePerformance();
   const [creating, setCreating] = useState(false);
@@ -123,7 +126,12 @@ export function EmailCampaignsRoute() {
           <h1 className="text-2xl font-bold tracking-tight">Email Campaigns</h1>
           <p className="text-sm text-slate-600">Intelligent bulk email campaigns with advanced targeting and tracking.</p>
         </div>
-        <Button onClick={() => setCreating(true)}>Create Campaign</Button>
+        <div className="flex items-center gap-3">
+          <Link to={screenHref('emailConfig', pathname)} className="text-sm font-semibold text-indigo-700 hover:underline">
+            Email configuration
+          </Link>
+          <Button onClick={() => setCreating(true)}>Create Campaign</Button>
+        </div>
       </div>
       {perf ? (
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">

@@ -49,6 +49,7 @@ describe('app shell and routing', () => {
       '/email-campaigns',
       '/email-sequences',
       '/meetings',
+      '/business-development',
     ]);
   });
 

@@ -190,7 +190,7 @@ export const crmHandlers = [
   http.get('/api/activities', authed(({ request }) => paged(request, db.activities))),
   http.get(
     '/api/email/analytics',
-    authed(() => HttpResponse.json({ timeframe: 30, totalSent: 0, openRate: 0, delivered: 0, bounced: 0 })),
+    authed(() => HttpResponse.json({ timeframe: 30, totalSent: 40, openRate: 25, clickRate: 7.5, replyRate: 2.5, delivered: 39, bounced: 1 })),
   ),
 
   // ---- companies ----

@@ -2,6 +2,7 @@ import { http, HttpResponse } from 'msw';
 
 import type { Job } from '@/types/api';
 
+import { automationHandlers } from './automation-handlers';
 import { campaignHandlers } from './campaign-handlers';
 import { crmHandlers, leadHandlers } from './crm-handlers';
 import { sequenceHandlers } from './sequence-handlers';
@@ -230,6 +231,7 @@ export const handlers = [
 
   ...crmHandlers,
   ...campaignHandlers,
+  ...automationHandlers,
   ...sequenceHandlers,
   ...leadHandlers,
 ];

@@ -1,0 +1,12 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+export type EmailSummary = { totalSent: number; delivered: number; bounced: number; openRate: number; clickRate: number; replyRate: number };
+
+/** The last 30 days of outgoing mail (`GET /api/email/analytics`). */
+export const getEmailSummary = ({ signal }: { signal?: AbortSignal } = {}) =>
+  api.get<EmailSummary>('/api/email/analytics', { params: { timeframe: 30 }, signal });
+
+export const useEmailSummary = () =>
+  useQuery(queryOptions({ queryKey: ['email-config', 'summary'], queryFn: ({ signal }) => getEmailSummary({ signal }) }));
