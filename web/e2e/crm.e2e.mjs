@@ -309,6 +309,23 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
       await shot(page, '10-meetings');
     });
 
+    await t.test('the campaigns, email configuration and automation screens load with real figures', async () => {
+      await page.goto('/admin/campaigns');
+      await page.getByRole('heading', { level: 1, name: 'Campaigns' }).waitFor();
+      await page.getByText('Emails Sent (30 days)').waitFor();
+      await shot(page, '13-campaigns');
+      await page.goto('/admin/email-config');
+      await page.getByRole('heading', { level: 1, name: 'Email Configuration' }).waitFor();
+      // The e2e server has no SMTP_URL: the page must say mail goes to the outbox.
+      await page.getByText('Demo mode: messages are written to the outbox folder').waitFor();
+      await shot(page, '14-email-config');
+      await page.goto('/admin/business-development');
+      await page.getByRole('heading', { level: 1, name: 'Business Development Automation' }).waitFor();
+      await page.getByRole('button', { name: 'Send Reminders' }).click();
+      await toastTitled(page, 'Reminders Sent');
+      await shot(page, '15-automation');
+    });
+
     await t.test('the ops screen and a phone-sized dashboard', async () => {
       await page.goto('/admin/ops');
       await page.getByRole('heading', { level: 1, name: 'Ops' }).waitFor();

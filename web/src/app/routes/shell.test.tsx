@@ -46,6 +46,7 @@ describe('app shell and routing', () => {
     const campaign = await openGroup(user, 'Campaign Tools');
     expect(within(campaign).getByRole('menuitem', { name: 'Meetings' })).toHaveAttribute('href', '/meetings');
     expect(within(campaign).getAllByRole('menuitem').map((m) => m.getAttribute('href'))).toEqual([
+      '/campaigns',
       '/email-campaigns',
       '/email-sequences',
       '/meetings',
@@ -60,7 +61,7 @@ describe('app shell and routing', () => {
     within(nav).getByRole('button', { name: /Campaign Tools/ }).focus();
     await user.keyboard('{Enter}');
     await screen.findByRole('menu');
-    await user.keyboard('{ArrowDown}{Enter}');
+    await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
     expect(await screen.findByRole('heading', { level: 1, name: 'Email Sequences' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/email-sequences');
   });

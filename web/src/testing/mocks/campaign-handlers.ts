@@ -1,5 +1,6 @@
 import { http, HttpResponse, type HttpResponseResolver } from 'msw';
 
+import type { SingleCampaign } from '@/features/campaigns/api/single-campaigns';
 import type { BulkCampaign, EmailTemplate } from '@/features/campaigns/api/types';
 
 import { db, newId } from './db';
@@ -63,6 +64,32 @@ export function makeBulkCampaign(overrides: Partial<BulkCampaign> = {}): BulkCam
 const find = (id: unknown) => db.bulkCampaigns.find((c) => c.id === id);
 
 export const campaignHandlers = [
+  http.get('/api/campaigns', authed(() => HttpResponse.json(db.singleCampaigns))),
+  http.post('/api/campaigns', authed(async ({ request }) => {
+    const body = (await request.json()) as { name?: string; description?: string; targetAudience?: string; aiModel?: string };
+    if (!body.name || !body.description) {
+      return HttpResponse.json({ message: 'Please provide campaign name and description.' }, { status: 422 });
+    }
+    const c: SingleCampaign = {
+      id: newId('sc'),
+      name: body.name,
+      description: body.description,
+      status: 'active',
+      targetAudience: body.targetAudience ?? 'all-active',
+      aiModel: body.aiModel ?? 'gpt-5',
+      emailsSent: 0,
+      opens: 0,
+      openRate: 0,
+      totalRecipients: db.contacts.length,
+      startDate: new Date().toISOString(),
+      endDate: null,
+      createdAt: new Date().toISOString(),
+    };
+    db.singleCampaigns.unshift(c);
+    return HttpResponse.json(c, { status: 201 });
+  })),
+  http.post('/api/email/seed-events', authed(() => HttpResponse.json({ created: 10 }, { status: 201 }))),
+
   http.get('/api/email-templates', authed(() => HttpResponse.json({ templates: TEMPLATES }))),
   http.get('/api/campaigns/bulk-email/performance/overview', authed(() => {
     const sent = db.bulkCampaigns.reduce((n, c) => n + c.stats.sent, 0);

@@ -1,3 +1,4 @@
+import type { SingleCampaign } from '@/features/campaigns/api/single-campaigns';
 import type { Deliverability, Sequence, SequenceStep } from '@/features/sequences/api/types';
 import type { BulkCampaign } from '@/features/campaigns/api/types';
 import type {
@@ -51,6 +52,7 @@ type Db = {
   calendar: { configured: boolean; connected: boolean; accountEmail: string | null };
   activities: Activity[];
   bulkCampaigns: BulkCampaign[];
+  singleCampaigns: SingleCampaign[];
   sequences: Sequence[];
   steps: SequenceStep[];
   deliverability: Deliverability;
@@ -74,6 +76,7 @@ const initial = (): Db => ({
   calendar: { configured: true, connected: false, accountEmail: null },
   activities: [],
   bulkCampaigns: [],
+  singleCampaigns: [],
   sequences: [],
   steps: [],
   deliverability: {

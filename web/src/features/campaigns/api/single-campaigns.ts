@@ -1,0 +1,51 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import { campaignsKeys } from './types';
+
+/** A single (AI) campaign (seed 002 §3). */
+export type SingleCampaign = {
+  id: string;
+  name: string;
+  description: string | null;
+  status: 'active' | 'completed' | 'paused' | 'draft';
+  targetAudience: string | null;
+  aiModel: string | null;
+  emailsSent: number;
+  opens: number;
+  openRate: number;
+  totalRecipients: number;
+  startDate: string | null;
+  endDate: string | null;
+  createdAt: string;
+};
+
+export const AUDIENCES = [
+  ['high-value', 'High-value leads (85+)'],
+  ['medium-value', 'Medium-value leads (45–84)'],
+  ['all-active', 'All active contacts'],
+] as const;
+export const AI_MODELS = ['gpt-5', 'claude-4', 'gemini'] as const;
+
+export type NewSingleCampaign = { name: string; description: string; targetAudience: string; aiModel: string };
+
+export const getSingleCampaigns = ({ signal }: { signal?: AbortSignal } = {}) =>
+  api.get<SingleCampaign[]>('/api/campaigns', { signal });
+
+export const useSingleCampaigns = () =>
+  useQuery(queryOptions({ queryKey: [...campaignsKeys.all, 'single'], queryFn: ({ signal }) => getSingleCampaigns({ signal }) }));
+
+export const createSingleCampaign = (body: NewSingleCampaign) => api.post<SingleCampaign>('/api/campaigns', body);
+
+export const useCreateSingleCampaign = (options: { onSuccess: (c: SingleCampaign) => void; onError: (e: Error) => void }) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createSingleCampaign,
+    onSuccess: (c) => {
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.all });
+      options.onSuccess(c);
+    },
+    onError: options.onError,
+  });
+};
