@@ -149,3 +149,15 @@ export const parseDelay = (text: string): number => {
   const n = Number.parseInt(text, 10);
   return Number.isFinite(n) && n > 0 ? n : 0;
 };
+
+/** The target regions (seed 000 §3): discovery searches and the contact filter. */
+export const REGIONS = [
+  ['southwest', 'Southwest (all seven states)'],
+  ['texas', 'Texas'],
+  ['louisiana', 'Louisiana'],
+  ['arkansas', 'Arkansas'],
+  ['mississippi', 'Mississippi'],
+  ['new-mexico', 'New Mexico'],
+  ['oklahoma', 'Oklahoma'],
+  ['arizona', 'Arizona'],
+] as const;

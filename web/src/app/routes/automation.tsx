@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { ScoreBadge } from '@/components/ui/score-badge';
 import { EmptyState, StatTile } from '@/components/ui/states';
+import { TabList } from '@/components/ui/tabs';
 import { useBulkAiScore } from '@/features/automation/api/bulk-ai-score';
 import { useAutomationOverview } from '@/features/automation/api/get-automation-overview';
 import { useSendReminders } from '@/features/automation/api/send-reminders';
@@ -21,8 +22,6 @@ import type { Job } from '@/types/api';
 const RECENT_CONTACTS = 5;
 /** Contacts sent to bulk scoring at once (the server's cap is higher). */
 const SCORE_BATCH = 200;
-const tabClass =
-  'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-indigo-700 data-[state=active]:shadow-xs';
 
 type ScoreResult = { scored: number; highValueCount: number; averageScore: number };
 
@@ -112,20 +111,10 @@ export function AutomationRoute() {
         </>
       ) : null}
       <Tabs.Root defaultValue="campaigns">
-        <Tabs.List aria-label="Automation areas" className="mb-4 inline-flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
-          <Tabs.Trigger value="campaigns" className={tabClass}>
-            Campaign Automation
-          </Tabs.Trigger>
-          <Tabs.Trigger value="scoring" className={tabClass}>
-            AI Lead Scoring
-          </Tabs.Trigger>
-          <Tabs.Trigger value="meetings" className={tabClass}>
-            Meeting Management
-          </Tabs.Trigger>
-          <Tabs.Trigger value="payments" className={tabClass}>
-            Payment Processing
-          </Tabs.Trigger>
-        </Tabs.List>
+        <TabList
+          label="Automation areas"
+          tabs={[['campaigns', 'Campaign Automation'], ['scoring', 'AI Lead Scoring'], ['meetings', 'Meeting Management'], ['payments', 'Payment Processing']]}
+        />
         <Tabs.Content value="campaigns">
           <p className="mb-2 text-sm text-slate-600">
             {o.metrics.active} active · {o.metrics.completed} completed · {o.metrics.paused} paused · {o.metrics.failed} failed

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
+import { Options } from '@/components/ui/options';
 import { Pager } from '@/components/ui/pager';
 import { SearchInput } from '@/components/ui/search-input';
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
@@ -14,22 +15,12 @@ import { EmailHistoryDialog } from '@/features/contacts/components/email-history
 import { ImportContactsDialog } from '@/features/contacts/components/import-contacts-dialog';
 import { VerifyButton } from '@/features/contacts/components/verify-button';
 import { ApiError } from '@/lib/api-client';
-import { isExecutive, scoreLabel } from '@/lib/rules';
+import { isExecutive, REGIONS, scoreLabel } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
 import type { Contact } from '@/types/api';
 
 const PAGE_SIZE = 50;
 const ROLES = ['CEO', 'President', 'Owner', 'Founder', 'VP', 'Director', 'Manager'];
-const REGIONS = [
-  ['southwest', 'Southwest (all seven states)'],
-  ['texas', 'Texas'],
-  ['louisiana', 'Louisiana'],
-  ['arkansas', 'Arkansas'],
-  ['mississippi', 'Mississippi'],
-  ['new-mexico', 'New Mexico'],
-  ['oklahoma', 'Oklahoma'],
-  ['arizona', 'Arizona'],
-];
 const FILTER_KEYS = ['q', 'role', 'region', 'status'] as const;
 
 type DialogState =
@@ -167,11 +158,7 @@ export function ContactsRoute() {
         <Field label="Region">
           <select className={inputClass} value={filters.region} onChange={(e) => update('region', e.target.value)}>
             <option value="">All regions</option>
-            {REGIONS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <Options items={REGIONS} />
           </select>
         </Field>
         <Field label="Status">

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
+import { Options } from '@/components/ui/options';
 import { useActiveScan } from '@/features/discovery/api/find-active-scan';
 import {
   COMPANY_TYPES,
@@ -154,11 +155,7 @@ export function DiscoveryRoute() {
           <Field label="Target region">
             <select className={inputClass} {...register('region')}>
               <option value="">Select a region</option>
-              {REGIONS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
+              <Options items={REGIONS} />
             </select>
           </Field>
           <Field label="Revenue range">
@@ -174,11 +171,7 @@ export function DiscoveryRoute() {
           <Field label="Company type">
             <select className={inputClass} {...register('companyType')}>
               <option value="">Select a type</option>
-              {COMPANY_TYPES.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
+              <Options items={COMPANY_TYPES} />
             </select>
           </Field>
           <Field label="Company name (optional)">

@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { EmptyState, ErrorState, StatTile } from '@/components/ui/states';
+import { TabList } from '@/components/ui/tabs';
 import { useChangeBulkCampaign } from '@/features/campaigns/api/change-bulk-campaign';
 import { useBulkCampaigns } from '@/features/campaigns/api/get-bulk-campaigns';
 import { usePerformance } from '@/features/campaigns/api/get-performance';
@@ -17,8 +18,6 @@ import { toast } from '@/stores/toasts';
 
 const RECENT = 5;
 const ACTIVE = ['scheduled', 'sending', 'sent'];
-const tabClass =
-  'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-indigo-700 data-[state=active]:shadow-xs';
 
 const failure = (error: Error) => (error instanceof ApiError && error.serverMessage) || 'Failed to send campaign';
 
@@ -143,17 +142,10 @@ export function EmailCampaignsRoute() {
         </div>
       ) : null}
       <Tabs.Root defaultValue="overview">
-        <Tabs.List aria-label="Campaign views" className="mb-4 inline-flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
-          <Tabs.Trigger value="overview" className={tabClass}>
-            Campaign Overview
-          </Tabs.Trigger>
-          <Tabs.Trigger value="active" className={tabClass}>
-            Active Campaigns
-          </Tabs.Trigger>
-          <Tabs.Trigger value="analytics" className={tabClass}>
-            Analytics
-          </Tabs.Trigger>
-        </Tabs.List>
+        <TabList
+          label="Campaign views"
+          tabs={[['overview', 'Campaign Overview'], ['active', 'Active Campaigns'], ['analytics', 'Analytics']]}
+        />
         <Tabs.Content value="overview">{overview}</Tabs.Content>
         <Tabs.Content value="active">{active}</Tabs.Content>
         <Tabs.Content value="analytics">{analytics}</Tabs.Content>

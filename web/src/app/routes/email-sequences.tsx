@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { EmptyState, ErrorState, Skeleton, StatTile } from '@/components/ui/states';
+import { TabList } from '@/components/ui/tabs';
 import { useDeleteSequence, useDeleteStep, useUpdateSequence } from '@/features/sequences/api/change-sequence';
 import { useDeliverability, useSaveDeliverability } from '@/features/sequences/api/deliverability';
 import { useReplyRules } from '@/features/sequences/api/get-reply-rules';
@@ -17,8 +18,6 @@ import { errorMessage } from '@/lib/api-client';
 import { delayHint } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
 
-const tabClass =
-  'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 disabled:opacity-40 data-[state=active]:bg-white data-[state=active]:text-indigo-700 data-[state=active]:shadow-xs';
 const STATUS_CLASS: Record<string, string> = {
   draft: 'bg-slate-100 text-slate-700',
   active: 'bg-emerald-100 text-emerald-800',
@@ -186,20 +185,10 @@ export function EmailSequencesRoute() {
         <StatTile label="Reply Rules" value={rules.data?.length ?? 0} />
       </div>
       <Tabs.Root value={tab} onValueChange={setTab}>
-        <Tabs.List aria-label="Sequence views" className="mb-4 inline-flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
-          <Tabs.Trigger value="sequences" className={tabClass}>
-            Sequences
-          </Tabs.Trigger>
-          <Tabs.Trigger value="builder" className={tabClass} disabled={!current}>
-            Builder
-          </Tabs.Trigger>
-          <Tabs.Trigger value="rules" className={tabClass}>
-            Reply Rules
-          </Tabs.Trigger>
-          <Tabs.Trigger value="deliverability" className={tabClass}>
-            Deliverability
-          </Tabs.Trigger>
-        </Tabs.List>
+        <TabList
+          label="Sequence views"
+          tabs={[['sequences', 'Sequences'], ['builder', 'Builder', !current], ['rules', 'Reply Rules'], ['deliverability', 'Deliverability']]}
+        />
         <Tabs.Content value="sequences">{body}</Tabs.Content>
         <Tabs.Content value="builder">{current ? <Builder sequence={current} /> : null}</Tabs.Content>
         <Tabs.Content value="rules">

@@ -6,6 +6,9 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { ScoreBadge } from '@/components/ui/score-badge';
+import { TabList } from '@/components/ui/tabs';
+import { FormActions } from '@/components/ui/form-actions';
+import { FormError } from '@/components/ui/form-error';
 import { useContacts } from '@/features/contacts/api/get-contacts';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
@@ -47,8 +50,6 @@ type FormValues = {
   states: string[];
 };
 
-const tabClass =
-  'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-indigo-700 data-[state=active]:shadow-xs';
 
 const toScore = (v: string) => {
   const n = Number.parseInt(v, 10);
@@ -121,17 +122,10 @@ export function CreateBulkCampaignDialog({ onClose }: { onClose: () => void }) {
     <Dialog open onOpenChange={(open) => !open && onClose()} title="Create Bulk Email Campaign" size="lg">
       <form aria-label="Create bulk campaign" onSubmit={submit} noValidate className="space-y-4">
         <Tabs.Root defaultValue="details">
-          <Tabs.List aria-label="Campaign sections" className="mb-3 inline-flex gap-1 rounded-lg bg-slate-100 p-1">
-            <Tabs.Trigger value="details" className={tabClass}>
-              Campaign Details
-            </Tabs.Trigger>
-            <Tabs.Trigger value="targets" className={tabClass}>
-              Target Contacts
-            </Tabs.Trigger>
-            <Tabs.Trigger value="preview" className={tabClass}>
-              Template Preview
-            </Tabs.Trigger>
-          </Tabs.List>
+          <TabList
+          label="Campaign sections"
+          tabs={[['details', 'Campaign Details'], ['targets', 'Target Contacts'], ['preview', 'Template Preview']]}
+        />
           <Tabs.Content value="details" forceMount className="grid gap-3 data-[state=inactive]:hidden sm:grid-cols-2">
             <Field label="Campaign name">
               <input className={inputClass} {...register('name')} />
@@ -240,19 +234,8 @@ export function CreateBulkCampaignDialog({ onClose }: { onClose: () => void }) {
             {BULK_REQUIRED}
           </p>
         ) : null}
-        {create.isError ? (
-          <p role="alert" className="text-sm text-rose-700">
-            {errorMessage(create.error)}
-          </p>
-        ) : null}
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating...' : 'Create Campaign'}
-          </Button>
-        </div>
+        <FormError error={create.error} />
+        <FormActions onCancel={onClose} pending={create.isPending} label="Create Campaign" pendingLabel="Creating..." />
       </form>
     </Dialog>
   );

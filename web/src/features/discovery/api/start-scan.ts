@@ -2,20 +2,12 @@ import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
+export { REGIONS } from '@/lib/rules';
+
 export const SCAN_URL = '/api/discovery/scan';
 /** The seed's time-out for a scan request (000 §9). */
 export const SCAN_TIMEOUT_MS = 300_000;
 
-export const REGIONS = [
-  ['southwest', 'Southwest (all 7 states)'],
-  ['texas', 'Texas'],
-  ['louisiana', 'Louisiana'],
-  ['arkansas', 'Arkansas'],
-  ['mississippi', 'Mississippi'],
-  ['new-mexico', 'New Mexico'],
-  ['oklahoma', 'Oklahoma'],
-  ['arizona', 'Arizona'],
-] as const;
 export const REVENUE_RANGES = ['2-5M', '5-10M', '10-25M', '25-50M', '50M+'] as const;
 export const COMPANY_TYPES = [
   ['bath-shower', 'Bath & Shower'],

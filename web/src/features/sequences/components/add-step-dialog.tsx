@@ -2,11 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 
-import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
+import { FormActions } from '@/components/ui/form-actions';
+import { FormError } from '@/components/ui/form-error';
 import { useTemplates } from '@/features/campaigns/api/get-templates';
-import { errorMessage } from '@/lib/api-client';
 import { delayHint, parseDelay } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
 
@@ -113,19 +113,8 @@ export function AddStepDialog({ sequenceId, nextOrder, onClose }: Props) {
             <input className={inputClass} {...register('addTag')} />
           </Field>
         ) : null}
-        {add.isError ? (
-          <p role="alert" className="text-sm text-rose-700">
-            {errorMessage(add.error)}
-          </p>
-        ) : null}
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={add.isPending}>
-            {add.isPending ? 'Adding...' : 'Add Step'}
-          </Button>
-        </div>
+        <FormError error={add.error} />
+        <FormActions onCancel={onClose} pending={add.isPending} label="Add Step" pendingLabel="Adding..." />
       </form>
     </Dialog>
   );

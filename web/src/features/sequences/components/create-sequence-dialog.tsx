@@ -2,9 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 
-import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
+import { FormActions } from '@/components/ui/form-actions';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
@@ -74,14 +74,7 @@ export function CreateSequenceDialog({ onClose, onCreated }: { onClose: () => vo
           <input type="checkbox" role="switch" {...register('abTestingEnabled')} />
           Enable A/B Testing
         </label>
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating...' : 'Create Sequence'}
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} pending={create.isPending} label="Create Sequence" pendingLabel="Creating..." />
       </form>
     </Dialog>
   );
