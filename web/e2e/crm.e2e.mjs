@@ -341,6 +341,22 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
         () => globalThis.document.documentElement.scrollWidth - globalThis.innerWidth,
       );
       assert.ok(overflow <= 0, `the page is ${overflow}px wider than the 360px viewport`);
+      // The other screens too (wide tables scroll inside their own box).
+      for (const [path, heading] of [
+        ['/admin/discovery', 'Prospect Discovery'],
+        ['/admin/email-campaigns', 'Email Campaigns'],
+        ['/admin/email-sequences', 'Email Sequences'],
+        ['/admin/campaigns', 'Campaigns'],
+        ['/admin/email-config', 'Email Configuration'],
+        ['/admin/business-development', 'Business Development Automation'],
+        ['/admin/ops', 'Ops'],
+      ]) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        const wider = await page.evaluate(() => globalThis.document.documentElement.scrollWidth - globalThis.innerWidth);
+        assert.ok(wider <= 0, `${path} is ${wider}px wider than the 360px viewport`);
+      }
+      await shot(page, '16-ops-360px');
     });
 
     assert.deepEqual(consoleErrors, [], 'no console errors');

@@ -80,7 +80,7 @@ export function JobsRoute() {
           )}
         </aside>
       </div>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
         <WorkersPanel />
         <AuditPanel />
       </div>

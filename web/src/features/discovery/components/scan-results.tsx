@@ -37,7 +37,7 @@ export function ScanResults({ result }: { result: ScanResult }) {
       {result.budgetExhausted ? (
         <p className="text-sm text-amber-800">The scan reached its time budget; these are the companies found until then.</p>
       ) : null}
-      <div className="overflow-x-auto rounded-lg ring-1 ring-slate-200">
+      <div className="relative overflow-x-auto rounded-lg ring-1 ring-slate-200">
         <table className="min-w-full divide-y divide-slate-200 bg-white text-sm">
           <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
             <tr>

@@ -145,7 +145,7 @@ export function JobDetail({ jobId, onClose, onSelectJob }: JobDetailProps) {
             {data.error ? (
               <div>
                 <h3 className="mb-1.5 text-sm font-medium text-slate-700">Error</h3>
-                <pre className="overflow-x-auto rounded-md bg-rose-50 p-3 text-xs whitespace-pre-wrap text-rose-800">
+                <pre className="relative overflow-x-auto rounded-md bg-rose-50 p-3 text-xs whitespace-pre-wrap text-rose-800">
                   {data.error}
                 </pre>
               </div>

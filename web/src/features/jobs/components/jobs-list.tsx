@@ -133,7 +133,7 @@ export function JobsList({ filters, onFiltersChange, selectedJobId, onSelectJob 
       ) : rows.length === 0 ? (
         <p className="p-4 text-sm text-slate-500">No jobs match these filters.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="min-w-full text-sm" aria-labelledby={`${id}-heading`}>
             <thead className="bg-slate-50">
               <tr>

@@ -58,7 +58,7 @@ export function QueueSummary() {
       {queues.isPending || queues.isError ? null : queues.data.length === 0 ? (
         <p className="p-4 text-sm text-slate-500">No jobs have been queued yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="min-w-full text-sm" aria-labelledby="queue-summary-heading">
             <thead className="bg-slate-50">
               <tr>
