@@ -1,6 +1,6 @@
 //! The automation screen's calls (seed 002 "Automation, scoring, calendar, SMS") with real figures:
 //! `GET /api/campaign-metrics` and `GET /api/campaign-executions` from sequence enrollments (the
-//! campaigns that run on their own), `GET /api/payment/analytics` (zeros until invoicing exists, in
+//! campaigns that run on their own), `GET /api/payment/analytics` (from paid invoices and Stripe payments, in
 //! the seed's shape), and `POST /api/contacts/{id}/trigger-automation`, which fires the sequence
 //! triggers for a contact as the CRM's own changes do.
 
@@ -103,15 +103,17 @@ async fn campaign_executions(
     Ok(Json(items).into_response())
 }
 
-async fn payment_analytics(_: CurrentUser) -> Response {
-    // No payments exist until invoicing is built; the shape is the seed's.
-    Json(json!({
-        "totalRevenue": 0,
-        "totalTransactions": 0,
-        "successfulPayments": 0,
-        "failedPayments": 0,
+/// Revenue is what paid invoices total (however they were paid); transactions are the payments
+/// asked of Stripe, with those that succeeded and those that failed or were cancelled.
+async fn payment_analytics(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
+    let a = state.queue.db.payment_analytics().await?;
+    Ok(Json(json!({
+        "totalRevenue": a.revenue_cents as f64 / 100.0,
+        "totalTransactions": a.transactions,
+        "successfulPayments": a.succeeded,
+        "failedPayments": a.failed,
     }))
-    .into_response()
+    .into_response())
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

@@ -21,6 +21,7 @@ mod discovery;
 mod email;
 mod health;
 mod inbound;
+mod invoices;
 mod jobs_api;
 mod leads;
 mod limit;
@@ -197,6 +198,7 @@ pub fn routes() -> Routes {
         .merge(tracking::routes())
         .merge(sequences::routes())
         .merge(inbound::routes())
+        .merge(invoices::routes())
         .merge(openapi::routes())
 }
 

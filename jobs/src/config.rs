@@ -158,6 +158,38 @@ pub struct ProviderSettings {
     pub google: Option<GoogleSettings>,
     /// A Twilio-style SMS API; unset: demo mode (messages recorded, not sent).
     pub sms: Option<SmsSettings>,
+    /// Stripe PaymentIntents; unset: demo mode (invoices marked payable, nothing charged).
+    pub stripe: Option<StripeSettings>,
+}
+
+/// `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET` (both or neither: without the webhook no payment
+/// would ever mark its invoice paid), and `STRIPE_API_URL`, settable for tests.
+#[derive(Debug, Clone)]
+pub struct StripeSettings {
+    pub api_url: String,
+    pub secret_key: Secret<String>,
+    pub webhook_secret: Secret<String>,
+}
+
+impl StripeSettings {
+    fn from_env() -> Result<Option<Self>, ConfigError> {
+        match (var("STRIPE_SECRET_KEY"), var("STRIPE_WEBHOOK_SECRET")) {
+            (None, None) => Ok(None),
+            (Some(key), Some(webhook)) => Ok(Some(Self {
+                api_url: url_var("STRIPE_API_URL", "https://api.stripe.com")?,
+                secret_key: Secret::new(key),
+                webhook_secret: Secret::new(webhook),
+            })),
+            (Some(_), None) => Err(invalid(
+                "STRIPE_WEBHOOK_SECRET",
+                "required with STRIPE_SECRET_KEY (the webhook marks invoices paid)",
+            )),
+            (None, Some(_)) => Err(invalid(
+                "STRIPE_SECRET_KEY",
+                "required with STRIPE_WEBHOOK_SECRET",
+            )),
+        }
+    }
 }
 
 /// `GOOGLE_CLIENT_ID` and `GOOGLE_CLIENT_SECRET` (an OAuth client of type "Web application" whose
@@ -300,6 +332,7 @@ impl ProviderSettings {
             openai_timeout: millis("OPENAI_TIMEOUT_MS", Duration::from_secs(60))?,
             google: GoogleSettings::from_env()?,
             sms: SmsSettings::from_env()?,
+            stripe: StripeSettings::from_env()?,
         })
     }
 }
@@ -314,6 +347,7 @@ impl Default for ProviderSettings {
             openai_timeout: Duration::from_secs(60),
             google: None,
             sms: None,
+            stripe: None,
         }
     }
 }

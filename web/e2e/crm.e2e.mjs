@@ -2,7 +2,7 @@
 // the environment variables). Every screen is saved as a screenshot in e2e-artifacts/, and any
 // console error or failed page script fails the test.
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 
 import { chromium } from 'playwright-core';
@@ -326,6 +326,46 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
       await shot(page, '15-automation');
     });
 
+    await t.test('invoicing: catalog upload, an invoice with its PDF, history and a status change', async () => {
+      await page.goto('/admin/invoicing');
+      await page.getByRole('heading', { level: 1, name: 'Invoicing' }).waitFor();
+      await page.getByLabel('Upload catalog').setInputFiles({
+        name: 'catalog.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('Product Name,Price,SKU\nShower Seat,"$249.99",SS-1\nGrab Bar,39.50,GB-1\nWalk-in Tub,"4,999.00",WT-1\nHand Rail,20,HR-1\n'),
+      });
+      await toastTitled(page, 'Catalog Uploaded');
+      const products = page.getByRole('list', { name: 'Products' });
+      await products.getByRole('button', { name: 'Add Walk-in Tub' }).click();
+      await products.getByRole('button', { name: 'Add Grab Bar' }).click();
+      const form = page.getByRole('form', { name: 'Invoice' });
+      const number = `INV-E2E-${RUN}`;
+      await form.getByLabel('Invoice number').fill(number);
+      await form.getByLabel('Customer name').fill(`Sunrise Bath ${RUN}`);
+      await form.getByLabel('Customer email').fill(`ap.${RUN}@sunrise-bath.test`);
+      await form.getByRole('listitem', { name: 'Line 2' }).getByLabel('Quantity').fill('4');
+      await form.getByLabel('Discount ($)').fill('100');
+      // 4,999.00 + 4 × 39.50 = 5,157.00; − 100 = 5,057.00; + 8.5 % = 429.85 → 5,486.85.
+      await form.getByLabel('Invoice totals').getByText('$5,486.85').waitFor();
+      await form.getByRole('button', { name: 'Save Draft' }).click();
+      await toastTitled(page, 'Invoice Saved');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        form.getByRole('button', { name: 'Download PDF' }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), `invoice-${number}.pdf`);
+      const pdf = await readFile(await download.path());
+      assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+      await shot(page, '17-invoicing');
+
+      await page.goto('/admin/invoice-history');
+      const draft = page.getByRole('region', { name: 'Draft' });
+      await draft.getByRole('listitem', { name: number }).getByText('$5,486.85').waitFor();
+      await page.getByLabel(`Status of ${number}`).selectOption('sent');
+      await page.getByRole('region', { name: 'Sent' }).getByRole('listitem', { name: number }).waitFor();
+      await shot(page, '18-invoice-history');
+    });
+
     await t.test('the ops screen and a phone-sized dashboard', async () => {
       await page.goto('/admin/ops');
       await page.getByRole('heading', { level: 1, name: 'Ops' }).waitFor();
@@ -350,6 +390,8 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
         ['/admin/email-config', 'Email Configuration'],
         ['/admin/business-development', 'Business Development Automation'],
         ['/admin/ops', 'Ops'],
+        ['/admin/invoicing', 'Invoicing'],
+        ['/admin/invoice-history', 'Invoice History'],
       ]) {
         await page.goto(path);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();

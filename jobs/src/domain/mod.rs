@@ -1,9 +1,11 @@
 //! Domain rules with the seeds' messages and enumerations: no I/O. The api validates requests with
 //! them and the import job validates rows with the same functions, so both say the same thing.
 
+pub mod catalog;
 pub mod companies;
 pub mod contacts;
 pub mod deals;
+pub mod invoices;
 
 /// A new entity id: a ULID that sorts after every id this process made before, so lists ordered by
 /// `created_at DESC, id DESC` stay newest first within one millisecond.

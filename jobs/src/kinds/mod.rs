@@ -9,6 +9,7 @@ pub mod contact_import;
 mod contact_verify;
 mod discovery_scan;
 mod email_send;
+pub mod invoice_pdf;
 mod noop;
 mod prune_jobs;
 mod reminder_send;
@@ -27,6 +28,7 @@ pub use contact_import::ContactImport;
 pub use contact_verify::ContactVerify;
 pub use discovery_scan::{DiscoveryScan, ScanError};
 pub use email_send::EmailSend;
+pub use invoice_pdf::InvoicePdf;
 pub use noop::Noop;
 pub use prune_jobs::PruneJobs;
 pub use reminder_send::{REMINDER_TAG, ReminderSend};
@@ -58,4 +60,5 @@ pub fn registry() -> Registry {
         .register::<ReminderTick>()
         .register::<ReminderSend>()
         .register::<SmsSend>()
+        .register::<InvoicePdf>()
 }

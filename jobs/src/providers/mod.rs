@@ -6,6 +6,7 @@ pub mod google;
 pub mod http;
 pub mod mail;
 pub mod sms;
+pub mod stripe;
 
 use std::sync::Arc;
 
@@ -23,6 +24,8 @@ pub struct Providers {
     pub calendar: Option<Arc<google::GoogleCalendar>>,
     /// The SMS API, when configured; else demo mode.
     pub sms: Option<Arc<sms::SmsApi>>,
+    /// Stripe, when configured; else payments are demo records.
+    pub stripe: Option<Arc<stripe::Stripe>>,
 }
 
 impl Providers {
@@ -57,6 +60,11 @@ impl Providers {
                 .sms
                 .clone()
                 .map(|s| Arc::new(sms::SmsApi::new(s))),
+            stripe: config
+                .providers
+                .stripe
+                .clone()
+                .map(|s| Arc::new(stripe::Stripe::new(s))),
         })
     }
 
@@ -68,6 +76,7 @@ impl Providers {
             mailing: Arc::new(Mailing::embedded()),
             calendar: None,
             sms: None,
+            stripe: None,
         }
     }
 }
@@ -85,6 +94,11 @@ impl Providers {
 
     pub fn with_calendar(mut self, calendar: google::GoogleCalendar) -> Self {
         self.calendar = Some(Arc::new(calendar));
+        self
+    }
+
+    pub fn with_stripe(mut self, stripe: stripe::Stripe) -> Self {
+        self.stripe = Some(Arc::new(stripe));
         self
     }
 

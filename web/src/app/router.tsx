@@ -27,6 +27,8 @@ const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
   meetings: lazyPage(() => import('./routes/meetings').then((m) => m.MeetingsRoute)),
   automation: lazyPage(() => import('./routes/automation').then((m) => m.AutomationRoute)),
   emailConfig: lazyPage(() => import('./routes/email-config').then((m) => m.EmailConfigRoute)),
+  invoicing: lazyPage(() => import('./routes/invoicing').then((m) => m.InvoicingRoute)),
+  invoiceHistory: lazyPage(() => import('./routes/invoice-history').then((m) => m.InvoiceHistoryRoute)),
 };
 
 /** Every screen at its root path and its /admin path (seed 000 §2.1). */

@@ -53,6 +53,8 @@ export const paths = {
     meetings: screen('meetings', 'Meetings'),
     automation: screen('business-development', 'Automation'),
     emailConfig: screen('email-config', 'Email Configuration'),
+    invoicing: screen('invoicing', 'Invoicing'),
+    invoiceHistory: screen('invoice-history', 'Invoice History'),
   },
   /** The ops screen's earlier addresses: they redirect to it, keeping `?job=` and the filters. */
   legacyOps: ['/jobs', '/admin/jobs'],

@@ -8,16 +8,21 @@ export function fileNameFrom(header: string | null): string | null {
 }
 
 /**
- * Downloads a file the server generates (CSV exports): fetched with the session
+ * Downloads a file the server generates (CSV exports, PDFs): fetched with the session
  * cookie, then saved under the server's file name (else `fallbackName`).
  * Returns the name it was saved under. A non-OK answer throws `ApiError`.
  */
-export async function downloadFile(url: string, fallbackName: string, params?: QueryParams): Promise<string> {
+export async function downloadFile(
+  url: string,
+  fallbackName: string,
+  params?: QueryParams,
+  accept = 'text/csv',
+): Promise<string> {
   const response = await fetch(buildUrl(url, params), {
     credentials: 'include',
-    headers: { Accept: 'text/csv' },
+    headers: { Accept: accept },
   });
-  // Read as bytes: the CSV is saved as sent, never parsed.
+  // Read as bytes: the file is saved as sent, never parsed.
   const blob = await response.blob();
   if (!response.ok) throw errorFromResponse(response.status, response.statusText, await blob.text());
   const name = fileNameFrom(response.headers.get('Content-Disposition')) ?? fallbackName;

@@ -23,8 +23,7 @@ describe('app shell and routing', () => {
     expect(within(banner).getByText('Administrator')).toBeInTheDocument();
     const nav = within(banner).getByRole('navigation', { name: 'Main' });
     const groups = within(nav).getAllByRole('button').map((b) => b.textContent.replace('▾', '').trim());
-    // Business Tools (invoicing) is not built yet, so its group is not shown.
-    expect(groups).toEqual(['Analytics', 'Customer Management', 'Campaign Tools']);
+    expect(groups).toEqual(['Analytics', 'Customer Management', 'Campaign Tools', 'Business Tools']);
   });
 
   it('prefixes every link with /admin in admin mode; the dashboard link is /admin', async () => {
@@ -34,6 +33,13 @@ describe('app shell and routing', () => {
     expect(within(analytics).getByRole('menuitem', { name: 'Pipeline' })).toHaveAttribute('href', '/admin/pipeline');
     expect(within(analytics).getByRole('menuitem', { name: 'Ops' })).toHaveAttribute('href', '/admin/ops');
     expect(within(analytics).getByRole('menuitem', { name: 'Discovery' })).toHaveAttribute('href', '/admin/discovery');
+
+    await user.keyboard('{Escape}');
+    const business = await openGroup(user, 'Business Tools');
+    expect(within(business).getAllByRole('menuitem').map((m) => m.getAttribute('href'))).toEqual([
+      '/admin/invoicing',
+      '/admin/invoice-history',
+    ]);
 
     await user.keyboard('{Escape}');
     const customers = await openGroup(user, 'Customer Management');

@@ -20,6 +20,7 @@ export const NAV_GROUPS: { label: string; items: ScreenName[] }[] = [
   { label: 'Analytics', items: ['dashboard', 'discovery', 'pipeline', 'ops'] },
   { label: 'Customer Management', items: ['leads', 'customers', 'contacts', 'companies'] },
   { label: 'Campaign Tools', items: ['campaigns', 'emailCampaigns', 'emailSequences', 'meetings', 'automation'] },
+  { label: 'Business Tools', items: ['invoicing', 'invoiceHistory'] },
 ];
 
 function isCurrent(name: ScreenName, pathname: string): boolean {

@@ -1,6 +1,7 @@
 import type { SingleCampaign } from '@/features/campaigns/api/single-campaigns';
 import type { Deliverability, Sequence, SequenceStep } from '@/features/sequences/api/types';
 import type { BulkCampaign } from '@/features/campaigns/api/types';
+import type { CatalogProduct, Invoice } from '@/features/invoicing/api/types';
 import type {
   Activity,
   AuditEntry,
@@ -58,6 +59,10 @@ type Db = {
   deliverability: Deliverability;
   /** Bodies of POST /api/discovery/scan. */
   scans: Record<string, unknown>[];
+  invoices: Invoice[];
+  catalog: CatalogProduct[];
+  /** Bodies of POST /api/create-payment-intent. */
+  payments: Record<string, unknown>[];
   nextId: number;
 };
 
@@ -88,6 +93,9 @@ const initial = (): Db => ({
     emailsSentThisHour: 3,
   },
   scans: [],
+  invoices: [],
+  catalog: [],
+  payments: [],
   nextId: 1,
 });
 

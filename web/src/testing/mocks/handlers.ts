@@ -5,6 +5,7 @@ import type { Job } from '@/types/api';
 import { automationHandlers } from './automation-handlers';
 import { campaignHandlers } from './campaign-handlers';
 import { crmHandlers, leadHandlers } from './crm-handlers';
+import { invoiceHandlers } from './invoice-handlers';
 import { sequenceHandlers } from './sequence-handlers';
 import {
   ADMIN_EMAIL,
@@ -234,5 +235,6 @@ export const handlers = [
   ...automationHandlers,
   ...sequenceHandlers,
   ...leadHandlers,
+  ...invoiceHandlers,
 ];
 

@@ -1,0 +1,896 @@
+//! Invoicing (seed 002 §3–§5, §7 "Invoicing", §8, §9): invoices with line items, their PDF (rendered
+//! by the `invoice_pdf` job), payments through Stripe PaymentIntents with the webhook that marks an
+//! invoice paid, and the product catalog the line items come from.
+//!
+//! Money is integers of cents from the moment a body is read: amounts arrive as dollars (numbers or
+//! text with at most two decimals) and are parsed as decimals, never through floating point; totals
+//! are computed here and the client's `totals` are ignored. Answers give dollars as JSON numbers.
+
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::multipart::MultipartRejection;
+use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use chrono::{Duration as Days, NaiveDate};
+use jobs::db::{
+    CatalogRow, InvoiceFilter, InvoiceInsertError, InvoiceItemRow, InvoiceRow, PaymentRow,
+    PaymentSettle,
+};
+use jobs::domain::catalog::{self, CatalogError};
+use jobs::domain::contacts::is_valid_email;
+use jobs::domain::invoices::{
+    DEFAULT_TAX_MILLI, DUE_DAYS, MAX_LINE_ITEMS, STATUSES, cents, tax_milli, totals,
+};
+use jobs::providers::stripe::{StripeError, verify_signature};
+use jobs::queue::NewJob;
+use jobs::time::{now_ms, to_rfc3339};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::deals::{Fields, field_error, today};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{CurrentUser, Json, Path, Query};
+use crate::list::{paging, with_total};
+use crate::{Access, AppState, Routes};
+
+/// A catalog file may be large, but not unbounded.
+const CATALOG_LIMIT: usize = 10 * 1024 * 1024;
+/// How long a PDF download waits for its rendering before asking the client to come back.
+const PDF_WAIT: Duration = Duration::from_secs(20);
+const CURRENCY: &str = "usd";
+
+pub(crate) fn routes() -> Routes {
+    Routes::new()
+        .add(
+            Method::GET,
+            "/api/invoices",
+            Access::User,
+            get(invoice_list),
+        )
+        .add(
+            Method::POST,
+            "/api/invoices",
+            Access::User,
+            post(invoice_create),
+        )
+        .add(
+            Method::GET,
+            "/api/invoices/{id}",
+            Access::User,
+            get(invoice_get),
+        )
+        .add(
+            Method::PATCH,
+            "/api/invoices/{id}",
+            Access::User,
+            axum::routing::patch(invoice_status),
+        )
+        .add(
+            Method::GET,
+            "/api/invoices/{id}/pdf",
+            Access::User,
+            get(invoice_pdf),
+        )
+        .add(
+            Method::POST,
+            "/api/create-payment-intent",
+            Access::User,
+            post(payment_intent),
+        )
+        .add(
+            Method::POST,
+            "/api/webhooks/stripe",
+            Access::Public,
+            post(stripe_webhook),
+        )
+        .add(Method::GET, "/api/catalog", Access::User, get(catalog_list))
+        .add(
+            Method::POST,
+            "/api/catalog/upload",
+            Access::User,
+            post(catalog_upload).layer(DefaultBodyLimit::max(CATALOG_LIMIT)),
+        )
+}
+
+// ---- answers ----
+
+/// Cents as a JSON number of dollars (exact to the cent when printed).
+fn usd(cents: i64) -> Value {
+    json!(cents as f64 / 100.0)
+}
+
+fn tax_rate(milli: i32) -> Value {
+    json!(f64::from(milli) / 1000.0)
+}
+
+fn invoice_json(i: &InvoiceRow, items: &[InvoiceItemRow]) -> Value {
+    let line_items: Vec<Value> = items
+        .iter()
+        .filter(|it| it.invoice_id == i.id)
+        .map(|it| {
+            json!({
+                "id": it.id,
+                "productId": it.product_id,
+                "description": it.description,
+                "quantity": it.quantity,
+                "unitPrice": usd(it.unit_price_cents),
+                "totalPrice": usd(it.total_cents),
+            })
+        })
+        .collect();
+    json!({
+        "id": i.id,
+        "invoiceNumber": i.invoice_number,
+        "customerName": i.customer_name,
+        "customerEmail": i.customer_email,
+        "customerPhone": i.customer_phone,
+        "billingAddress": i.billing_address,
+        "notes": i.notes,
+        "taxRate": tax_rate(i.tax_milli),
+        "discountAmount": usd(i.discount_cents),
+        "status": i.status,
+        "date": i.invoice_date,
+        "dueDate": i.due_date,
+        "totalAmount": usd(i.total_cents),
+        "totals": {
+            "subtotal": usd(i.subtotal_cents),
+            "discountAmount": usd(i.discount_cents),
+            "taxAmount": usd(i.tax_cents),
+            "totalAmount": usd(i.total_cents),
+        },
+        "lineItems": line_items,
+        "paidAt": i.paid_at.map(to_rfc3339),
+        "createdAt": to_rfc3339(i.created_at),
+        "updatedAt": to_rfc3339(i.updated_at),
+    })
+}
+
+async fn load(state: &AppState, id: &str) -> ApiResult<(InvoiceRow, Vec<InvoiceItemRow>)> {
+    let db = &state.queue.db;
+    let invoice = db
+        .invoice_get(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Invoice not found"))?;
+    let items = db.invoice_items(std::slice::from_ref(&invoice.id)).await?;
+    Ok((invoice, items))
+}
+
+// ---- list, read ----
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ListQuery {
+    search: Option<String>,
+    status: Option<String>,
+    date_from: Option<String>,
+    date_to: Option<String>,
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+fn date_param(name: &str, v: Option<&str>) -> ApiResult<Option<String>> {
+    match v.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Ok(None),
+        Some(d) => NaiveDate::parse_from_str(d, "%Y-%m-%d")
+            .map(|d| Some(d.to_string()))
+            .map_err(|_| ApiError::bad_request(format!("{name} must be a date (YYYY-MM-DD)"))),
+    }
+}
+
+async fn invoice_list(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Response> {
+    let (limit, offset) = paging(q.limit, q.offset)?;
+    let status = q
+        .status
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != "all");
+    if let Some(s) = status
+        && !STATUSES.contains(&s)
+    {
+        return Err(ApiError::bad_request(status_message()));
+    }
+    let date_from = date_param("dateFrom", q.date_from.as_deref())?;
+    let date_to = date_param("dateTo", q.date_to.as_deref())?;
+    let search = q.search.as_deref().map(str::trim).filter(|s| !s.is_empty());
+    let db = &state.queue.db;
+    let (rows, total) = db
+        .invoice_list(&InvoiceFilter {
+            search,
+            status,
+            date_from: date_from.as_deref(),
+            date_to: date_to.as_deref(),
+            limit,
+            offset,
+        })
+        .await?;
+    let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
+    let items = db.invoice_items(&ids).await?;
+    let out: Vec<Value> = rows.iter().map(|r| invoice_json(r, &items)).collect();
+    Ok(with_total(out, total))
+}
+
+async fn invoice_get(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Value>> {
+    let (invoice, items) = load(&state, &id).await?;
+    Ok(axum::Json(invoice_json(&invoice, &items)))
+}
+
+// ---- create ----
+
+/// Dollars (JSON number or text) as cents; `Err` is the field's message.
+fn money(v: &Value, message: &str) -> Result<i64, String> {
+    match v {
+        Value::Number(n) => cents(&n.to_string()),
+        Value::String(s) => cents(s),
+        _ => None,
+    }
+    .ok_or_else(|| message.to_string())
+}
+
+fn date_field(f: &mut Fields, key: &str, label: &str) -> Option<NaiveDate> {
+    let text = f.text(key).flatten()?;
+    match NaiveDate::parse_from_str(&text, "%Y-%m-%d") {
+        Ok(d) => Some(d),
+        Err(_) => {
+            f.error(key, format!("{label} must be a date (YYYY-MM-DD)"));
+            None
+        }
+    }
+}
+
+struct Line {
+    product_id: Option<String>,
+    description: String,
+    quantity: i64,
+    unit_cents: i64,
+}
+
+fn read_lines(f: &mut Fields) -> Vec<Line> {
+    let raw = f.raw("lineItems").cloned();
+    let list = match raw {
+        Some(Value::Array(list)) => list,
+        None | Some(Value::Null) => Vec::new(),
+        Some(_) => {
+            f.error("lineItems", "lineItems must be a list");
+            return Vec::new();
+        }
+    };
+    if list.is_empty() {
+        f.error("lineItems", "Add at least one line item");
+        return Vec::new();
+    }
+    if list.len() > MAX_LINE_ITEMS {
+        f.error(
+            "lineItems",
+            format!("At most {MAX_LINE_ITEMS} line items per invoice"),
+        );
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    for (n, item) in list.iter().enumerate() {
+        let key = |field: &str| format!("lineItems[{n}].{field}");
+        let Some(obj) = item.as_object() else {
+            f.error(&key("description"), "Each line item must be an object");
+            continue;
+        };
+        let description = obj
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .unwrap_or_default();
+        if description.is_empty() {
+            f.error(&key("description"), "Line item description is required");
+        } else if description.chars().count() > 500 {
+            f.error(
+                &key("description"),
+                "Line item description is too long (at most 500 characters)",
+            );
+        }
+        let quantity = match obj.get("quantity") {
+            Some(Value::Number(n)) => n.as_i64(),
+            Some(Value::String(s)) => s.trim().parse::<i64>().ok(),
+            _ => None,
+        }
+        .filter(|q| (1..=1_000_000).contains(q));
+        if quantity.is_none() {
+            f.error(
+                &key("quantity"),
+                "Quantity must be a whole number of at least 1",
+            );
+        }
+        let unit = obj
+            .get("unitPrice")
+            .map(|v| {
+                money(
+                    v,
+                    "Unit price must be an amount in dollars with at most 2 decimals",
+                )
+            })
+            .unwrap_or_else(|| Err("Unit price is required".into()));
+        if let Err(m) = &unit {
+            f.error(&key("unitPrice"), m.clone());
+        }
+        let product_id = obj
+            .get("productId")
+            .and_then(|v| match v {
+                Value::String(s) => Some(s.trim().to_string()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .filter(|s| !s.is_empty());
+        if let (Some(quantity), Ok(unit_cents)) = (quantity, unit)
+            && !description.is_empty()
+        {
+            lines.push(Line {
+                product_id,
+                description: description.to_string(),
+                quantity,
+                unit_cents,
+            });
+        }
+    }
+    lines
+}
+
+async fn invoice_create(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<Response> {
+    let mut f = Fields::new(body);
+    let customer_name = f.text("customerName").flatten();
+    if customer_name.is_none() {
+        f.error("customerName", "Customer name is required");
+    }
+    let customer_email = f.text("customerEmail").flatten();
+    if let Some(e) = &customer_email
+        && !is_valid_email(e)
+    {
+        f.error("customerEmail", "Valid email required");
+    }
+    let customer_phone = f.text("customerPhone").flatten();
+    let billing_address = f.text("billingAddress").flatten();
+    let notes = f.text("notes").flatten();
+    let invoice_number = f
+        .text("invoiceNumber")
+        .flatten()
+        .unwrap_or_else(|| format!("INV-{}", now_ms()));
+    if invoice_number.chars().count() > 64 {
+        f.error("invoiceNumber", "Invoice number is too long (at most 64)");
+    }
+    // An emptied tax field means the default (the seed resets it to 8.5).
+    let tax = match f.raw("taxRate").cloned() {
+        None | Some(Value::Null) => Some(DEFAULT_TAX_MILLI),
+        Some(Value::String(s)) if s.trim().is_empty() => Some(DEFAULT_TAX_MILLI),
+        Some(Value::Number(n)) => tax_milli(&n.to_string()),
+        Some(Value::String(s)) => tax_milli(&s),
+        Some(_) => None,
+    };
+    if tax.is_none() {
+        f.error("taxRate", "Tax rate must be between 0 and 100");
+    }
+    let discount = match f.raw("discountAmount").cloned() {
+        None | Some(Value::Null) => Ok(0),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(0),
+        Some(v) => money(&v, "Discount must be an amount of at least 0"),
+    };
+    if let Err(m) = &discount {
+        f.error("discountAmount", m.clone());
+    }
+    let date = date_field(&mut f, "date", "Date");
+    let due = date_field(&mut f, "dueDate", "Due date");
+    let lines = read_lines(&mut f);
+    let date =
+        date.unwrap_or_else(|| NaiveDate::parse_from_str(&today(), "%Y-%m-%d").unwrap_or_default());
+    let due = due.unwrap_or(date + Days::days(DUE_DAYS));
+    if due < date {
+        f.error("dueDate", "Due date must not be before the invoice date");
+    }
+    f.finish()?;
+    let (Some(customer_name), Some(tax), Ok(discount)) = (customer_name, tax, discount) else {
+        return Err(ApiError::unprocessable("Invalid invoice"));
+    };
+    let pairs: Vec<(i64, i64)> = lines.iter().map(|l| (l.quantity, l.unit_cents)).collect();
+    let t = totals(&pairs, discount, tax)
+        .ok_or_else(|| field_error("lineItems", "The invoice total is too large"))?;
+    let now = now_ms();
+    let id = ulid::Ulid::new().to_string();
+    let invoice = InvoiceRow {
+        id: id.clone(),
+        invoice_number,
+        customer_name,
+        customer_email,
+        customer_phone,
+        billing_address,
+        notes,
+        tax_milli: i32::try_from(tax).unwrap_or(0),
+        discount_cents: t.discount,
+        subtotal_cents: t.subtotal,
+        tax_cents: t.tax,
+        total_cents: t.total,
+        status: "draft".into(),
+        invoice_date: date.to_string(),
+        due_date: due.to_string(),
+        paid_at: None,
+        created_at: now,
+        updated_at: now,
+    };
+    let items: Vec<InvoiceItemRow> = lines
+        .into_iter()
+        .enumerate()
+        .map(|(n, l)| InvoiceItemRow {
+            id: ulid::Ulid::new().to_string(),
+            invoice_id: id.clone(),
+            position: i32::try_from(n).unwrap_or(i32::MAX),
+            product_id: l.product_id,
+            description: l.description,
+            quantity: i32::try_from(l.quantity).unwrap_or(i32::MAX),
+            unit_price_cents: l.unit_cents,
+            total_cents: l.quantity * l.unit_cents,
+        })
+        .collect();
+    let mut tx = state.queue.begin().await?;
+    match tx.tx().invoice_insert(&invoice, &items).await {
+        Ok(()) => {}
+        Err(InvoiceInsertError::DuplicateNumber) => {
+            return Err(ApiError::conflict("Invoice number already exists"));
+        }
+        Err(InvoiceInsertError::Db(e)) => return Err(e.into()),
+    }
+    let job = pdf_job(&invoice);
+    let inserted = tx.enqueue(job).await?;
+    tx.commit().await?;
+    let mut out = invoice_json(&invoice, &items);
+    out["pdfJobId"] = json!(inserted.id);
+    Ok((StatusCode::CREATED, axum::Json(out)).into_response())
+}
+
+/// The rendering of this version of the invoice; asked twice, it is one job.
+fn pdf_job(i: &InvoiceRow) -> NewJob {
+    NewJob::new("invoice_pdf", json!({ "invoiceId": i.id }))
+        .unique_while_active(format!("invoice_pdf:{}:{}", i.id, i.updated_at))
+}
+
+// ---- status ----
+
+fn status_message() -> String {
+    format!("status must be one of: {}", STATUSES.join(", "))
+}
+
+#[derive(Debug, Deserialize)]
+struct StatusBody {
+    status: Option<Value>,
+}
+
+async fn invoice_status(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<StatusBody>,
+) -> ApiResult<axum::Json<Value>> {
+    let status = body
+        .status
+        .as_ref()
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| STATUSES.contains(s))
+        .ok_or_else(|| field_error("status", status_message()))?
+        .to_string();
+    let (invoice, _) = load(&state, &id).await?;
+    if invoice.status == "paid" {
+        return Err(ApiError::conflict("Paid invoices cannot be changed"));
+    }
+    let db = &state.queue.db;
+    if !db
+        .invoice_set_status(&invoice.id, &status, now_ms())
+        .await?
+    {
+        // Paid (by the webhook) between the read and the write.
+        return Err(ApiError::conflict("Paid invoices cannot be changed"));
+    }
+    let (invoice, items) = load(&state, &invoice.id).await?;
+    // The PDF shows the status: render the new version.
+    state.queue.enqueue(pdf_job(&invoice)).await?;
+    Ok(axum::Json(invoice_json(&invoice, &items)))
+}
+
+// ---- PDF ----
+
+/// `invoice-INV-123.pdf`: the number, with anything unsafe in a file name replaced.
+fn pdf_file_name(number: &str) -> String {
+    let safe: String = number
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("invoice-{safe}.pdf")
+}
+
+async fn invoice_pdf(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let (invoice, _) = load(&state, &id).await?;
+    let db = &state.queue.db;
+    let current = |stored: &Option<(i64, Vec<u8>)>| {
+        stored
+            .as_ref()
+            .is_some_and(|(version, _)| *version >= invoice.updated_at)
+    };
+    let mut stored = db.invoice_pdf_get(&invoice.id).await?;
+    if !current(&stored) {
+        let job = state.queue.enqueue(pdf_job(&invoice)).await?;
+        let deadline = tokio::time::Instant::now() + PDF_WAIT;
+        loop {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            stored = db.invoice_pdf_get(&invoice.id).await?;
+            if current(&stored) {
+                break;
+            }
+            let failed = state
+                .queue
+                .get(&job.id)
+                .await?
+                .and_then(|j| (j.status == "failed").then_some(j.error))
+                .flatten();
+            if let Some(error) = failed {
+                return Err(ApiError::Status(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!("Failed to download PDF: {error}"),
+                ));
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Ok((
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    [(header::RETRY_AFTER, "5")],
+                    axum::Json(json!({
+                        "message": "The PDF is still being rendered; try again in a moment.",
+                        "jobId": job.id,
+                    })),
+                )
+                    .into_response());
+            }
+        }
+    }
+    let Some((_, pdf)) = stored else {
+        return Err(ApiError::not_found("Invoice PDF not found"));
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/pdf".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!(
+                    "attachment; filename=\"{}\"",
+                    pdf_file_name(&invoice.invoice_number)
+                ),
+            ),
+        ],
+        pdf,
+    )
+        .into_response())
+}
+
+// ---- payments ----
+
+async fn payment_intent(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<Response> {
+    let mut f = Fields::new(body);
+    let metadata = f.raw("metadata").cloned().unwrap_or(Value::Null);
+    let invoice_ref = f
+        .text("invoiceId")
+        .flatten()
+        .or_else(|| metadata["invoiceNumber"].as_str().map(String::from))
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty());
+    if invoice_ref.is_none() {
+        f.error(
+            "metadata.invoiceNumber",
+            "Save the invoice first: a payment needs its invoice number",
+        );
+    }
+    let currency = f
+        .text("currency")
+        .flatten()
+        .unwrap_or_else(|| CURRENCY.into())
+        .to_ascii_lowercase();
+    if currency != CURRENCY {
+        f.error("currency", "Only usd is supported");
+    }
+    let amount = f.raw("amount").map(|v| {
+        money(
+            v,
+            "Amount must be an amount in dollars with at most 2 decimals",
+        )
+    });
+    if let Some(Err(m)) = &amount {
+        f.error("amount", m.clone());
+    }
+    f.finish()?;
+    let Some(invoice_ref) = invoice_ref else {
+        return Err(ApiError::unprocessable("Invalid payment"));
+    };
+    let (invoice, _) = load(&state, &invoice_ref).await?;
+    if invoice.status == "paid" {
+        return Err(ApiError::conflict("This invoice is already paid"));
+    }
+    if invoice.total_cents <= 0 {
+        return Err(field_error(
+            "amount",
+            "The invoice total must be above zero",
+        ));
+    }
+    if let Some(Ok(a)) = amount
+        && a != invoice.total_cents
+    {
+        return Err(field_error(
+            "amount",
+            "The amount does not match the invoice total; save the invoice again",
+        ));
+    }
+    let db = &state.queue.db;
+    let now = now_ms();
+    let Some(stripe) = state.queue.providers.stripe.clone() else {
+        // Demo mode: the invoice becomes payable (sent), nothing is charged.
+        let payment_id = ulid::Ulid::new().to_string();
+        db.payment_insert(&PaymentRow {
+            id: payment_id.clone(),
+            invoice_id: invoice.id.clone(),
+            provider: "demo".into(),
+            provider_ref: None,
+            amount_cents: invoice.total_cents,
+            currency: CURRENCY.into(),
+            status: "demo".into(),
+            error: None,
+            created_at: now,
+            updated_at: now,
+        })
+        .await?;
+        if invoice.status == "draft" {
+            db.invoice_set_status(&invoice.id, "sent", now).await?;
+        }
+        return Ok(axum::Json(json!({
+            "demo": true,
+            "paymentId": payment_id,
+            "clientSecret": null,
+            "status": "demo",
+            "amount": invoice.total_cents,
+            "currency": CURRENCY,
+            "message": "Demo mode: no payment provider is configured (STRIPE_SECRET_KEY), so nothing \
+                        was charged. The invoice is marked payable.",
+        }))
+        .into_response());
+    };
+    // One intent per version of the invoice: a double click or a retry gets the same one back.
+    let key = format!("invoice-{}-{}", invoice.id, invoice.updated_at);
+    let intent = stripe
+        .create_intent(
+            invoice.total_cents,
+            CURRENCY,
+            &key,
+            &[
+                ("invoiceId", &invoice.id),
+                ("invoiceNumber", &invoice.invoice_number),
+                ("customerName", &invoice.customer_name),
+            ],
+        )
+        .await
+        .map_err(|e| match e {
+            StripeError::Refused(m) => {
+                ApiError::Status(StatusCode::PAYMENT_REQUIRED, format!("Payment Failed: {m}"))
+            }
+            other => ApiError::Status(StatusCode::BAD_GATEWAY, format!("Payment Failed: {other}")),
+        })?;
+    if db.payment_by_ref(&intent.id).await?.is_none() {
+        let row = PaymentRow {
+            id: ulid::Ulid::new().to_string(),
+            invoice_id: invoice.id.clone(),
+            provider: "stripe".into(),
+            provider_ref: Some(intent.id.clone()),
+            amount_cents: intent.amount,
+            currency: intent.currency.clone(),
+            status: intent.status.clone(),
+            error: None,
+            created_at: now,
+            updated_at: now,
+        };
+        if let Err(e) = db.payment_insert(&row).await {
+            // The same intent recorded by a concurrent double click.
+            let duplicate = matches!(&e, sqlx::Error::Database(d) if d.is_unique_violation());
+            if !duplicate {
+                return Err(e.into());
+            }
+        }
+    }
+    Ok(axum::Json(json!({
+        "demo": false,
+        "paymentIntentId": intent.id,
+        "clientSecret": intent.client_secret,
+        "status": intent.status,
+        "amount": intent.amount,
+        "currency": intent.currency,
+    }))
+    .into_response())
+}
+
+async fn stripe_webhook(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Response> {
+    let Some(stripe) = state.queue.providers.stripe.clone() else {
+        return Err(ApiError::bad_request("Stripe is not configured"));
+    };
+    let signature = headers
+        .get("stripe-signature")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    if !verify_signature(stripe.webhook_secret(), signature, &body, now_ms() / 1000) {
+        return Err(ApiError::bad_request("Invalid Stripe signature"));
+    }
+    let event: Value = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad_request(format!("Malformed event: {e}")))?;
+    let kind = event["type"].as_str().unwrap_or_default();
+    let object = &event["data"]["object"];
+    let status = match kind {
+        "payment_intent.succeeded" => "succeeded",
+        "payment_intent.payment_failed" => "failed",
+        "payment_intent.canceled" => "canceled",
+        "payment_intent.processing" => "processing",
+        // Other events are acknowledged so Stripe does not send them again.
+        _ => return Ok(axum::Json(json!({ "received": true, "handled": false })).into_response()),
+    };
+    let Some(intent_id) = object["id"].as_str() else {
+        return Err(ApiError::bad_request(
+            "Malformed event: no payment intent id",
+        ));
+    };
+    let db = &state.queue.db;
+    let Some(payment) = db.payment_by_ref(intent_id).await? else {
+        tracing::warn!(intent_id, "Stripe event for a payment we did not start");
+        return Ok(axum::Json(json!({ "received": true, "handled": false })).into_response());
+    };
+    if payment.status == "succeeded" {
+        // Events can arrive again and out of order; a success is final.
+        return Ok(axum::Json(json!({ "received": true, "handled": true })).into_response());
+    }
+    let error = object["last_payment_error"]["message"].as_str();
+    db.payment_settle(&PaymentSettle {
+        payment_id: &payment.id,
+        invoice_id: &payment.invoice_id,
+        status,
+        error,
+        now: now_ms(),
+    })
+    .await?;
+    if status == "succeeded"
+        && let Some(invoice) = db.invoice_get(&payment.invoice_id).await?
+    {
+        state.queue.enqueue(pdf_job(&invoice)).await?;
+    }
+    Ok(axum::Json(json!({ "received": true, "handled": true })).into_response())
+}
+
+// ---- catalog ----
+
+fn catalog_json(c: &CatalogRow) -> Value {
+    json!({
+        "id": c.id,
+        "name": c.name,
+        "description": c.description,
+        "price": usd(c.price_cents),
+        "category": c.category,
+        "sku": c.sku,
+    })
+}
+
+async fn catalog_list(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+) -> ApiResult<axum::Json<Vec<Value>>> {
+    let rows = state.queue.db.catalog_list().await?;
+    Ok(axum::Json(rows.iter().map(catalog_json).collect()))
+}
+
+async fn catalog_upload(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    headers: HeaderMap,
+    form: Result<Multipart, MultipartRejection>,
+) -> ApiResult<Response> {
+    let too_large = || {
+        ApiError::Status(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "The catalog file is too large (at most {} MiB)",
+                CATALOG_LIMIT / 1024 / 1024
+            ),
+        )
+    };
+    // Refused before reading, when the size is announced.
+    let announced = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if announced.is_some_and(|n| n > CATALOG_LIMIT) {
+        return Err(too_large());
+    }
+    let mut form = form.map_err(|r| ApiError::bad_request(r.body_text()))?;
+    let mut file = None;
+    loop {
+        let field = form.next_field().await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                too_large()
+            } else {
+                ApiError::bad_request(format!("malformed upload: {}", e.body_text()))
+            }
+        })?;
+        let Some(field) = field else { break };
+        if matches!(field.name(), Some("file" | "catalog" | "document")) {
+            let bytes = field.bytes().await.map_err(|e| {
+                ApiError::Status(e.status(), format!("malformed upload: {}", e.body_text()))
+            })?;
+            file = Some(bytes);
+        }
+    }
+    let bytes = file.ok_or_else(|| ApiError::unprocessable("Choose a catalog file to upload"))?;
+    let parsed = catalog::parse(&bytes).map_err(|e| match e {
+        CatalogError::Pdf | CatalogError::Unsupported => {
+            ApiError::Status(StatusCode::UNSUPPORTED_MEDIA_TYPE, e.to_string())
+        }
+        CatalogError::TooMany => ApiError::Status(StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
+        other => ApiError::unprocessable(other.to_string()),
+    })?;
+    let now = now_ms();
+    let rows: Vec<CatalogRow> = parsed
+        .items
+        .iter()
+        .map(|i| CatalogRow {
+            id: ulid::Ulid::new().to_string(),
+            name: i.name.clone(),
+            description: i.description.clone(),
+            price_cents: i.price_cents,
+            category: i.category.clone(),
+            sku: i.sku.clone(),
+            created_at: now,
+        })
+        .collect();
+    state.queue.db.catalog_upsert(&rows).await?;
+    let catalog = state.queue.db.catalog_list().await?;
+    Ok(axum::Json(json!({
+        "format": parsed.format,
+        "added": parsed.items.len(),
+        "skipped": parsed.skipped,
+        "message": format!(
+            "{} products loaded from the {} file{}",
+            parsed.items.len(),
+            parsed.format.to_uppercase(),
+            if parsed.skipped > 0 {
+                format!("; {} rows without a name or a readable price were skipped", parsed.skipped)
+            } else {
+                String::new()
+            }
+        ),
+        "products": catalog.iter().map(catalog_json).collect::<Vec<_>>(),
+    }))
+    .into_response())
+}

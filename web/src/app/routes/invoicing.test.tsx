@@ -1,0 +1,144 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { captureDownloads } from '@/testing/downloads';
+import { db } from '@/testing/mocks/db';
+import { makeInvoice } from '@/testing/mocks/invoice-handlers';
+import { recordRequests, server } from '@/testing/mocks/server';
+import { renderApp } from '@/testing/test-utils';
+
+const fillLine = async (user: ReturnType<typeof renderApp>['user'], n: number, description: string, qty: string, price: string) => {
+  const line = screen.getByRole('listitem', { name: `Line ${n}` });
+  await user.clear(within(line).getByLabelText('Description'));
+  await user.type(within(line).getByLabelText('Description'), description);
+  await user.clear(within(line).getByLabelText('Quantity'));
+  await user.type(within(line).getByLabelText('Quantity'), qty);
+  await user.clear(within(line).getByLabelText('Unit price'));
+  await user.type(within(line).getByLabelText('Unit price'), price);
+};
+
+describe('Invoicing', () => {
+  it("checks the customer fields with the seed's messages and writes nothing", async () => {
+    const requests = recordRequests();
+    const { user } = renderApp('/admin/invoicing', { signedIn: true });
+    const form = await screen.findByRole('form', { name: 'Invoice' });
+    await user.type(within(form).getByLabelText('Customer email'), 'not-an-email');
+    await fillLine(user, 1, 'Grab bar', '1', '10');
+    await user.click(within(form).getByRole('button', { name: 'Save Draft' }));
+    expect(await within(form).findByText('Customer name is required')).toBeInTheDocument();
+    expect(within(form).getByText('Valid email required')).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('totals in cents with tax after the discount, and more than 3 line items', async () => {
+    const { user } = renderApp('/invoicing', { signedIn: true });
+    const form = await screen.findByRole('form', { name: 'Invoice' });
+    const send = within(form).getByRole('button', { name: 'Send Invoice' });
+    const charge = within(form).getByRole('button', { name: 'Charge' });
+    expect(send).toBeDisabled();
+    expect(charge).toBeDisabled();
+    await fillLine(user, 1, 'Grab bar', '3', '19.99');
+    for (let i = 2; i <= 4; i++) {
+      await user.click(within(form).getByRole('button', { name: 'Add Line Item' }));
+      await fillLine(user, i, `Item ${i}`, '1', i === 2 ? '100' : '0');
+    }
+    expect(screen.getAllByRole('listitem', { name: /^Line \d$/ })).toHaveLength(4);
+    await user.type(within(form).getByLabelText('Discount ($)'), '10');
+    const totals = within(form).getByLabelText('Invoice totals');
+    expect(totals).toHaveTextContent('Subtotal$159.97');
+    expect(totals).toHaveTextContent('Tax$12.75');
+    expect(totals).toHaveTextContent('Total$162.72');
+    expect(send).toBeEnabled();
+    // The emptied tax rate goes back to 8.5.
+    const tax = within(form).getByLabelText('Tax rate (%)');
+    await user.clear(tax);
+    await user.tab();
+    expect(tax).toHaveValue(8.5);
+  });
+
+  it('saves, charges in demo mode and downloads the PDF of the same invoice', async () => {
+    const downloads = captureDownloads();
+    const { user } = renderApp('/invoicing', { signedIn: true });
+    const form = await screen.findByRole('form', { name: 'Invoice' });
+    await user.clear(within(form).getByLabelText('Invoice number'));
+    await user.type(within(form).getByLabelText('Invoice number'), 'INV-77');
+    await user.type(within(form).getByLabelText('Customer name'), 'Blue Ridge Remodeling');
+    await fillLine(user, 1, 'Walk-in tub', '1', '100');
+    await user.click(within(form).getByRole('button', { name: 'Charge' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Demo Payment');
+    expect(db.invoices).toHaveLength(1);
+    expect(db.payments[0]).toMatchObject({ amount: 108.5, currency: 'usd', metadata: { invoiceNumber: 'INV-77', customerName: 'Blue Ridge Remodeling' } });
+    await user.click(within(form).getByRole('button', { name: 'Download PDF' }));
+    await waitFor(() => expect(downloads).toEqual(['invoice-INV-77.pdf']));
+    expect(db.invoices).toHaveLength(1);
+  });
+
+  it('sends: the invoice is saved and marked sent, and the form starts over', async () => {
+    const { user } = renderApp('/invoicing', { signedIn: true });
+    const form = await screen.findByRole('form', { name: 'Invoice' });
+    await user.type(within(form).getByLabelText('Customer name'), 'Sunrise Bath');
+    await fillLine(user, 1, 'Grab bar', '2', '25');
+    await user.click(within(form).getByRole('button', { name: 'Send Invoice' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Invoice Sent');
+    expect(db.invoices[0]?.status).toBe('sent');
+    expect(within(form).getByLabelText('Customer name')).toHaveValue('');
+  });
+
+  it('uploads a catalog and adds its products as line items; bad files get their notices', async () => {
+    const { user } = renderApp('/invoicing', { signedIn: true });
+    const input = await screen.findByLabelText('Upload catalog');
+    await user.upload(input, new File(['name,price\nShower Seat,249.99\nGrab Bar,39.50\nTub,4999\nRail,20\n'], 'c.csv', { type: 'text/csv' }));
+    await waitFor(() => expect(document.body.textContent).toContain('Catalog Uploaded4 products loaded'));
+    const products = await screen.findByRole('list', { name: 'Products' });
+    expect(within(products).getAllByRole('listitem')).toHaveLength(4);
+    await user.click(within(products).getByRole('button', { name: 'Add Shower Seat' }));
+    const line = screen.getByRole('listitem', { name: 'Line 1' });
+    expect(within(line).getByLabelText('Description')).toHaveValue('Shower Seat');
+    expect(within(line).getByLabelText('Unit price')).toHaveValue(249.99);
+
+    server.use(
+      http.post('/api/catalog/upload', () =>
+        HttpResponse.json({ message: "Invalid CSV Format: CSV must contain 'name' and 'price' columns" }, { status: 422 }),
+      ),
+    );
+    await user.upload(input, new File(['title,cost\nx,1\n'], 'bad.csv', { type: 'text/csv' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent("Invalid CSV FormatCSV must contain 'name' and 'price' columns"));
+    server.use(
+      http.post('/api/catalog/upload', () =>
+        HttpResponse.json({ message: 'PDF catalogs are not supported: export the price list as CSV or Excel.' }, { status: 415 }),
+      ),
+    );
+    await user.upload(input, new File(['%PDF-1.7'], 'c.pdf', { type: 'application/pdf' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('PDF Catalogs Not Supported'));
+  }, 15_000);
+});
+
+describe('Invoice History', () => {
+  it('shows five tiles and the four-status board, filters by text, and changes a status', async () => {
+    makeInvoice({ invoiceNumber: 'INV-1', customerName: 'Sunrise Bath' });
+    makeInvoice({ invoiceNumber: 'INV-2', customerName: 'Blue Ridge', status: 'paid' });
+    makeInvoice({ invoiceNumber: 'INV-3', customerName: 'Coastal Homes', status: 'overdue' });
+    const { user } = renderApp('/admin/invoice-history', { signedIn: true });
+    const draft = await screen.findByRole('region', { name: 'Draft' });
+    expect(within(draft).getByRole('listitem', { name: 'INV-1' })).toHaveTextContent('$108.50');
+    expect(screen.getByText('Total Invoices').parentElement).toHaveTextContent('3');
+    expect(screen.getByText('Total Amount').parentElement).toHaveTextContent('$325.50');
+    expect(screen.getByText('Outstanding').parentElement).toHaveTextContent('$108.50');
+    const paid = screen.getByRole('region', { name: 'Paid' });
+    expect(within(paid).queryByRole('combobox')).toBeNull();
+
+    await user.selectOptions(screen.getByLabelText('Status of INV-1'), 'sent');
+    const sent = screen.getByRole('region', { name: 'Sent' });
+    expect(await within(sent).findByRole('listitem', { name: 'INV-1' })).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Search invoices'), 'coastal');
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'INV-1' })).toBeNull());
+    expect(screen.getByRole('listitem', { name: 'INV-3' })).toBeInTheDocument();
+  });
+
+  it('says when there are no invoices', async () => {
+    renderApp('/invoice-history', { signedIn: true });
+    expect(await screen.findByText('No invoices found')).toBeInTheDocument();
+  });
+});

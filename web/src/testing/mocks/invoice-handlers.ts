@@ -1,0 +1,118 @@
+import { http, HttpResponse, type HttpResponseResolver } from 'msw';
+
+import type { InvoiceInput } from '@/features/invoicing/api/create-invoice';
+import type { Invoice, InvoiceStatus } from '@/features/invoicing/api/types';
+import { invoiceTotals, toTaxMilli } from '@/lib/invoice-math';
+
+import { db, newId } from './db';
+
+const authed =
+  (resolver: HttpResponseResolver): HttpResponseResolver =>
+  (info) =>
+    db.signedIn ? resolver(info) : HttpResponse.json({ message: 'Not signed in' }, { status: 401 });
+
+/** An invoice as the server stores it (totals from the same cents arithmetic). */
+export function makeInvoice(input: Partial<InvoiceInput> & { status?: InvoiceStatus } = {}): Invoice {
+  const lines = input.lineItems ?? [{ productId: null, description: 'Grab bar', quantity: '2', unitPrice: '50' }];
+  const t = invoiceTotals(lines, input.discountAmount ?? '', input.taxRate ?? '8.5');
+  const inv: Invoice = {
+    id: newId('inv'),
+    invoiceNumber: input.invoiceNumber ?? `INV-${db.nextId}`,
+    customerName: input.customerName ?? 'Sunrise Bath',
+    customerEmail: input.customerEmail || null,
+    customerPhone: input.customerPhone || null,
+    billingAddress: input.billingAddress || null,
+    notes: input.notes || null,
+    taxRate: (toTaxMilli(input.taxRate ?? '8.5') ?? 0) / 1000,
+    discountAmount: t.discount / 100,
+    status: input.status ?? 'draft',
+    date: input.date ?? '2026-11-02',
+    dueDate: input.dueDate ?? '2026-12-02',
+    totalAmount: t.total / 100,
+    totals: { subtotal: t.subtotal / 100, discountAmount: t.discount / 100, taxAmount: t.tax / 100, totalAmount: t.total / 100 },
+    lineItems: lines.map((l, i) => ({
+      id: `li-${i}`,
+      productId: l.productId,
+      description: l.description,
+      quantity: Number(l.quantity),
+      unitPrice: Number(l.unitPrice),
+      totalPrice: Number(l.quantity) * Number(l.unitPrice),
+    })),
+    paidAt: null,
+    createdAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+  };
+  db.invoices.unshift(inv);
+  return inv;
+}
+
+export const UPLOADED_PRODUCTS: [string, number][] = [
+  ['Shower Seat', 249.99],
+  ['Grab Bar', 39.5],
+  ['Walk-in Tub', 4999],
+  ['Hand Rail', 20],
+];
+
+export const invoiceHandlers = [
+  http.get('/api/invoices', authed(({ request }) => {
+    const url = new URL(request.url);
+    const q = (url.searchParams.get('search') ?? '').toLowerCase();
+    const from = url.searchParams.get('dateFrom');
+    const to = url.searchParams.get('dateTo');
+    const rows = db.invoices.filter(
+      (i) =>
+        (!q || i.invoiceNumber.toLowerCase().includes(q) || i.customerName.toLowerCase().includes(q)) &&
+        (!from || i.date >= from) &&
+        (!to || i.date <= to),
+    );
+    return HttpResponse.json(rows, { headers: { 'X-Total-Count': String(rows.length) } });
+  })),
+  http.post('/api/invoices', authed(async ({ request }) => {
+    const body = (await request.json()) as InvoiceInput;
+    if (!body.customerName.trim()) {
+      return HttpResponse.json({ message: 'Customer name is required', errors: { customerName: 'Customer name is required' } }, { status: 422 });
+    }
+    if (db.invoices.some((i) => i.invoiceNumber === body.invoiceNumber)) {
+      return HttpResponse.json({ message: 'Invoice number already exists' }, { status: 409 });
+    }
+    return HttpResponse.json({ ...makeInvoice(body), pdfJobId: 'job-pdf' }, { status: 201 });
+  })),
+  http.patch('/api/invoices/:id', authed(async ({ params, request }) => {
+    const inv = db.invoices.find((i) => i.id === params.id);
+    if (!inv) return HttpResponse.json({ message: 'Invoice not found' }, { status: 404 });
+    if (inv.status === 'paid') return HttpResponse.json({ message: 'Paid invoices cannot be changed' }, { status: 409 });
+    const { status } = (await request.json()) as { status: InvoiceStatus };
+    inv.status = status;
+    return HttpResponse.json(inv);
+  })),
+  http.get('/api/invoices/:id/pdf', authed(({ params }) => {
+    const inv = db.invoices.find((i) => i.id === params.id);
+    if (!inv) return HttpResponse.json({ message: 'Invoice not found' }, { status: 404 });
+    return new HttpResponse('%PDF-1.7', {
+      headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="invoice-${inv.invoiceNumber}.pdf"` },
+    });
+  })),
+  http.post('/api/create-payment-intent', authed(async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    db.payments.push(body);
+    return HttpResponse.json({
+      demo: true,
+      paymentId: 'pay-1',
+      clientSecret: null,
+      status: 'demo',
+      amount: Math.round(Number(body.amount) * 100),
+      currency: 'usd',
+      message: 'Demo mode: no payment provider is configured (STRIPE_SECRET_KEY), so nothing was charged. The invoice is marked payable.',
+    });
+  })),
+  http.get('/api/catalog', authed(() => HttpResponse.json(db.catalog))),
+  // jsdom's File does not survive the trip through the test fetch as bytes, so the mock answers with a
+  // fixed price list; tests override it for the refusals. The parsing itself is tested in Rust.
+  http.post('/api/catalog/upload', authed(() => {
+    for (const [name, price] of UPLOADED_PRODUCTS) {
+      db.catalog.push({ id: newId('p'), name, description: null, price, category: null, sku: null });
+    }
+    const n = UPLOADED_PRODUCTS.length;
+    return HttpResponse.json({ format: 'csv', added: n, skipped: 0, message: `${n} products loaded from the CSV file`, products: db.catalog });
+  })),
+];
