@@ -325,6 +325,19 @@ async fn pdf_download_named_by_number(tdb: TestDb) {
     app.stop().await;
 }
 
+/// The api (no worker) with Stripe at the mock server.
+async fn stripe_app(tdb: &TestDb, server: &MockServer) -> TestApp {
+    TestApp::spawn(
+        tdb,
+        AppOptions {
+            worker: false,
+            providers: Some(stripe_providers(server)),
+            ..Default::default()
+        },
+    )
+    .await
+}
+
 fn stripe_providers(server: &MockServer) -> Providers {
     Providers::embedded().with_stripe(
         Stripe::new(StripeSettings {
@@ -367,15 +380,7 @@ async fn webhook(app: &TestApp, event: &Value, secret: &str, t: i64) -> (u16, Va
 
 async fn stripe_payment_and_webhook(tdb: TestDb) {
     let stripe = MockServer::start().await;
-    let app = TestApp::spawn(
-        &tdb,
-        AppOptions {
-            worker: false,
-            providers: Some(stripe_providers(&stripe)),
-            ..Default::default()
-        },
-    )
-    .await;
+    let app = stripe_app(&tdb, &stripe).await;
     let c = app.user().await;
     let v = create(&app, &c, &valid_invoice("INV-4001")).await;
     let id = v["id"].as_str().unwrap().to_string();
@@ -482,15 +487,7 @@ async fn stripe_payment_and_webhook(tdb: TestDb) {
 
 async fn stripe_failures_are_clear(tdb: TestDb) {
     let stripe = MockServer::start().await;
-    let app = TestApp::spawn(
-        &tdb,
-        AppOptions {
-            worker: false,
-            providers: Some(stripe_providers(&stripe)),
-            ..Default::default()
-        },
-    )
-    .await;
+    let app = stripe_app(&tdb, &stripe).await;
     let c = app.user().await;
     create(&app, &c, &valid_invoice("INV-5001")).await;
     let pay = json!({ "amount": "162.72", "metadata": { "invoiceNumber": "INV-5001" } });
