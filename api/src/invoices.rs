@@ -30,7 +30,7 @@ use jobs::time::{now_ms, to_rfc3339};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::deals::{Fields, field_error, today};
+use crate::deals::{Fields, field_error};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
@@ -390,8 +390,7 @@ async fn invoice_create(
     let date = date_field(&mut f, "date", "Date");
     let due = date_field(&mut f, "dueDate", "Due date");
     let lines = read_lines(&mut f);
-    let date =
-        date.unwrap_or_else(|| NaiveDate::parse_from_str(&today(), "%Y-%m-%d").unwrap_or_default());
+    let date = date.unwrap_or_else(|| chrono::Utc::now().date_naive());
     let due = due.unwrap_or(date + Days::days(DUE_DAYS));
     if due < date {
         f.error("dueDate", "Due date must not be before the invoice date");

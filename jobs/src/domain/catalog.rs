@@ -84,7 +84,7 @@ fn columns(header: &[String]) -> Option<Columns> {
         price: find(&|h| h.contains("price") || h == "cost" || h == "amount")?,
         description: find(&|h| h.contains("description") || h == "details"),
         category: find(&|h| h.contains("category") || h == "type"),
-        sku: find(&|h| h == "sku" || h.contains("sku") || h == "item number" || h == "part number"),
+        sku: find(&|h| h.contains("sku") || h == "item number" || h == "part number"),
     })
 }
 
