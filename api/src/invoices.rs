@@ -69,6 +69,12 @@ pub(crate) fn routes() -> Routes {
             axum::routing::patch(invoice_status),
         )
         .add(
+            Method::POST,
+            "/api/invoices/{id}/send",
+            Access::User,
+            post(invoice_send),
+        )
+        .add(
             Method::GET,
             "/api/invoices/{id}/pdf",
             Access::User,
@@ -584,6 +590,54 @@ async fn invoice_pdf(
         pdf,
     )
         .into_response())
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct SendBody {
+    message: Option<String>,
+}
+
+/// Emails the invoice with its PDF (the `invoice_send` job); 202 with the job.
+async fn invoice_send(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> ApiResult<Response> {
+    // The body is optional: nothing, or `{"message": ...}`.
+    let body: SendBody = if body.iter().all(u8::is_ascii_whitespace) {
+        SendBody::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::bad_request(format!("Malformed JSON: {e}")))?
+    };
+    let (invoice, _) = load(&state, &id).await?;
+    if invoice.status == "paid" {
+        return Err(ApiError::conflict("Paid invoices cannot be changed"));
+    }
+    if invoice
+        .customer_email
+        .as_deref()
+        .is_none_or(|e| e.trim().is_empty())
+    {
+        return Err(ApiError::unprocessable(
+            "This invoice has no customer email",
+        ));
+    }
+    let message = body
+        .message
+        .map(|m| m.chars().take(2000).collect::<String>());
+    let job = state
+        .queue
+        .enqueue(
+            NewJob::new(
+                "invoice_send",
+                json!({ "invoiceId": invoice.id, "message": message }),
+            )
+            .unique_while_active(format!("invoice_send:{}", invoice.id)),
+        )
+        .await?;
+    Ok(crate::jobs_api::accepted(&job.id, &job.status))
 }
 
 // ---- payments ----

@@ -7,6 +7,7 @@ pub mod error;
 pub mod extract;
 
 mod activities;
+mod ai;
 mod auth;
 mod automation;
 pub mod cache;
@@ -32,6 +33,7 @@ mod ops;
 mod scoring;
 mod sequences;
 mod tracking;
+mod voice;
 mod web;
 
 use std::net::SocketAddr;
@@ -199,6 +201,8 @@ pub fn routes() -> Routes {
         .merge(sequences::routes())
         .merge(inbound::routes())
         .merge(invoices::routes())
+        .merge(voice::routes())
+        .merge(ai::routes())
         .merge(openapi::routes())
 }
 

@@ -160,6 +160,53 @@ pub struct ProviderSettings {
     pub sms: Option<SmsSettings>,
     /// Stripe PaymentIntents; unset: demo mode (invoices marked payable, nothing charged).
     pub stripe: Option<StripeSettings>,
+    /// `AI_PROVIDER=openai`: AI tasks go to the `OPENAI_*` endpoint; `template` (default): the
+    /// template fallbacks, labelled as such.
+    pub ai_llm: bool,
+    /// `AI_VISION=true`: the model reads images (invoice photos, scanned PDFs).
+    pub ai_vision: bool,
+    /// `AI_WAIT_MS`: how long an AI request waits for its job before answering 202 (default 25 s).
+    pub ai_wait: Duration,
+    /// A voice-agent API; unset: demo mode (simulated calls, clearly labelled).
+    pub voice: Option<VoiceSettings>,
+}
+
+/// `VOICE_API_URL`, `VOICE_API_KEY` and `VOICE_WEBHOOK_SECRET` (all three: the callbacks that carry
+/// transcripts are signed with the secret).
+#[derive(Debug, Clone)]
+pub struct VoiceSettings {
+    pub api_url: String,
+    pub api_key: Secret<String>,
+    pub webhook_secret: Secret<String>,
+}
+
+impl VoiceSettings {
+    fn from_env() -> Result<Option<Self>, ConfigError> {
+        let url = var("VOICE_API_URL");
+        let key = var("VOICE_API_KEY");
+        let secret = var("VOICE_WEBHOOK_SECRET");
+        match (url, key, secret) {
+            (None, None, None) => Ok(None),
+            (Some(_), Some(key), Some(secret)) => Ok(Some(Self {
+                api_url: url_var("VOICE_API_URL", "")?,
+                api_key: Secret::new(key),
+                webhook_secret: Secret::new(secret),
+            })),
+            (url, key, _) => {
+                let missing = if url.is_none() {
+                    "VOICE_API_URL"
+                } else if key.is_none() {
+                    "VOICE_API_KEY"
+                } else {
+                    "VOICE_WEBHOOK_SECRET"
+                };
+                Err(invalid(
+                    missing,
+                    "VOICE_API_URL, VOICE_API_KEY and VOICE_WEBHOOK_SECRET go together",
+                ))
+            }
+        }
+    }
 }
 
 /// `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET` (both or neither: without the webhook no payment
@@ -314,14 +361,28 @@ impl ProviderSettings {
         url::Url::parse(&openai_base_url)
             .map_err(|e| invalid("OPENAI_BASE_URL", format!("not a URL ({e})")))?;
         let openai_api_key = var("OPENAI_API_KEY").map(Secret::new);
+        let ai_llm = match var("AI_PROVIDER")
+            .as_deref()
+            .map(str::to_lowercase)
+            .as_deref()
+        {
+            None | Some("template") => false,
+            Some("openai") => true,
+            Some(other) => {
+                return Err(invalid(
+                    "AI_PROVIDER",
+                    format!("{other:?} is not one of template, openai"),
+                ));
+            }
+        };
         // Ollama and vLLM need no key; api.openai.com does.
-        if discovery == DiscoveryChoice::OpenAi
+        if (discovery == DiscoveryChoice::OpenAi || ai_llm)
             && openai_api_key.is_none()
             && openai_base_url.contains("api.openai.com")
         {
             return Err(invalid(
                 "OPENAI_API_KEY",
-                "is required when DISCOVERY_PROVIDER=openai uses api.openai.com",
+                "is required when DISCOVERY_PROVIDER or AI_PROVIDER is openai on api.openai.com",
             ));
         }
         Ok(Self {
@@ -333,6 +394,19 @@ impl ProviderSettings {
             google: GoogleSettings::from_env()?,
             sms: SmsSettings::from_env()?,
             stripe: StripeSettings::from_env()?,
+            ai_llm,
+            ai_vision: match var("AI_VISION").as_deref() {
+                None | Some("false" | "0") => false,
+                Some("true" | "1") => true,
+                Some(other) => {
+                    return Err(invalid(
+                        "AI_VISION",
+                        format!("{other:?} is not true or false"),
+                    ));
+                }
+            },
+            ai_wait: millis("AI_WAIT_MS", Duration::from_secs(25))?,
+            voice: VoiceSettings::from_env()?,
         })
     }
 }
@@ -348,6 +422,10 @@ impl Default for ProviderSettings {
             google: None,
             sms: None,
             stripe: None,
+            ai_llm: false,
+            ai_vision: false,
+            ai_wait: Duration::from_secs(25),
+            voice: None,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The shared library of Prospector: settings, the database layer, domain types, the job platform
 //! (queue, job kinds) and, later, the providers. The api, worker and scheduler all build on it.
 
+pub mod ai;
 pub mod auth;
 pub mod config;
 pub mod db;
@@ -18,3 +19,4 @@ pub mod scoring;
 pub mod sealed;
 pub mod sending_window;
 pub mod time;
+pub mod voice;

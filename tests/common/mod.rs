@@ -218,6 +218,8 @@ pub struct AppOptions {
     pub providers: Option<jobs::providers::Providers>,
     /// Zero by default, so tests that write around the api read fresh figures.
     pub read_cache_ttl: Duration,
+    /// How long AI requests wait for their job before answering 202.
+    pub ai_wait: Duration,
 }
 
 impl Default for AppOptions {
@@ -231,6 +233,7 @@ impl Default for AppOptions {
             web_dist: None,
             providers: None,
             read_cache_ttl: Duration::ZERO,
+            ai_wait: Duration::from_secs(25),
         }
     }
 }
@@ -265,7 +268,10 @@ impl TestApp {
             queue: opts.settings.clone(),
             login_attempts_per_minute: opts.login_attempts_per_minute,
             leads_per_minute: opts.leads_per_minute,
-            providers: Default::default(),
+            providers: jobs::config::ProviderSettings {
+                ai_wait: opts.ai_wait,
+                ..Default::default()
+            },
             read_cache_ttl: opts.read_cache_ttl,
             db_max_connections: 16,
             metrics_port: None,

@@ -102,6 +102,23 @@ impl Db {
         dispatch!(self, invoice_set_status(id, status, now))
     }
     /// The stored PDF and the invoice version (`updated_at`) it shows.
+    /// Whether this sending job already emailed the invoice.
+    pub async fn invoice_email_sent(
+        &self,
+        invoice_id: &str,
+        job_id: &str,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, invoice_email_sent(invoice_id, job_id))
+    }
+    pub async fn invoice_email_record(
+        &self,
+        invoice_id: &str,
+        job_id: &str,
+        to: &str,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        dispatch!(self, invoice_email_record(invoice_id, job_id, to, now))
+    }
     pub async fn invoice_pdf_get(
         &self,
         invoice_id: &str,

@@ -42,6 +42,7 @@ mod metrics;
 mod ops;
 mod seed;
 mod sequences;
+mod voice;
 
 pub use activities::*;
 pub use calendar::*;
@@ -58,6 +59,7 @@ pub use metrics::*;
 pub use ops::*;
 pub use seed::*;
 pub use sequences::*;
+pub use voice::*;
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -30,19 +30,11 @@ impl JobKind for InvoicePdf {
             .await?
             .ok_or_else(|| JobError::Permanent(format!("invoice {} not found", self.invoice_id)))?;
         let items = db.invoice_items(std::slice::from_ref(&invoice.id)).await?;
-        let sender = &ctx.queue.providers.mailing.sender;
-        // "Name <address>" → Name.
-        let name = sender
-            .from
-            .split_once('<')
-            .map_or(sender.from.as_str(), |(n, _)| n)
-            .trim()
-            .trim_matches('"');
-        let issuer = Issuer {
-            name: name.to_string(),
-            address: sender.postal_address.clone(),
-        };
-        let pdf = render(&invoice, &items, &issuer);
+        let pdf = render(
+            &invoice,
+            &items,
+            &Issuer::of(&ctx.queue.providers.mailing.sender),
+        );
         db.invoice_pdf_put(&invoice.id, invoice.updated_at, &pdf, now_ms())
             .await?;
         Ok(json!({
@@ -58,6 +50,22 @@ impl JobKind for InvoicePdf {
 pub struct Issuer {
     pub name: String,
     pub address: String,
+}
+
+impl Issuer {
+    /// The mail sender's name ("Name <address>" → Name) and postal address.
+    pub fn of(sender: &crate::email::compose::Sender) -> Self {
+        let name = sender
+            .from
+            .split_once('<')
+            .map_or(sender.from.as_str(), |(n, _)| n)
+            .trim()
+            .trim_matches('"');
+        Self {
+            name: name.to_string(),
+            address: sender.postal_address.clone(),
+        }
+    }
 }
 
 const PAGE_W: f32 = 215.9;

@@ -1,6 +1,7 @@
 //! One file per job kind: its payload, stable name and handler.
 
 mod ai_score;
+pub mod ai_task;
 mod bulk_ai_score;
 pub mod bulk_campaign_send;
 pub mod calendar_sync;
@@ -8,8 +9,10 @@ mod contact_enrich;
 pub mod contact_import;
 mod contact_verify;
 mod discovery_scan;
+pub mod document_ai;
 mod email_send;
 pub mod invoice_pdf;
+mod invoice_send;
 mod noop;
 mod prune_jobs;
 mod reminder_send;
@@ -18,8 +21,10 @@ mod sequence_step_send;
 mod sequence_tick;
 mod sequence_trigger;
 pub mod sms_send;
+mod voice_call;
 
 pub use ai_score::AiScore;
+pub use ai_task::AiTask;
 pub use bulk_ai_score::{BulkAiScore, HIGH_VALUE, MAX_CONTACTS as MAX_BULK_SCORE, RESCORE_BELOW};
 pub use bulk_campaign_send::BulkCampaignSend;
 pub use calendar_sync::CalendarSync;
@@ -27,8 +32,10 @@ pub use contact_enrich::{ContactEnrich, MAX_ENRICH};
 pub use contact_import::ContactImport;
 pub use contact_verify::ContactVerify;
 pub use discovery_scan::{DiscoveryScan, ScanError};
+pub use document_ai::DocumentAi;
 pub use email_send::EmailSend;
 pub use invoice_pdf::InvoicePdf;
+pub use invoice_send::InvoiceSend;
 pub use noop::Noop;
 pub use prune_jobs::PruneJobs;
 pub use reminder_send::{REMINDER_TAG, ReminderSend};
@@ -37,6 +44,7 @@ pub use sequence_step_send::SequenceStepSend;
 pub use sequence_tick::SequenceTick;
 pub use sequence_trigger::SequenceTrigger;
 pub use sms_send::SmsSend;
+pub use voice_call::VoiceCall;
 
 use crate::queue::Registry;
 
@@ -61,4 +69,8 @@ pub fn registry() -> Registry {
         .register::<ReminderSend>()
         .register::<SmsSend>()
         .register::<InvoicePdf>()
+        .register::<InvoiceSend>()
+        .register::<AiTask>()
+        .register::<DocumentAi>()
+        .register::<VoiceCall>()
 }

@@ -4,9 +4,11 @@
 pub mod discovery;
 pub mod google;
 pub mod http;
+pub mod llm;
 pub mod mail;
 pub mod sms;
 pub mod stripe;
+pub mod voice;
 
 use std::sync::Arc;
 
@@ -26,6 +28,10 @@ pub struct Providers {
     pub sms: Option<Arc<sms::SmsApi>>,
     /// Stripe, when configured; else payments are demo records.
     pub stripe: Option<Arc<stripe::Stripe>>,
+    /// The LLM for AI tasks (`AI_PROVIDER=openai`); else their template fallbacks.
+    pub llm: Option<Arc<llm::Llm>>,
+    /// The voice-agent API, when configured; else simulated calls.
+    pub voice: Option<Arc<voice::VoiceApi>>,
 }
 
 impl Providers {
@@ -65,6 +71,23 @@ impl Providers {
                 .stripe
                 .clone()
                 .map(|s| Arc::new(stripe::Stripe::new(s))),
+            llm: config.providers.ai_llm.then(|| {
+                Arc::new(llm::Llm::new(
+                    &config.providers.openai_base_url,
+                    config.providers.openai_api_key.clone(),
+                    &config.providers.openai_model,
+                    config.providers.ai_vision,
+                    http::HttpPolicy {
+                        timeout: config.providers.openai_timeout,
+                        ..http::HttpPolicy::default()
+                    },
+                ))
+            }),
+            voice: config
+                .providers
+                .voice
+                .clone()
+                .map(|v| Arc::new(voice::VoiceApi::new(v))),
         })
     }
 
@@ -77,6 +100,8 @@ impl Providers {
             calendar: None,
             sms: None,
             stripe: None,
+            llm: None,
+            voice: None,
         }
     }
 }
@@ -104,6 +129,16 @@ impl Providers {
 
     pub fn with_sms(mut self, sms: sms::SmsApi) -> Self {
         self.sms = Some(Arc::new(sms));
+        self
+    }
+
+    pub fn with_llm(mut self, llm: llm::Llm) -> Self {
+        self.llm = Some(Arc::new(llm));
+        self
+    }
+
+    pub fn with_voice(mut self, voice: voice::VoiceApi) -> Self {
+        self.voice = Some(Arc::new(voice));
         self
     }
 

@@ -23,6 +23,7 @@ mod metrics;
 mod ops;
 mod seed;
 mod sequences;
+mod voice;
 
 pub use activities::*;
 pub use calendar::*;
@@ -39,6 +40,7 @@ pub use metrics::*;
 pub use ops::*;
 pub use seed::*;
 pub use sequences::*;
+pub use voice::*;
 
 /// The LISTEN/NOTIFY channel; the payload is the job kind.
 pub const JOBS_CHANNEL: &str = "prospector_jobs";

@@ -264,3 +264,38 @@ pub async fn catalog_list(pool: &SqlitePool) -> Result<Vec<CatalogRow>, sqlx::Er
     .fetch_all(pool)
     .await
 }
+
+pub async fn invoice_email_sent(
+    pool: &SqlitePool,
+    invoice_id: &str,
+    job_id: &str,
+) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar::<_, String>(
+        "SELECT job_id FROM invoice_emails WHERE job_id = ?1 AND invoice_id = ?2",
+    )
+    .bind(job_id)
+    .bind(invoice_id)
+    .fetch_optional(pool)
+    .await
+    .map(|r| r.is_some())
+}
+
+pub async fn invoice_email_record(
+    pool: &SqlitePool,
+    invoice_id: &str,
+    job_id: &str,
+    to: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO invoice_emails (job_id, invoice_id, to_email, sent_at) VALUES (?1, ?2, ?3, ?4) \
+         ON CONFLICT (job_id) DO NOTHING",
+    )
+    .bind(job_id)
+    .bind(invoice_id)
+    .bind(to)
+    .bind(now)
+    .execute(pool)
+    .await
+    .map(|_| ())
+}

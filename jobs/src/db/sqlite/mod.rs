@@ -22,6 +22,7 @@ mod metrics;
 mod ops;
 mod seed;
 mod sequences;
+mod voice;
 
 pub use activities::*;
 pub use calendar::*;
@@ -38,6 +39,7 @@ pub use metrics::*;
 pub use ops::*;
 pub use seed::*;
 pub use sequences::*;
+pub use voice::*;
 
 const JOB_COLUMNS: &str = "id, kind, payload, status, attempts, max_attempts, run_at, created_at, \
     started_at, finished_at, locked_by, cancel_requested, progress_percent, progress_message, result, \

@@ -1,0 +1,934 @@
+//! AI orchestration, management and features (seed 002 §2, §3, §5, §7 "AI orchestration and
+//! management", "AI features", §8). Tasks run as `ai_task` / `document_ai` jobs; the request waits
+//! for its job up to `AI_WAIT_MS` and answers with the result, else 202 with the job to follow. The
+//! status endpoints are computed from the jobs table, the configuration and the CRM's data.
+//! Contract: docs/voice-and-ai.md.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use axum::extract::multipart::MultipartRejection;
+use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use jobs::ai::documents::{self, MAX_DOCUMENT_BYTES};
+use jobs::ai::{CONTENT_TYPES, MAX_INSIGHT_ROWS, Task};
+use jobs::db::{AiDocumentRow, CompanyFilter, JobList};
+use jobs::kinds::document_ai::NEEDS_VISION;
+use jobs::queue::NewJob;
+use jobs::time::{now_ms, to_rfc3339};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{CurrentUser, Json};
+use crate::jobs_api::accepted;
+use crate::{Access, AppState, Routes};
+
+/// The AI kinds, each one "agent" of the analytics: (kind, agent type, task type).
+const AGENTS: [(&str, &str, &str); 6] = [
+    ("ai_score", "Lead Scoring", "score one contact"),
+    ("bulk_ai_score", "Bulk Scoring", "score many contacts"),
+    ("discovery_scan", "Discovery", "find companies and contacts"),
+    (
+        "ai_task",
+        "Content",
+        "sentiment, research, outreach, content, insights",
+    ),
+    (
+        "document_ai",
+        "Document",
+        "invoice extraction and document analysis",
+    ),
+    ("voice_call", "Voice", "qualification and follow-up calls"),
+];
+
+pub(crate) fn routes() -> Routes {
+    let upload =
+        || post(document_upload).layer(DefaultBodyLimit::max(MAX_DOCUMENT_BYTES + 64 * 1024));
+    Routes::new()
+        .add(
+            Method::POST,
+            "/api/ai/sentiment-analysis",
+            Access::User,
+            post(sentiment),
+        )
+        .add(
+            Method::POST,
+            "/api/ai/market-intelligence",
+            Access::User,
+            post(intelligence),
+        )
+        .add(
+            Method::POST,
+            "/api/ai/generate-outreach",
+            Access::User,
+            post(outreach),
+        )
+        .add(
+            Method::POST,
+            "/api/ai/generate-content",
+            Access::User,
+            post(content),
+        )
+        .add(
+            Method::POST,
+            "/api/ai/generate-insights",
+            Access::User,
+            post(insights),
+        )
+        .add(
+            Method::POST,
+            "/api/ai/invoice-extract",
+            Access::User,
+            upload(),
+        )
+        .add(
+            Method::POST,
+            "/api/ai/document-analyze",
+            Access::User,
+            upload(),
+        )
+        .add(
+            Method::GET,
+            "/api/ai/analytics",
+            Access::User,
+            get(analytics),
+        )
+        .add(
+            Method::GET,
+            "/api/mcp/status",
+            Access::User,
+            get(mcp_status),
+        )
+        .add(
+            Method::GET,
+            "/api/email-automation/status",
+            Access::User,
+            get(email_automation),
+        )
+        .add(
+            Method::GET,
+            "/api/automation/preview",
+            Access::User,
+            get(automation_preview),
+        )
+}
+
+/// Waits for the job: its result (200), its failure (502 from the provider, else 422), or 202.
+async fn answer(state: &AppState, job_id: &str) -> ApiResult<Response> {
+    let deadline = tokio::time::Instant::now() + state.config.providers.ai_wait;
+    let mut pause = Duration::from_millis(20);
+    loop {
+        let job = state
+            .queue
+            .get(job_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Job not found"))?;
+        match job.status.as_str() {
+            "succeeded" => {
+                let mut result = job.result.unwrap_or_else(|| json!({}));
+                if let Some(o) = result.as_object_mut() {
+                    o.insert("jobId".into(), job_id.into());
+                }
+                return Ok(axum::Json(result).into_response());
+            }
+            "failed" => {
+                let error = job.error.unwrap_or_else(|| "The AI task failed".into());
+                let status = if error.starts_with("the AI provider") {
+                    StatusCode::BAD_GATEWAY
+                } else {
+                    StatusCode::UNPROCESSABLE_ENTITY
+                };
+                return Err(ApiError::Status(status, error));
+            }
+            "cancelled" => return Err(ApiError::conflict("The AI task was cancelled")),
+            status => {
+                if tokio::time::Instant::now() >= deadline {
+                    return Ok(accepted(job_id, status));
+                }
+            }
+        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(Duration::from_millis(250));
+    }
+}
+
+async fn run_task(state: &AppState, task: Task) -> ApiResult<Response> {
+    let job = state
+        .queue
+        .enqueue(NewJob::new("ai_task", json!({ "task": task })))
+        .await?;
+    answer(state, &job.id).await
+}
+
+fn text(v: &Option<String>) -> Option<String> {
+    v.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.chars().take(2000).collect())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SentimentBody {
+    company_name: Option<String>,
+    industry: Option<String>,
+}
+
+async fn sentiment(
+    State(state): State<AppState>,
+    _u: CurrentUser,
+    Json(b): Json<SentimentBody>,
+) -> ApiResult<Response> {
+    let (Some(company_name), Some(industry)) = (text(&b.company_name), text(&b.industry)) else {
+        return Err(ApiError::unprocessable(
+            "Company name and industry are required",
+        ));
+    };
+    run_task(
+        &state,
+        Task::Sentiment {
+            company_name,
+            industry,
+        },
+    )
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct IntelligenceBody {
+    company_name: Option<String>,
+    query: Option<String>,
+}
+
+async fn intelligence(
+    State(state): State<AppState>,
+    _u: CurrentUser,
+    Json(b): Json<IntelligenceBody>,
+) -> ApiResult<Response> {
+    let (Some(company_name), Some(query)) = (text(&b.company_name), text(&b.query)) else {
+        return Err(ApiError::unprocessable(
+            "Company name and query are required",
+        ));
+    };
+    run_task(
+        &state,
+        Task::Intelligence {
+            company_name,
+            query,
+        },
+    )
+    .await
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CompanyData {
+    industry: Option<String>,
+    city: Option<String>,
+    state: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OutreachBody {
+    contact_name: Option<String>,
+    company_name: Option<String>,
+    #[serde(default)]
+    company_data: Option<CompanyData>,
+}
+
+async fn outreach(
+    State(state): State<AppState>,
+    _u: CurrentUser,
+    Json(b): Json<OutreachBody>,
+) -> ApiResult<Response> {
+    let (Some(contact_name), Some(company_name)) = (text(&b.contact_name), text(&b.company_name))
+    else {
+        return Err(ApiError::unprocessable(
+            "Contact name and company name are required",
+        ));
+    };
+    let d = b.company_data.unwrap_or_default();
+    run_task(
+        &state,
+        Task::Outreach {
+            contact_name,
+            company_name,
+            industry: text(&d.industry),
+            city: text(&d.city),
+            state: text(&d.state),
+        },
+    )
+    .await
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct ContentContext {
+    description: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ContentBody {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    context: Option<ContentContext>,
+}
+
+async fn content(
+    State(state): State<AppState>,
+    _u: CurrentUser,
+    Json(b): Json<ContentBody>,
+) -> ApiResult<Response> {
+    let kind = b
+        .kind
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or("email")
+        .to_string();
+    if !CONTENT_TYPES.contains(&kind.as_str()) {
+        return Err(ApiError::unprocessable(
+            "Type must be one of email, proposal, report",
+        ));
+    }
+    let context = b.context.unwrap_or_default();
+    let Some(description) = context
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    else {
+        return Err(ApiError::unprocessable(
+            "Please provide context for content generation",
+        ));
+    };
+    if description.chars().count() > 10_000 {
+        return Err(ApiError::unprocessable(
+            "The context must be at most 10,000 characters",
+        ));
+    }
+    run_task(
+        &state,
+        Task::Content {
+            content_type: kind,
+            description: description.to_string(),
+            context_type: text(&context.kind),
+        },
+    )
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+struct InsightsBody {
+    data: Option<Value>,
+}
+
+async fn insights(
+    State(state): State<AppState>,
+    _u: CurrentUser,
+    Json(b): Json<InsightsBody>,
+) -> ApiResult<Response> {
+    let Some(Value::Array(data)) = b.data else {
+        return Err(ApiError::unprocessable(
+            "Please provide valid JSON array data",
+        ));
+    };
+    if data.len() > MAX_INSIGHT_ROWS {
+        return Err(ApiError::Status(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("At most {MAX_INSIGHT_ROWS} records per request"),
+        ));
+    }
+    run_task(&state, Task::Insights { data }).await
+}
+
+/// `invoice-extract` and `document-analyze`: the path says which.
+async fn document_upload(
+    State(state): State<AppState>,
+    _u: CurrentUser,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+    form: Result<Multipart, MultipartRejection>,
+) -> ApiResult<Response> {
+    let task = if uri.path().ends_with("invoice-extract") {
+        "invoice_extract"
+    } else {
+        "document_analyze"
+    };
+    let too_large = || {
+        ApiError::Status(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "Documents must be 15 MB or smaller".into(),
+        )
+    };
+    let announced = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if announced.is_some_and(|n| n > MAX_DOCUMENT_BYTES + 64 * 1024) {
+        return Err(too_large());
+    }
+    let mut form = form.map_err(|r| ApiError::bad_request(r.body_text()))?;
+    let mut file = None;
+    while let Some(field) = form.next_field().await.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            too_large()
+        } else {
+            ApiError::bad_request(format!("malformed upload: {}", e.body_text()))
+        }
+    })? {
+        if field.name() == Some("document") {
+            let name = field
+                .file_name()
+                .map(|n| n.chars().take(200).collect::<String>());
+            let bytes = field.bytes().await.map_err(|e| {
+                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    too_large()
+                } else {
+                    ApiError::bad_request(format!("malformed upload: {}", e.body_text()))
+                }
+            })?;
+            file = Some((name, bytes));
+        }
+    }
+    let (file_name, bytes) =
+        file.ok_or_else(|| ApiError::bad_request("Choose a document to upload"))?;
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        return Err(too_large());
+    }
+    let kind = documents::sniff(&bytes).ok_or_else(|| {
+        ApiError::Status(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Unsupported document type: upload a JPG, PNG, PDF, DOC or DOCX file".into(),
+        )
+    })?;
+    let vision = state.queue.providers.llm.as_ref().is_some_and(|l| l.vision);
+    if kind.is_image() && !vision {
+        return Err(ApiError::unprocessable(NEEDS_VISION));
+    }
+    let doc = AiDocumentRow {
+        id: ulid::Ulid::new().to_string(),
+        task: task.into(),
+        media_type: kind.media_type().into(),
+        file_name,
+        body: bytes.to_vec(),
+        created_at: now_ms(),
+    };
+    let mut tx = state.queue.begin().await?;
+    tx.tx().ai_document_insert(&doc).await?;
+    let job = tx
+        .enqueue(NewJob::new("document_ai", json!({ "documentId": doc.id })))
+        .await?;
+    tx.commit().await?;
+    answer(&state, &job.id).await
+}
+
+// ---- analytics and status ----
+
+/// Per kind: (total, succeeded, failed).
+async fn kind_counts(state: &AppState) -> ApiResult<BTreeMap<String, (i64, i64, i64)>> {
+    let mut by_kind: BTreeMap<String, (i64, i64, i64)> = BTreeMap::new();
+    for (kind, status, n) in state.queue.db.job_counts().await? {
+        let e = by_kind.entry(kind).or_default();
+        e.0 += n;
+        if status == "succeeded" {
+            e.1 += n;
+        } else if status == "failed" {
+            e.2 += n;
+        }
+    }
+    Ok(by_kind)
+}
+
+async fn recent(
+    state: &AppState,
+    kind: &str,
+    status: Option<&str>,
+    limit: i64,
+) -> ApiResult<Vec<jobs::db::JobRow>> {
+    let (rows, _) = state
+        .queue
+        .db
+        .job_list(&JobList {
+            kind: Some(kind),
+            status,
+            text: None,
+            from: None,
+            until: None,
+            limit,
+            offset: 0,
+        })
+        .await?;
+    Ok(rows)
+}
+
+fn ratio(a: i64, b: i64) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+/// Confidence that grows with the sample: 0.5 with a handful, towards 0.95 with hundreds.
+fn confidence(n: usize) -> f64 {
+    ((n as f64 / (n as f64 + 30.0)) * 0.95).clamp(0.5, 0.95)
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+async fn analytics(State(state): State<AppState>, _u: CurrentUser) -> ApiResult<axum::Json<Value>> {
+    let db = &state.queue.db;
+    let counts = kind_counts(&state).await?;
+    let outcomes = db.reply_outcomes(20_000).await?;
+    let scored: Vec<_> = outcomes.iter().filter(|o| o.scored == 1).collect();
+    let calls = db.voice_call_list(None, 1000).await?;
+    let finished_calls = calls
+        .iter()
+        .filter(|c| c.transcript.is_some() && !c.simulated)
+        .count();
+    let companies = db.company_count(&CompanyFilter::default()).await?;
+
+    let mut agents = Vec::new();
+    let mut total_training = 0i64;
+    let mut rates = Vec::new();
+    for (kind, agent_type, task_type) in AGENTS {
+        let (total, ok, _) = counts.get(kind).copied().unwrap_or_default();
+        let last = recent(&state, kind, None, 1).await?.into_iter().next();
+        let (accuracy, training) = match kind {
+            "ai_score" | "bulk_ai_score" => {
+                let agree = scored
+                    .iter()
+                    .filter(|o| (o.score >= 70) == (o.replied == 1))
+                    .count();
+                (
+                    (!scored.is_empty()).then(|| round3(ratio(agree as i64, scored.len() as i64))),
+                    scored.len() as i64,
+                )
+            }
+            "discovery_scan" => (None, companies),
+            "voice_call" => (None, finished_calls as i64),
+            _ => (None, ok),
+        };
+        total_training += training;
+        if total > 0 {
+            rates.push(ratio(ok, total));
+        }
+        agents.push(json!({
+            "agentId": kind,
+            "agentType": agent_type,
+            "taskType": task_type,
+            "totalTasks": total,
+            "successfulTasks": ok,
+            "successRate": format!("{:.2}", ratio(ok, total)),
+            "averageAccuracy": accuracy,
+            "trainingDataCount": training,
+            "lastTrainingUpdate": last.map(|j| to_rfc3339(j.finished_at.unwrap_or(j.created_at))),
+        }));
+    }
+
+    let mut insights = Vec::new();
+    let (high, low): (Vec<_>, Vec<_>) = outcomes.iter().partition(|o| o.score >= 70);
+    if !high.is_empty() && !low.is_empty() {
+        let rate = |v: &[&jobs::db::ReplyOutcome]| {
+            ratio(
+                v.iter().filter(|o| o.replied == 1).count() as i64,
+                v.len() as i64,
+            )
+        };
+        let (h, l) = (rate(&high), rate(&low));
+        let predicts = h > l;
+        insights.push(json!({
+            "id": "reply-by-score", "agentType": "Lead Scoring",
+            "insightType": if predicts { "pattern" } else { "improvement" },
+            "title": if predicts { "Scores of 70 and above predict replies" } else { "Scores do not predict replies yet" },
+            "description": format!(
+                "Contacts scored 70+ replied {:.1}% of the time ({} emailed); those below 70 replied {:.1}% ({} emailed).{}",
+                h * 100.0, high.len(), l * 100.0, low.len(),
+                if predicts { " Prioritise high scores in campaigns." } else { " Review the scoring factors." }
+            ),
+            "confidence": round3(confidence(outcomes.len())),
+            "impactScore": round3((h - l).abs().min(1.0)),
+            "actionable": true, "implemented": false,
+        }));
+    }
+    let mut by_state: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
+    for o in &outcomes {
+        if let Some(s) = o.state.as_deref() {
+            let e = by_state.entry(s).or_default();
+            e.0 += 1;
+            e.1 += o.replied;
+        }
+    }
+    if let Some((st, (n, r))) = by_state
+        .iter()
+        .filter(|(_, (n, _))| *n >= 5)
+        .max_by(|a, b| ratio(a.1.1, a.1.0).total_cmp(&ratio(b.1.1, b.1.0)))
+        .filter(|(_, (_, r))| *r > 0)
+    {
+        insights.push(json!({
+            "id": format!("reply-by-state-{st}"), "agentType": "Lead Scoring", "insightType": "pattern",
+            "title": format!("{st} answers most"),
+            "description": format!("{r} of {n} emailed contacts in {st} replied ({:.1}%), the best of any state with 5 or more.", ratio(*r, *n) * 100.0),
+            "confidence": round3(confidence(*n as usize)), "impactScore": round3(ratio(*r, *n)),
+            "actionable": true, "implemented": false,
+        }));
+    }
+    let completed: Vec<_> = calls
+        .iter()
+        .filter(|c| c.status == "completed" && !c.simulated)
+        .collect();
+    if !completed.is_empty() {
+        let q = completed
+            .iter()
+            .filter(|c| c.outcome.as_deref() == Some("qualified"))
+            .count();
+        insights.push(json!({
+            "id": "voice-qualified", "agentType": "Voice", "insightType": "pattern",
+            "title": format!("{q} of {} answered calls qualified the lead", completed.len()),
+            "description": "Outcome of calls placed through the voice agents.",
+            "confidence": round3(confidence(completed.len())), "impactScore": round3(ratio(q as i64, completed.len() as i64)),
+            "actionable": false, "implemented": false,
+        }));
+    }
+    for (kind, agent_type, _) in AGENTS {
+        let (total, _, failed) = counts.get(kind).copied().unwrap_or_default();
+        if total >= 5 && ratio(failed, total) > 0.2 {
+            insights.push(json!({
+                "id": format!("failing-{kind}"), "agentType": agent_type, "insightType": "alert",
+                "title": format!("{agent_type} jobs are failing"),
+                "description": format!("{failed} of {total} {kind} jobs failed; see the ops dashboard for their errors."),
+                "confidence": 0.95, "impactScore": round3(ratio(failed, total)),
+                "actionable": true, "implemented": false,
+            }));
+        }
+    }
+
+    // Model performance: per provider that ran AI tasks, from the recorded results.
+    let mut models: BTreeMap<String, (u64, u64, usize)> = BTreeMap::new();
+    for kind in ["ai_task", "document_ai"] {
+        for j in recent(&state, kind, Some("succeeded"), 500).await? {
+            let Some(r) = j.result.map(|r| r.0) else {
+                continue;
+            };
+            let model = r["model"]
+                .as_str()
+                .map_or_else(|| "template".to_string(), str::to_string);
+            let e = models.entry(model).or_default();
+            e.2 += 1;
+            if let Some(ms) = r["latencyMs"].as_u64() {
+                e.0 += ms;
+                e.1 += 1;
+            } else if let (Some(s), Some(f)) = (j.started_at, j.finished_at) {
+                e.0 += u64::try_from(f - s).unwrap_or(0);
+                e.1 += 1;
+            }
+        }
+    }
+    let configured = state.queue.providers.llm.as_ref().map(|l| l.model.clone());
+    if let Some(m) = &configured {
+        models.entry(m.clone()).or_default();
+    }
+    models.entry("template".into()).or_default();
+    let model_performance: Map<String, Value> = models
+        .into_iter()
+        .map(|(name, (ms, n, usage))| {
+            let specialty = if name == "template" { "rule-based fallbacks from CRM data" } else { "content, research, documents" };
+            (name, json!({"accuracy": null, "speed": ms.checked_div(n).map(|avg| format!("{avg} ms")), "usage": usage, "specialty": specialty}))
+        })
+        .collect();
+
+    let events = db.event_counts(now_ms() - 30 * 86_400_000).await?;
+    let msgs = |t: &str| {
+        events
+            .iter()
+            .find(|c| c.event_type == t)
+            .map_or(0, |c| c.messages)
+    };
+    let sent = msgs("sent");
+    let (_, active_campaigns) = db.campaign_list("bulk", 1, 0).await?;
+    let routed: i64 = AGENTS
+        .iter()
+        .map(|(k, ..)| counts.get(*k).map_or(0, |c| c.0))
+        .sum();
+    let routed_ok: i64 = AGENTS
+        .iter()
+        .map(|(k, ..)| counts.get(*k).map_or(0, |c| c.1))
+        .sum();
+    Ok(axum::Json(json!({
+        "totalAgents": AGENTS.len(),
+        "totalTrainingData": total_training,
+        "averageSuccessRate": if rates.is_empty() { 0.0 } else { round3(rates.iter().sum::<f64>() / rates.len() as f64) },
+        "agentPerformance": agents,
+        "recentInsights": insights,
+        "performanceMetrics": {
+            "currentCampaigns": active_campaigns,
+            "openRate": round3(ratio(msgs("opened"), sent) * 100.0),
+            "clickThroughRate": round3(ratio(msgs("clicked"), sent) * 100.0),
+            "conversionRate": round3(ratio(msgs("replied"), sent) * 100.0),
+        },
+        "aiOrchestration": {"tasksRouted": routed, "efficiency": round3(ratio(routed_ok, routed) * 100.0), "costSavings": null},
+        "modelPerformance": model_performance,
+    })))
+}
+
+/// The integrations, each with the job kinds that use it.
+fn integrations(
+    state: &AppState,
+) -> Vec<(
+    &'static str,
+    &'static str,
+    bool,
+    String,
+    &'static [&'static str],
+)> {
+    let p = &state.queue.providers;
+    let cfg = &state.config.providers;
+    vec![
+        (
+            "Email delivery",
+            "email",
+            true,
+            p.mailing.mailer.describe(),
+            &[
+                "email_send",
+                "bulk_campaign_send",
+                "sequence_step_send",
+                "reminder_send",
+                "invoice_send",
+            ],
+        ),
+        (
+            "AI model",
+            "ai",
+            p.llm.is_some(),
+            p.llm.as_ref().map_or_else(
+                || "template fallbacks (AI_PROVIDER unset)".to_string(),
+                |l| l.model.clone(),
+            ),
+            &["ai_task", "document_ai"],
+        ),
+        (
+            "Discovery",
+            "discovery",
+            true,
+            format!("{:?}", cfg.discovery).to_lowercase(),
+            &["discovery_scan"],
+        ),
+        (
+            "Google Calendar",
+            "calendar",
+            p.calendar.is_some(),
+            if p.calendar.is_some() {
+                "OAuth".into()
+            } else {
+                "ICS feed only".into()
+            },
+            &["calendar_sync"],
+        ),
+        (
+            "SMS",
+            "sms",
+            p.sms.is_some(),
+            if p.sms.is_some() {
+                "SMS API".into()
+            } else {
+                "demo mode".into()
+            },
+            &["sms_send"],
+        ),
+        (
+            "Voice agents",
+            "voice",
+            p.voice.is_some(),
+            p.voice
+                .as_ref()
+                .and_then(|v| v.host())
+                .unwrap_or_else(|| "demo mode (simulated calls)".into()),
+            &["voice_call"],
+        ),
+        (
+            "Stripe",
+            "payments",
+            p.stripe.is_some(),
+            if p.stripe.is_some() {
+                "PaymentIntents".into()
+            } else {
+                "demo mode".into()
+            },
+            &[],
+        ),
+    ]
+}
+
+async fn mcp_status(
+    State(state): State<AppState>,
+    _u: CurrentUser,
+) -> ApiResult<axum::Json<Value>> {
+    let since = now_ms() - 86_400_000;
+    let finished = state.queue.db.job_finished_since(since).await?;
+    let mut connections = Vec::new();
+    let mut potential = Map::new();
+    let mut health = Map::new();
+    for (name, kind, configured, detail, kinds) in integrations(&state) {
+        let runs: Vec<_> = finished
+            .iter()
+            .filter(|j| kinds.contains(&j.kind.as_str()))
+            .collect();
+        let failed = runs.iter().filter(|j| j.status == "failed").count();
+        let failure_rate = ratio(failed as i64, runs.len() as i64);
+        let status = if !configured {
+            "not_configured"
+        } else if runs.len() >= 3 && failure_rate > 0.2 {
+            "degraded"
+        } else {
+            "operational"
+        };
+        connections.push(json!({"name": name, "type": kind, "status": status, "detail": detail}));
+        potential.insert(kind.into(), runs.len().into());
+        health.insert(
+            kind.into(),
+            json!({
+                "throughput": round3(runs.len() as f64 / 24.0),
+                "failureRate": round3(failure_rate),
+                "status": status,
+            }),
+        );
+    }
+    Ok(axum::Json(json!({
+        "kojieConnection": {"status": if state.queue.providers.voice.is_some() { "connected" } else { "demo" }},
+        "activeConnections": connections,
+        "automationPotential": potential,
+        "protocolHealth": health,
+    })))
+}
+
+async fn workflows(
+    state: &AppState,
+) -> ApiResult<Vec<(jobs::db::SequenceRow, Vec<String>, i64, i64)>> {
+    let db = &state.queue.db;
+    let seqs = db.sequence_list().await?;
+    let ids: Vec<String> = seqs.iter().map(|s| s.id.clone()).collect();
+    let counts = db.sequence_counts(&ids).await?;
+    let mut out = Vec::new();
+    for s in seqs {
+        let steps = db.step_list(&s.id).await?;
+        let delay: i64 = steps.iter().map(|st| i64::from(st.delay_minutes)).sum();
+        let enrolled = counts
+            .iter()
+            .find(|c| c.sequence_id == s.id)
+            .map_or(0, |c| c.total);
+        out.push((
+            s,
+            steps.into_iter().map(|st| st.kind).collect(),
+            delay,
+            enrolled,
+        ));
+    }
+    Ok(out)
+}
+
+async fn email_automation(
+    State(state): State<AppState>,
+    _u: CurrentUser,
+) -> ApiResult<axum::Json<Value>> {
+    let db = &state.queue.db;
+    let events = db.event_counts(now_ms() - 30 * 86_400_000).await?;
+    let msgs = |t: &str| {
+        events
+            .iter()
+            .find(|c| c.event_type == t)
+            .map_or(0, |c| c.messages)
+    };
+    let sent = msgs("sent");
+    let (_, campaigns) = db.campaign_list("bulk", 1, 0).await?;
+    let contacts = db
+        .contact_count(&jobs::db::ContactFilter::default())
+        .await?;
+    let flows = workflows(&state).await?;
+    let active = flows.iter().filter(|(s, ..)| s.status == "active").count();
+    Ok(axum::Json(json!({
+        "currentCapabilities": {
+            "totalCampaigns": campaigns,
+            "openRate": round3(ratio(msgs("opened"), sent) * 100.0),
+            "contactBase": contacts,
+            "automationSequences": active,
+        },
+        "automationWorkflows": flows.iter().map(|(s, kinds, _, enrolled)| json!({
+            "id": s.id, "name": s.name, "description": s.description, "components": kinds,
+            "status": if s.status == "active" && !kinds.is_empty() { "ready" } else { "development" },
+            "potential": format!("{enrolled} enrolled"),
+        })).collect::<Vec<_>>(),
+        "performanceMetrics": {
+            "sent": sent, "opened": msgs("opened"), "clicked": msgs("clicked"), "replied": msgs("replied"),
+            "openRate": round3(ratio(msgs("opened"), sent) * 100.0),
+            "clickRate": round3(ratio(msgs("clicked"), sent) * 100.0),
+            "replyRate": round3(ratio(msgs("replied"), sent) * 100.0),
+        },
+    })))
+}
+
+async fn automation_preview(
+    State(state): State<AppState>,
+    _u: CurrentUser,
+) -> ApiResult<axum::Json<Value>> {
+    let db = &state.queue.db;
+    let list = integrations(&state);
+    let configured = list.iter().filter(|i| i.2).count();
+    let mut categories: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (name, kind, ..) in &list {
+        categories.entry(kind).or_default().push(name);
+    }
+    let flows = workflows(&state).await?;
+    let events = db.event_counts(now_ms() - 30 * 86_400_000).await?;
+    let sent = events
+        .iter()
+        .find(|c| c.event_type == "sent")
+        .map_or(0, |c| c.messages);
+    let meetings = db.calendar_stats(now_ms()).await?;
+    let payments = db.payment_analytics().await?;
+    Ok(axum::Json(json!({
+        "integrationEcosystem": {
+            "coreIntegrations": configured,
+            "readyForKOJIE": list.iter().filter(|i| i.2 && !i.4.is_empty()).count(),
+            "totalPotential": list.len(),
+            "categories": categories.iter().map(|(k, v)| json!({"name": k, "count": v.len(), "examples": v})).collect::<Vec<_>>(),
+        },
+        "kojieAICapabilities": {
+            "workflowTemplates": flows.iter().map(|(s, kinds, delay, _)| json!({
+                "name": s.name,
+                "timeline": format!("{} over {}", plural(kinds.len(), "step"), span(*delay)),
+                "triggers": [s.trigger_type.replace('_', " ")],
+                "actions": kinds,
+            })).collect::<Vec<_>>(),
+        },
+        // Measured over the last 30 days; hours saved assume 3 minutes per email written and sent by hand.
+        "roiProjections": {
+            "emailsSent": sent,
+            "meetingsBooked": meetings.total,
+            "revenueCents": payments.revenue_cents,
+            "hoursSaved": round3(sent as f64 * 3.0 / 60.0),
+        },
+    })))
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+fn span(minutes: i64) -> String {
+    if minutes >= 1440 {
+        plural((minutes / 1440) as usize, "day")
+    } else if minutes >= 60 {
+        plural((minutes / 60) as usize, "hour")
+    } else {
+        plural(minutes as usize, "minute")
+    }
+}

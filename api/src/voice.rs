@@ -1,0 +1,435 @@
+//! Voice agents (seed 002 §2 "Voice Agents screen", §3, §5, §7 "Voice agents", §8): agents stored and
+//! editable, calls placed by the `voice_call` job through the voice-agent API (or simulated in demo
+//! mode, and labelled so), and the API's signed status callbacks. Contract: docs/voice-and-ai.md.
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, patch, post};
+use jobs::db::{VoiceAgentRow, VoiceCallRow};
+use jobs::queue::NewJob;
+use jobs::time::{now_ms, to_rfc3339};
+use jobs::voice::{Applied, Callback, apply_callback};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{CurrentUser, Json, Path, Query};
+use crate::{Access, AppState, Routes};
+
+pub const MISSING: &str =
+    "Missing Information: Please select a contact, agent, and provide a call purpose";
+const MAX_CAPABILITIES: usize = 20;
+
+pub(crate) fn routes() -> Routes {
+    Routes::new()
+        .add(Method::GET, "/api/kojie/health", Access::User, get(health))
+        .add(
+            Method::GET,
+            "/api/kojie/voice-agents",
+            Access::User,
+            get(agent_list),
+        )
+        .add(
+            Method::POST,
+            "/api/kojie/voice-agents",
+            Access::User,
+            post(agent_create),
+        )
+        .add(
+            Method::PATCH,
+            "/api/kojie/voice-agents/{id}",
+            Access::User,
+            patch(agent_update),
+        )
+        .add(
+            Method::POST,
+            "/api/kojie/voice-call",
+            Access::User,
+            post(voice_call),
+        )
+        .add(
+            Method::POST,
+            "/api/kojie/schedule-followup",
+            Access::User,
+            post(schedule_followup),
+        )
+        .add(
+            Method::GET,
+            "/api/kojie/calls",
+            Access::User,
+            get(call_list),
+        )
+        .add(
+            Method::GET,
+            "/api/kojie/calls/{id}",
+            Access::User,
+            get(call_get),
+        )
+        .add(
+            Method::POST,
+            "/api/webhooks/voice",
+            Access::Public,
+            post(webhook),
+        )
+}
+
+async fn health(State(state): State<AppState>, _user: CurrentUser) -> ApiResult<axum::Json<Value>> {
+    let voice = state.queue.providers.voice.as_ref();
+    let mut features = vec![
+        "Outbound qualification calls",
+        "Scheduled follow-up calls",
+        "Call history on contacts",
+    ];
+    if voice.is_some() {
+        features.extend([
+            "Transcripts and outcomes",
+            "Meeting suggestions for qualified leads",
+        ]);
+    } else {
+        features.push("Simulated calls (demo mode: nothing is dialled)");
+    }
+    Ok(axum::Json(json!({
+        "status": if voice.is_some() { "connected" } else { "demo" },
+        "features": features,
+        "provider": voice.and_then(|v| v.host()),
+    })))
+}
+
+fn agent_json(a: &VoiceAgentRow) -> Value {
+    json!({
+        "id": a.id, "name": a.name, "status": a.status, "capabilities": a.capabilities.0,
+        "description": a.description,
+        "createdAt": to_rfc3339(a.created_at), "updatedAt": to_rfc3339(a.updated_at),
+    })
+}
+
+async fn agent_list(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+) -> ApiResult<axum::Json<Value>> {
+    let agents = state.queue.db.voice_agent_list().await?;
+    Ok(axum::Json(Value::Array(
+        agents.iter().map(agent_json).collect(),
+    )))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AgentBody {
+    name: Option<String>,
+    status: Option<String>,
+    capabilities: Option<Vec<String>>,
+    description: Option<String>,
+}
+
+/// Applies a body to an agent (a new one starts active, without capabilities).
+fn apply_agent(a: &mut VoiceAgentRow, b: AgentBody) -> ApiResult<()> {
+    if let Some(name) = b.name {
+        a.name = name.trim().to_string();
+    }
+    if a.name.is_empty() {
+        return Err(ApiError::unprocessable("Agent name is required"));
+    }
+    if a.name.chars().count() > 100 {
+        return Err(ApiError::unprocessable(
+            "Agent name must be at most 100 characters",
+        ));
+    }
+    if let Some(s) = b.status {
+        if s != "active" && s != "inactive" {
+            return Err(ApiError::unprocessable("Status must be active or inactive"));
+        }
+        a.status = s;
+    }
+    if let Some(caps) = b.capabilities {
+        let mut clean: Vec<String> = Vec::new();
+        for c in caps.iter().map(|c| c.trim()).filter(|c| !c.is_empty()) {
+            if !clean.iter().any(|x| x.eq_ignore_ascii_case(c)) {
+                clean.push(c.chars().take(60).collect());
+            }
+        }
+        if clean.len() > MAX_CAPABILITIES {
+            return Err(ApiError::unprocessable(format!(
+                "At most {MAX_CAPABILITIES} capabilities"
+            )));
+        }
+        a.capabilities = sqlx::types::Json(clean);
+    }
+    if let Some(d) = b.description {
+        let d = d.trim();
+        a.description = (!d.is_empty()).then(|| d.chars().take(1000).collect());
+    }
+    Ok(())
+}
+
+async fn agent_create(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Json(body): Json<AgentBody>,
+) -> ApiResult<Response> {
+    let now = now_ms();
+    let mut agent = VoiceAgentRow {
+        id: ulid::Ulid::new().to_string(),
+        name: String::new(),
+        status: "active".into(),
+        capabilities: sqlx::types::Json(Vec::new()),
+        description: None,
+        created_at: now,
+        updated_at: now,
+    };
+    apply_agent(&mut agent, body)?;
+    state.queue.db.voice_agent_insert(&agent).await?;
+    Ok((StatusCode::CREATED, axum::Json(agent_json(&agent))).into_response())
+}
+
+async fn agent_update(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<AgentBody>,
+) -> ApiResult<axum::Json<Value>> {
+    let db = &state.queue.db;
+    let mut agent = db
+        .voice_agent_get(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Voice agent not found"))?;
+    apply_agent(&mut agent, body)?;
+    agent.updated_at = now_ms();
+    db.voice_agent_update(&agent).await?;
+    Ok(axum::Json(agent_json(&agent)))
+}
+
+fn call_json(c: &VoiceCallRow) -> Value {
+    json!({
+        "id": c.id, "contactId": c.contact_id, "contactName": c.contact_name,
+        "agentId": c.agent_id, "agentName": c.agent_name, "purpose": c.purpose, "toPhone": c.to_phone,
+        "status": c.status, "simulated": c.simulated, "outcome": c.outcome, "transcript": c.transcript,
+        "summary": c.summary, "durationSeconds": c.duration_seconds,
+        "suggestedMeeting": c.suggested_meeting.as_ref().map(|m| m.0.clone()),
+        "error": c.error, "jobId": c.job_id,
+        "scheduledFor": c.scheduled_for.map(to_rfc3339),
+        "createdAt": to_rfc3339(c.created_at), "updatedAt": to_rfc3339(c.updated_at),
+    })
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CallBody {
+    contact_id: Option<String>,
+    agent_id: Option<String>,
+    purpose: Option<String>,
+    scheduled_for: Option<String>,
+}
+
+/// Checks the call and stores it with its job (at `run_at`, when scheduled) in one transaction.
+async fn place(
+    state: &AppState,
+    user: &CurrentUser,
+    body: CallBody,
+    run_at: Option<i64>,
+) -> ApiResult<(VoiceCallRow, String)> {
+    let present = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    let (Some(contact_id), Some(agent_id), Some(purpose)) = (
+        present(&body.contact_id),
+        present(&body.agent_id),
+        present(&body.purpose),
+    ) else {
+        return Err(ApiError::unprocessable(MISSING));
+    };
+    if purpose.chars().count() > 2000 {
+        return Err(ApiError::unprocessable(
+            "The call purpose must be at most 2,000 characters",
+        ));
+    }
+    let db = &state.queue.db;
+    let contact = db
+        .contact_get(&contact_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Contact not found"))?;
+    let agent = db
+        .voice_agent_get(&agent_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Voice agent not found"))?;
+    if agent.status != "active" {
+        return Err(ApiError::unprocessable("This agent is not active"));
+    }
+    let phone = contact
+        .phone
+        .clone()
+        .filter(|p| p.chars().filter(char::is_ascii_digit).count() >= 7)
+        .ok_or_else(|| ApiError::unprocessable("This contact has no phone number"))?;
+    let now = now_ms();
+    let id = ulid::Ulid::new().to_string();
+    let mut job = NewJob::new("voice_call", json!({ "callId": id }));
+    if let Some(at) = run_at.and_then(chrono::DateTime::from_timestamp_millis) {
+        job = job.run_at(at);
+    }
+    let mut tx = state.queue.begin().await?;
+    let inserted = tx.enqueue(job).await?;
+    let call = VoiceCallRow {
+        id,
+        contact_id,
+        agent_id,
+        purpose,
+        to_phone: phone,
+        status: if run_at.is_some() {
+            "scheduled"
+        } else {
+            "queued"
+        }
+        .into(),
+        simulated: state.queue.providers.voice.is_none(),
+        provider_call_id: None,
+        outcome: None,
+        transcript: None,
+        summary: None,
+        duration_seconds: None,
+        suggested_meeting: None,
+        error: None,
+        job_id: Some(inserted.id.clone()),
+        scheduled_for: run_at,
+        actor_id: Some(user.user.id.clone()),
+        created_at: now,
+        updated_at: now,
+        contact_name: format!("{} {}", contact.first_name, contact.last_name),
+        agent_name: agent.name,
+    };
+    tx.tx().voice_call_insert(&call).await?;
+    tx.commit().await?;
+    Ok((call, inserted.id))
+}
+
+async fn voice_call(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<CallBody>,
+) -> ApiResult<Response> {
+    let (call, job_id) = place(&state, &user, body, None).await?;
+    Ok(accepted(
+        &job_id,
+        json!({"callId": call.id, "jobId": job_id, "status": "queued", "simulated": call.simulated}),
+    ))
+}
+
+async fn schedule_followup(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<CallBody>,
+) -> ApiResult<Response> {
+    let Some(when) = body
+        .scheduled_for
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    else {
+        return Err(ApiError::unprocessable(
+            "Choose when to call back (scheduledFor)",
+        ));
+    };
+    let at = chrono::DateTime::parse_from_rfc3339(when)
+        .map_err(|_| {
+            ApiError::unprocessable(
+                "scheduledFor must be a date and time like 2026-12-01T15:00:00Z",
+            )
+        })?
+        .timestamp_millis();
+    if at <= now_ms() {
+        return Err(ApiError::unprocessable(
+            "Follow-up time must be in the future",
+        ));
+    }
+    if at > now_ms() + 366 * 86_400_000 {
+        return Err(ApiError::unprocessable(
+            "Follow-up time must be within a year",
+        ));
+    }
+    let (call, job_id) = place(&state, &user, body, Some(at)).await?;
+    Ok(accepted(
+        &job_id,
+        json!({"callId": call.id, "jobId": job_id, "status": "scheduled", "scheduledFor": to_rfc3339(at), "simulated": call.simulated}),
+    ))
+}
+
+fn accepted(job_id: &str, body: Value) -> Response {
+    (
+        StatusCode::ACCEPTED,
+        [(axum::http::header::LOCATION, format!("/api/jobs/{job_id}"))],
+        axum::Json(body),
+    )
+        .into_response()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CallQuery {
+    contact_id: Option<String>,
+    limit: Option<i64>,
+}
+
+async fn call_list(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Query(q): Query<CallQuery>,
+) -> ApiResult<axum::Json<Value>> {
+    let limit = q.limit.unwrap_or(100).clamp(1, 1000);
+    let calls = state
+        .queue
+        .db
+        .voice_call_list(q.contact_id.as_deref(), limit)
+        .await?;
+    Ok(axum::Json(Value::Array(
+        calls.iter().map(call_json).collect(),
+    )))
+}
+
+async fn call_get(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Value>> {
+    let call = state
+        .queue
+        .db
+        .voice_call_get(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Call not found"))?;
+    Ok(axum::Json(call_json(&call)))
+}
+
+async fn webhook(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Response> {
+    let Some(voice) = state.queue.providers.voice.clone() else {
+        return Err(ApiError::bad_request("The voice service is not configured"));
+    };
+    let signature = headers
+        .get("x-voice-signature")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    if !jobs::providers::voice::verify_signature(
+        voice.webhook_secret(),
+        signature,
+        &body,
+        now_ms() / 1000,
+    ) {
+        return Err(ApiError::bad_request("Invalid voice callback signature"));
+    }
+    let cb: Callback = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad_request(format!("Malformed callback: {e}")))?;
+    let applied = apply_callback(&state.queue.db, &cb, now_ms())
+        .await
+        .map_err(ApiError::bad_request)?;
+    if applied == Applied::UnknownCall {
+        tracing::warn!(provider_call_id = %cb.id, "voice callback for a call we did not place");
+    }
+    Ok(StatusCode::NO_CONTENT.into_response())
+}

@@ -1,0 +1,121 @@
+//! `document_ai`: reads an uploaded document for invoice fields or analyses it. Text comes from the
+//! file itself (PDF, DOCX, DOC); images and scans need a model with vision. The upload is deleted once
+//! read.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::ai::documents::{self, Kind};
+use crate::providers::llm::Part;
+use crate::queue::{JobContext, JobError, JobKind};
+
+/// Characters of document text sent to the model (long documents are cut, and the answer says so).
+const MAX_TEXT_CHARS: usize = 60_000;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DocumentAi {
+    pub document_id: String,
+}
+
+/// Why an image or a scan cannot be read here.
+pub const NEEDS_VISION: &str = "Reading images and scanned PDFs needs an AI model with vision: set \
+    AI_PROVIDER=openai and AI_VISION=true";
+
+impl JobKind for DocumentAi {
+    const NAME: &'static str = "document_ai";
+    const MAX_ATTEMPTS: i32 = 1;
+    const TIME_BUDGET: Duration = Duration::from_secs(300);
+
+    async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
+        let db = ctx.db();
+        let doc = db
+            .ai_document_get(&self.document_id)
+            .await?
+            .ok_or_else(|| {
+                JobError::Permanent(format!("document {} not found", self.document_id))
+            })?;
+        let kind = Kind::from_media_type(&doc.media_type)
+            .ok_or_else(|| JobError::Permanent(format!("unsupported type {}", doc.media_type)))?;
+        let extract = doc.task == "invoice_extract";
+        let text = documents::text_of(kind, &doc.body).map_err(JobError::Permanent)?;
+        let llm = ctx.queue.providers.llm.clone();
+        let (system, schema_name, schema) = if extract {
+            (
+                "Read this invoice. Amounts in dollars as numbers; confidence 0-100; null for what is not there.",
+                "invoice",
+                documents::invoice_schema(),
+            )
+        } else {
+            (
+                "Analyse this business document: its type, a two-sentence summary, confidence 0-100, and its \
+                 key data as key/value pairs.",
+                "analysis",
+                documents::analysis_schema(),
+            )
+        };
+        let (mut data, source) = if text.is_empty() {
+            // An image or a PDF without a text layer: only a model that sees can read it.
+            let Some(llm) = llm.as_deref().filter(|l| l.vision) else {
+                return Err(JobError::Permanent(NEEDS_VISION.into()));
+            };
+            let answer = llm
+                .json(
+                    system,
+                    vec![Part::File {
+                        media_type: doc.media_type.clone(),
+                        bytes: doc.body.clone(),
+                    }],
+                    schema_name,
+                    schema,
+                )
+                .await
+                .map_err(|e| JobError::Permanent(e.to_string()))?;
+            (
+                answer.value,
+                json!({"source": "llm", "fallback": false, "model": answer.model, "latencyMs": answer.latency_ms}),
+            )
+        } else if let Some(llm) = llm.as_deref() {
+            let cut: String = text.chars().take(MAX_TEXT_CHARS).collect();
+            let answer = llm
+                .json(system, vec![Part::Text(cut)], schema_name, schema)
+                .await
+                .map_err(|e| JobError::Permanent(e.to_string()))?;
+            (
+                answer.value,
+                json!({"source": "llm", "fallback": false, "model": answer.model, "latencyMs": answer.latency_ms}),
+            )
+        } else if extract {
+            (
+                documents::extract_invoice(&text),
+                json!({"source": "template", "fallback": true}),
+            )
+        } else {
+            (
+                documents::analyze(&text),
+                json!({"source": "template", "fallback": true}),
+            )
+        };
+        let fallback = source["fallback"].as_bool().unwrap_or(false);
+        let how = if fallback {
+            "by rules over the document's text (template fallback: no AI model is configured)"
+        } else {
+            "by the AI model"
+        };
+        let mut out = if extract {
+            json!({"extractedData": data, "message": format!("Invoice data extracted {how}")})
+        } else {
+            documents::key_pairs_to_map(&mut data);
+            json!({"analysis": data, "message": format!("Document analysed {how}")})
+        };
+        if let (Some(o), Some(s)) = (out.as_object_mut(), source.as_object()) {
+            o.extend(s.clone());
+            o.insert("mediaType".into(), doc.media_type.clone().into());
+            o.insert("textChars".into(), text.chars().count().into());
+        }
+        db.ai_document_delete(&doc.id).await?;
+        Ok(out)
+    }
+}
