@@ -37,7 +37,7 @@ const shot = (page, name) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`,
 const toastTitled = (page, title) =>
   page.locator('[role="status"], [role="alert"]').filter({ hasText: title }).first().waitFor();
 
-test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
+test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
   const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
@@ -193,6 +193,7 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
       await form.getByLabel('First name').fill(first);
       await form.getByLabel('Last name').fill(last);
       await form.getByLabel('Title').fill('President');
+      await form.getByLabel('Phone').fill('+1 555 010 0199');
       await form.getByRole('button', { name: 'Add Contact' }).click();
       await form.getByRole('alert').filter({ hasText: 'Please fill in first name, last name, and email address.' }).waitFor();
       await shot(page, '04-contact-missing-email');
@@ -366,6 +367,65 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
       await shot(page, '18-invoice-history');
     });
 
+    await t.test('voice agents in demo mode, AI tools on templates, and an invoice emailed by its job', async () => {
+      await page.goto('/admin/voice-agents');
+      await page.getByRole('heading', { level: 1, name: 'Voice Agents' }).waitFor();
+      // The e2e server has no VOICE_API_URL: demo mode, and the call is recorded as simulated.
+      await page.getByText('Demo mode', { exact: true }).waitFor();
+      const call = page.getByRole('form', { name: 'Initiate call' });
+      await call.getByRole('button', { name: 'Start Call' }).click();
+      await toastTitled(page, 'Missing Information');
+      await call.getByLabel('Contact').selectOption({ label: `${name} · +1 555 010 0199` });
+      await call.getByLabel('Agent').selectOption({ index: 1 });
+      await call.getByLabel('Call purpose').fill('Qualify interest in the dealer program');
+      await call.getByRole('button', { name: 'Start Call' }).click();
+      await toastTitled(page, 'Call Started');
+      const detail = page.getByRole('article', { name: `Call with ${name}` });
+      await detail.getByText('Simulated — no call placed').waitFor();
+      await detail.getByText('COMPLETED').waitFor({ timeout: 30_000 });
+      await page.getByRole('list', { name: 'Recent calls' }).getByText(name).first().waitFor();
+      await shot(page, '19-voice-agents');
+
+      await page.goto('/admin/ai-management');
+      await page.getByRole('heading', { level: 1, name: 'AI Orchestration Center' }).waitFor();
+      const sentiment = page.getByRole('form', { name: 'Market sentiment' });
+      await sentiment.getByLabel('Company name').fill(`Castillo Remodeling ${RUN}`);
+      await sentiment.getByLabel('Industry').fill('bath remodeling');
+      await sentiment.getByRole('button', { name: 'Analyze Sentiment' }).click();
+      const result = page.getByRole('region', { name: 'Sentiment result' });
+      await result.getByText('Template fallback', { exact: true }).waitFor({ timeout: 30_000 });
+      await result.getByText(/\/100$/).waitFor();
+      await page.getByRole('tab', { name: 'Agents' }).click();
+      // The sentiment run just made counts among the content agent's tasks.
+      await page.getByRole('list', { name: 'Agents' }).getByRole('listitem', { name: 'Content Agent' }).getByText('1 / 1 tasks').waitFor();
+      await shot(page, '20-ai-management');
+
+      await page.goto('/admin/ai-features');
+      await page.getByRole('heading', { level: 1, name: 'AI Features' }).waitFor();
+      await page.getByRole('tab', { name: 'Content Gen' }).click();
+      const content = page.getByRole('form', { name: 'Generate content' });
+      await content.getByLabel('Context').fill('A follow-up to a remodeler we met at the Dallas trade show');
+      await content.getByRole('button', { name: 'Generate' }).click();
+      await toastTitled(page, 'Content Generated!');
+      const [text] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+      assert.equal(text.suggestedFilename(), 'generated_email.txt');
+      assert.ok((await readFile(await text.path(), 'utf8')).length > 40, 'the downloaded content has text');
+      await shot(page, '21-ai-features');
+
+      // Send Invoice: saved, then emailed with its PDF by the invoice_send job (to the outbox here).
+      await page.goto('/admin/invoicing');
+      const invoice = page.getByRole('form', { name: 'Invoice' });
+      await invoice.getByLabel('Customer name').fill(`Blue Ridge ${RUN}`);
+      await invoice.getByLabel('Customer email').fill(`ap.${RUN}@blue-ridge.test`);
+      const line = invoice.getByRole('listitem', { name: 'Line 1' });
+      await line.getByLabel('Description').fill('Grab bar');
+      await line.getByLabel('Unit price').fill('39.50');
+      await invoice.getByRole('button', { name: 'Send Invoice' }).click();
+      await toastTitled(page, 'Invoice Sent');
+      await page.goto('/admin/invoice-history');
+      await page.getByRole('region', { name: 'Sent' }).getByText(`Blue Ridge ${RUN}`).waitFor();
+    });
+
     await t.test('the ops screen and a phone-sized dashboard', async () => {
       await page.goto('/admin/ops');
       await page.getByRole('heading', { level: 1, name: 'Ops' }).waitFor();
@@ -392,6 +452,9 @@ test('admin works through the CRM screens', { timeout: 180_000 }, async (t) => {
         ['/admin/ops', 'Ops'],
         ['/admin/invoicing', 'Invoicing'],
         ['/admin/invoice-history', 'Invoice History'],
+        ['/admin/voice-agents', 'Voice Agents'],
+        ['/admin/ai-management', 'AI Orchestration Center'],
+        ['/admin/ai-features', 'AI Features'],
       ]) {
         await page.goto(path);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();

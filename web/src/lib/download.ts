@@ -7,6 +7,23 @@ export function fileNameFrom(header: string | null): string | null {
   return match?.[1] ? decodeURIComponent(match[1]) : null;
 }
 
+/** Saves `blob` as a file named `name` through a temporary link. */
+function saveBlob(name: string, blob: Blob): void {
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(href);
+}
+
+/** Saves text made in the browser (generated content, insights) as a file named `name`. */
+export function saveTextFile(name: string, text: string): void {
+  saveBlob(name, new Blob([text], { type: 'text/plain;charset=utf-8' }));
+}
+
 /**
  * Downloads a file the server generates (CSV exports, PDFs): fetched with the session
  * cookie, then saved under the server's file name (else `fallbackName`).
@@ -26,13 +43,6 @@ export async function downloadFile(
   const blob = await response.blob();
   if (!response.ok) throw errorFromResponse(response.status, response.statusText, await blob.text());
   const name = fileNameFrom(response.headers.get('Content-Disposition')) ?? fallbackName;
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(href);
+  saveBlob(name, blob);
   return name;
 }

@@ -43,4 +43,29 @@ describe('Campaigns (single)', () => {
     await user.click(await screen.findByRole('button', { name: 'Add sample tracking data' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Sample Data Added');
   });
+
+  it('AI builder: eight template cards of nine, the context from the chosen one, a preview and the full email', async () => {
+    const { user } = renderApp('/campaigns', { signedIn: true });
+    const cards = await screen.findByRole('list', { name: 'Campaign templates' });
+    expect(within(cards).getAllByRole('button')).toHaveLength(8);
+    const form = screen.getByRole('form', { name: 'AI campaign builder' });
+    expect(within(within(form).getByLabelText('Template')).getAllByRole('option')).toHaveLength(10);
+    expect(screen.getByRole('list', { name: 'Best practices' })).toHaveTextContent('Send Tuesday-Thursday, 10 AM-2 PM');
+
+    await user.click(within(cards).getByRole('button', { name: /High-Value Prospect/ }));
+    const context = within(form).getByLabelText<HTMLTextAreaElement>('Campaign context');
+    expect(context.value).toContain('scores 85+');
+    // The ninth template is in the select only.
+    await user.selectOptions(within(form).getByLabelText('Template'), 'renewal');
+    expect(context.value).toContain('Dealer Plan Renewal campaign.');
+    await user.click(within(form).getByRole('button', { name: 'Generate' }));
+
+    const preview = await screen.findByRole('region', { name: 'Email preview' });
+    expect(preview).toHaveTextContent('Line 6 of the email');
+    expect(preview).not.toHaveTextContent('Line 7 of the email');
+    expect(preview).toHaveTextContent('Template fallback');
+    expect(db.aiRequests[0]?.body).toMatchObject({ type: 'email', context: { type: 'Dealer Plan Renewal' } });
+    await user.click(within(preview).getByRole('button', { name: 'View full email' }));
+    expect(screen.getByRole('dialog', { name: 'Generated email' })).toHaveTextContent('Line 10 of the email');
+  });
 });

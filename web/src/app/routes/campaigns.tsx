@@ -6,6 +6,7 @@ import { Card, EmptyState, ErrorState, Skeleton, StatTile } from '@/components/u
 import { Field, inputClass } from '@/components/ui/field';
 import { screenHref } from '@/config/paths';
 import { useSeedEvents } from '@/features/campaigns/api/seed-events';
+import { AiCampaignBuilder } from '@/features/campaigns/components/ai-campaign-builder';
 import { AI_MODELS, AUDIENCES, useCreateSingleCampaign, useSingleCampaigns } from '@/features/campaigns/api/single-campaigns';
 import { useEmailSummary } from '@/features/email-config/api/get-email-analytics';
 import { serverMessageOr } from '@/lib/api-client';
@@ -22,7 +23,7 @@ const STATUS_CLASS: Record<string, string> = {
 
 type FormValues = { name: string; description: string; targetAudience: string; aiModel: string };
 
-/** Email Campaigns (single; seed 002 §2): figures, the create form and the active campaigns. */
+/** Email Campaigns (single; seed 002 §2): figures, the create form, the active campaigns and the AI builder. */
 export function CampaignsRoute() {
   const { pathname } = useLocation();
   const campaigns = useSingleCampaigns();
@@ -128,6 +129,7 @@ export function CampaignsRoute() {
           )}
         </Card>
       </div>
+      <AiCampaignBuilder />
     </div>
   );
 }

@@ -74,15 +74,39 @@ describe('Invoicing', () => {
     expect(db.invoices).toHaveLength(1);
   });
 
-  it('sends: the invoice is saved and marked sent, and the form starts over', async () => {
+  it('sends: the invoice is saved and emailed by a job, and the form starts over', async () => {
     const { user } = renderApp('/invoicing', { signedIn: true });
     const form = await screen.findByRole('form', { name: 'Invoice' });
     await user.type(within(form).getByLabelText('Customer name'), 'Sunrise Bath');
     await fillLine(user, 1, 'Grab bar', '2', '25');
+    // No address: refused before anything is saved.
     await user.click(within(form).getByRole('button', { name: 'Send Invoice' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Invoice Sent');
-    expect(db.invoices[0]?.status).toBe('sent');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This invoice has no customer email');
+    expect(db.invoices).toHaveLength(0);
+
+    await user.type(within(form).getByLabelText('Customer email'), 'buyer@sunrise.test');
+    await user.click(within(form).getByRole('button', { name: 'Send Invoice' }));
+    await waitFor(() => expect(document.body.textContent).toContain('is being emailed to buyer@sunrise.test'));
+    expect(db.invoiceSends).toEqual([db.invoices[0]?.id]);
     expect(within(form).getByLabelText('Customer name')).toHaveValue('');
+    // Another send waits for this one's job.
+    expect(within(form).getByRole('button', { name: 'Send Invoice' })).toBeDisabled();
+    const job = db.jobs.find((j) => j.kind === 'invoice_send');
+    if (job) Object.assign(job, { status: 'succeeded', finishedAt: new Date().toISOString() });
+    await waitFor(() => expect(document.body.textContent).toContain(`${db.invoices[0]?.invoiceNumber ?? ''} was emailed to buyer@sunrise.test`));
+  });
+
+  it('says why emailing failed when the job fails', async () => {
+    const { user } = renderApp('/invoicing', { signedIn: true });
+    const form = await screen.findByRole('form', { name: 'Invoice' });
+    await user.type(within(form).getByLabelText('Customer name'), 'Sunrise Bath');
+    await user.type(within(form).getByLabelText('Customer email'), 'buyer@sunrise.test');
+    await fillLine(user, 1, 'Grab bar', '2', '25');
+    await user.click(within(form).getByRole('button', { name: 'Send Invoice' }));
+    await waitFor(() => expect(db.jobs.some((j) => j.kind === 'invoice_send')).toBe(true));
+    const job = db.jobs.find((j) => j.kind === 'invoice_send');
+    if (job) Object.assign(job, { status: 'failed', error: 'SMTP server refused the message', finishedAt: new Date().toISOString() });
+    await waitFor(() => expect(document.body.textContent).toContain('SMTP server refused the message'));
   });
 
   it('uploads a catalog and adds its products as line items; bad files get their notices', async () => {

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { Link, useLocation } from 'react-router';
 import { z } from 'zod';
@@ -12,9 +13,11 @@ import { useCreateInvoice, type InvoiceInput } from '@/features/invoicing/api/cr
 import { useCreatePaymentIntent } from '@/features/invoicing/api/create-payment-intent';
 import { downloadInvoicePdf } from '@/features/invoicing/api/download-invoice-pdf';
 import { useCatalog } from '@/features/invoicing/api/get-catalog';
+import { invoiceKeys } from '@/features/invoicing/api/query-keys';
+import { useSendInvoice } from '@/features/invoicing/api/send-invoice';
 import type { CatalogProduct, Invoice } from '@/features/invoicing/api/types';
-import { updateInvoiceStatus } from '@/features/invoicing/api/update-invoice-status';
 import { useUploadCatalog } from '@/features/invoicing/api/upload-catalog';
+import { WatchJob } from '@/features/jobs/components/watch-job';
 import { ApiError, serverMessageOr } from '@/lib/api-client';
 import {
   DEFAULT_TAX_RATE,
@@ -27,8 +30,11 @@ import {
   toTaxMilli,
 } from '@/lib/invoice-math';
 import { toast } from '@/stores/toasts';
+import type { Job } from '@/types/api';
 
 const CSV_COLUMNS = "CSV must contain 'name' and 'price' columns";
+/** The api's refusal, checked before saving so a send without an address writes nothing. */
+export const NO_CUSTOMER_EMAIL = 'This invoice has no customer email';
 
 const lineSchema = z.object({
   productId: z.string().nullable(),
@@ -72,12 +78,17 @@ const blankInvoice = (): InvoiceInput => {
 
 type Action = 'save' | 'send' | 'charge' | 'download';
 
+/** An invoice being emailed: its `invoice_send` job, followed until it ends. */
+type Emailing = { jobId: string; invoiceNumber: string; email: string };
+
 /** Invoicing (seed 002 §2): catalog upload, invoice details, line items, totals, notes, and send / charge / download. */
 export function InvoicingRoute() {
   const { pathname } = useLocation();
   // The invoice saved from exactly these form values (as JSON), reused by the next action.
   const [saved, setSaved] = useState<{ invoice: Invoice; values: string } | null>(null);
   const [busy, setBusy] = useState<Action | null>(null);
+  const [emailing, setEmailing] = useState<Emailing | null>(null);
+  const queryClient = useQueryClient();
   const form = useForm<InvoiceInput>({ resolver: zodResolver(schema), defaultValues: blankInvoice() });
   const { register, control, handleSubmit, formState, reset, setValue } = form;
   const lines = useFieldArray({ control, name: 'lineItems' });
@@ -89,6 +100,7 @@ export function InvoicingRoute() {
   );
   const create = useCreateInvoice();
   const pay = useCreatePaymentIntent();
+  const send = useSendInvoice();
   const errors = formState.errors;
 
   // An edit after saving makes a new invoice on the next action (the number must then change too).
@@ -100,8 +112,30 @@ export function InvoicingRoute() {
     return invoice;
   };
 
+  const emailed = useCallback(
+    (job: Job) => {
+      setEmailing(null);
+      void queryClient.invalidateQueries({ queryKey: invoiceKeys.all });
+      if (!emailing) return;
+      if (job.status === 'succeeded') {
+        toast({ title: 'Invoice Sent', description: `${emailing.invoiceNumber} was emailed to ${emailing.email}.`, variant: 'success' });
+      } else {
+        toast({ title: 'Send Failed', description: job.error ?? `Emailing ${emailing.invoiceNumber} was ${job.status}.`, variant: 'destructive' });
+      }
+    },
+    [emailing, queryClient],
+  );
+  const lostEmailing = useCallback(() => {
+    setEmailing(null);
+    void queryClient.invalidateQueries({ queryKey: invoiceKeys.all });
+  }, [queryClient]);
+
   const run = (action: Action) =>
     handleSubmit(async (values) => {
+      if (action === 'send' && !values.customerEmail.trim()) {
+        toast({ title: 'Send Failed', description: NO_CUSTOMER_EMAIL, variant: 'destructive' });
+        return;
+      }
       setBusy(action);
       try {
         const invoice = await ensureSaved(values);
@@ -109,8 +143,10 @@ export function InvoicingRoute() {
           toast({ title: 'Invoice Saved', description: `${invoice.invoiceNumber} saved as a draft.`, variant: 'success' });
         } else if (action === 'send') {
           try {
-            await updateInvoiceStatus({ id: invoice.id, status: 'sent' });
-            toast({ title: 'Invoice Sent', description: `${invoice.invoiceNumber} is marked sent.`, variant: 'success' });
+            const { jobId } = await send.mutateAsync({ id: invoice.id });
+            const email = invoice.customerEmail ?? values.customerEmail.trim();
+            setEmailing({ jobId, invoiceNumber: invoice.invoiceNumber, email });
+            toast({ title: 'Sending Invoice', description: `${invoice.invoiceNumber} is being emailed to ${email}.`, variant: 'success' });
             setSaved(null);
             reset(blankInvoice());
           } catch (e) {
@@ -297,7 +333,7 @@ export function InvoicingRoute() {
           <Button type="button" variant="secondary" disabled={busy !== null} onClick={() => void run('save')}>
             {busy === 'save' ? 'Saving...' : 'Save Draft'}
           </Button>
-          <Button type="button" disabled={busy !== null || noTotal} onClick={() => void run('send')}>
+          <Button type="button" disabled={busy !== null || noTotal || emailing !== null} onClick={() => void run('send')}>
             {busy === 'send' ? 'Sending...' : 'Send Invoice'}
           </Button>
           <Button type="button" disabled={busy !== null || noTotal} onClick={() => void run('charge')}>
@@ -307,6 +343,12 @@ export function InvoicingRoute() {
             {busy === 'download' ? 'Preparing PDF...' : 'Download PDF'}
           </Button>
         </div>
+        {emailing ? (
+          <p aria-live="polite" className="text-sm text-slate-600">
+            Emailing {emailing.invoiceNumber} to {emailing.email}…
+            <WatchJob key={emailing.jobId} jobId={emailing.jobId} onFinish={emailed} onError={lostEmailing} />
+          </p>
+        ) : null}
       </form>
     </div>
   );

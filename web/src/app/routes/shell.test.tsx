@@ -56,7 +56,10 @@ describe('app shell and routing', () => {
       '/email-campaigns',
       '/email-sequences',
       '/meetings',
+      '/voice-agents',
       '/business-development',
+      '/ai-management',
+      '/ai-features',
     ]);
   });
 

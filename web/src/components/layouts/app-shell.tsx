@@ -19,7 +19,7 @@ export const LOGOUT_FAILED = 'Logout failed';
 export const NAV_GROUPS: { label: string; items: ScreenName[] }[] = [
   { label: 'Analytics', items: ['dashboard', 'discovery', 'pipeline', 'ops'] },
   { label: 'Customer Management', items: ['leads', 'customers', 'contacts', 'companies'] },
-  { label: 'Campaign Tools', items: ['campaigns', 'emailCampaigns', 'emailSequences', 'meetings', 'automation'] },
+  { label: 'Campaign Tools', items: ['campaigns', 'emailCampaigns', 'emailSequences', 'meetings', 'voiceAgents', 'automation', 'aiManagement', 'aiFeatures'] },
   { label: 'Business Tools', items: ['invoicing', 'invoiceHistory'] },
 ];
 

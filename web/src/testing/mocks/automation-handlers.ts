@@ -1,11 +1,8 @@
-import { http, HttpResponse, type HttpResponseResolver } from 'msw';
+import { http, HttpResponse } from 'msw';
 
+import { authed } from './authed';
 import { db, makeJob } from './db';
 
-const authed =
-  (resolver: HttpResponseResolver): HttpResponseResolver =>
-  (info) =>
-    db.signedIn ? resolver(info) : HttpResponse.json({ message: 'Not signed in' }, { status: 401 });
 
 /** The automation screen's reads, from the mock database where it has the data. */
 export const automationHandlers = [

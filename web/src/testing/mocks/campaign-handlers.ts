@@ -1,14 +1,11 @@
-import { http, HttpResponse, type HttpResponseResolver } from 'msw';
+import { http, HttpResponse } from 'msw';
 
 import type { SingleCampaign } from '@/features/campaigns/api/single-campaigns';
 import type { BulkCampaign, EmailTemplate } from '@/features/campaigns/api/types';
 
+import { authed } from './authed';
 import { db, newId } from './db';
 
-const authed =
-  (resolver: HttpResponseResolver): HttpResponseResolver =>
-  (info) =>
-    db.signedIn ? resolver(info) : HttpResponse.json({ message: 'Not signed in' }, { status: 401 });
 
 export const TEMPLATES: EmailTemplate[] = [
   {

@@ -1,20 +1,15 @@
-import { http, HttpResponse, type HttpResponseResolver } from 'msw';
+import { http, HttpResponse } from 'msw';
 
 import type { Contact, Deal } from '@/types/api';
 
+import { authed } from './authed';
 import { db, makeContact, makeDeal, makeJob, makeMeeting } from './db';
 
 /** Stateful stand-ins for the CRM endpoints, with the real API's rules and messages. */
 
 const NOW_ISO = '2026-01-15T10:00:00Z';
 
-const notSignedIn = () => HttpResponse.json({ message: 'Not signed in' }, { status: 401 });
 
-// Every CRM route needs a session.
-const authed =
-  (resolver: HttpResponseResolver): HttpResponseResolver =>
-  (info) =>
-    db.signedIn ? resolver(info) : notSignedIn();
 
 const fieldError = (message: string, field: string, status = 422) =>
   HttpResponse.json({ message, errors: { [field]: message } }, { status });

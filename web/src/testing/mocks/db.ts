@@ -2,6 +2,7 @@ import type { SingleCampaign } from '@/features/campaigns/api/single-campaigns';
 import type { Deliverability, Sequence, SequenceStep } from '@/features/sequences/api/types';
 import type { BulkCampaign } from '@/features/campaigns/api/types';
 import type { CatalogProduct, Invoice } from '@/features/invoicing/api/types';
+import type { VoiceAgent, VoiceCall } from '@/features/voice/api/types';
 import type {
   Activity,
   AuditEntry,
@@ -63,6 +64,20 @@ type Db = {
   catalog: CatalogProduct[];
   /** Bodies of POST /api/create-payment-intent. */
   payments: Record<string, unknown>[];
+  /** Invoice ids POSTed to /api/invoices/{id}/send. */
+  invoiceSends: string[];
+  /** Whether a voice API is configured (else calls are simulated). */
+  voiceConnected: boolean;
+  voiceAgents: VoiceAgent[];
+  voiceCalls: VoiceCall[];
+  /** Bodies of the voice-call and schedule-followup POSTs, in order. */
+  voiceRequests: Record<string, unknown>[];
+  /** Every AI POST: its path and JSON body, or the multipart field names. */
+  aiRequests: { path: string; body?: unknown; fields?: string[] }[];
+  /** When true, AI POSTs answer 202 with a running job instead of the result. */
+  aiQueue: boolean;
+  /** When true, AI answers come from "the model" (fallback false). */
+  aiModel: boolean;
   nextId: number;
 };
 
@@ -96,6 +111,14 @@ const initial = (): Db => ({
   invoices: [],
   catalog: [],
   payments: [],
+  invoiceSends: [],
+  voiceConnected: false,
+  voiceAgents: [],
+  voiceCalls: [],
+  voiceRequests: [],
+  aiRequests: [],
+  aiQueue: false,
+  aiModel: false,
   nextId: 1,
 });
 

@@ -2,11 +2,14 @@ import { http, HttpResponse } from 'msw';
 
 import type { Job } from '@/types/api';
 
+import { notSignedIn } from './authed';
+import { aiHandlers } from './ai-handlers';
 import { automationHandlers } from './automation-handlers';
 import { campaignHandlers } from './campaign-handlers';
 import { crmHandlers, leadHandlers } from './crm-handlers';
 import { invoiceHandlers } from './invoice-handlers';
 import { sequenceHandlers } from './sequence-handlers';
+import { voiceHandlers } from './voice-handlers';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -20,7 +23,6 @@ import {
 
 /** Default handlers: a small, stateful stand-in for the Prospector API contract. */
 
-const notSignedIn = () => HttpResponse.json({ message: 'Not signed in' }, { status: 401 });
 
 const KNOWN_KINDS = new Set(['noop']);
 
@@ -236,5 +238,7 @@ export const handlers = [
   ...sequenceHandlers,
   ...leadHandlers,
   ...invoiceHandlers,
+  ...voiceHandlers,
+  ...aiHandlers,
 ];
 

@@ -1,15 +1,12 @@
-import { http, HttpResponse, type HttpResponseResolver } from 'msw';
+import { http, HttpResponse } from 'msw';
 
 import type { InvoiceInput } from '@/features/invoicing/api/create-invoice';
 import type { Invoice, InvoiceStatus } from '@/features/invoicing/api/types';
 import { invoiceTotals, toTaxMilli } from '@/lib/invoice-math';
 
-import { db, newId } from './db';
+import { authed } from './authed';
+import { db, makeJob, newId } from './db';
 
-const authed =
-  (resolver: HttpResponseResolver): HttpResponseResolver =>
-  (info) =>
-    db.signedIn ? resolver(info) : HttpResponse.json({ message: 'Not signed in' }, { status: 401 });
 
 /** An invoice as the server stores it (totals from the same cents arithmetic). */
 export function makeInvoice(input: Partial<InvoiceInput> & { status?: InvoiceStatus } = {}): Invoice {
@@ -84,6 +81,17 @@ export const invoiceHandlers = [
     const { status } = (await request.json()) as { status: InvoiceStatus };
     inv.status = status;
     return HttpResponse.json(inv);
+  })),
+  // The invoice_send job stays queued: tests finish it (and mark the invoice sent) themselves.
+  http.post('/api/invoices/:id/send', authed(({ params }) => {
+    const inv = db.invoices.find((i) => i.id === params.id);
+    if (!inv) return HttpResponse.json({ message: 'Invoice not found' }, { status: 404 });
+    if (inv.status === 'paid') return HttpResponse.json({ message: 'Paid invoices cannot be sent' }, { status: 409 });
+    if (!inv.customerEmail) return HttpResponse.json({ message: 'This invoice has no customer email' }, { status: 422 });
+    db.invoiceSends.push(inv.id);
+    const job = makeJob({ kind: 'invoice_send' });
+    db.jobs.push(job);
+    return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
   })),
   http.get('/api/invoices/:id/pdf', authed(({ params }) => {
     const inv = db.invoices.find((i) => i.id === params.id);

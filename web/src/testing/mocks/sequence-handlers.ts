@@ -1,13 +1,10 @@
-import { http, HttpResponse, type HttpResponseResolver } from 'msw';
+import { http, HttpResponse } from 'msw';
 
 import type { Sequence, SequenceStep } from '@/features/sequences/api/types';
 
+import { authed } from './authed';
 import { db, newId } from './db';
 
-const authed =
-  (resolver: HttpResponseResolver): HttpResponseResolver =>
-  (info) =>
-    db.signedIn ? resolver(info) : HttpResponse.json({ message: 'Not signed in' }, { status: 401 });
 
 export function makeSequence(overrides: Partial<Sequence> = {}): Sequence {
   const s: Sequence = {
