@@ -543,6 +543,8 @@ async fn ai_tools_templates_and_model(tdb: TestDb) {
         "{a}"
     );
     assert_eq!(a["modelPerformance"]["template"]["usage"], 4);
+    // The default queue keeps finished runs a week: the counts cover that window.
+    assert_eq!(a["jobRetentionDays"], 7.0);
     assert_eq!(a["totalAgents"], 6);
     let mcp = app.get_json(&c, "/api/mcp/status").await;
     let ai = mcp["activeConnections"]

@@ -672,6 +672,8 @@ async fn analytics(State(state): State<AppState>, _u: CurrentUser) -> ApiResult<
         },
         "aiOrchestration": {"tasksRouted": routed, "efficiency": round3(ratio(routed_ok, routed) * 100.0), "costSavings": null},
         "modelPerformance": model_performance,
+        // Task runs count only while the queue keeps them (JOB_RETENTION_SECS); CRM examples stay.
+        "jobRetentionDays": state.queue.settings.retention.as_secs_f64() / 86_400.0,
     })))
 }
 

@@ -38,6 +38,11 @@ describe('AI Orchestration Center', () => {
     expect(within(failing).getByText('failure')).toHaveClass('bg-rose-100');
     expect(within(insights).getByRole('listitem', { name: 'Texas replies most' })).toHaveTextContent('Implemented');
     expect(failing).toHaveTextContent('Confidence 30%');
+
+    await user.click(screen.getByRole('tab', { name: 'Training' }));
+    expect(await screen.findByRole('list', { name: 'Data points per agent' })).toHaveTextContent('Lead Scoring Agent640 data points');
+    expect(screen.getByText('Task history kept').nextSibling).toHaveTextContent('7 days');
+    expect(screen.getByText('Auto-refresh interval').nextSibling).toHaveTextContent('30 seconds');
   });
 
   it('runs the sentiment tool, labels a template answer, and refuses an empty form', async () => {

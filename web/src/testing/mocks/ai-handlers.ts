@@ -87,6 +87,7 @@ export const ANALYTICS: AiAnalytics = {
   performanceMetrics: { currentCampaigns: 3, openRate: 41.2, clickThroughRate: 7.5, conversionRate: null },
   aiOrchestration: { tasksRouted: 321, efficiency: 86.4, costSavings: null },
   modelPerformance: { template: { accuracy: null, speed: '12 ms', usage: 57, specialty: 'Template answers from CRM data' } },
+  jobRetentionDays: 7,
 };
 
 export const MCP_STATUS: McpStatus = {

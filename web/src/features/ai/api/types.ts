@@ -92,6 +92,8 @@ export type AiAnalytics = {
   aiOrchestration: { tasksRouted: number; efficiency: number | null; costSavings: number | null };
   /** Keyed by provider: `template` or the configured model. */
   modelPerformance: Record<string, ModelPerformance>;
+  /** How long finished task runs are kept: the task counts cover this window. */
+  jobRetentionDays: number;
 };
 
 export type McpConnection = { name: string; type: string; status: 'operational' | 'degraded' | 'not_configured'; detail: string | null };

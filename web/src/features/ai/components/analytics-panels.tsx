@@ -111,9 +111,6 @@ export function InsightsPanel({ insights }: { insights: AiInsight[] }) {
   );
 }
 
-/** Seed 002 §9: how long training data is kept. */
-export const RETENTION_DAYS = 90;
-
 /** The training tab: data points per agent, collection and refresh settings. */
 export function TrainingPanel({ analytics, refreshMs }: { analytics: AiAnalytics; refreshMs: number | false }) {
   return (
@@ -142,8 +139,10 @@ export function TrainingPanel({ analytics, refreshMs }: { analytics: AiAnalytics
           <dd className="tabular-nums">{analytics.totalTrainingData.toLocaleString()}</dd>
           <dt className="text-slate-500">Auto-refresh interval</dt>
           <dd>{refreshMs ? `${refreshMs / 1000} seconds` : 'Off'}</dd>
-          <dt className="text-slate-500">Data retention</dt>
-          <dd>{RETENTION_DAYS} days</dd>
+          <dt className="text-slate-500">Task history kept</dt>
+          <dd>{analytics.jobRetentionDays.toLocaleString(undefined, { maximumFractionDigits: 1 })} days</dd>
+          <dt className="text-slate-500">CRM examples kept</dt>
+          <dd>Until deleted</dd>
         </dl>
       </Card>
     </div>
