@@ -10,6 +10,26 @@ use serde_json::{Value, json};
 use crate::config::Secret;
 use crate::providers::http::{HttpError, HttpPolicy, send};
 
+/// POSTs one request to an OpenAI-compatible chat-completions endpoint (with the retry policy)
+/// and returns the answer's body; the AI tasks and the discovery provider both ask this way.
+pub(crate) async fn post_chat(
+    client: &reqwest::Client,
+    policy: &HttpPolicy,
+    base_url: &str,
+    api_key: Option<&Secret<String>>,
+    body: &Value,
+) -> Result<String, HttpError> {
+    let url = format!("{base_url}/chat/completions");
+    send(policy, || {
+        let r = client.post(&url).json(body);
+        match api_key {
+            Some(k) => r.bearer_auth(k.expose()),
+            None => r,
+        }
+    })
+    .await
+}
+
 pub struct Llm {
     client: reqwest::Client,
     base_url: String,
@@ -102,15 +122,14 @@ impl Llm {
                 "json_schema": {"name": schema_name, "strict": true, "schema": schema},
             },
         });
-        let url = format!("{}/chat/completions", self.base_url);
         let started = Instant::now();
-        let text = send(&self.policy, || {
-            let r = self.client.post(&url).json(&body);
-            match &self.api_key {
-                Some(k) => r.bearer_auth(k.expose()),
-                None => r,
-            }
-        })
+        let text = post_chat(
+            &self.client,
+            &self.policy,
+            &self.base_url,
+            self.api_key.as_ref(),
+            &body,
+        )
         .await
         .map_err(|e| match e {
             HttpError::Status { status, body, .. } if !(status == 429 || status >= 500) => {

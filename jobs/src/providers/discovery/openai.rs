@@ -13,7 +13,8 @@ use super::{
 };
 use crate::config::Secret;
 use crate::geo::{COMPANY_TYPES, state_code};
-use crate::providers::http::{HttpError, HttpPolicy, send};
+use crate::providers::http::{HttpError, HttpPolicy};
+use crate::providers::llm::post_chat;
 
 pub struct OpenAiDiscovery {
     client: reqwest::Client,
@@ -260,14 +261,13 @@ impl DiscoveryProvider for OpenAiDiscovery {
                     "json_schema": {"name": "discovery_results", "strict": true, "schema": schema()},
                 },
             });
-            let url = format!("{}/chat/completions", self.base_url);
-            let text = send(&self.policy, || {
-                let req = self.client.post(&url).json(&body);
-                match &self.api_key {
-                    Some(key) => req.bearer_auth(key.expose()),
-                    None => req,
-                }
-            })
+            let text = post_chat(
+                &self.client,
+                &self.policy,
+                &self.base_url,
+                self.api_key.as_ref(),
+                &body,
+            )
             .await
             .map_err(|e| match e {
                 HttpError::Status { status, .. } if !(status == 429 || status >= 500) => {
