@@ -106,6 +106,13 @@ async fn voice_demo_mode_and_messages(tdb: TestDb) {
     let agents = app.get_json(&c, "/api/kojie/voice-agents").await;
     assert_eq!(agents.as_array().unwrap().len(), 2, "{agents}");
     let agent = agents[0]["id"].as_str().unwrap().to_string();
+    // The starting agents are dated when the database was made, not 1970.
+    let seeded =
+        chrono::DateTime::parse_from_rfc3339(agents[0]["createdAt"].as_str().unwrap()).unwrap();
+    assert!(
+        seeded.timestamp() > chrono::Utc::now().timestamp() - 3600,
+        "{agents}"
+    );
 
     // Agents are stored and editable.
     let (s, v) = send(

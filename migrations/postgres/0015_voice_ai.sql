@@ -42,13 +42,14 @@ CREATE TABLE ai_documents (
     created_at BIGINT NOT NULL
 );
 
+-- The two starting agents, dated when the migration ran.
 INSERT INTO voice_agents (id, name, status, capabilities, description, created_at, updated_at) VALUES
     ('agent-qualify', 'Qualification Agent', 'active',
      '["lead qualification","needs discovery","meeting booking"]',
-     'Calls new leads, asks about projects and volume, books a meeting when there is a fit.', 0, 0),
+     'Calls new leads, asks about projects and volume, books a meeting when there is a fit.', (extract(epoch from now()) * 1000)::bigint, (extract(epoch from now()) * 1000)::bigint),
     ('agent-followup', 'Follow-up Agent', 'active',
      '["follow-up","reminders","callback scheduling"]',
-     'Follows up after emails and meetings and schedules callbacks.', 0, 0);
+     'Follows up after emails and meetings and schedules callbacks.', (extract(epoch from now()) * 1000)::bigint, (extract(epoch from now()) * 1000)::bigint);
 
 -- Invoices emailed to their customers, one row per sending job (a retried job never emails twice).
 CREATE TABLE invoice_emails (
