@@ -187,17 +187,22 @@ pub fn parse(body: &str) -> Result<(Value, Option<u64>), LlmError> {
         return Err(LlmError::Malformed(format!("the model refused: {r}")));
     }
     if choice.finish_reason.as_deref() == Some("length") {
-        return Err(LlmError::Malformed("the answer was cut off".into()));
+        return Err(LlmError::Malformed(
+            "the answer was cut off (finish_reason: length)".into(),
+        ));
     }
     let content = choice
         .message
         .content
         .ok_or_else(|| LlmError::Malformed("empty answer".into()))?;
-    let value: Value = serde_json::from_str(&content)
-        .map_err(|e| LlmError::Malformed(format!("the answer is not JSON ({e})")))?;
+    let value: Value = serde_json::from_str(&content).map_err(|e| {
+        LlmError::Malformed(format!(
+            "the answer does not match the schema: not JSON ({e})"
+        ))
+    })?;
     if !value.is_object() {
         return Err(LlmError::Malformed(
-            "the answer is not a JSON object".into(),
+            "the answer does not match the schema: not a JSON object".into(),
         ));
     }
     Ok((value, tokens))

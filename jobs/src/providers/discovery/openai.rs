@@ -14,7 +14,7 @@ use super::{
 use crate::config::Secret;
 use crate::geo::{COMPANY_TYPES, state_code};
 use crate::providers::http::{HttpError, HttpPolicy};
-use crate::providers::llm::post_chat;
+use crate::providers::llm::{LlmError, parse, post_chat};
 
 pub struct OpenAiDiscovery {
     client: reqwest::Client,
@@ -107,23 +107,6 @@ fn prompt(q: &DiscoveryQuery) -> String {
     parts.join(" ")
 }
 
-/// The envelope: providers add fields of their own (usage, ids), so only `choices` is required.
-#[derive(Deserialize)]
-struct Completion {
-    choices: Vec<Choice>,
-}
-
-#[derive(Deserialize)]
-struct Choice {
-    message: Message,
-    finish_reason: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Message {
-    content: Option<String>,
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Answer {
@@ -162,24 +145,12 @@ struct AnswerContact {
 /// Parses the completion body into companies, or says precisely why it cannot be used.
 pub fn parse_completion(body: &str) -> Result<Vec<FoundCompany>, ProviderError> {
     let invalid = |m: String| ProviderError::Invalid(format!("discovery answer rejected: {m}"));
-    let completion: Completion =
-        serde_json::from_str(body).map_err(|e| invalid(format!("not a chat completion ({e})")))?;
-    let choice = completion
-        .choices
-        .into_iter()
-        .next()
-        .ok_or_else(|| invalid("no choices".into()))?;
-    if choice.finish_reason.as_deref() == Some("length") {
-        return Err(invalid(
-            "the model's answer was cut off (finish_reason: length)".into(),
-        ));
-    }
-    let content = choice
-        .message
-        .content
-        .ok_or_else(|| invalid("empty message".into()))?;
-    let answer: Answer = serde_json::from_str(&content)
-        .map_err(|e| invalid(format!("content does not match the schema ({e})")))?;
+    // The same envelope checks as every AI task (no choices, refused, cut off, not JSON).
+    let (value, _) = parse(body).map_err(|e| match e {
+        LlmError::Malformed(m) | LlmError::Unavailable(m) => invalid(m),
+    })?;
+    let answer: Answer = serde_json::from_value(value)
+        .map_err(|e| invalid(format!("the answer does not match the schema ({e})")))?;
     answer
         .companies
         .into_iter()
