@@ -56,6 +56,23 @@ async fn insert_contact(
     id
 }
 
+/// `path` of a config URL: the test server's public base is `http://127.0.0.1`.
+fn path_of_url(url: &Value) -> String {
+    url.as_str()
+        .expect("url")
+        .trim_start_matches("http://127.0.0.1")
+        .to_string()
+}
+
+/// The event webhook's path with the install's token, as an admin reads it on the Email
+/// Configuration screen.
+async fn webhook_path(app: &TestApp, admin: &Client) -> String {
+    let cfg = app.get_json(admin, "/api/email/webhook/config").await;
+    let path = path_of_url(&cfg["webhookUrl"]);
+    assert!(path.contains("?token="), "{cfg}");
+    path
+}
+
 /// Lifts the sending limits (admin call).
 async fn limits(app: &TestApp, admin: &Client, hourly: i64, daily: i64) {
     let (status, body) = send(
@@ -365,7 +382,8 @@ async fn smtp_deferral_and_permanent_failure(db: TestDb) {
         scalar(&app.db, "SELECT COUNT(*) FROM suppressions").await,
         0
     );
-    let (status, body) = send(app.anonymous().post(app.url("/api/email/webhook")).json(&json!([
+    let webhook = webhook_path(&app, &admin).await;
+    let (status, body) = send(app.anonymous().post(app.url(&webhook)).json(&json!([
         { "email": "gone@example.test", "event": "bounce", "type": "bounce", "timestamp": 1_700_000_000, "sg_event_id": "b-1" }
     ])))
     .await;
@@ -647,6 +665,11 @@ async fn direct_email_tracking_and_webhook(db: TestDb) {
     assert_eq!(status, 409, "sample data only on an empty install");
     let cfg = app.get_json(&user, "/api/email/webhook/config").await;
     assert_eq!(cfg["webhookUrl"], "http://127.0.0.1/api/email/webhook");
+    assert_eq!(
+        (cfg["webhookAuth"].as_str(), cfg["tokenVisible"].as_bool()),
+        (Some("signature"), Some(false)),
+        "with a public key the signature is the check; a non-admin sees no token: {cfg}"
+    );
     assert_eq!(
         cfg["delivery"]["mode"], "outbox",
         "no SMTP_URL: demo mode, said so"
@@ -946,12 +969,8 @@ async fn kill_the_worker_mid_campaign(db: TestDb) {
         .filter(|(_, to)| got.contains_key(to))
         .map(|(id, to)| json!({ "email": to, "event": "delivered", "timestamp": 1_700_000_000, "sg_event_id": format!("d-{id}"), "prospector_message_id": id }))
         .collect();
-    let (status, r) = send(
-        app.anonymous()
-            .post(app.url("/api/email/webhook"))
-            .json(&events),
-    )
-    .await;
+    let webhook = webhook_path(&app, &admin).await;
+    let (status, r) = send(app.anonymous().post(app.url(&webhook)).json(&events)).await;
     assert_eq!(
         (status, r["recorded"].as_u64()),
         (200, Some(reached as u64)),
@@ -972,7 +991,192 @@ async fn kill_the_worker_mid_campaign(db: TestDb) {
     app.stop().await;
 }
 
+/// With no provider key (the default) the event webhook and inbound parse take nothing without the
+/// install's token; the token is shown to admins, rotates, and the old one stops at once.
+async fn webhooks_need_the_install_token(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let admin = app.admin().await;
+    let user = app.user().await;
+    insert_contact(&app.db, "Vic", Some("victim@example.test"), "customer", 80).await;
+    let spam = |id: &str| json!([{ "email": "victim@example.test", "event": "spamreport", "timestamp": 1_700_000_000, "sg_event_id": id }]);
+    let suppressed = || scalar(&app.db, "SELECT COUNT(*) FROM suppressions");
+
+    // A stranger's forged spam report: refused, the contact stays mailable.
+    for path in [
+        "/api/email/webhook",
+        "/api/email/webhook?token=",
+        "/api/email/webhook?token=guess",
+    ] {
+        let (status, body) = send(app.anonymous().post(app.url(path)).json(&spam("s-0"))).await;
+        assert_eq!(status, 401, "{path}: {body}");
+        assert!(
+            body["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{body}"
+        );
+    }
+    assert_eq!(suppressed().await, 0, "an anonymous call suppresses nobody");
+    let (status, _) = send(
+        app.anonymous()
+            .post(app.url("/api/email/inbound"))
+            .multipart(reqwest::multipart::Form::new().text("from", "victim@example.test")),
+    )
+    .await;
+    assert_eq!(status, 401, "inbound parse needs the token too");
+
+    // Admins see both URLs in full; other users see them without the token.
+    let cfg = app.get_json(&admin, "/api/email/webhook/config").await;
+    assert_eq!(
+        (cfg["webhookAuth"].as_str(), cfg["tokenVisible"].as_bool()),
+        (Some("token"), Some(true)),
+        "{cfg}"
+    );
+    let webhook = path_of_url(&cfg["webhookUrl"]);
+    let inbound = path_of_url(&cfg["inboundUrl"]);
+    let token = webhook
+        .split_once("?token=")
+        .map(|(_, t)| t.to_string())
+        .unwrap();
+    assert!(token.len() >= 43, "32 random bytes: {token}");
+    assert_eq!(inbound, format!("/api/email/inbound?token={token}"));
+    let stored: String = scalar!(&app.db, String, "SELECT value FROM app_secrets");
+    assert!(!stored.contains(&token), "the token is sealed at rest");
+    let seen = app.get_json(&user, "/api/email/webhook/config").await;
+    assert_eq!(seen["tokenVisible"], false, "{seen}");
+    assert!(
+        !seen.to_string().contains(&token),
+        "a non-admin never sees the token"
+    );
+    assert_eq!(
+        app.get_json(&admin, "/api/email/webhook/config").await["webhookUrl"],
+        cfg["webhookUrl"],
+        "the token stays until rotated"
+    );
+
+    // With the token: accepted.
+    let (status, r) = send(app.anonymous().post(app.url(&webhook)).json(&spam("s-1"))).await;
+    assert_eq!((status, r["recorded"].as_i64()), (200, Some(1)), "{r}");
+    assert_eq!(suppressed().await, 1);
+    let (status, r) = send(
+        app.anonymous()
+            .post(app.url(&inbound))
+            .multipart(reqwest::multipart::Form::new().text("from", "victim@example.test")),
+    )
+    .await;
+    assert_eq!((status, r["matched"].as_bool()), (200, Some(false)), "{r}");
+
+    // Rotation: admins only; the old URLs stop working at once, the new ones work.
+    let (status, _) = send(user.post(app.url("/api/email/webhook/rotate"))).await;
+    assert_eq!(status, 403);
+    let (status, rotated) = send(admin.post(app.url("/api/email/webhook/rotate"))).await;
+    assert_eq!(status, 200, "{rotated}");
+    let fresh = path_of_url(&rotated["webhookUrl"]);
+    assert_ne!(fresh, webhook);
+    let (status, _) = send(app.anonymous().post(app.url(&webhook)).json(&spam("s-2"))).await;
+    assert_eq!(status, 401, "the old token is refused after a rotation");
+    let (status, _) = send(
+        app.anonymous()
+            .post(app.url(&inbound))
+            .multipart(reqwest::multipart::Form::new().text("from", "victim@example.test")),
+    )
+    .await;
+    assert_eq!(status, 401, "the old inbound URL is refused too");
+    let (status, r) = send(app.anonymous().post(app.url(&fresh)).json(&spam("s-3"))).await;
+    assert_eq!((status, r["recorded"].as_i64()), (200, Some(1)), "{r}");
+    assert_eq!(
+        app.get_json(&admin, "/api/email/webhook/config").await["webhookUrl"],
+        rotated["webhookUrl"]
+    );
+    assert_eq!(
+        scalar(
+            &app.db,
+            "SELECT COUNT(*) FROM audit_log WHERE action = 'email.webhook_token.rotate'"
+        )
+        .await,
+        1
+    );
+    app.stop().await;
+}
+
+/// A suppression (forged or mistaken) can be lifted by an admin, with an audit entry; the contact
+/// can then be emailed again. Other users get 403 and change nothing.
+async fn admins_lift_a_suppression(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let admin = app.admin().await;
+    let user = app.user().await;
+    let contact = insert_contact(&app.db, "Sam", Some("Sam@Example.test"), "customer", 80).await;
+    app.db
+        .suppression_add("sam@example.test", "spam_reported", "webhook", now_ms())
+        .await
+        .unwrap();
+    let email =
+        || {
+            send(user.post(app.url("/api/contacts/email")).json(
+                &json!({ "contactId": contact, "subject": "Hello", "message": "Back in touch" }),
+            ))
+        };
+    let (status, _) = email().await;
+    assert_eq!(status, 422, "suppressed");
+
+    let res = user
+        .get(app.url("/api/email/suppressions?q=sam"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers()["x-total-count"], "1");
+    let list: Value = res.json().await.unwrap();
+    assert_eq!(
+        (
+            list[0]["email"].as_str(),
+            list[0]["reason"].as_str(),
+            list[0]["contactId"].as_str()
+        ),
+        (
+            Some("sam@example.test"),
+            Some("spam_reported"),
+            Some(contact.as_str())
+        ),
+        "{list}"
+    );
+    let lift = "/api/email/suppressions/sam%40example.test";
+    let (status, body) = send(user.delete(app.url(lift))).await;
+    assert_eq!(status, 403, "{body}");
+    let (status, _) = send(app.anonymous().delete(app.url(lift))).await;
+    assert_eq!(status, 401);
+    let (status, _) = email().await;
+    assert_eq!(status, 422, "a refused lift changes nothing");
+
+    let (status, body) = send(admin.delete(app.url(lift))).await;
+    assert_eq!(
+        (status, body["reason"].as_str()),
+        (200, Some("spam_reported")),
+        "{body}"
+    );
+    let (status, _) = send(admin.delete(app.url(lift))).await;
+    assert_eq!(status, 404, "nothing left to lift");
+    let (status, body) = email().await;
+    assert_eq!(status, 202, "the contact can be emailed again: {body}");
+    assert_eq!(
+        scalar(
+            &app.db,
+            "SELECT COUNT(*) FROM audit_log WHERE action = 'email.suppression.lift' AND target = 'sam@example.test' AND actor_email = 'admin@test.local'"
+        )
+        .await,
+        1
+    );
+    assert_eq!(
+        scalar(
+            &app.db,
+            "SELECT COUNT(*) FROM activities WHERE type = 'suppression_lifted'"
+        )
+        .await,
+        1
+    );
+    app.stop().await;
+}
+
 both_backends!(
+    webhooks_need_the_install_token,
+    admins_lift_a_suppression,
     kill_the_worker_mid_campaign,
     scheduled_targeted_paused_and_cancelled,
     bulk_campaign_reaches_each_recipient_once,

@@ -447,18 +447,93 @@ async fn sequence_runs_unattended(db: TestDb) {
         .await
         .unwrap(),
     };
+    // Inbound parse URLs carry the install's token, as an admin reads it on the config screen.
+    let admin = app.admin().await;
+    let cfg = app.get_json(&admin, "/api/email/webhook/config").await;
+    let inbound = cfg["inboundUrl"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("http://127.0.0.1")
+        .to_string();
+    assert!(inbound.contains("?token="), "{cfg}");
+
+    // A From header alone proves nothing: a "reply" from another recipient that answers none of
+    // our messages is ignored; their sequence goes on and no rule fires.
+    let (other_contact, other_to): (String, String) = match &app.db {
+        Db::Sqlite(p) => sqlx::query_as(
+            "SELECT contact_id, to_email FROM email_messages ORDER BY to_email LIMIT 1 OFFSET 1",
+        )
+        .fetch_one(p)
+        .await
+        .unwrap(),
+        Db::Postgres(p) => sqlx::query_as(
+            "SELECT contact_id, to_email FROM email_messages ORDER BY to_email LIMIT 1 OFFSET 1",
+        )
+        .fetch_one(p)
+        .await
+        .unwrap(),
+    };
+    let forged = || {
+        reqwest::multipart::Form::new()
+            .text(
+                "headers",
+                "Message-ID: <forged-1@example.test>\r\nSubject: Re: Hello\r\n",
+            )
+            .text("from", format!("P <{other_to}>"))
+            .text("text", "Sounds good, let's talk next week.")
+    };
+    let (status, _) = send(
+        app.anonymous()
+            .post(app.url("/api/email/inbound"))
+            .multipart(forged()),
+    )
+    .await;
+    assert_eq!(status, 401, "no token, no reply");
+    let (status, r) = send(app.anonymous().post(app.url(&inbound)).multipart(forged())).await;
+    assert_eq!((status, r["matched"].as_bool()), (200, Some(false)), "{r}");
+    assert_eq!(
+        scalar(
+            &app.db,
+            "SELECT COUNT(*) FROM email_events WHERE event_type = 'replied'"
+        )
+        .await,
+        0,
+        "an unmatched reply records nothing"
+    );
+    let status_of = |contact: String| {
+        let db = app.db.clone();
+        async move {
+            match &db {
+                Db::Sqlite(p) => sqlx::query_scalar::<_, String>(
+                    "SELECT status FROM sequence_enrollments WHERE contact_id = ?1",
+                )
+                .bind(contact)
+                .fetch_one(p)
+                .await
+                .unwrap(),
+                Db::Postgres(p) => sqlx::query_scalar::<_, String>(
+                    "SELECT status FROM sequence_enrollments WHERE contact_id = $1",
+                )
+                .bind(contact)
+                .fetch_one(p)
+                .await
+                .unwrap(),
+            }
+        }
+    };
+    assert_eq!(
+        status_of(other_contact.clone()).await,
+        "active",
+        "a forged reply does not stop a sequence"
+    );
+
     let reply = || {
         reqwest::multipart::Form::new()
             .text("headers", format!("Message-ID: <reply-1@example.test>\r\nIn-Reply-To:\r\n <{rfc_id}>\r\nSubject: Re: Hello\r\n"))
             .text("from", format!("P <{to}>"))
             .text("text", "Sounds good, let's talk next week.")
     };
-    let (status, r) = send(
-        app.anonymous()
-            .post(app.url("/api/email/inbound"))
-            .multipart(reply()),
-    )
-    .await;
+    let (status, r) = send(app.anonymous().post(app.url(&inbound)).multipart(reply())).await;
     assert_eq!(status, 200, "{r}");
     assert_eq!(
         (
@@ -468,12 +543,7 @@ async fn sequence_runs_unattended(db: TestDb) {
         (Some(true), Some(1)),
         "{r}"
     );
-    let (_, r) = send(
-        app.anonymous()
-            .post(app.url("/api/email/inbound"))
-            .multipart(reply()),
-    )
-    .await;
+    let (_, r) = send(app.anonymous().post(app.url(&inbound)).multipart(reply())).await;
     assert_eq!(r["duplicate"], true, "the same reply twice counts once");
     let rules = app.get_json(&user, "/api/reply-rules").await;
     assert_eq!(
@@ -498,11 +568,17 @@ async fn sequence_runs_unattended(db: TestDb) {
     );
     let (status, _) = send(
         app.anonymous()
-            .post(app.url("/api/email/inbound"))
+            .post(app.url(&inbound))
             .multipart(reqwest::multipart::Form::new().text("text", "hi")),
     )
     .await;
     assert_eq!(status, 422, "a reply needs a sender");
+    assert_eq!(
+        status_of(contact.clone()).await,
+        "exited",
+        "a reply to our Message-ID stops the sequence"
+    );
+    assert_eq!(status_of(other_contact).await, "active");
 
     // Paused before the due time: two days pass, nothing is sent, everyone waits where they are.
     send(user.patch(seq("")).json(&json!({ "status": "paused" }))).await;

@@ -1,33 +1,44 @@
 //! Email calls (seed 002 "Single campaigns and email analytics", "Email configuration"; seed 001
 //! `POST /api/contacts/email`, email history) and SendGrid's event webhook.
 //!
-//! The webhook needs no session: when `SENDGRID_WEBHOOK_PUBLIC_KEY` is set every call must carry a
-//! valid ECDSA signature (401 otherwise); repeated `sg_event_id`s are ignored, so a retried delivery
-//! of the same batch changes nothing.
+//! The webhook needs no session but accepts nothing unauthenticated: when
+//! `SENDGRID_WEBHOOK_PUBLIC_KEY` is set every call must carry a valid ECDSA signature; otherwise (the
+//! default) its URL carries the install's webhook token (`?token=`, made on first need, stored sealed
+//! in `app_secrets`, shown to admins by `GET /api/email/webhook/config`, rotated by
+//! `POST /api/email/webhook/rotate`). Anything else is a 401 that changes nothing. Repeated
+//! `sg_event_id`s are ignored, so a retried delivery of the same batch changes nothing.
+//!
+//! Suppressions are listed here, and an admin can lift one (audit log entry and contact activity):
+//! a forged or mistaken entry must be undoable.
 
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use jobs::db::{ActivityInsert, CampaignRow, EventInsert, MessageInsert};
+use jobs::db::{
+    ActivityInsert, AuditInsert, CampaignRow, EventInsert, MessageInsert, WEBHOOK_TOKEN,
+};
 use jobs::email::sendgrid;
 use jobs::kinds::EmailSend;
 use jobs::mailing::{address_of, apply_event};
 use jobs::queue::{JobKind, NewJob};
+use jobs::sealed::Sealer;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 
 use crate::campaigns::rate;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{CurrentUser, Json, Path, Query};
+use crate::extract::{AdminUser, CurrentUser, Json, Path, Query};
+use crate::list::{paging, with_total};
 use crate::{Access, AppState, Routes};
 
 pub const NO_EMAIL: &str = "No Email Address: Email address not available for this contact.";
 
 pub(crate) fn routes() -> Routes {
-    use Access::{Public, User};
+    use Access::{Admin, Public, User};
     Routes::new()
         .add(
             Method::POST,
@@ -55,6 +66,24 @@ pub(crate) fn routes() -> Routes {
             "/api/email/webhook/config",
             User,
             get(webhook_config),
+        )
+        .add(
+            Method::POST,
+            "/api/email/webhook/rotate",
+            Admin,
+            post(webhook_rotate),
+        )
+        .add(
+            Method::GET,
+            "/api/email/suppressions",
+            User,
+            get(suppression_list),
+        )
+        .add(
+            Method::DELETE,
+            "/api/email/suppressions/{email}",
+            Admin,
+            axum::routing::delete(suppression_lift),
         )
 }
 
@@ -355,11 +384,65 @@ fn event_type(e: &sendgrid::Event) -> Option<&'static str> {
     })
 }
 
+#[derive(Deserialize)]
+pub(crate) struct TokenQuery {
+    token: Option<String>,
+}
+
+/// Equal secrets, compared in constant time: the digests of both (the same length whatever was
+/// sent), every byte, no early exit.
+pub(crate) fn same_secret(given: &str, expected: &str) -> bool {
+    let (a, b) = (
+        Sha256::digest(given.as_bytes()),
+        Sha256::digest(expected.as_bytes()),
+    );
+    a.iter()
+        .zip(b.iter())
+        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+        == 0
+}
+
+fn sealer(state: &AppState) -> Sealer {
+    Sealer::new(state.config.secret_key.expose())
+}
+
+/// The install's webhook token (made on first need). Read from the database on every call, so a
+/// rotation through any api process takes effect in all of them at once.
+pub(crate) async fn install_token(state: &AppState) -> ApiResult<String> {
+    Ok(state
+        .queue
+        .db
+        .secret_token(&sealer(state), WEBHOOK_TOKEN)
+        .await?)
+}
+
+/// 401 unless `given` is the install's webhook token.
+pub(crate) async fn check_install_token(
+    state: &AppState,
+    given: Option<&str>,
+    what: &str,
+) -> ApiResult<()> {
+    let expected = install_token(state).await?;
+    match given {
+        Some(g) if same_secret(g, &expected) => Ok(()),
+        _ => {
+            tracing::info!(what, "webhook call without a valid token refused");
+            Err(ApiError::unauthorized(format!(
+                "Missing or invalid {what} token: use the URL shown on the Email Configuration screen"
+            )))
+        }
+    }
+}
+
 async fn webhook(
     State(state): State<AppState>,
+    Query(q): Query<TokenQuery>,
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult<Response> {
+    // Shape first (pure: nothing is read or written for a body that is not a batch of events),
+    // then who sent it, then the database.
+    let events = sendgrid::parse_events(&body).map_err(ApiError::bad_request)?;
     let mailing = state.queue.providers.mailing.clone();
     if let Some(key) = &mailing.webhook_public_key {
         let header = |name: &str| {
@@ -373,8 +456,9 @@ async fn webhook(
         if !sendgrid::verify_signature(key, signature, timestamp, &body) {
             return Err(ApiError::unauthorized("Invalid webhook signature"));
         }
+    } else {
+        check_install_token(&state, q.token.as_deref(), "webhook").await?;
     }
-    let events = sendgrid::parse_events(&body).map_err(ApiError::bad_request)?;
     let db = &state.queue.db;
     let (mut recorded, mut duplicates, mut ignored) = (0, 0, 0);
     for e in &events {
@@ -421,16 +505,162 @@ async fn webhook(
     .into_response())
 }
 
-async fn webhook_config(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
-    Ok(axum::Json(json!({
-        "webhookUrl": format!("{}/api/email/webhook", state.config.public_base_url),
-        "signatureVerification": state.queue.providers.mailing.webhook_public_key.is_some(),
+/// An admin session (the token is shown to admins only; other users see the URLs without it).
+fn admin_session(state: &AppState, user: &CurrentUser) -> bool {
+    user.admin_session && state.is_admin(&user.user)
+}
+
+/// The webhook settings; `token` (the install's) goes into the URLs that use it.
+fn config_json(state: &AppState, token: Option<&str>) -> Value {
+    let base = &state.config.public_base_url;
+    let mailing = &state.queue.providers.mailing;
+    let signed = mailing.webhook_public_key.is_some();
+    let with = |path: &str, t: Option<&str>| match t {
+        Some(t) => format!("{base}{path}?token={t}"),
+        None => format!("{base}{path}"),
+    };
+    // A configured INBOUND_PARSE_TOKEN is the one inbound calls must carry.
+    let inbound_token = match &mailing.inbound_token {
+        Some(t) => token.map(|_| t.expose().as_str()),
+        None => token,
+    };
+    json!({
+        "webhookUrl": with("/api/email/webhook", if signed { None } else { token }),
+        "inboundUrl": with("/api/email/inbound", inbound_token),
+        "signatureVerification": signed,
+        // How each URL is authenticated: the provider's signature, or the token in the URL.
+        "webhookAuth": if signed { "signature" } else { "token" },
+        "inboundAuth": if mailing.inbound_token.is_some() { "configured-token" } else { "token" },
+        // False for non-admins: the URLs above come without their token.
+        "tokenVisible": token.is_some(),
         // How mail leaves: through an SMTP relay, or written to the outbox folder (demo mode).
         "delivery": match state.config.mail.relay() {
             Some(relay) => json!({ "mode": "smtp", "relay": relay, "from": state.config.mail.from }),
             None => json!({ "mode": "outbox", "relay": null, "from": state.config.mail.from }),
         },
         "events": ["delivered", "open", "click", "bounce", "dropped", "spamreport", "deferred", "unsubscribe"],
+    })
+}
+
+async fn webhook_config(State(state): State<AppState>, user: CurrentUser) -> ApiResult<Response> {
+    let token = if admin_session(&state, &user) {
+        Some(install_token(&state).await?)
+    } else {
+        None
+    };
+    Ok(axum::Json(config_json(&state, token.as_deref())).into_response())
+}
+
+/// A new install token: URLs with the old one get 401 from now on.
+async fn webhook_rotate(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+) -> ApiResult<Response> {
+    let mut tx = state.queue.db.begin().await?;
+    let token = tx
+        .secret_token_rotate(&sealer(&state), WEBHOOK_TOKEN)
+        .await?;
+    tx.audit_insert(&AuditInsert {
+        id: &ulid::Ulid::new().to_string(),
+        actor_id: Some(&admin.user.id),
+        actor_email: Some(&admin.user.email),
+        action: "email.webhook_token.rotate",
+        target: Some(WEBHOOK_TOKEN),
+        detail: None,
+        created_at: now_ms(),
+    })
+    .await?;
+    tx.commit().await?;
+    Ok(axum::Json(config_json(&state, Some(&token))).into_response())
+}
+
+#[derive(Deserialize)]
+struct SuppressionQuery {
+    q: Option<String>,
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SuppressionView {
+    email: String,
+    reason: String,
+    source: Option<String>,
+    contact_id: Option<String>,
+    created_at: String,
+}
+
+/// The suppression list, newest first; `q` filters by address.
+async fn suppression_list(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<SuppressionQuery>,
+) -> ApiResult<Response> {
+    let (limit, offset) = paging(q.limit, q.offset)?;
+    let (rows, total) = state
+        .queue
+        .db
+        .suppression_list(q.q.as_deref(), limit, offset)
+        .await?;
+    let items: Vec<SuppressionView> = rows
+        .into_iter()
+        .map(|r| SuppressionView {
+            email: r.email,
+            reason: r.reason,
+            source: r.source,
+            contact_id: r.contact_id,
+            created_at: to_rfc3339(r.created_at),
+        })
+        .collect();
+    Ok(with_total(items, total))
+}
+
+/// Takes an address off the suppression list (admins only): it can be emailed again. The audit
+/// log records who lifted what; the contact's history shows it too.
+async fn suppression_lift(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+    Path(email): Path<String>,
+) -> ApiResult<Response> {
+    let email = email.trim().to_lowercase();
+    let db = &state.queue.db;
+    let contact = db.contact_id_by_email(&email).await?;
+    let mut tx = db.begin().await?;
+    let Some(removed) = tx.suppression_delete(&email).await? else {
+        return Err(ApiError::not_found(format!("{email} is not suppressed")));
+    };
+    let detail = json!({ "reason": removed.reason, "source": removed.source });
+    tx.audit_insert(&AuditInsert {
+        id: &ulid::Ulid::new().to_string(),
+        actor_id: Some(&admin.user.id),
+        actor_email: Some(&admin.user.email),
+        action: "email.suppression.lift",
+        target: Some(&removed.email),
+        detail: Some(&detail),
+        created_at: now_ms(),
+    })
+    .await?;
+    if let Some(contact) = &contact {
+        tx.activity_insert(&ActivityInsert {
+            kind: "suppression_lifted",
+            description: &format!(
+                "{} can be emailed again (suppression for {} lifted)",
+                removed.email,
+                removed.reason.replace('_', " ")
+            ),
+            entity_type: Some("contact"),
+            entity_id: Some(contact),
+            actor_id: Some(&admin.user.id),
+        })
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(axum::Json(json!({
+        "success": true,
+        "email": removed.email,
+        "reason": removed.reason,
+        "contactId": contact,
     }))
     .into_response())
 }

@@ -1,10 +1,12 @@
 //! `POST /api/email/inbound`: replies from SendGrid Inbound Parse (multipart form: `headers`, `from`,
-//! `text`, `html`, …, or the whole message in `email` when "raw" is on). No session; with
-//! `INBOUND_PARSE_TOKEN` set, the call needs `?token=`. A reply is matched to the message it answers
-//! by `In-Reply-To`/`References` (our Message-IDs), else to the latest message sent to its sender;
-//! it records a `replied` event (which ends the contact's sequences), fires the reply rules and
-//! writes an activity. A reply seen before (same Message-ID) changes nothing. Always 200 for a
-//! well-formed call, so the provider does not resend what we chose to ignore.
+//! `text`, `html`, …, or the whole message in `email` when "raw" is on). No session, but nothing
+//! unauthenticated: the call needs `?token=`, `INBOUND_PARSE_TOKEN` when set, else the install's
+//! webhook token (see `email.rs`); 401 otherwise. A reply is matched only to a message we sent: one
+//! of our Message-IDs in `In-Reply-To`/`References`. A From header alone proves nothing (anyone can
+//! write one), so a reply without such a reference is logged and ignored. A matched reply records a
+//! `replied` event (which ends the contact's sequences), fires the reply rules and writes an
+//! activity. A reply seen before (same Message-ID) changes nothing. Always 200 for a well-formed,
+//! authenticated call, so the provider does not resend what we chose to ignore.
 
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, State};
@@ -17,8 +19,8 @@ use jobs::replies::fires;
 use jobs::time::now_ms;
 use serde::Deserialize;
 use serde_json::json;
-use sha2::{Digest, Sha256};
 
+use crate::email::{check_install_token, same_secret};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
 use crate::{Access, AppState, Routes};
@@ -140,11 +142,11 @@ async fn inbound(
     let form = form.map_err(|r| ApiError::bad_request(r.body_text()))?;
     let mailing = state.queue.providers.mailing.clone();
     if let Some(expected) = &mailing.inbound_token {
-        // Compared as digests: equal length, no early exit on the first differing byte.
-        let given = Sha256::digest(q.token.unwrap_or_default().as_bytes());
-        if given != Sha256::digest(expected.expose().as_bytes()) {
+        if !same_secret(q.token.as_deref().unwrap_or_default(), expected.expose()) {
             return Err(ApiError::unauthorized("Invalid inbound token"));
         }
+    } else {
+        check_install_token(&state, q.token.as_deref(), "inbound").await?;
     }
     let reply = read(form).await?;
     let db = &state.queue.db;
@@ -155,10 +157,12 @@ async fn inbound(
             break;
         }
     }
-    if message.is_none() {
-        message = db.message_latest_to(&reply.from).await?;
-    }
     let Some(m) = message else {
+        tracing::info!(
+            from = %reply.from,
+            references = reply.answers.len(),
+            "inbound email answers none of our messages; ignored"
+        );
         return Ok(axum::Json(json!({ "matched": false })).into_response());
     };
     let event = EventInsert {

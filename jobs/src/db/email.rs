@@ -393,10 +393,6 @@ impl Db {
     ) -> Result<Vec<(String, String)>, sqlx::Error> {
         dispatch!(self, contacts_with_email(limit))
     }
-    /// The latest message sent to an address (a reply without references).
-    pub async fn message_latest_to(&self, email: &str) -> Result<Option<MessageRef>, sqlx::Error> {
-        dispatch!(self, message_latest_to(email))
-    }
     pub async fn contact_id_by_email(&self, email: &str) -> Result<Option<String>, sqlx::Error> {
         dispatch!(self, contact_id_by_email(email))
     }

@@ -644,16 +644,3 @@ pub async fn message_finish(
     }
     Ok(())
 }
-
-pub async fn message_latest_to(
-    pool: &PgPool,
-    email: &str,
-) -> Result<Option<MessageRef>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, campaign_id, contact_id, to_email FROM email_messages
-         WHERE to_email = $1 AND sent_at IS NOT NULL ORDER BY sent_at DESC, id DESC LIMIT 1",
-    )
-    .bind(email)
-    .fetch_optional(pool)
-    .await
-}

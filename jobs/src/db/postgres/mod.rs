@@ -21,8 +21,10 @@ mod leads;
 mod meetings;
 mod metrics;
 mod ops;
+mod secrets;
 mod seed;
 mod sequences;
+mod suppressions;
 mod voice;
 
 pub use activities::*;
@@ -38,8 +40,10 @@ pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
 pub use ops::*;
+pub use secrets::*;
 pub use seed::*;
 pub use sequences::*;
+pub use suppressions::*;
 pub use voice::*;
 
 /// The LISTEN/NOTIFY channel; the payload is the job kind.

@@ -20,8 +20,10 @@ mod leads;
 mod meetings;
 mod metrics;
 mod ops;
+mod secrets;
 mod seed;
 mod sequences;
+mod suppressions;
 mod voice;
 
 pub use activities::*;
@@ -37,8 +39,10 @@ pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
 pub use ops::*;
+pub use secrets::*;
 pub use seed::*;
 pub use sequences::*;
+pub use suppressions::*;
 pub use voice::*;
 
 const JOB_COLUMNS: &str = "id, kind, payload, status, attempts, max_attempts, run_at, created_at, \
