@@ -442,7 +442,8 @@ async fn login_rate_limit(db: TestDb) {
     .await;
     expect_429(res, "other address, same IP").await;
 
-    // From another IP: the admin address is still limited (per-address quota) ...
+    // From another IP the admin signs in: three failures are no lockout of the account (the
+    // per-email delay starts later, see login_delay_grows_per_email_and_success_clears) ...
     let b = client_from([127, 0, 0, 2]);
     let res = login(
         &b,
@@ -451,8 +452,9 @@ async fn login_rate_limit(db: TestDb) {
         json!({"email": ADMIN_EMAIL, "password": PASSWORD}),
     )
     .await;
-    expect_429(res, "same address, other IP").await;
-    // ... while another address signs in normally (its quota was not spent by rejected attempts).
+    let (s, v) = json_of(res).await;
+    assert_eq!(s, 200, "same address, other IP: {v}");
+    // ... and so does another address (its quota was not spent by rejected attempts).
     let res = login(
         &b,
         &app,
@@ -967,7 +969,202 @@ async fn cached_sessions_end_on_sign_out(db: TestDb) {
     app.stop().await;
 }
 
+fn retry_after(res: &Response) -> u64 {
+    res.headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .expect("Retry-After with whole seconds")
+}
+
+/// After five failures for one email each further attempt for it waits 1 s, 2 s, 4 s …, whoever
+/// asks and with whatever password; other emails are untouched; a successful login starts afresh.
+async fn login_delay_grows_per_email_and_success_clears(db: TestDb) {
+    let app = TestApp::spawn(&db, no_worker()).await;
+    let c = app.anonymous();
+    let wrong = json!({"email": USER_EMAIL, "password": "wrong-password"});
+    let right = json!({"email": USER_EMAIL, "password": PASSWORD});
+    for i in 1..=5 {
+        let res = login(&c, &app, "/api/login", wrong.clone()).await;
+        assert_eq!(res.status(), 401, "failure {i}");
+    }
+    let res = login(&c, &app, "/api/login", wrong.clone()).await;
+    assert_eq!(res.status(), 429, "sixth attempt at once");
+    assert_eq!(retry_after(&res), 1);
+    let v = expect_message(res, 429, "sixth attempt").await;
+    assert_eq!(
+        v["message"],
+        "Too many login attempts. Try again in 1 seconds."
+    );
+    let res = login(&app.anonymous(), &app, "/api/login", right.clone()).await;
+    expect_429(res, "the right password waits too").await;
+    let res = login(
+        &c,
+        &app,
+        "/api/admin/login",
+        json!({"email": ADMIN_EMAIL, "password": PASSWORD}),
+    )
+    .await;
+    assert_eq!(res.status(), 200, "another email is not delayed");
+
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let res = login(&c, &app, "/api/login", wrong.clone()).await;
+    assert_eq!(res.status(), 401, "after the first delay");
+    let res = login(&c, &app, "/api/login", wrong.clone()).await;
+    assert_eq!(res.status(), 429, "the delay doubled");
+    assert_eq!(retry_after(&res), 2);
+
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let res = login(&c, &app, "/api/login", right.clone()).await;
+    assert_eq!(res.status(), 200, "after the second delay");
+    for i in 1..=5 {
+        let res = login(&c, &app, "/api/login", wrong.clone()).await;
+        assert_eq!(res.status(), 401, "failure {i} after a success");
+    }
+    let res = login(&c, &app, "/api/login", wrong).await;
+    expect_429(res, "counting started afresh").await;
+    app.stop().await;
+}
+
+/// Emails and passwords are capped before they reach a limiter or the hasher.
+async fn login_caps_email_and_password(db: TestDb) {
+    let app = TestApp::spawn(&db, no_worker()).await;
+    let c = app.anonymous();
+    for email in [
+        format!("{}@example.com", "e".repeat(243)),
+        "e".repeat(1_000_000),
+    ] {
+        let res = login(
+            &c,
+            &app,
+            "/api/login",
+            json!({"email": email, "password": "wrong-password"}),
+        )
+        .await;
+        let v = expect_message(res, 422, "long email").await;
+        assert_eq!(v["errors"]["email"], "Email must be at most 254 characters");
+    }
+    let res = login(
+        &c,
+        &app,
+        "/api/login",
+        json!({"email": USER_EMAIL, "password": "p".repeat(1025)}),
+    )
+    .await;
+    let v = expect_message(res, 422, "long password").await;
+    assert_eq!(
+        v["errors"]["password"],
+        "Password must be at most 1024 characters"
+    );
+    // None of that counted as a failure for the account.
+    let res = login(
+        &c,
+        &app,
+        "/api/login",
+        json!({"email": USER_EMAIL, "password": PASSWORD}),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    app.stop().await;
+}
+
+/// Wrong logins for distinct emails from 127.0.0.1 carrying `header: value(i)`; their statuses.
+async fn logins_with_header(app: &TestApp, header: &str, values: &[&str]) -> Vec<u16> {
+    let c = client_from([127, 0, 0, 1]);
+    let mut out = Vec::new();
+    for (i, value) in values.iter().enumerate() {
+        let res = c
+            .post(app.url("/api/login"))
+            .header(header, *value)
+            .json(&json!({"email": format!("nobody{i}@test.local"), "password": "wrong-password"}))
+            .send()
+            .await
+            .expect("login");
+        out.push(res.status().as_u16());
+    }
+    out
+}
+
+/// Without `TRUSTED_PROXIES` (the default) a client cannot pick its own address.
+async fn forwarded_for_is_ignored_without_trusted_proxies(db: TestDb) {
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            login_attempts_per_minute: 2,
+            ..Default::default()
+        },
+    )
+    .await;
+    let got = logins_with_header(
+        &app,
+        "x-forwarded-for",
+        &["203.0.113.1", "203.0.113.2", "203.0.113.3"],
+    )
+    .await;
+    assert_eq!(got, [401, 401, 429], "all keyed on the socket address");
+    let got = logins_with_header(&app, "forwarded", &["for=203.0.113.4"]).await;
+    assert_eq!(got, [429]);
+    app.stop().await;
+}
+
+/// From a trusted proxy, the rightmost hop that is not a trusted proxy is the client: what the
+/// client wrote further left is ignored.
+async fn forwarded_for_is_believed_from_trusted_proxies(db: TestDb) {
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            login_attempts_per_minute: 2,
+            limits: jobs::config::LimitSettings {
+                trusted_proxies: vec!["127.0.0.0/8".parse().expect("cidr")],
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .await;
+    let got = logins_with_header(
+        &app,
+        "x-forwarded-for",
+        &[
+            "198.51.100.1, 203.0.113.1",
+            "198.51.100.2, 203.0.113.1, 127.0.0.9",
+            "198.51.100.3, 203.0.113.1",
+            "203.0.113.2",
+            "203.0.113.3",
+        ],
+    )
+    .await;
+    assert_eq!(
+        got,
+        [401, 401, 429, 401, 401],
+        "keyed on 203.0.113.1 whatever the client prepends; others apart"
+    );
+    let got = logins_with_header(
+        &app,
+        "forwarded",
+        &[
+            "for=198.51.100.9, for=203.0.113.7;proto=https",
+            "for=\"203.0.113.7:4711\"",
+            "for=203.0.113.7",
+        ],
+    )
+    .await;
+    assert_eq!(got, [401, 401, 429], "Forwarded: for= is read too");
+    // Without a header the proxy itself is the client.
+    assert_eq!(
+        logins_with_header(&app, "x-request-id", &["a"]).await,
+        [401]
+    );
+    app.stop().await;
+}
+
 both_backends!(
+    login_delay_grows_per_email_and_success_clears,
+    login_caps_email_and_password,
+    forwarded_for_is_ignored_without_trusted_proxies,
+    forwarded_for_is_believed_from_trusted_proxies,
     cached_sessions_end_on_sign_out,
     route_walk,
     admin_login_flow,

@@ -187,7 +187,8 @@ async fn lead_validation_messages(db: TestDb) {
     app.stop().await;
 }
 
-/// The same person and company again update, never duplicate; a single-word name is kept.
+/// The same person and company again are merged, never duplicated (and a different phone is not
+/// applied); a single-word name is kept.
 async fn repeated_lead_updates_without_duplicates(db: TestDb) {
     let app = TestApp::idle(&db).await;
     let anon = app.anonymous();
@@ -211,6 +212,8 @@ async fn repeated_lead_updates_without_duplicates(db: TestDb) {
         201
     );
     assert_eq!(counts(&app.db).await, (1, 1));
+    let (_, phone, ..) = contact_fields(&app.db, "maria@lonestaraccess.example").await;
+    assert_eq!(phone.as_deref(), Some("(214) 555-0101"), "first phone kept");
 
     let single = json!({"companyName": "Desert Sun Baths", "contactName": "Cher", "email": "cher@desertsun.example"});
     assert_eq!(
@@ -279,9 +282,258 @@ async fn honeypot_and_rate_limit(db: TestDb) {
     app.stop().await;
 }
 
+/// (last name, phone, notes, company id) of the contact with `email`.
+async fn contact_fields(
+    db: &Db,
+    email: &str,
+) -> (String, Option<String>, Option<String>, Option<String>) {
+    let sql = "SELECT last_name, phone, notes, company_id FROM contacts WHERE email = ";
+    match db {
+        Db::Sqlite(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}?1")))
+            .bind(email)
+            .fetch_one(p)
+            .await
+            .unwrap(),
+        Db::Postgres(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}$1")))
+            .bind(email)
+            .fetch_one(p)
+            .await
+            .unwrap(),
+    }
+}
+
+/// (city, company type, revenue) of the company `id`.
+async fn company_fields(db: &Db, id: &str) -> (Option<String>, Option<String>, Option<i64>) {
+    let sql = "SELECT city, company_type, revenue FROM companies WHERE id = ";
+    match db {
+        Db::Sqlite(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}?1")))
+            .bind(id)
+            .fetch_one(p)
+            .await
+            .unwrap(),
+        Db::Postgres(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}$1")))
+            .bind(id)
+            .fetch_one(p)
+            .await
+            .unwrap(),
+    }
+}
+
+async fn latest_activity(app: &TestApp) -> Value {
+    let admin = app.admin().await;
+    app.get_json(&admin, "/api/activities").await[0].clone()
+}
+
+/// Anyone may send any email or company name: an existing contact's phone, notes, name and company
+/// and an existing company's city, type and revenue are kept, only empty ones are filled, and the
+/// activity says which submitted values were not applied.
+async fn lead_never_overwrites_existing_records(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    exec!(
+        &app.db,
+        "INSERT INTO companies (id, name, state, city, company_type, revenue, created_at, updated_at)
+         VALUES ('co_kept', 'Lone Star Access Baths LLC', 'TX', 'Austin', 'kitchen-bath', 50000000, 1, 1),
+                ('co_other', 'Other Baths', 'TX', NULL, NULL, NULL, 1, 1),
+                ('co_blank', 'Desert Sun Baths', 'AZ', '  ', NULL, NULL, 1, 1)"
+    );
+    exec!(
+        &app.db,
+        "INSERT INTO contacts (id, company_id, first_name, last_name, email, phone, notes, created_at, updated_at)
+         VALUES ('ct_kept', 'co_other', 'Maria', 'Garcia', 'maria@lonestaraccess.example', '(512) 555-0000',
+                 'Prefers email', 1, 1),
+                ('ct_blank', NULL, 'Cher', '', 'cher@desertsun.example', NULL, ' ', 1, 1)"
+    );
+    let anon = app.anonymous();
+    let (status, body) = send(anon.post(app.url("/api/leads")).json(&form())).await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(counts(&app.db).await, (3, 2), "nothing duplicated");
+    assert_eq!(
+        company_fields(&app.db, "co_kept").await,
+        (
+            Some("Austin".into()),
+            Some("kitchen-bath".into()),
+            Some(50_000_000)
+        )
+    );
+    assert_eq!(
+        contact_fields(&app.db, "maria@lonestaraccess.example").await,
+        (
+            "Garcia".into(),
+            Some("(512) 555-0000".into()),
+            Some("Prefers email".into()),
+            Some("co_other".into())
+        )
+    );
+    let activity = latest_activity(&app).await;
+    assert_eq!(activity["type"], "contact_updated");
+    let description = activity["description"].as_str().unwrap();
+    for kept in [
+        "phone (kept existing)",
+        "notes (kept existing)",
+        "last name (kept existing)",
+        "company (kept existing)",
+        "city (kept existing)",
+        "company type (kept existing)",
+        "revenue (kept existing)",
+        "message: We install 40 walk-in tubs a month.",
+    ] {
+        assert!(description.contains(kept), "{kept:?} in {description}");
+    }
+
+    let blank = json!({
+        "companyName": "desert sun baths", "contactName": "Cher Sarkisian", "email": "CHER@desertsun.example",
+        "phone": "602-555-0100", "city": "Phoenix", "state": "AZ", "companyType": "bath-shower",
+        "annualRevenue": "5-10M", "message": "Call me after 3pm."
+    });
+    let (status, body) = send(anon.post(app.url("/api/leads")).json(&blank)).await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(counts(&app.db).await, (3, 2));
+    assert_eq!(
+        company_fields(&app.db, "co_blank").await,
+        (
+            Some("Phoenix".into()),
+            Some("bath-shower".into()),
+            Some(5_000_000)
+        ),
+        "empty company fields filled"
+    );
+    assert_eq!(
+        contact_fields(&app.db, "cher@desertsun.example").await,
+        (
+            "Sarkisian".into(),
+            Some("602-555-0100".into()),
+            Some("Call me after 3pm.".into()),
+            Some("co_blank".into())
+        ),
+        "empty contact fields filled"
+    );
+    let description = latest_activity(&app).await["description"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(description.contains("filled"), "{description}");
+    assert!(!description.contains("not applied"), "{description}");
+    app.stop().await;
+}
+
+/// Every free-text field has a cap; a longer value is refused with a message naming the field and
+/// the cap, and nothing is written. A value at the cap is accepted.
+async fn lead_fields_are_capped(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let anon = app.anonymous();
+    for (field, value, message) in [
+        (
+            "companyName",
+            "C".repeat(201),
+            "Company name must be at most 200 characters",
+        ),
+        (
+            "contactName",
+            "N".repeat(201),
+            "Your name must be at most 200 characters",
+        ),
+        (
+            "email",
+            format!("{}@example.com", "e".repeat(243)),
+            "Email must be at most 254 characters",
+        ),
+        (
+            "phone",
+            "5".repeat(41),
+            "Phone must be at most 40 characters",
+        ),
+        (
+            "city",
+            "Y".repeat(101),
+            "City must be at most 100 characters",
+        ),
+        (
+            "message",
+            "m".repeat(5_001),
+            "Message must be at most 5000 characters",
+        ),
+    ] {
+        let mut long = form();
+        long[field] = json!(value);
+        let (status, v) = send(anon.post(app.url("/api/leads")).json(&long)).await;
+        assert_eq!(status, 422, "{field}: {v}");
+        assert_eq!(v["errors"][field], message, "{field}: {v}");
+        assert_eq!(v["message"], message, "{field}: {v}");
+    }
+    assert_eq!(counts(&app.db).await, (0, 0));
+
+    let mut at_cap = form();
+    at_cap["companyName"] = json!("C".repeat(200));
+    at_cap["message"] = json!("m".repeat(5_000));
+    let (status, v) = send(anon.post(app.url("/api/leads")).json(&at_cap)).await;
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(counts(&app.db).await, (1, 1));
+    app.stop().await;
+}
+
+/// A client whose connections come from `ip` (any 127.x address reaches the server on Linux).
+fn client_from(ip: [u8; 4]) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(std::net::IpAddr::from(ip))
+        .build()
+        .unwrap()
+}
+
+/// Many addresses together meet the global ceiling, each within its own quota.
+async fn lead_global_ceiling(db: TestDb) {
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            leads_per_minute: 1,
+            limits: jobs::config::LimitSettings {
+                leads_global_per_minute: Some(3),
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .await;
+    for i in 1..=3u8 {
+        let (status, v) = send(
+            client_from([127, 0, 0, i])
+                .post(app.url("/api/leads"))
+                .json(&form()),
+        )
+        .await;
+        assert_eq!(status, 201, "address {i}: {v}");
+    }
+    let res = client_from([127, 0, 0, 4])
+        .post(app.url("/api/leads"))
+        .json(&form())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 429, "fourth address over the global ceiling");
+    let retry: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry), "Retry-After {retry}");
+    let v: Value = res.json().await.unwrap();
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Too many submissions. Try again in"),
+        "{v}"
+    );
+    assert_eq!(counts(&app.db).await, (1, 1));
+    app.stop().await;
+}
+
 both_backends!(
     lead_creates_company_contact_and_scores_them,
     lead_validation_messages,
     repeated_lead_updates_without_duplicates,
     honeypot_and_rate_limit,
+    lead_never_overwrites_existing_records,
+    lead_fields_are_capped,
+    lead_global_ceiling,
 );

@@ -53,6 +53,10 @@ pub(crate) fn routes() -> Routes {
 
 pub const LOGIN_FAILED: &str = "Login failed. Please check your credentials.";
 pub const NOT_ADMIN: &str = "Only authorized admin accounts can access this panel.";
+/// Longest email accepted at login (RFC 5321's path limit).
+pub const MAX_EMAIL_CHARS: usize = 254;
+/// Longest password accepted at login: argon2 never hashes a megabyte body.
+pub const MAX_PASSWORD_CHARS: usize = 1024;
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct LoginBody {
@@ -124,8 +128,23 @@ async fn login(
     if !errors.is_empty() {
         return Err(ApiError::fields("Email and password are required", errors));
     }
-    rate_limit(&state.login_by_ip, client_ip(parts), "login attempts")?;
-    rate_limit(&state.login_by_email, email.clone(), "login attempts")?;
+    // Caps before anything is keyed or hashed on them: no megabyte keys in the failure counter.
+    if email.chars().count() > MAX_EMAIL_CHARS {
+        let message = format!("Email must be at most {MAX_EMAIL_CHARS} characters");
+        errors.insert("email".to_string(), message.clone());
+        return Err(ApiError::fields(message, errors));
+    }
+    if password.chars().count() > MAX_PASSWORD_CHARS {
+        let message = format!("Password must be at most {MAX_PASSWORD_CHARS} characters");
+        errors.insert("password".to_string(), message.clone());
+        return Err(ApiError::fields(message, errors));
+    }
+    rate_limit(
+        &state.limits.login_by_ip,
+        client_ip(parts, &state.config.limits),
+        "login attempts",
+    )?;
+    state.limits.login_failures.attempt(&email)?;
 
     let user = state.queue.db.user_get_by_email(&email).await?;
     // Verify against a dummy hash for unknown addresses so timing does not reveal which exist.
@@ -137,6 +156,7 @@ async fn login(
         Some(u) if password_ok => u,
         _ => return Err(ApiError::unauthorized(LOGIN_FAILED)),
     };
+    state.limits.login_failures.succeeded(&email);
     let is_admin = state.is_admin(&user);
     if admin && !is_admin {
         return Err(ApiError::forbidden(NOT_ADMIN));

@@ -1,7 +1,9 @@
 //! `POST /api/leads`: the public dealer form (seed 002 "Lead form"). No session; rate-limited per
-//! client address; a filled honeypot field (`fax`, hidden in the form) is accepted and dropped, so a
-//! bot learns nothing. The company and contact are created or updated, an activity is written and the
-//! lead's scoring job is enqueued, all in one transaction.
+//! client address and by a global ceiling; a filled honeypot field (`fax`, hidden in the form) is
+//! accepted and dropped, so a bot learns nothing. Anyone may submit any email or company name, so an
+//! existing company or contact is never overwritten: only its empty fields are filled, and the
+//! activity written for the submission says what was filled and what was kept. The lead's scoring job
+//! is enqueued in the same transaction.
 
 use std::collections::BTreeMap;
 
@@ -10,7 +12,7 @@ use axum::http::request::Parts;
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use jobs::db::{ActivityInsert, LeadUpsert};
+use jobs::db::{ActivityInsert, LeadMerge, LeadUpsert};
 use jobs::geo::{COMPANY_TYPES, state_code};
 use jobs::kinds::AiScore;
 use jobs::queue::{JobKind, NewJob};
@@ -20,7 +22,7 @@ use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
-use crate::limit::{client_ip, rate_limit};
+use crate::limit::{client_ip, rate_limit, rate_limit_all};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
@@ -67,12 +69,63 @@ fn clean(v: &Option<String>) -> Option<&str> {
     v.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
+/// Longest accepted free-text fields, in characters: (field, label, cap).
+pub const FIELD_CAPS: [(&str, &str, usize); 6] = [
+    ("companyName", "Company name", 200),
+    ("contactName", "Your name", 200),
+    ("email", "Email", 254),
+    ("phone", "Phone", 40),
+    ("city", "City", 100),
+    ("message", "Message", 5_000),
+];
+
+impl LeadForm {
+    fn capped_fields(&self) -> [Option<&str>; 6] {
+        [
+            clean(&self.company_name),
+            clean(&self.contact_name),
+            clean(&self.email),
+            clean(&self.phone),
+            clean(&self.city),
+            clean(&self.message),
+        ]
+    }
+}
+
+/// What the activity says about an existing row: which fields the submission filled and which
+/// submitted values were not applied because a different value was stored.
+fn merge_note(merges: [&LeadMerge; 2]) -> String {
+    let filled: Vec<&str> = merges
+        .iter()
+        .flat_map(|m| m.filled.iter().copied())
+        .collect();
+    let kept: Vec<String> = merges
+        .iter()
+        .flat_map(|m| m.kept.iter())
+        .map(|f| format!("{f} (kept existing)"))
+        .collect();
+    let mut note = String::new();
+    if !filled.is_empty() {
+        note.push_str(&format!("; filled {}", filled.join(", ")));
+    }
+    if !kept.is_empty() {
+        note.push_str(&format!("; not applied: {}", kept.join(", ")));
+    }
+    note
+}
+
 async fn lead_create(
     State(state): State<AppState>,
     parts: Parts,
     Json(form): Json<LeadForm>,
 ) -> ApiResult<Response> {
-    rate_limit(&state.leads_by_ip, client_ip(&parts), "submissions")?;
+    rate_limit(
+        &state.limits.leads_by_ip,
+        client_ip(&parts, &state.config.limits),
+        "submissions",
+    )?;
+    // After the per-address check, so one address's flood does not spend everyone's quota.
+    rate_limit_all(&state.limits.leads_global, "submissions")?;
     let thanks = (
         StatusCode::CREATED,
         axum::Json(json!({ "message": THANK_YOU })),
@@ -84,25 +137,33 @@ async fn lead_create(
     }
 
     let mut errors = BTreeMap::new();
+    for ((field, label, cap), value) in FIELD_CAPS.iter().zip(form.capped_fields()) {
+        if value.is_some_and(|v| v.chars().count() > *cap) {
+            errors.insert(
+                field.to_string(),
+                format!("{label} must be at most {cap} characters"),
+            );
+        }
+    }
     let company = clean(&form.company_name).unwrap_or_default();
     if company.chars().count() < 2 {
-        errors.insert(
-            "companyName".to_string(),
-            "Company name is required".to_string(),
-        );
+        errors
+            .entry("companyName".to_string())
+            .or_insert_with(|| "Company name is required".to_string());
     }
     let name = clean(&form.contact_name).unwrap_or_default();
     if name.chars().count() < 2 {
-        errors.insert(
-            "contactName".to_string(),
-            "Your name is required".to_string(),
-        );
+        errors
+            .entry("contactName".to_string())
+            .or_insert_with(|| "Your name is required".to_string());
     }
     let email = clean(&form.email)
         .map(str::to_lowercase)
         .unwrap_or_default();
     if !jobs::domain::contacts::is_valid_email(&email) {
-        errors.insert("email".to_string(), "Valid email is required".to_string());
+        errors
+            .entry("email".to_string())
+            .or_insert_with(|| "Valid email is required".to_string());
     }
     let state_code = match clean(&form.state) {
         None => None,
@@ -161,10 +222,17 @@ async fn lead_create(
     };
     let mut tx = state.queue.begin().await?;
     let saved = tx.tx().lead_upsert(&lead).await?;
-    let description = format!(
+    let mut description = format!(
         "Dealer form lead: {name} <{email}> from {company}{}",
         state_code.map(|s| format!(", {s}")).unwrap_or_default()
     );
+    description.push_str(&merge_note([&saved.contact_merge, &saved.company_merge]));
+    // A returning lead's new message would be lost with the kept notes: the activity keeps it.
+    if let Some(message) = lead.message
+        && saved.contact_merge.kept.contains(&"notes")
+    {
+        description.push_str(&format!("; message: {message}"));
+    }
     tx.tx()
         .activity_insert(&ActivityInsert {
             kind: if saved.contact_created {

@@ -46,7 +46,6 @@ use axum::http::{HeaderName, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use jobs::config::Config;
 use jobs::db::UserRow;
 use jobs::queue::Queue;
@@ -68,27 +67,21 @@ pub struct AppState {
     pub queue: Queue,
     pub config: Arc<Config>,
     pub metrics: PrometheusHandle,
-    pub login_by_ip: Arc<DefaultKeyedRateLimiter<String>>,
-    pub login_by_email: Arc<DefaultKeyedRateLimiter<String>>,
-    pub leads_by_ip: Arc<DefaultKeyedRateLimiter<String>>,
+    /// Limits of the public calls (login, lead form); see [`limit`].
+    pub(crate) limits: Arc<limit::Limits>,
     pub read_cache: Arc<cache::ReadCache>,
 }
 
 impl AppState {
     pub fn new(queue: Queue, config: Arc<Config>, metrics: PrometheusHandle) -> Self {
-        let per_minute = std::num::NonZeroU32::new(config.login_attempts_per_minute.max(1))
-            .unwrap_or(std::num::NonZeroU32::MIN);
-        let quota = Quota::per_minute(per_minute);
-        let leads = std::num::NonZeroU32::new(config.leads_per_minute.max(1))
-            .unwrap_or(std::num::NonZeroU32::MIN);
+        let limits = Arc::new(limit::Limits::new(&config));
+        limit::Limits::spawn_pruner(&limits);
         Self {
-            leads_by_ip: Arc::new(RateLimiter::keyed(Quota::per_minute(leads))),
+            limits,
             read_cache: Arc::new(cache::ReadCache::new(config.read_cache_ttl)),
             queue,
             config,
             metrics,
-            login_by_ip: Arc::new(RateLimiter::keyed(quota)),
-            login_by_email: Arc::new(RateLimiter::keyed(quota)),
         }
     }
 

@@ -546,6 +546,81 @@ pub struct Config {
     /// on `PORT`); unset: none.
     pub metrics_port: Option<u16>,
     pub mail: MailSettings,
+    pub limits: LimitSettings,
+}
+
+/// Which proxies are believed about the client's address, and the limits of the public calls beyond
+/// their per-minute quotas.
+#[derive(Debug, Clone)]
+pub struct LimitSettings {
+    /// `TRUSTED_PROXIES`: comma-separated CIDRs (or single addresses) whose `X-Forwarded-For` /
+    /// `Forwarded` headers are believed. Empty (the default): no proxy header is.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// `LEADS_GLOBAL_PER_MINUTE`: lead-form submissions per minute from all addresses together;
+    /// unset: ten times `LEADS_PER_MINUTE`.
+    pub leads_global_per_minute: Option<u32>,
+    /// `LOGIN_FREE_FAILURES`: failed logins for one email before each further attempt must wait.
+    pub login_free_failures: u32,
+    /// `LOGIN_MAX_DELAY_SECS`: the longest such wait (it doubles from 1 s up to this).
+    pub login_max_delay: Duration,
+}
+
+impl Default for LimitSettings {
+    fn default() -> Self {
+        Self {
+            trusted_proxies: Vec::new(),
+            leads_global_per_minute: None,
+            login_free_failures: 5,
+            login_max_delay: Duration::from_secs(15 * 60),
+        }
+    }
+}
+
+impl LimitSettings {
+    fn from_env() -> Result<Self, ConfigError> {
+        let d = Self::default();
+        let leads_global_per_minute = var("LEADS_GLOBAL_PER_MINUTE")
+            .map(|v| match v.parse::<u32>() {
+                Ok(n) if n > 0 => Ok(n),
+                _ => Err(invalid(
+                    "LEADS_GLOBAL_PER_MINUTE",
+                    "must be a whole number of at least 1",
+                )),
+            })
+            .transpose()?;
+        let login_max_delay = seconds("LOGIN_MAX_DELAY_SECS", d.login_max_delay)?;
+        if login_max_delay.is_zero() {
+            return Err(invalid("LOGIN_MAX_DELAY_SECS", "must be at least 1"));
+        }
+        Ok(Self {
+            trusted_proxies: match var("TRUSTED_PROXIES") {
+                Some(raw) => trusted_proxies(&raw)?,
+                None => d.trusted_proxies,
+            },
+            leads_global_per_minute,
+            login_free_failures: parse_var("LOGIN_FREE_FAILURES", d.login_free_failures)?,
+            login_max_delay,
+        })
+    }
+}
+
+/// `10.0.0.0/8, 192.168.1.10` → networks; a bare address is a network of one.
+fn trusted_proxies(raw: &str) -> Result<Vec<ipnet::IpNet>, ConfigError> {
+    raw.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|part| {
+            part.parse::<ipnet::IpNet>()
+                .or_else(|_| part.parse::<IpAddr>().map(ipnet::IpNet::from))
+                .map(|net| net.trunc())
+                .map_err(|_| {
+                    invalid(
+                        "TRUSTED_PROXIES",
+                        format!("{part:?} is not an address or CIDR (e.g. 10.0.0.0/8)"),
+                    )
+                })
+        })
+        .collect()
 }
 
 /// Reads one variable: `None` when unset or empty.
@@ -712,6 +787,7 @@ impl Config {
                 })
                 .transpose()?,
             mail: MailSettings::from_env()?,
+            limits: LimitSettings::from_env()?,
         })
     }
 
@@ -777,6 +853,15 @@ mod tests {
         let pg = DatabaseUrl::parse("postgres://u:hunter2@localhost/db");
         assert!(pg.as_ref().is_ok_and(|u| u.is_postgres()));
         assert!(!format!("{:?}", pg.ok()).contains("hunter2"));
+    }
+
+    #[test]
+    fn trusted_proxies_take_cidrs_and_addresses_and_name_the_variable() {
+        let nets = trusted_proxies("10.0.0.0/8, 192.168.1.10 ,fd00::/8,").unwrap_or_default();
+        let shown: Vec<String> = nets.iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["10.0.0.0/8", "192.168.1.10/32", "fd00::/8"]);
+        let err = trusted_proxies("10.0.0.0/33").err().map(|e| e.to_string());
+        assert!(err.is_some_and(|e| e.starts_with("TRUSTED_PROXIES")));
     }
 
     #[test]

@@ -220,6 +220,8 @@ pub struct AppOptions {
     pub read_cache_ttl: Duration,
     /// How long AI requests wait for their job before answering 202.
     pub ai_wait: Duration,
+    /// Trusted proxies, the lead form's global ceiling, the login failure delay.
+    pub limits: jobs::config::LimitSettings,
 }
 
 impl Default for AppOptions {
@@ -234,6 +236,7 @@ impl Default for AppOptions {
             providers: None,
             read_cache_ttl: Duration::ZERO,
             ai_wait: Duration::from_secs(25),
+            limits: Default::default(),
         }
     }
 }
@@ -276,6 +279,7 @@ impl TestApp {
             db_max_connections: 16,
             metrics_port: None,
             mail: Default::default(),
+            limits: opts.limits.clone(),
         });
         let mut queue = Queue::new(db.clone(), jobs::kinds::registry(), opts.settings.clone());
         if let Some(p) = opts.providers.clone() {

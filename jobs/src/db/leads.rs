@@ -26,10 +26,97 @@ pub struct LeadUpserted {
     pub contact_id: String,
     pub company_created: bool,
     pub contact_created: bool,
+    /// What the submission did to an existing company's fields (empty when it was created).
+    pub company_merge: LeadMerge,
+    /// What the submission did to an existing contact's fields (empty when it was created).
+    pub contact_merge: LeadMerge,
+}
+
+/// The public form never overwrites: for an existing row, a submitted value only fills a field that
+/// is empty (NULL or blank); a different value in a filled field is kept and only reported.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LeadMerge {
+    /// Fields that were empty and now hold the submitted value.
+    pub filled: Vec<&'static str>,
+    /// Fields whose stored value differs from the submitted one and was kept.
+    pub kept: Vec<&'static str>,
+}
+
+fn blank(v: Option<&str>) -> bool {
+    v.is_none_or(|s| s.trim().is_empty())
+}
+
+impl LeadMerge {
+    /// The submitted text to write into `field`, if the stored value is empty.
+    pub(crate) fn text<'a>(
+        &mut self,
+        field: &'static str,
+        current: Option<&str>,
+        submitted: Option<&'a str>,
+    ) -> Option<&'a str> {
+        let submitted = submitted.filter(|s| !s.trim().is_empty())?;
+        match current {
+            c if blank(c) => {
+                self.filled.push(field);
+                Some(submitted)
+            }
+            Some(c) if !c.trim().eq_ignore_ascii_case(submitted.trim()) => {
+                self.kept.push(field);
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// The submitted number to write into `field`, if the stored value is NULL.
+    pub(crate) fn number(
+        &mut self,
+        field: &'static str,
+        current: Option<i64>,
+        submitted: Option<i64>,
+    ) -> Option<i64> {
+        let submitted = submitted?;
+        match current {
+            None => {
+                self.filled.push(field);
+                Some(submitted)
+            }
+            Some(c) if c != submitted => {
+                self.kept.push(field);
+                None
+            }
+            Some(_) => None,
+        }
+    }
+
+    /// True when nothing is to be written.
+    pub fn is_unchanged(&self) -> bool {
+        self.filled.is_empty()
+    }
+}
+
+/// An existing company as the form finds it.
+#[derive(sqlx::FromRow)]
+pub(crate) struct LeadCompanyRow {
+    pub id: String,
+    pub city: Option<String>,
+    pub company_type: Option<String>,
+    pub revenue: Option<i64>,
+}
+
+/// An existing contact as the form finds it.
+#[derive(sqlx::FromRow)]
+pub(crate) struct LeadContactRow {
+    pub id: String,
+    pub last_name: String,
+    pub phone: Option<String>,
+    pub notes: Option<String>,
+    pub company_id: Option<String>,
 }
 
 impl Tx {
-    /// Finds the company by name and state and the contact by email; updates or creates them.
+    /// Finds the company by name and state and the contact by email; creates them, or fills only
+    /// their empty fields (see [`LeadMerge`]).
     pub async fn lead_upsert(&mut self, l: &LeadUpsert<'_>) -> Result<LeadUpserted, sqlx::Error> {
         dispatch_tx!(self, lead_upsert(l))
     }

@@ -3,35 +3,50 @@
 use sqlx::types::Json;
 use sqlx::{SqliteConnection, SqlitePool};
 
-use crate::db::leads::{CompanyFactsRow, ContactFactsManyRow, ContactFactsRow};
-use crate::db::{LeadUpsert, LeadUpserted, ScoreSet, ScoreSetOwned};
+use crate::db::leads::{
+    CompanyFactsRow, ContactFactsManyRow, ContactFactsRow, LeadCompanyRow, LeadContactRow,
+};
+use crate::db::{LeadMerge, LeadUpsert, LeadUpserted, ScoreSet, ScoreSetOwned};
 use crate::scoring::{CompanyFacts, ContactFacts};
 
 pub async fn lead_upsert(
     conn: &mut SqliteConnection,
     l: &LeadUpsert<'_>,
 ) -> Result<LeadUpserted, sqlx::Error> {
-    let existing: Option<String> = sqlx::query_scalar(
-        "SELECT id FROM companies WHERE lower(name) = lower(?1) AND state IS ?2 ORDER BY created_at LIMIT 1",
+    let existing: Option<LeadCompanyRow> = sqlx::query_as(
+        "SELECT id, city, company_type, revenue FROM companies
+         WHERE lower(name) = lower(?1) AND state IS ?2 ORDER BY created_at LIMIT 1",
     )
     .bind(l.company_name)
     .bind(l.state)
     .fetch_optional(&mut *conn)
     .await?;
-    let (company_id, company_created) = match existing {
-        Some(id) => {
-            sqlx::query(
-                "UPDATE companies SET city = COALESCE(?2, city), company_type = COALESCE(?3, company_type),
-                        revenue = COALESCE(?4, revenue), updated_at = ?5 WHERE id = ?1",
-            )
-            .bind(&id)
-            .bind(l.city)
-            .bind(l.company_type)
-            .bind(l.revenue)
-            .bind(l.now)
-            .execute(&mut *conn)
-            .await?;
-            (id, false)
+    let (company_id, company_created, company_merge) = match existing {
+        Some(row) => {
+            let mut merge = LeadMerge::default();
+            let city = merge.text("city", row.city.as_deref(), l.city);
+            let company_type =
+                merge.text("company type", row.company_type.as_deref(), l.company_type);
+            let revenue = merge.number("revenue", row.revenue, l.revenue);
+            if !merge.is_unchanged() {
+                // The CASEs repeat the emptiness test so a value written since the SELECT is kept too.
+                sqlx::query(
+                    "UPDATE companies
+                     SET city = CASE WHEN city IS NULL OR trim(city) = '' THEN COALESCE(?2, city) ELSE city END,
+                         company_type = CASE WHEN company_type IS NULL OR trim(company_type) = ''
+                                             THEN COALESCE(?3, company_type) ELSE company_type END,
+                         revenue = COALESCE(revenue, ?4), updated_at = ?5
+                     WHERE id = ?1",
+                )
+                .bind(&row.id)
+                .bind(city)
+                .bind(company_type)
+                .bind(revenue)
+                .bind(l.now)
+                .execute(&mut *conn)
+                .await?;
+            }
+            (row.id, false, merge)
         }
         None => {
             let id = ulid::Ulid::new().to_string();
@@ -49,29 +64,42 @@ pub async fn lead_upsert(
             .bind(l.now)
             .execute(&mut *conn)
             .await?;
-            (id, true)
+            (id, true, LeadMerge::default())
         }
     };
-    let contact: Option<String> =
-        sqlx::query_scalar("SELECT id FROM contacts WHERE lower(email) = lower(?1)")
-            .bind(l.email)
-            .fetch_optional(&mut *conn)
-            .await?;
-    let (contact_id, contact_created) = match contact {
-        Some(id) => {
-            // A returning lead: fill what was missing and keep their latest message.
-            sqlx::query(
-                "UPDATE contacts SET phone = COALESCE(?2, phone), company_id = COALESCE(company_id, ?3),
-                        notes = COALESCE(?4, notes), updated_at = ?5 WHERE id = ?1",
-            )
-            .bind(&id)
-            .bind(l.phone)
-            .bind(&company_id)
-            .bind(l.message)
-            .bind(l.now)
-            .execute(&mut *conn)
-            .await?;
-            (id, false)
+    let contact: Option<LeadContactRow> = sqlx::query_as(
+        "SELECT id, last_name, phone, notes, company_id FROM contacts WHERE lower(email) = lower(?1)",
+    )
+    .bind(l.email)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let (contact_id, contact_created, contact_merge) = match contact {
+        Some(row) => {
+            // A returning lead (or anyone who knows the address): fill only what is missing.
+            let mut merge = LeadMerge::default();
+            let last_name = merge.text("last name", Some(&row.last_name), Some(l.last_name));
+            let phone = merge.text("phone", row.phone.as_deref(), l.phone);
+            let notes = merge.text("notes", row.notes.as_deref(), l.message);
+            let company = merge.text("company", row.company_id.as_deref(), Some(&company_id));
+            if !merge.is_unchanged() {
+                sqlx::query(
+                    "UPDATE contacts
+                     SET last_name = CASE WHEN trim(last_name) = '' THEN COALESCE(?2, last_name) ELSE last_name END,
+                         phone = CASE WHEN phone IS NULL OR trim(phone) = '' THEN COALESCE(?3, phone) ELSE phone END,
+                         notes = CASE WHEN notes IS NULL OR trim(notes) = '' THEN COALESCE(?4, notes) ELSE notes END,
+                         company_id = COALESCE(company_id, ?5), updated_at = ?6
+                     WHERE id = ?1",
+                )
+                .bind(&row.id)
+                .bind(last_name)
+                .bind(phone)
+                .bind(notes)
+                .bind(company)
+                .bind(l.now)
+                .execute(&mut *conn)
+                .await?;
+            }
+            (row.id, false, merge)
         }
         None => {
             let id = ulid::Ulid::new().to_string();
@@ -90,7 +118,7 @@ pub async fn lead_upsert(
             .bind(l.now)
             .execute(&mut *conn)
             .await?;
-            (id, true)
+            (id, true, LeadMerge::default())
         }
     };
     Ok(LeadUpserted {
@@ -98,6 +126,8 @@ pub async fn lead_upsert(
         contact_id,
         company_created,
         contact_created,
+        company_merge,
+        contact_merge,
     })
 }
 
