@@ -1036,6 +1036,67 @@ async fn list_pages_cached_until_a_write(db: TestDb) {
     app.stop().await;
 }
 
+/// Packed files sent as CSV are named for what they are, a header wider than the limit is refused at
+/// upload, an over-long cell rejects its row only; nothing else is written (issue 19).
+async fn import_hostile_files(db: TestDb) {
+    let app = TestApp::spawn(&db, AppOptions::default()).await;
+    let u = app.user().await;
+    let post = |body: Vec<u8>| {
+        u.post(app.url("/api/contacts/import"))
+            .header("content-type", "text/csv")
+            .body(body)
+    };
+    for h in common::hostile::all() {
+        let (code, v) = common::send(post(h.bytes)).await;
+        assert_eq!(code, 422, "{}: {v}", h.name);
+        assert!(
+            v["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("not CSV"),
+            "{}: {v}",
+            h.name
+        );
+    }
+    let wide = format!(
+        "firstName,lastName,email,{}\nAnn,Lee,ann@x.com\n",
+        (0..100)
+            .map(|i| format!("c{i}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let (code, v) = common::send(post(wide.into_bytes())).await;
+    assert_eq!(
+        (code, v["message"].as_str()),
+        (422, Some("The CSV has more than 100 columns."))
+    );
+    assert_eq!(
+        scalar(&app.db, "SELECT COUNT(*) FROM contact_imports").await,
+        0
+    );
+
+    let long = format!(
+        "firstName,lastName,email,notes\nAnn,Lee,ann@x.com,{}\nBo,Day,bo@x.com,short\n",
+        "n".repeat(10_001)
+    );
+    let (code, v) = common::send(post(long.into_bytes())).await;
+    assert_eq!(code, 202, "{v}");
+    let done = app
+        .wait_status(&u, v["jobId"].as_str().unwrap(), "succeeded", T)
+        .await;
+    let r = &done["result"];
+    assert_eq!(
+        (r["imported"].as_i64(), r["rejectedCount"].as_i64()),
+        (Some(1), Some(1)),
+        "{r}"
+    );
+    assert_eq!(
+        r["rejected"][0]["reason"],
+        "A cell is longer than 10000 characters."
+    );
+    app.stop().await;
+}
+
 both_backends!(
     list_pages_cached_until_a_write,
     create_validation_and_defaults,
@@ -1047,5 +1108,6 @@ both_backends!(
     export_csv,
     import_csv,
     import_malformed_rows,
+    import_hostile_files,
     import_batches_and_rejection_cap,
 );

@@ -1,7 +1,8 @@
 //! A fuzz pass over every route of the OpenAPI document the api serves: malformed bodies, values
 //! of the wrong type and at the edges for every field the schema names (and for the usual field
 //! names where a body is checked field by field), odd path segments and query strings. No answer
-//! may be a 5xx, and every 4xx is a JSON `{"message"}` (or, for links people open, a page).
+//! may be a 5xx, and every 4xx is a JSON `{"message"}` (or, for links people open, a page). Every
+//! route that takes a body is also sent the hostile uploads of `common::hostile`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -232,6 +233,59 @@ async fn no_server_error_for_any_input(db: TestDb) {
                             "{method} {url} {} -> {status} without a JSON message: {}",
                             short(body.as_deref().unwrap_or("")),
                             short(&text)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    // Uploads: every hostile file (issue 19) to every route that takes a body, as the multipart
+    // fields the upload routes read and as a raw CSV body.
+    let hostile = common::hostile::all();
+    for (path, item) in paths {
+        if path.contains("logout") {
+            continue;
+        }
+        let url = fill(path, PATH_VALUES[0]);
+        for method in ["post", "put", "patch"] {
+            if item.get(method).is_none() {
+                continue;
+            }
+            let method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+            for h in &hostile {
+                let form = |field: &str| {
+                    reqwest::multipart::Form::new().part(
+                        field.to_string(),
+                        reqwest::multipart::Part::bytes(h.bytes.clone()).file_name(h.name),
+                    )
+                };
+                let attempts = [
+                    admin
+                        .request(method.clone(), app.url(&url))
+                        .multipart(form("file")),
+                    admin
+                        .request(method.clone(), app.url(&url))
+                        .multipart(form("document")),
+                    admin
+                        .request(method.clone(), app.url(&url))
+                        .header("content-type", "text/csv")
+                        .body(h.bytes.clone()),
+                ];
+                for req in attempts {
+                    let res = req.send().await.expect("request");
+                    requests += 1;
+                    let status = res.status().as_u16();
+                    let text = res.text().await.unwrap_or_default();
+                    let message = serde_json::from_str::<Value>(&text)
+                        .ok()
+                        .and_then(|v| v["message"].as_str().map(str::to_string));
+                    if status >= 500
+                        || ((400..500).contains(&status) && message.is_none_or(|m| m.is_empty()))
+                    {
+                        failures.push(format!(
+                            "{method} {url} upload {} -> {status} {}",
+                            h.name,
+                            text.chars().take(160).collect::<String>()
                         ));
                     }
                 }

@@ -715,6 +715,36 @@ async fn catalog_upload_csv_xlsx_and_refusals(tdb: TestDb) {
     app.stop().await;
 }
 
+/// Files made to take the process down are refused with a message naming the limit, nothing is
+/// written, and the server goes on answering (issue 19).
+async fn catalog_upload_refuses_hostile_files(tdb: TestDb) {
+    let app = TestApp::idle(&tdb).await;
+    let c = app.user().await;
+    let expect = [
+        ("sparse.xlsx", 413, "wider than 256 columns"),
+        ("bomb.xlsx", 413, "unpacks to more than"),
+        ("nested.xlsx", 422, "nested more than 100 levels"),
+        ("long.pdf", 415, "PDF catalogs are not supported"),
+    ];
+    for h in common::hostile::all() {
+        let Some((_, code, says)) = expect.iter().find(|(n, _, _)| *n == h.name) else {
+            continue;
+        };
+        let (got, v) = upload(&app, &c, h.name, h.bytes).await;
+        let message = v["message"].as_str().unwrap_or_default();
+        assert_eq!(got, *code, "{}: {v}", h.name);
+        assert!(message.contains(says), "{}: {message}", h.name);
+    }
+    assert_eq!(
+        scalar(&app.db, "SELECT COUNT(*) FROM catalog_items").await,
+        0
+    );
+    // The same server still reads an honest file.
+    let (code, v) = upload(&app, &c, "ok.xlsx", common::hostile::small_xlsx()).await;
+    assert_eq!((code, v["added"].as_i64()), (200, Some(1)), "{v}");
+    app.stop().await;
+}
+
 both_backends!(
     invoice_form_messages_and_nothing_written,
     totals_defaults_list_and_filters,
@@ -724,4 +754,5 @@ both_backends!(
     stripe_failures_are_clear,
     demo_payment_without_stripe,
     catalog_upload_csv_xlsx_and_refusals,
+    catalog_upload_refuses_hostile_files,
 );

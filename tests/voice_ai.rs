@@ -950,12 +950,60 @@ async fn invoice_emailed_with_its_pdf(tdb: TestDb) {
     app.stop().await;
 }
 
+/// Documents made to take the worker down are refused at upload with a message naming the limit;
+/// none is stored and the server goes on answering (issue 19).
+async fn documents_hostile_files_refused(tdb: TestDb) {
+    let app = TestApp::spawn(&tdb, AppOptions::default()).await;
+    let c = app.user().await;
+    let expect = [
+        ("bomb.docx", 413, "unpacks to more than"),
+        ("nested.docx", 422, "nested more than 100 levels"),
+        ("long.pdf", 413, "more than 500 pages"),
+        ("sparse.xlsx", 415, "Unsupported document type"),
+        ("bomb.xlsx", 415, "Unsupported document type"),
+    ];
+    for h in common::hostile::all() {
+        let Some((_, code, says)) = expect.iter().find(|(n, _, _)| *n == h.name) else {
+            continue;
+        };
+        for route in ["/api/ai/invoice-extract", "/api/ai/document-analyze"] {
+            let (got, v) = upload(&app, &c, route, h.name, h.bytes.clone()).await;
+            let message = v["message"].as_str().unwrap_or_default();
+            assert_eq!(got, *code, "{route} {}: {v}", h.name);
+            assert!(message.contains(says), "{route} {}: {message}", h.name);
+        }
+    }
+    assert_eq!(
+        scalar(&app.db, "SELECT COUNT(*) FROM ai_documents").await,
+        0
+    );
+    assert_eq!(
+        scalar(
+            &app.db,
+            "SELECT COUNT(*) FROM jobs WHERE kind = 'document_ai'"
+        )
+        .await,
+        0
+    );
+    let (s, v) = upload(
+        &app,
+        &c,
+        "/api/ai/invoice-extract",
+        "ok.docx",
+        docx(&["Invoice Number: INV-9"]),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    app.stop().await;
+}
+
 both_backends!(
     voice_demo_mode_and_messages,
     voice_api_and_signed_callbacks,
     voice_api_refusals_fail_the_call,
     ai_tools_templates_and_model,
     documents_read_by_content,
+    documents_hostile_files_refused,
     long_ai_work_answers_202,
     invoice_emailed_with_its_pdf,
 );

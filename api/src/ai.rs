@@ -21,7 +21,7 @@ use jobs::time::{now_ms, to_rfc3339};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, parse_upload};
 use crate::extract::{CurrentUser, Json};
 use crate::jobs_api::accepted;
 use crate::{Access, AppState, Routes};
@@ -407,6 +407,9 @@ async fn document_upload(
             "Unsupported document type: upload a JPG, PNG, PDF, DOC or DOCX file".into(),
         )
     })?;
+    // Bounded before the job parses it, so the sender hears about a limit at once.
+    let checked = bytes.clone();
+    parse_upload(move || Ok(documents::check(kind, &checked)?)).await?;
     let vision = state.queue.providers.llm.as_ref().is_some_and(|l| l.vision);
     if kind.is_image() && !vision {
         return Err(ApiError::unprocessable(NEEDS_VISION));

@@ -24,6 +24,9 @@ pub enum ApiError {
     },
     #[error("{message}")]
     TooManyRequests { message: String, retry_after: u64 },
+    /// The database is busy (locked or out of connections): 503, the client may try again.
+    #[error("{message}")]
+    Unavailable { message: String, retry_after: u64 },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -65,13 +68,71 @@ fn is_nul_text(e: &sqlx::Error) -> bool {
         .is_some_and(|c| c == "22021")
 }
 
+/// The database could not take the request now (SQLite locked or busy, the pool exhausted): a
+/// moment later it can, so the client hears 503 and when to retry, not 500.
+fn is_busy(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut => true,
+        sqlx::Error::Database(d) => d.code().is_some_and(|c| {
+            // SQLite: SQLITE_BUSY (5) and SQLITE_LOCKED (6) with their extended codes;
+            // Postgres: too many connections (53300) and lock_not_available (55P03).
+            c.parse::<i32>().is_ok_and(|n| matches!(n & 0xff, 5 | 6))
+                || c == "53300"
+                || c == "55P03"
+        }),
+        _ => false,
+    }
+}
+
+/// Seconds a client waits before retrying a busy database.
+const BUSY_RETRY_AFTER: u64 = 1;
+
+impl ApiError {
+    fn busy() -> Self {
+        Self::Unavailable {
+            message: "The database is busy. Try again in a moment.".into(),
+            retry_after: BUSY_RETRY_AFTER,
+        }
+    }
+}
+
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
         if is_nul_text(&e) {
             return Self::bad_request(NUL_TEXT);
         }
+        if is_busy(&e) {
+            tracing::warn!(error = %e, "database busy");
+            return Self::busy();
+        }
         Self::Internal(e.into())
     }
+}
+
+impl From<jobs::untrusted::LimitError> for ApiError {
+    fn from(e: jobs::untrusted::LimitError) -> Self {
+        let status = if e.is_size() {
+            StatusCode::PAYLOAD_TOO_LARGE
+        } else {
+            StatusCode::UNPROCESSABLE_ENTITY
+        };
+        Self::Status(status, e.to_string())
+    }
+}
+
+/// Runs a parser of an uploaded file on the blocking pool: it is CPU-bound, and a panic inside it
+/// (a parser meeting a file it did not expect) is a file that cannot be read (422), not a 500.
+pub async fn parse_upload<T: Send + 'static>(
+    parse: impl FnOnce() -> ApiResult<T> + Send + 'static,
+) -> ApiResult<T> {
+    tokio::task::spawn_blocking(parse)
+        .await
+        .unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "upload parser failed");
+            Err(ApiError::unprocessable(
+                "The file could not be read: it is damaged or not in a supported format.",
+            ))
+        })
 }
 
 impl From<QueueError> for ApiError {
@@ -124,16 +185,16 @@ impl IntoResponse for ApiError {
             Self::TooManyRequests {
                 message,
                 retry_after,
-            } => {
-                let mut res = (
-                    StatusCode::TOO_MANY_REQUESTS,
-                    Json(json!({ "message": message })),
-                )
-                    .into_response();
-                if let Ok(v) = HeaderValue::from_str(&retry_after.to_string()) {
-                    res.headers_mut().insert(header::RETRY_AFTER, v);
-                }
-                res
+            } => with_retry_after(StatusCode::TOO_MANY_REQUESTS, message, retry_after),
+            Self::Unavailable {
+                message,
+                retry_after,
+            } => with_retry_after(StatusCode::SERVICE_UNAVAILABLE, message, retry_after),
+            Self::Internal(e)
+                if e.chain()
+                    .any(|c| c.downcast_ref::<sqlx::Error>().is_some_and(is_busy)) =>
+            {
+                Self::busy().into_response()
             }
             Self::Internal(e)
                 if e.chain()
@@ -151,5 +212,31 @@ impl IntoResponse for ApiError {
                     .into_response()
             }
         }
+    }
+}
+
+fn with_retry_after(status: StatusCode, message: String, retry_after: u64) -> Response {
+    let mut res = (status, Json(json!({ "message": message }))).into_response();
+    if let Ok(v) = HeaderValue::from_str(&retry_after.to_string()) {
+        res.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    res
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_database_is_503_with_retry_after() {
+        let res = ApiError::from(sqlx::Error::PoolTimedOut).into_response();
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(res.headers()[header::RETRY_AFTER], "1");
+        // Through anyhow, as a `?` in a job-platform call delivers it.
+        let res = ApiError::Internal(anyhow::Error::new(sqlx::Error::PoolTimedOut)).into_response();
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let res = ApiError::from(sqlx::Error::RowNotFound).into_response();
+        assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

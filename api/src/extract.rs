@@ -58,9 +58,11 @@ impl FromRequestParts<AppState> for CurrentUser {
         // at once; a session ended elsewhere stops working within READ_CACHE_TTL_MS.
         let (user, admin_session) = state
             .read_cache
-            .get_or_compute(format!("session:{hash}"), || async {
-                Ok(db.session_get(&hash, now_ms()).await?)
-            })
+            .get_or_compute_kept(
+                format!("session:{hash}"),
+                || async { Ok(db.session_get(&hash, now_ms()).await?) },
+                Option::is_some,
+            )
             .await?
             .ok_or_else(|| ApiError::unauthorized("Authentication required"))?;
         Ok(Self {

@@ -31,7 +31,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::deals::{Fields, field_error};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, parse_upload};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
 use crate::{Access, AppState, Routes};
@@ -906,13 +906,17 @@ async fn catalog_upload(
         }
     }
     let bytes = file.ok_or_else(|| ApiError::unprocessable("Choose a catalog file to upload"))?;
-    let parsed = catalog::parse(&bytes).map_err(|e| match e {
-        CatalogError::Pdf | CatalogError::Unsupported => {
-            ApiError::Status(StatusCode::UNSUPPORTED_MEDIA_TYPE, e.to_string())
-        }
-        CatalogError::TooMany => ApiError::Status(StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
-        other => ApiError::unprocessable(other.to_string()),
-    })?;
+    let parsed = parse_upload(move || {
+        catalog::parse(&bytes).map_err(|e| match e {
+            CatalogError::Pdf | CatalogError::Unsupported => {
+                ApiError::Status(StatusCode::UNSUPPORTED_MEDIA_TYPE, e.to_string())
+            }
+            CatalogError::TooMany => ApiError::Status(StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
+            CatalogError::Limit(limit) => limit.into(),
+            other => ApiError::unprocessable(other.to_string()),
+        })
+    })
+    .await?;
     let now = now_ms();
     let rows: Vec<CatalogRow> = parsed
         .items

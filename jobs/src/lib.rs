@@ -19,4 +19,5 @@ pub mod scoring;
 pub mod sealed;
 pub mod sending_window;
 pub mod time;
+pub mod untrusted;
 pub mod voice;

@@ -7,6 +7,8 @@ use std::io::{Cursor, Read};
 
 use serde_json::{Map, Value, json};
 
+use crate::untrusted::{self, LimitError};
+
 /// The stated and enforced upload limit.
 pub const MAX_DOCUMENT_BYTES: usize = 15 * 1024 * 1024;
 
@@ -65,9 +67,22 @@ pub fn sniff(bytes: &[u8]) -> Option<Kind> {
     None
 }
 
-/// The text of a document; `Ok("")` when it has none (a scan), `Err` when it cannot be read.
-pub fn text_of(kind: Kind, bytes: &[u8]) -> Result<String, String> {
+/// The limits a document is checked against before its text is read (at upload, so the person
+/// sending it hears at once): what a DOCX unpacks to and its XML, a PDF's pages and streams.
+pub fn check(kind: Kind, bytes: &[u8]) -> Result<(), LimitError> {
     match kind {
+        Kind::Docx => untrusted::check_zip(bytes),
+        Kind::Pdf => untrusted::check_pdf(bytes),
+        // A compound file's streams are read whole, but no stream is larger than the file.
+        Kind::Doc | Kind::Jpeg | Kind::Png => Ok(()),
+    }
+}
+
+/// The text of a document; `Ok("")` when it has none (a scan), `Err` when it cannot be read or is
+/// over a limit. Checks [`check`] itself: it is CPU-bound, so callers run it off the async runtime.
+pub fn text_of(kind: Kind, bytes: &[u8]) -> Result<String, String> {
+    check(kind, bytes).map_err(|e| e.to_string())?;
+    let text = match kind {
         Kind::Pdf => {
             let doc = printpdf::PdfDocument::parse(
                 bytes,
@@ -75,19 +90,26 @@ pub fn text_of(kind: Kind, bytes: &[u8]) -> Result<String, String> {
                 &mut Vec::new(),
             )
             .map_err(|e| format!("the PDF cannot be read ({e})"))?;
-            Ok(doc
-                .extract_text()
+            // Pages packed in object streams were not visible to the byte scan.
+            if doc.pages.len() > untrusted::MAX_PDF_PAGES {
+                return Err(LimitError::Pages.to_string());
+            }
+            doc.extract_text()
                 .into_iter()
                 .map(|page| page.join("\n"))
                 .collect::<Vec<_>>()
                 .join("\n")
                 .trim()
-                .to_string())
+                .to_string()
         }
-        Kind::Docx => docx_text(bytes),
-        Kind::Doc => doc_text(bytes),
-        Kind::Jpeg | Kind::Png => Ok(String::new()),
+        Kind::Docx => docx_text(bytes)?,
+        Kind::Doc => doc_text(bytes)?,
+        Kind::Jpeg | Kind::Png => String::new(),
+    };
+    if text.chars().count() > untrusted::MAX_TEXT_CHARS {
+        return Err(LimitError::Text.to_string());
     }
+    Ok(text)
 }
 
 fn docx_text(bytes: &[u8]) -> Result<String, String> {
@@ -146,8 +168,9 @@ fn doc_text(bytes: &[u8]) -> Result<String, String> {
     let bad = |what: &str| format!("the DOC file cannot be read ({what})");
     let mut cf = cfb::CompoundFile::open(Cursor::new(bytes)).map_err(|e| bad(&e.to_string()))?;
     let mut word = Vec::new();
+    let cap = bytes.len() as u64;
     cf.open_stream("/WordDocument")
-        .and_then(|mut s| s.read_to_end(&mut word))
+        .and_then(|s| s.take(cap).read_to_end(&mut word))
         .map_err(|e| bad(&e.to_string()))?;
     let flags = word
         .get(0x0A..0x0C)
@@ -160,7 +183,7 @@ fn doc_text(bytes: &[u8]) -> Result<String, String> {
     };
     let mut table = Vec::new();
     cf.open_stream(table_name)
-        .and_then(|mut s| s.read_to_end(&mut table))
+        .and_then(|s| s.take(cap).read_to_end(&mut table))
         .map_err(|e| bad(&e.to_string()))?;
     let fc_clx = u32_at(&word, 0x01A2).ok_or_else(|| bad("no piece table"))? as usize;
     let lcb_clx = u32_at(&word, 0x01A6).ok_or_else(|| bad("no piece table"))? as usize;

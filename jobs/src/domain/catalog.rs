@@ -4,9 +4,12 @@
 //! seed's demo read 4 rows and kept 3 products; a real catalog keeps every row, up to
 //! [`MAX_ITEMS`]. The kind of file is told by its content, not its name.
 
+use std::collections::BTreeMap;
 use std::io::Cursor;
 
 use calamine::{Data, Reader};
+
+use crate::untrusted::{self, LimitError};
 
 use super::invoices::cents;
 
@@ -50,6 +53,9 @@ pub enum CatalogError {
     Empty,
     #[error("The catalog has more than {MAX_ITEMS} products; split it into several files.")]
     TooMany,
+    /// Over one of the limits for untrusted files.
+    #[error("{0}")]
+    Limit(#[from] LimitError),
 }
 
 /// A price cell as text: "$1,299.00", "19.99 USD", "€5" → cents.
@@ -141,25 +147,77 @@ fn spreadsheet_cell(d: &Data) -> String {
     }
 }
 
+/// A container too broken to open is not a spreadsheet at all (the seed's "Unsupported File Type").
+fn limit(e: LimitError) -> CatalogError {
+    match e {
+        LimitError::Damaged(_) => CatalogError::Unsupported,
+        e => CatalogError::Limit(e),
+    }
+}
+
+/// The first sheet of an .xlsx, streamed cell by cell (never as a dense grid) into its filled rows.
+fn xlsx_rows(bytes: &[u8]) -> Result<Vec<Vec<String>>, CatalogError> {
+    untrusted::check_zip(bytes).map_err(limit)?;
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes))
+        .map_err(|_| CatalogError::Unsupported)?;
+    let first = book
+        .sheet_names()
+        .first()
+        .cloned()
+        .ok_or(CatalogError::Columns)?;
+    let mut cells = book
+        .worksheet_cells_reader(&first)
+        .map_err(|e| CatalogError::Unreadable(e.to_string()))?;
+    let mut rows: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    let mut count = 0usize;
+    while let Some(cell) = cells
+        .next_cell()
+        .map_err(|e| CatalogError::Unreadable(e.to_string()))?
+    {
+        let (row, col) = cell.get_position();
+        if col >= untrusted::MAX_SHEET_COLUMNS {
+            return Err(LimitError::Columns.into());
+        }
+        count += 1;
+        if count > untrusted::MAX_SHEET_CELLS {
+            return Err(LimitError::Cells.into());
+        }
+        let value = spreadsheet_cell(&Data::from(cell.get_value().clone()));
+        let cols = rows.entry(row).or_default();
+        if cols.len() <= col as usize {
+            cols.resize(col as usize + 1, String::new());
+        }
+        cols[col as usize] = value;
+    }
+    Ok(rows.into_values().collect())
+}
+
+/// The first sheet of an .xls; its reader builds each sheet's grid whole, so the records are
+/// checked for the grid's size first.
+fn xls_rows(bytes: &[u8]) -> Result<Vec<Vec<String>>, CatalogError> {
+    untrusted::check_xls(bytes).map_err(limit)?;
+    let mut book: calamine::Xls<_> = calamine::open_workbook_from_rs(Cursor::new(bytes))
+        .map_err(|_| CatalogError::Unsupported)?;
+    let range = book
+        .worksheet_range_at(0)
+        .ok_or(CatalogError::Columns)?
+        .map_err(|e| CatalogError::Unreadable(e.to_string()))?;
+    Ok(range
+        .rows()
+        .map(|r| r.iter().map(spreadsheet_cell).collect())
+        .collect())
+}
+
 /// Reads a catalog file, whatever its name says.
 pub fn parse(bytes: &[u8]) -> Result<Parsed, CatalogError> {
     if bytes.starts_with(b"%PDF") {
         return Err(CatalogError::Pdf);
     }
-    let zip = bytes.starts_with(b"PK\x03\x04");
-    let ole = bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]);
-    if zip || ole {
-        let mut book = calamine::open_workbook_auto_from_rs(Cursor::new(bytes))
-            .map_err(|_| CatalogError::Unsupported)?;
-        let range = book
-            .worksheet_range_at(0)
-            .ok_or(CatalogError::Columns)?
-            .map_err(|e| CatalogError::Unreadable(e.to_string()))?;
-        let rows = range
-            .rows()
-            .map(|r| r.iter().map(spreadsheet_cell).collect::<Vec<_>>())
-            .collect::<Vec<_>>();
-        return rows_to_items(rows.into_iter(), if zip { "xlsx" } else { "xls" });
+    if bytes.starts_with(b"PK\x03\x04") {
+        return xlsx_rows(bytes).and_then(|rows| rows_to_items(rows.into_iter(), "xlsx"));
+    }
+    if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
+        return xls_rows(bytes).and_then(|rows| rows_to_items(rows.into_iter(), "xls"));
     }
     let text = std::str::from_utf8(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
         .map_err(|_| CatalogError::Unsupported)?;

@@ -21,6 +21,10 @@ use crate::time::now_ms;
 pub const BATCH: usize = 1000;
 /// Rejected rows listed in the result; the rest are only counted.
 pub const MAX_REJECTED_LISTED: usize = 1000;
+/// Columns of the header line (a contact has 13 fields; exports add some).
+pub const MAX_CSV_COLUMNS: usize = 100;
+/// Characters of one cell (notes are the longest field).
+pub const MAX_CSV_CELL_CHARS: usize = 10_000;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -103,12 +107,28 @@ fn reader(body: &[u8]) -> csv::Reader<&[u8]> {
         .from_reader(body)
 }
 
-/// Checks a file's header line, so the upload can be refused at once.
+/// Checks a file's header line, so the upload can be refused at once. A spreadsheet, PDF or other
+/// packed file sent as CSV is named as such rather than read as text.
 pub fn check_header(body: &[u8]) -> Result<(), String> {
+    let packed = [
+        &b"PK\x03\x04"[..],
+        &[0xD0, 0xCF, 0x11, 0xE0][..],
+        &b"%PDF"[..],
+        &[0x1F, 0x8B][..],
+    ];
+    if packed.iter().any(|magic| body.starts_with(magic)) {
+        return Err(
+            "This is a spreadsheet, PDF or packed file, not CSV: save it as CSV and upload that."
+                .into(),
+        );
+    }
     let mut rdr = reader(body);
     let header = rdr
         .headers()
         .map_err(|e| format!("The CSV header cannot be read: {e}"))?;
+    if header.len() > MAX_CSV_COLUMNS {
+        return Err(format!("The CSV has more than {MAX_CSV_COLUMNS} columns."));
+    }
     header_columns(header).map(|_| ())
 }
 
@@ -138,6 +158,11 @@ pub fn parse_row(
         let Some(value) = non_empty(Some(cell)) else {
             continue;
         };
+        if value.chars().count() > MAX_CSV_CELL_CHARS {
+            return Err(format!(
+                "A cell is longer than {MAX_CSV_CELL_CHARS} characters."
+            ));
+        }
         match col {
             Column::FirstName => row.first_name = value,
             Column::LastName => row.last_name = value,

@@ -40,7 +40,12 @@ impl JobKind for DocumentAi {
         let kind = Kind::from_media_type(&doc.media_type)
             .ok_or_else(|| JobError::Permanent(format!("unsupported type {}", doc.media_type)))?;
         let extract = doc.task == "invoice_extract";
-        let text = documents::text_of(kind, &doc.body).map_err(JobError::Permanent)?;
+        let body = doc.body.clone();
+        // Parsing is CPU-bound: off the runtime, so other jobs keep their threads.
+        let text = tokio::task::spawn_blocking(move || documents::text_of(kind, &body))
+            .await
+            .map_err(|e| JobError::Permanent(format!("the document could not be read ({e})")))?
+            .map_err(JobError::Permanent)?;
         let llm = ctx.queue.providers.llm.clone();
         let (system, schema_name, schema) = if extract {
             (
