@@ -950,6 +950,76 @@ async fn invoice_emailed_with_its_pdf(tdb: TestDb) {
     app.stop().await;
 }
 
+/// The email is recorded before it is handed to the mail server: while the record cannot be written
+/// nothing is sent (a run that dies after sending can never send again), and once it can, exactly
+/// one email goes out (issue 19).
+async fn invoice_email_recorded_before_it_is_sent(tdb: TestDb) {
+    let sink = SmtpSink::start();
+    let app = app_with(&tdb, Providers::embedded().with_mailing(sink.mailing(None))).await;
+    let c = app.user().await;
+    let body = json!({
+        "invoiceNumber": "INV-ONCE-1", "customerName": "Sunrise Bath", "customerEmail": "ap@sunrise.example",
+        "date": "2026-11-02", "lineItems": [{"description": "Grab bar", "quantity": 1, "unitPrice": "19.99"}],
+    });
+    let (s, inv) = send(c.post(app.url("/api/invoices")).json(&body)).await;
+    assert_eq!(s, 201, "{inv}");
+    let id = inv["id"].as_str().unwrap().to_string();
+    // Reads of the table work, writes fail: the old order (send, then record) sent on every try.
+    match &app.db {
+        jobs::db::Db::Sqlite(p) => {
+            sqlx::query(
+                "CREATE TRIGGER refuse_record BEFORE INSERT ON invoice_emails \
+                 BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+            )
+            .execute(p)
+            .await
+            .unwrap();
+        }
+        jobs::db::Db::Postgres(p) => {
+            sqlx::raw_sql(
+                "CREATE FUNCTION refuse_record() RETURNS trigger LANGUAGE plpgsql AS \
+                 $$ BEGIN RAISE EXCEPTION 'disk full'; END $$; \
+                 CREATE TRIGGER refuse_record BEFORE INSERT ON invoice_emails \
+                 FOR EACH ROW EXECUTE FUNCTION refuse_record();",
+            )
+            .execute(p)
+            .await
+            .unwrap();
+        }
+    }
+    let (s, v) = send(c.post(app.url(&format!("/api/invoices/{id}/send")))).await;
+    assert_eq!(s, 202, "{v}");
+    let job_id = v["jobId"].as_str().unwrap().to_string();
+    eventually(Duration::from_secs(15), "two failed tries", || async {
+        let job = app.job(&c, &job_id).await;
+        (job["attempts"].as_i64().unwrap_or(0) >= 2).then_some(())
+    })
+    .await;
+    assert_eq!(sink.count(), 0, "nothing sent while it cannot be recorded");
+    match &app.db {
+        jobs::db::Db::Sqlite(p) => {
+            sqlx::query("DROP TRIGGER refuse_record")
+                .execute(p)
+                .await
+                .unwrap();
+        }
+        jobs::db::Db::Postgres(p) => {
+            sqlx::query("DROP TRIGGER refuse_record ON invoice_emails")
+                .execute(p)
+                .await
+                .unwrap();
+        }
+    }
+    app.wait_status(&c, &job_id, "succeeded", Duration::from_secs(20))
+        .await;
+    assert_eq!(sink.wait_for(1, Duration::from_secs(5)).await.len(), 1);
+    assert_eq!(
+        scalar(&app.db, "SELECT COUNT(*) FROM invoice_emails").await,
+        1
+    );
+    app.stop().await;
+}
+
 /// Documents made to take the worker down are refused at upload with a message naming the limit;
 /// none is stored and the server goes on answering (issue 19).
 async fn documents_hostile_files_refused(tdb: TestDb) {
@@ -1006,4 +1076,5 @@ both_backends!(
     documents_hostile_files_refused,
     long_ai_work_answers_202,
     invoice_emailed_with_its_pdf,
+    invoice_email_recorded_before_it_is_sent,
 );

@@ -101,24 +101,22 @@ impl Db {
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, invoice_set_status(id, status, now))
     }
-    /// The stored PDF and the invoice version (`updated_at`) it shows.
-    /// Whether this sending job already emailed the invoice.
-    pub async fn invoice_email_sent(
-        &self,
-        invoice_id: &str,
-        job_id: &str,
-    ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, invoice_email_sent(invoice_id, job_id))
-    }
-    pub async fn invoice_email_record(
+    /// Records that this sending job hands the invoice to the mail server, before it does: true
+    /// when this call recorded it, false when an earlier run of the job did (at most one email).
+    pub async fn invoice_email_claim(
         &self,
         invoice_id: &str,
         job_id: &str,
         to: &str,
         now: i64,
-    ) -> Result<(), sqlx::Error> {
-        dispatch!(self, invoice_email_record(invoice_id, job_id, to, now))
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, invoice_email_claim(invoice_id, job_id, to, now))
     }
+    /// Forgets a claim whose message the mail server refused, so a retry may send it.
+    pub async fn invoice_email_release(&self, job_id: &str) -> Result<(), sqlx::Error> {
+        dispatch!(self, invoice_email_release(job_id))
+    }
+    /// The stored PDF and the invoice version (`updated_at`) it shows.
     pub async fn invoice_pdf_get(
         &self,
         invoice_id: &str,

@@ -1,6 +1,7 @@
 //! `invoice_send`: emails an invoice to its customer with the current PDF attached, through the same
 //! delivery (SMTP or the outbox) as every message; a draft becomes `sent` once the message is taken.
-//! The invoice records the version it emailed, so a repeated run does not email it twice.
+//! The job records the email before handing it to the mail server, so a repeated run (after a crash
+//! mid-send) does not email it twice.
 
 use lettre::Message;
 use lettre::message::header::ContentType;
@@ -37,11 +38,6 @@ impl JobKind for InvoiceSend {
             .clone()
             .filter(|e| !e.trim().is_empty())
             .ok_or_else(|| JobError::Permanent("This invoice has no customer email".into()))?;
-        // Sending marks the invoice sent, which renders a new version: the job's own key (its id)
-        // makes a retry after the send but before the status change skip the second email.
-        if db.invoice_email_sent(&invoice.id, &ctx.id).await? {
-            return Ok(json!({"invoiceId": invoice.id, "to": to, "alreadySent": true}));
-        }
         let items = db.invoice_items(std::slice::from_ref(&invoice.id)).await?;
         let mailing = &ctx.queue.providers.mailing;
         let pdf = render(&invoice, &items, &Issuer::of(&mailing.sender));
@@ -104,18 +100,27 @@ impl JobKind for InvoiceSend {
                     ),
             )
             .map_err(|e| bad(format!("the message could not be built: {e}")))?;
-        match mailing.mailer.send(&msg).await {
-            Ok(()) => {}
-            Err(SendError::Transient(e)) => {
-                return Err(JobError::Retry(format!("mail server deferred: {e}")));
-            }
-            Err(SendError::Permanent(e)) => {
-                return Err(JobError::Permanent(format!("mail server refused: {e}")));
+        // Recorded before it is handed over, keyed by the job: a run that dies mid-send is not
+        // followed by a second email (at most once, as campaigns do); a refusal is forgotten.
+        let now = ctx.queue.clock.now_ms();
+        let claimed = db
+            .invoice_email_claim(&invoice.id, &ctx.id, &to, now)
+            .await?;
+        if claimed {
+            let refused = match mailing.mailer.send(&msg).await {
+                Ok(()) => None,
+                Err(SendError::Transient(e)) => {
+                    Some(JobError::Retry(format!("mail server deferred: {e}")))
+                }
+                Err(SendError::Permanent(e)) => {
+                    Some(JobError::Permanent(format!("mail server refused: {e}")))
+                }
+            };
+            if let Some(err) = refused {
+                db.invoice_email_release(&ctx.id).await?;
+                return Err(err);
             }
         }
-        let now = ctx.queue.clock.now_ms();
-        db.invoice_email_record(&invoice.id, &ctx.id, &to, now)
-            .await?;
         let status = if invoice.status == "draft" {
             db.invoice_set_status(&invoice.id, "sent", now).await?;
             if let Some(updated) = db.invoice_get(&invoice.id).await? {
@@ -134,6 +139,12 @@ impl JobKind for InvoiceSend {
         } else {
             invoice.status.as_str()
         };
-        Ok(json!({"invoiceId": invoice.id, "to": to, "messageId": message_id, "status": status}))
+        Ok(json!({
+            "invoiceId": invoice.id,
+            "to": to,
+            "messageId": message_id,
+            "status": status,
+            "alreadySent": !claimed,
+        }))
     }
 }

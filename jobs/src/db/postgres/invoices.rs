@@ -265,28 +265,13 @@ pub async fn catalog_list(pool: &PgPool) -> Result<Vec<CatalogRow>, sqlx::Error>
     .await
 }
 
-pub async fn invoice_email_sent(
-    pool: &PgPool,
-    invoice_id: &str,
-    job_id: &str,
-) -> Result<bool, sqlx::Error> {
-    sqlx::query_scalar::<_, String>(
-        "SELECT job_id FROM invoice_emails WHERE job_id = $1 AND invoice_id = $2",
-    )
-    .bind(job_id)
-    .bind(invoice_id)
-    .fetch_optional(pool)
-    .await
-    .map(|r| r.is_some())
-}
-
-pub async fn invoice_email_record(
+pub async fn invoice_email_claim(
     pool: &PgPool,
     invoice_id: &str,
     job_id: &str,
     to: &str,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<bool, sqlx::Error> {
     sqlx::query(
         "INSERT INTO invoice_emails (job_id, invoice_id, to_email, sent_at) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (job_id) DO NOTHING",
@@ -297,5 +282,13 @@ pub async fn invoice_email_record(
     .bind(now)
     .execute(pool)
     .await
-    .map(|_| ())
+    .map(|r| r.rows_affected() == 1)
+}
+
+pub async fn invoice_email_release(pool: &PgPool, job_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM invoice_emails WHERE job_id = $1")
+        .bind(job_id)
+        .execute(pool)
+        .await
+        .map(|_| ())
 }
