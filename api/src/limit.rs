@@ -373,6 +373,19 @@ mod tests {
     }
 
     #[test]
+    fn failure_counts_are_forgotten_a_day_after_the_last_attempt() {
+        let f = LoginFailures::new(&LimitSettings::default());
+        assert!(f.attempt("a@example.com").is_ok());
+        f.prune(Instant::now() + Duration::from_secs(3600));
+        assert_eq!(f.map().len(), 1, "kept within the day");
+        f.prune(Instant::now() + FORGET_FAILURES_AFTER);
+        assert!(f.map().is_empty(), "forgotten after it");
+        assert!(f.attempt("b@example.com").is_ok());
+        f.succeeded("b@example.com");
+        assert!(f.map().is_empty(), "a success clears at once");
+    }
+
+    #[test]
     fn a_full_failure_map_keeps_its_newest_half() {
         let now = Instant::now();
         let mut map: HashMap<String, Failures> = (0..10u64)
