@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { MOCK_SUPPRESSIONS, MOCK_WEBHOOK_TOKEN, ROTATED_WEBHOOK_TOKEN } from '@/testing/mocks/automation-handlers';
 import { db, makeContact } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
@@ -50,13 +51,63 @@ describe('Email Configuration', () => {
   it('says mail goes to the outbox in demo mode, lists the webhook events, templates and real figures', async () => {
     const { user } = renderApp('/admin/email-config', { signedIn: true });
     expect(await screen.findByText('Demo mode: messages are written to the outbox folder')).toBeInTheDocument();
-    expect(screen.getByLabelText('Webhook URL')).toHaveValue('https://crm.example.com/api/email/webhook');
+    const webhookUrl = `https://crm.example.com/api/email/webhook?token=${MOCK_WEBHOOK_TOKEN}`;
+    expect(screen.getByLabelText('Webhook URL')).toHaveValue(webhookUrl);
+    expect(screen.getByLabelText('Inbound Parse URL')).toHaveValue(`https://crm.example.com/api/email/inbound?token=${MOCK_WEBHOOK_TOKEN}`);
+    expect(screen.getByText('Checked by the secret token in the webhook URL')).toBeInTheDocument();
     expect(screen.getByText(/Events to enable: Delivered, Opened, Clicked, Bounced, Dropped, Spam Report/)).toBeInTheDocument();
     expect(within(await screen.findByRole('list', { name: 'Email templates' })).getAllByRole('listitem')).toHaveLength(2);
     await waitFor(() => expect(screen.getByText('Emails Sent').parentElement).toHaveTextContent('40'));
     expect(screen.getByText('Click Rate').parentElement).toHaveTextContent('7.5%');
     await user.click(screen.getByRole('button', { name: 'Copy webhook URL' }));
     expect(await screen.findByRole('button', { name: 'Copied' })).toHaveTextContent('✓');
-    expect(await navigator.clipboard.readText()).toBe('https://crm.example.com/api/email/webhook');
+    expect(await navigator.clipboard.readText()).toBe(webhookUrl);
+  });
+
+  it('rotates the webhook token after a confirmation and shows the new URLs', async () => {
+    const { user } = renderApp('/admin/email-config', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Rotate Token' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rotate the webhook token?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Rotate token' }));
+    expect(await screen.findByText('Webhook Token Rotated')).toBeInTheDocument();
+    expect(screen.getByLabelText('Webhook URL')).toHaveValue(`https://crm.example.com/api/email/webhook?token=${ROTATED_WEBHOOK_TOKEN}`);
+    expect(screen.getByLabelText('Inbound Parse URL')).toHaveValue(`https://crm.example.com/api/email/inbound?token=${ROTATED_WEBHOOK_TOKEN}`);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('lists suppressed addresses and lets an admin lift one', async () => {
+    let listed = [...MOCK_SUPPRESSIONS];
+    const lifted: string[] = [];
+    server.use(
+      http.get('/api/email/suppressions', () => HttpResponse.json(listed, { headers: { 'X-Total-Count': String(listed.length) } })),
+      http.delete('/api/email/suppressions/:email', ({ params }) => {
+        const email = String(params.email);
+        lifted.push(email);
+        listed = listed.filter((s) => s.email !== email);
+        return HttpResponse.json({ success: true, email, reason: 'spam_reported', contactId: 'c-1' });
+      }),
+    );
+    const { user } = renderApp('/admin/email-config', { signedIn: true });
+    const list = await screen.findByRole('list', { name: 'Suppressed addresses' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(list).getByText(/Spam report \(webhook\)/)).toBeInTheDocument();
+    await user.click(within(list).getByRole('button', { name: 'Lift suppression for forged@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lift this suppression?' });
+    expect(dialog).toHaveTextContent('forged@example.com will receive email from us again.');
+    await user.click(within(dialog).getByRole('button', { name: 'Lift suppression' }));
+    expect(await screen.findByText('forged@example.com can be emailed again.')).toBeInTheDocument();
+    expect(lifted).toEqual(['forged@example.com']);
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Suppressed addresses' })).getAllByRole('listitem')).toHaveLength(1));
+  });
+
+  it('keeps the dialog open with the server message when a lift is refused', async () => {
+    server.use(
+      http.delete('/api/email/suppressions/:email', () => HttpResponse.json({ message: 'Administrator access required' }, { status: 403 })),
+    );
+    const { user } = renderApp('/admin/email-config', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Lift suppression for gone@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lift this suppression?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Lift suppression' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Administrator access required');
   });
 });

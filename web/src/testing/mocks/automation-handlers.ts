@@ -4,6 +4,27 @@ import { authed } from './authed';
 import { db, makeJob } from './db';
 
 
+/** The install's webhook token in the mock config, and the one a rotation returns. */
+export const MOCK_WEBHOOK_TOKEN = 'tok_Y2p4ZS1tb2NrLXdlYmhvb2stdG9rZW4tMzItYnl0ZXM';
+export const ROTATED_WEBHOOK_TOKEN = 'tok_cm90YXRlZC1tb2NrLXdlYmhvb2stdG9rZW4tMzJi';
+
+const webhookConfig = (token: string) => ({
+  webhookUrl: `https://crm.example.com/api/email/webhook?token=${token}`,
+  inboundUrl: `https://crm.example.com/api/email/inbound?token=${token}`,
+  signatureVerification: false,
+  webhookAuth: 'token',
+  inboundAuth: 'token',
+  tokenVisible: true,
+  events: ['delivered', 'open', 'click', 'bounce', 'dropped', 'spamreport'],
+  delivery: { mode: 'outbox', relay: null, from: 'Partnerships <partners@example.com>' },
+});
+
+/** The suppression list as the api lists it (tests that lift one override the handlers). */
+export const MOCK_SUPPRESSIONS = [
+  { email: 'forged@example.com', reason: 'spam_reported', source: 'webhook', contactId: 'c-1', createdAt: '2026-11-20T10:00:00Z' },
+  { email: 'gone@example.com', reason: 'hard_bounced', source: 'smtp', contactId: null, createdAt: '2026-11-19T09:00:00Z' },
+];
+
 /** The automation screen's reads, from the mock database where it has the data. */
 export const automationHandlers = [
   http.get('/api/campaign-metrics', authed(() => HttpResponse.json({ active: 2, completed: 5, failed: 0, paused: 1 }))),
@@ -39,12 +60,15 @@ export const automationHandlers = [
     return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
   })),
   http.post('/api/calendar/send-reminders', authed(() => HttpResponse.json({ emailsSent: 3, smsSent: 1, meetings: 2 }))),
-  http.get('/api/email/webhook/config', authed(() =>
-    HttpResponse.json({
-      webhookUrl: 'https://crm.example.com/api/email/webhook',
-      signatureVerification: false,
-      events: ['delivered', 'open', 'click', 'bounce', 'dropped', 'spamreport'],
-      delivery: { mode: 'outbox', relay: null, from: 'Partnerships <partners@example.com>' },
-    }),
+  http.get('/api/email/webhook/config', authed(() => HttpResponse.json(webhookConfig(MOCK_WEBHOOK_TOKEN)))),
+  http.post('/api/email/webhook/rotate', authed(() => HttpResponse.json(webhookConfig(ROTATED_WEBHOOK_TOKEN)))),
+  http.get('/api/email/suppressions', authed(() =>
+    HttpResponse.json(MOCK_SUPPRESSIONS, { headers: { 'X-Total-Count': String(MOCK_SUPPRESSIONS.length) } }),
   )),
+  http.delete('/api/email/suppressions/:email', authed(({ params }) => {
+    const email = String(params.email);
+    const found = MOCK_SUPPRESSIONS.find((s) => s.email === email);
+    if (!found) return HttpResponse.json({ message: `${email} is not suppressed` }, { status: 404 });
+    return HttpResponse.json({ success: true, email, reason: found.reason, contactId: found.contactId });
+  })),
 ];

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import { suppressionsQueryKey } from './get-suppressions';
+
+export type SuppressionLifted = { success: boolean; email: string; reason: string; contactId: string | null };
+
+/** `DELETE /api/email/suppressions/{email}` (admin): the address can be emailed again; audited. */
+export const liftSuppression = (email: string) =>
+  api.delete<SuppressionLifted>(`/api/email/suppressions/${encodeURIComponent(email)}`);
+
+export const useLiftSuppression = (options: { onSuccess?: (r: SuppressionLifted) => void; onError?: (e: Error) => void } = {}) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: liftSuppression,
+    onSuccess: async (r) => {
+      await queryClient.invalidateQueries({ queryKey: suppressionsQueryKey });
+      options.onSuccess?.(r);
+    },
+    onError: options.onError,
+  });
+};
