@@ -144,8 +144,9 @@ async fn serve_metrics(config: &Config, shutdown: CancellationToken) -> anyhow::
         .await
         .with_context(|| format!("binding METRICS_PORT {port}"))?;
     let handle = metrics_handle()?;
+    let token = config.limits.metrics_token.clone();
     tokio::spawn(async move {
-        if let Err(e) = api::serve_metrics(listener, handle, shutdown).await {
+        if let Err(e) = api::serve_metrics(listener, handle, token, shutdown).await {
             tracing::error!(error = %e, "metrics listener stopped");
         }
     });

@@ -846,6 +846,41 @@ async fn ops_listing(db: TestDb) {
 // 6. Health
 // ---------------------------------------------------------------------------------------------
 
+/// With `METRICS_TOKEN` set, `/metrics` answers only a bearer of the token (issue 19).
+async fn metrics_token_is_required_when_set(db: TestDb) {
+    let app = TestApp::spawn(
+        &db,
+        AppOptions {
+            worker: false,
+            limits: jobs::config::LimitSettings {
+                metrics_token: Some(jobs::config::Secret::new("scrape-me-please".into())),
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .await;
+    let c = app.anonymous();
+    for auth in [None, Some("Bearer wrong"), Some("scrape-me-please")] {
+        let mut req = c.get(app.url("/metrics"));
+        if let Some(a) = auth {
+            req = req.header("authorization", a);
+        }
+        let res = req.send().await.expect("metrics");
+        assert_eq!(res.headers()["www-authenticate"], "Bearer", "{auth:?}");
+        expect_message(res, 401, "metrics without the token").await;
+    }
+    let res = c
+        .get(app.url("/metrics"))
+        .header("authorization", "Bearer scrape-me-please")
+        .send()
+        .await
+        .expect("metrics");
+    assert_eq!(res.status(), 200);
+    assert!(res.text().await.expect("text").contains("prospector_"));
+    app.stop().await;
+}
+
 async fn health_and_metrics(db: TestDb) {
     let app = TestApp::spawn(&db, no_worker()).await;
     let c = app.anonymous();
@@ -938,8 +973,9 @@ async fn web_fallback(db: TestDb) {
     app.stop().await;
 }
 
-/// With the read cache on, sessions are read through it: signing out (POST, or the GET link) ends the
-/// session at once, also for a copy of the cookie.
+/// With the read cache on, sessions are read through it: signing out (the app's POST, or the form of
+/// the GET page) ends the session at once, also for a copy of the cookie; the GET alone changes
+/// nothing (issue 19).
 async fn cached_sessions_end_on_sign_out(db: TestDb) {
     let app = TestApp::spawn(
         &db,
@@ -954,9 +990,20 @@ async fn cached_sessions_end_on_sign_out(db: TestDb) {
         let c = app.user().await;
         let res = c.get(app.url("/api/auth/user")).send().await.expect("me");
         assert_eq!(res.status(), 200);
+        if sign_out == "GET" {
+            let res = c.get(app.url("/api/logout")).send().await.expect("page");
+            assert_eq!(res.status(), 200);
+            let page = res.text().await.expect("page");
+            assert!(
+                page.contains(r#"<form method="post" action="/api/logout">"#),
+                "{page}"
+            );
+            let res = c.get(app.url("/api/auth/user")).send().await.expect("me");
+            assert_eq!(res.status(), 200, "the GET alone signs nobody out");
+        }
         let res = match sign_out {
             "POST" => c.post(app.url("/api/admin/logout")).send().await,
-            _ => c.get(app.url("/api/logout")).send().await,
+            _ => c.post(app.url("/api/logout")).send().await,
         }
         .expect("sign out");
         assert!(
@@ -1175,5 +1222,6 @@ both_backends!(
     bad_queries_and_unknown_ids,
     ops_listing,
     health_and_metrics,
+    metrics_token_is_required_when_set,
     web_fallback,
 );

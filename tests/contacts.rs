@@ -1097,6 +1097,59 @@ async fn import_hostile_files(db: TestDb) {
     app.stop().await;
 }
 
+/// A page on another site cannot use a signed-in user's cookie to write (issue 19): the browser's
+/// `Sec-Fetch-Site` or `Origin` says where the request comes from; our own pages and clients that
+/// are not browsers go through.
+async fn cross_site_writes_with_a_session_are_refused(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let u = app.user().await;
+    let body = json!({"firstName": "Ann", "lastName": "Lee", "email": "ann@csrf.test"});
+    let create = |headers: &[(&'static str, &str)]| {
+        let mut req = u.post(app.url("/api/contacts")).json(&body);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        common::send(req)
+    };
+    for headers in [
+        &[("origin", "https://evil.example")][..],
+        &[("sec-fetch-site", "cross-site")][..],
+        &[
+            ("sec-fetch-site", "same-site"),
+            ("origin", "https://sub.example"),
+        ][..],
+        &[("origin", "null")][..],
+    ] {
+        let (code, v) = create(headers).await;
+        assert_eq!(
+            (code, v["message"].as_str()),
+            (
+                403,
+                Some("Cross-site request refused: use Prospector's own pages.")
+            ),
+            "{headers:?}"
+        );
+    }
+    assert_eq!(
+        scalar(
+            &app.db,
+            "SELECT COUNT(*) FROM contacts WHERE email = 'ann@csrf.test'"
+        )
+        .await,
+        0
+    );
+    let own = app.url("");
+    let own = own.trim_end_matches('/');
+    let (code, v) = create(&[("origin", own), ("sec-fetch-site", "same-origin")]).await;
+    assert_eq!(code, 201, "{v}");
+    let (code, _) = create(&[]).await;
+    assert_eq!(
+        code, 409,
+        "a client that is not a browser is judged as before"
+    );
+    app.stop().await;
+}
+
 both_backends!(
     list_pages_cached_until_a_write,
     create_validation_and_defaults,
@@ -1109,5 +1162,6 @@ both_backends!(
     import_csv,
     import_malformed_rows,
     import_hostile_files,
+    cross_site_writes_with_a_session_are_refused,
     import_batches_and_rejection_cap,
 );

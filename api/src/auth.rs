@@ -42,11 +42,12 @@ pub(crate) fn routes() -> Routes {
         .add(Method::POST, "/api/login", Access::Public, post(user_login))
         .body::<LoginBody>()
         .add(Method::GET, "/api/login", Access::Public, get(login_page))
+        .add(Method::GET, "/api/logout", Access::Public, get(logout_page))
         .add(
-            Method::GET,
+            Method::POST,
             "/api/logout",
             Access::Public,
-            get(logout_redirect),
+            post(logout_redirect),
         )
         .add(Method::GET, "/api/auth/user", Access::User, get(auth_user))
 }
@@ -197,7 +198,7 @@ async fn end_session(state: &AppState, jar: CookieJar) -> ApiResult<CookieJar> {
             .db
             .session_delete(&token_hash(c.value()))
             .await?;
-        // The session may be cached (a GET signs out too): no cached copy outlives it.
+        // The session may be cached: no cached copy outlives it.
         state.read_cache.bump();
     }
     Ok(jar.remove(Cookie::build(SESSION_COOKIE).path("/").build()))
@@ -213,7 +214,30 @@ async fn login_page() -> Redirect {
     Redirect::to("/admin/login")
 }
 
-/// Browser navigation to sign out (ordinary users, seed 000 §2.2).
+/// Browser navigation to sign out (ordinary users, seed 000 §2.2): a page whose button posts the
+/// sign-out. A GET never changes state, so a link or an image on another site cannot sign anyone out.
+async fn logout_page() -> Response {
+    (
+        [
+            (axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (axum::http::header::CACHE_CONTROL, "no-store"),
+        ],
+        LOGOUT_PAGE,
+    )
+        .into_response()
+}
+
+const LOGOUT_PAGE: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign out - Prospector</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 28rem; margin: 4rem auto; padding: 0 1rem">
+<h1 style="font-size: 1.25rem">Sign out of Prospector?</h1>
+<form method="post" action="/api/logout"><button type="submit">Sign out</button></form>
+<p><a href="/">Back to Prospector</a></p>
+</body></html>
+"#;
+
+/// The sign-out the page's form posts: the session ends and the browser goes home.
 async fn logout_redirect(State(state): State<AppState>, jar: CookieJar) -> ApiResult<Response> {
     let jar = end_session(&state, jar).await?;
     Ok((jar, Redirect::to("/")).into_response())

@@ -1,7 +1,7 @@
 //! Liveness, readiness and Prometheus metrics.
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::json;
@@ -33,8 +33,35 @@ async fn readyz(State(state): State<AppState>) -> Response {
     }
 }
 
+/// With `METRICS_TOKEN` set, a scrape without `Authorization: Bearer <token>` is refused (401): queue
+/// depths and request counts tell a stranger how the business runs.
+pub(crate) fn metrics_refused(
+    headers: &HeaderMap,
+    token: Option<&jobs::config::Secret<String>>,
+) -> Option<Response> {
+    let token = token?;
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    if given.is_some_and(|g| crate::email::same_secret(g.trim(), token.expose())) {
+        return None;
+    }
+    Some(
+        (
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, "Bearer")],
+            axum::Json(json!({ "message": "Metrics need Authorization: Bearer <METRICS_TOKEN>" })),
+        )
+            .into_response(),
+    )
+}
+
 /// Job counts come from the database at scrape time, so every process reports the same truth.
-async fn metrics_text(State(state): State<AppState>) -> Response {
+async fn metrics_text(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Some(refused) = metrics_refused(&headers, state.config.limits.metrics_token.as_ref()) {
+        return refused;
+    }
     match state.queue.db.job_counts().await {
         Ok(counts) => {
             for kind in state.queue.registry.kinds() {

@@ -16,6 +16,7 @@ mod calendar_feed;
 mod campaigns;
 mod companies;
 mod contacts;
+mod csrf;
 mod dashboard;
 mod deals;
 mod discovery;
@@ -224,6 +225,10 @@ pub fn app(state: AppState) -> Router {
             ApiError::Status(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed".into())
         })
         .layer(middleware::from_fn_with_state(state.clone(), cache::bump_on_write))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            csrf::refuse_cross_site,
+        ))
         .layer(middleware::from_fn(extract::reject_nul))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn(record_http_metrics))
@@ -281,13 +286,18 @@ pub async fn serve(
 pub async fn serve_metrics(
     listener: tokio::net::TcpListener,
     handle: metrics_exporter_prometheus::PrometheusHandle,
+    token: Option<jobs::config::Secret<String>>,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
     let app = Router::new().route(
         "/metrics",
-        axum::routing::get(move || {
+        axum::routing::get(move |headers: axum::http::HeaderMap| {
             let handle = handle.clone();
+            let refused = health::metrics_refused(&headers, token.as_ref());
             async move {
+                if let Some(refused) = refused {
+                    return refused;
+                }
                 (
                     [(
                         axum::http::header::CONTENT_TYPE,
@@ -295,6 +305,7 @@ pub async fn serve_metrics(
                     )],
                     handle.render(),
                 )
+                    .into_response()
             }
         }),
     );

@@ -549,8 +549,8 @@ pub struct Config {
     pub limits: LimitSettings,
 }
 
-/// Which proxies are believed about the client's address, and the limits of the public calls beyond
-/// their per-minute quotas.
+/// Which proxies are believed about the client's address, the limits of the public calls beyond
+/// their per-minute quotas, and who may read `/metrics`.
 #[derive(Debug, Clone)]
 pub struct LimitSettings {
     /// `TRUSTED_PROXIES`: comma-separated CIDRs (or single addresses) whose `X-Forwarded-For` /
@@ -563,6 +563,9 @@ pub struct LimitSettings {
     pub login_free_failures: u32,
     /// `LOGIN_MAX_DELAY_SECS`: the longest such wait (it doubles from 1 s up to this).
     pub login_max_delay: Duration,
+    /// `METRICS_TOKEN`: when set, `/metrics` (the api's and `METRICS_PORT`'s) answers only requests
+    /// with `Authorization: Bearer <token>`.
+    pub metrics_token: Option<Secret<String>>,
 }
 
 impl Default for LimitSettings {
@@ -572,6 +575,7 @@ impl Default for LimitSettings {
             leads_global_per_minute: None,
             login_free_failures: 5,
             login_max_delay: Duration::from_secs(15 * 60),
+            metrics_token: None,
         }
     }
 }
@@ -600,6 +604,7 @@ impl LimitSettings {
             leads_global_per_minute,
             login_free_failures: parse_var("LOGIN_FREE_FAILURES", d.login_free_failures)?,
             login_max_delay,
+            metrics_token: var("METRICS_TOKEN").map(Secret::new),
         })
     }
 }
@@ -797,30 +802,89 @@ impl Config {
 }
 
 fn load_or_create_key(data_dir: &std::path::Path) -> Result<Vec<u8>, ConfigError> {
+    use std::io::Write;
     let path = data_dir.join("secret.key");
     let io = |source| ConfigError::Io {
         var: "SECRET_KEY",
         source,
     };
-    if let Ok(existing) = std::fs::read(&path)
-        && existing.len() >= 32
-    {
-        return Ok(existing);
+    let read = || -> Result<Vec<u8>, ConfigError> {
+        let existing = std::fs::read(&path).map_err(io)?;
+        if existing.len() < 32 {
+            return Err(invalid(
+                "SECRET_KEY",
+                format!(
+                    "{} is shorter than 32 bytes; remove it to have a new key made",
+                    path.display()
+                ),
+            ));
+        }
+        Ok(existing)
+    };
+    if path.exists() {
+        return read();
     }
+    // Written whole to a private file, then linked into place: the link fails if another process
+    // (api, worker and scheduler started together) made the key first, and that key wins. Nobody
+    // ever reads a half-written key or one that others could read.
     let mut key = vec![0u8; 64];
     rand::rng().fill_bytes(&mut key);
-    std::fs::write(&path, &key).map_err(io)?;
+    let tmp = data_dir.join(format!(
+        ".secret.key.{}.{}",
+        std::process::id(),
+        rand::random::<u64>()
+    ));
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
     #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    let written = opts
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(&key).and_then(|()| f.sync_all()))
+        .and_then(|()| std::fs::hard_link(&tmp, &path));
+    let _ = std::fs::remove_file(&tmp);
+    match written {
+        Ok(()) => Ok(key),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => read(),
+        Err(e) => Err(io(e)),
     }
-    Ok(key)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn processes_started_together_agree_on_one_private_key() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+        let keys: Vec<Vec<u8>> = std::thread::scope(|s| {
+            let all: Vec<_> = (0..8)
+                .map(|_| s.spawn(|| load_or_create_key(dir.path())))
+                .collect();
+            all.into_iter()
+                .map(|h| h.join().ok().and_then(Result::ok).unwrap_or_default())
+                .collect()
+        });
+        assert_eq!(keys[0].len(), 64);
+        assert!(keys.iter().all(|k| *k == keys[0]), "one key for all");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join("secret.key"))
+                .map(|m| m.permissions().mode() & 0o777)
+                .unwrap_or_default();
+            assert_eq!(mode, 0o600);
+        }
+        let leftovers = std::fs::read_dir(dir.path())
+            .map(Iterator::count)
+            .unwrap_or(0);
+        assert_eq!(leftovers, 1, "no temporary files left behind");
+        std::fs::write(dir.path().join("secret.key"), b"short").unwrap_or_default();
+        assert!(
+            load_or_create_key(dir.path()).is_err(),
+            "a damaged key is not replaced"
+        );
+    }
 
     #[test]
     fn the_relay_is_named_without_its_credentials() {
