@@ -1171,6 +1171,43 @@ async fn admins_lift_a_suppression(db: TestDb) {
         .await,
         1
     );
+
+    // A lifted hard bounce starts the count again: the next bounce alone does not suppress the
+    // address (two are needed, as for a new one).
+    for i in 0..2 {
+        let (status, _) = send(app.anonymous().post(app.url(&webhook_path(&app, &admin).await)).json(&json!([
+            { "email": "bo@example.test", "event": "bounce", "type": "bounce", "timestamp": 1_700_000_000 + i, "sg_event_id": format!("old-{i}") }
+        ])))
+        .await;
+        assert_eq!(status, 200);
+    }
+    assert_eq!(
+        app.db
+            .suppression_get("bo@example.test")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("hard_bounced")
+    );
+    let (status, _) = send(admin.delete(app.url("/api/email/suppressions/bo@example.test"))).await;
+    assert_eq!(status, 200);
+    let later = now_ms() / 1000 + 60;
+    for (i, expected) in [None, Some("hard_bounced")].into_iter().enumerate() {
+        let (status, _) = send(app.anonymous().post(app.url(&webhook_path(&app, &admin).await)).json(&json!([
+            { "email": "bo@example.test", "event": "bounce", "type": "bounce", "timestamp": later + i as i64, "sg_event_id": format!("new-{i}") }
+        ])))
+        .await;
+        assert_eq!(status, 200);
+        assert_eq!(
+            app.db
+                .suppression_get("bo@example.test")
+                .await
+                .unwrap()
+                .as_deref(),
+            expected,
+            "bounce {i} after the lift"
+        );
+    }
     app.stop().await;
 }
 

@@ -431,7 +431,7 @@ impl Db {
     ) -> Result<(i64, Vec<HistoryCampaign>, Vec<HistoryEvent>), sqlx::Error> {
         dispatch!(self, contact_email_history(contact_id))
     }
-    /// Hard bounces recorded for an address.
+    /// Hard bounces recorded for an address since its suppression was last lifted.
     pub async fn bounce_count(&self, email: &str) -> Result<i64, sqlx::Error> {
         dispatch!(self, bounce_count(email))
     }

@@ -423,7 +423,11 @@ pub async fn contact_email_history(
 
 pub async fn bounce_count(pool: &PgPool, email: &str) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "SELECT COUNT(*) FROM email_events WHERE email = $1 AND event_type = 'bounced'",
+        // Bounces before an admin last lifted the address's suppression are forgiven: the lift
+        // starts the count again (see suppression_lift in api/src/email.rs).
+        "SELECT COUNT(*) FROM email_events WHERE email = $1 AND event_type = 'bounced'
+           AND occurred_at > COALESCE((SELECT MAX(created_at) FROM audit_log
+                                       WHERE action = 'email.suppression.lift' AND target = $1), 0)",
     )
     .bind(email)
     .fetch_one(pool)
