@@ -1137,6 +1137,22 @@ async fn admins_lift_a_suppression(db: TestDb) {
         ),
         "{list}"
     );
+    let all = user
+        .get(app.url("/api/email/suppressions"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        all.headers()["x-total-count"],
+        "1",
+        "no filter: every entry"
+    );
+    let none = user
+        .get(app.url("/api/email/suppressions?q=nobody"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(none.headers()["x-total-count"], "0");
     let lift = "/api/email/suppressions/sam%40example.test";
     let (status, body) = send(user.delete(app.url(lift))).await;
     assert_eq!(status, 403, "{body}");
