@@ -888,4 +888,154 @@ async fn sms_live(db: TestDb) {
     app.stop().await;
 }
 
-both_backends!(google_sync, reminders, sms_send, sms_live);
+/// The path (`/calendar/{token}.ics`) of `url`, to fetch from the test server.
+fn feed_path(url: &str) -> String {
+    url[url.find("/calendar/").expect("feed path")..].to_string()
+}
+
+async fn feed_url(app: &TestApp, c: &Client) -> String {
+    app.get_json(c, "/api/calendar/feed-url").await["url"]
+        .as_str()
+        .expect("url")
+        .to_string()
+}
+
+/// The meeting titles in the feed at `url`, sorted; the status when it is not 200.
+async fn feed_titles(app: &TestApp, url: &str) -> Result<Vec<String>, u16> {
+    let res = reqwest::get(app.url(&feed_path(url))).await.unwrap();
+    if res.status() != 200 {
+        return Err(res.status().as_u16());
+    }
+    let body = res.text().await.unwrap();
+    let cal: icalendar::Calendar = body.parse().unwrap();
+    use icalendar::Component;
+    let mut titles: Vec<String> = cal
+        .components
+        .iter()
+        .filter_map(|c| c.as_event())
+        .filter_map(|e| e.get_summary().map(str::to_string))
+        .collect();
+    titles.sort();
+    Ok(titles)
+}
+
+async fn user_id(app: &TestApp, email: &str) -> String {
+    scalar!(
+        &app.db,
+        String,
+        "SELECT id FROM users WHERE email = $1",
+        email
+    )
+}
+
+/// A future scheduled meeting on `owner`'s calendar (`None`: shared, on no one's).
+async fn owned_meeting(app: &TestApp, c: &Client, title: &str, owner: Option<&str>) {
+    let m = meeting(
+        app,
+        c,
+        json!({ "title": title, "scheduledDate": "2030-05-07T15:00:00Z", "status": "scheduled" }),
+    )
+    .await;
+    let id = m["id"].as_str().unwrap();
+    exec!(
+        &app.db,
+        "UPDATE meetings SET calendar_owner_id = $1 WHERE id = $2",
+        owner,
+        id
+    );
+}
+
+/// Issue 19 §6: the feed URL carries no email (not in clear, not base64), its owner can rotate it
+/// (the old URL is 404 at once, the new one works, nobody else's changes), and the feed shows the
+/// owner's meetings and shared ones, never those on another user's calendar. A removed user's feed
+/// is 404.
+async fn calendar_feed_private_and_rotatable(db: TestDb) {
+    use base64::Engine;
+    use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+    let app = TestApp::idle(&db).await;
+    let me = app.user().await;
+    let other = app.admin().await;
+    let my_id = user_id(&app, USER_EMAIL).await;
+    let other_id = user_id(&app, ADMIN_EMAIL).await;
+    owned_meeting(&app, &me, "Mine", Some(&my_id)).await;
+    owned_meeting(&app, &me, "Shared", None).await;
+    owned_meeting(&app, &me, "Theirs", Some(&other_id)).await;
+
+    let url = feed_url(&app, &me).await;
+    let token = feed_path(&url)
+        .trim_start_matches("/calendar/")
+        .trim_end_matches(".ics")
+        .to_string();
+    for email in [USER_EMAIL, ADMIN_EMAIL] {
+        assert!(!url.to_lowercase().contains(email), "{url}");
+        for b64 in [URL_SAFE_NO_PAD.encode(email), STANDARD_NO_PAD.encode(email)] {
+            assert!(!url.contains(&b64), "{url} holds {b64}");
+        }
+    }
+    // Nor anything that decodes to it: the readable payload is an opaque id and a version.
+    let payload = URL_SAFE_NO_PAD
+        .decode(token.split('.').next().unwrap())
+        .unwrap_or_default();
+    assert!(
+        !String::from_utf8_lossy(&payload).contains('@'),
+        "{payload:?}"
+    );
+    assert_eq!(feed_url(&app, &me).await, url, "stable until rotated");
+
+    assert_eq!(
+        feed_titles(&app, &url).await,
+        Ok(vec!["Mine".to_string(), "Shared".to_string()]),
+        "another user's calendar stays out of mine"
+    );
+    let other_url = feed_url(&app, &other).await;
+    assert_ne!(other_url, url);
+    assert_eq!(
+        feed_titles(&app, &other_url).await,
+        Ok(vec!["Shared".to_string(), "Theirs".to_string()])
+    );
+
+    // Rotation: the old URL is dead at once, the new one works and is what feed-url now gives.
+    let (status, _) = send(
+        app.anonymous()
+            .post(app.url("/api/calendar/feed-url/rotate")),
+    )
+    .await;
+    assert_eq!(status, 401, "signed-in users only");
+    let (status, rotated) = send(me.post(app.url("/api/calendar/feed-url/rotate"))).await;
+    assert_eq!(status, 200, "{rotated}");
+    let new_url = rotated["url"].as_str().unwrap().to_string();
+    assert_ne!(new_url, url);
+    assert!(!new_url.contains(USER_EMAIL), "{new_url}");
+    assert_eq!(feed_titles(&app, &url).await, Err(404), "old URL revoked");
+    assert_eq!(
+        feed_titles(&app, &new_url).await,
+        Ok(vec!["Mine".to_string(), "Shared".to_string()])
+    );
+    assert_eq!(feed_url(&app, &me).await, new_url);
+    let (status, again) = send(me.post(app.url("/api/calendar/feed-url/rotate"))).await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(feed_titles(&app, &new_url).await, Err(404));
+    assert_eq!(
+        feed_titles(&app, again["url"].as_str().unwrap())
+            .await
+            .map(|t| t.len()),
+        Ok(2)
+    );
+    assert!(
+        feed_titles(&app, &other_url).await.is_ok(),
+        "rotating mine leaves others' feeds alone"
+    );
+
+    // A removed user's feed is gone with them.
+    exec!(&app.db, "DELETE FROM users WHERE id = $1", other_id);
+    assert_eq!(feed_titles(&app, &other_url).await, Err(404));
+    app.stop().await;
+}
+
+both_backends!(
+    google_sync,
+    reminders,
+    sms_send,
+    sms_live,
+    calendar_feed_private_and_rotatable,
+);

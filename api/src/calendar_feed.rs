@@ -1,15 +1,21 @@
 //! The embedded calendar (issue 7 §3): each user's secret iCalendar URL, which any calendar app can
 //! subscribe to without a Google account. `GET /api/calendar/feed-url` gives the URL;
-//! `GET /calendar/{token}.ics` serves scheduled and confirmed meetings from a week ago on.
+//! `POST /api/calendar/feed-url/rotate` replaces it (the old one stops working at once);
+//! `GET /calendar/{token}.ics` serves the user's scheduled and confirmed meetings from a week ago on.
 //!
-//! The token is an HMAC of the user's sign-in email under the server's `SECRET_KEY` (its own purpose,
-//! so no other token opens it); a removed user's feed answers 404. Rotating `SECRET_KEY` revokes every
-//! feed URL at once.
+//! The token is an HMAC under the server's `SECRET_KEY` (its own purpose, so no other token opens
+//! it) of the user's id and `users.calendar_feed_version`, never their email (issue 19 §6): a URL
+//! leaks no address and a subscriber learns nothing but an opaque id. The feed answers only while the
+//! signed version is the stored one, so a rotation revokes the old URL; a removed user's feed
+//! answers 404, as does any bad token. Rotating `SECRET_KEY` revokes every feed URL at once.
+//!
+//! A feed shows what its owner may see: meetings on their own calendar and shared ones (no calendar
+//! owner), never meetings synced to another user's calendar.
 
 use axum::extract::State;
 use axum::http::{Method, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use chrono::{DateTime, Duration};
 use icalendar::{Calendar, Component, Event, EventLike, EventStatus};
 use jobs::db::MeetingRow;
@@ -32,19 +38,51 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             get(feed_url),
         )
+        .add(
+            Method::POST,
+            "/api/calendar/feed-url/rotate",
+            Access::User,
+            post(feed_url_rotate),
+        )
         .add(Method::GET, "/calendar/{file}", Access::Public, get(feed))
 }
 
-async fn feed_url(State(state): State<AppState>, user: CurrentUser) -> ApiResult<Response> {
+fn feed_url_json(state: &AppState, user_id: &str, version: i32) -> Response {
     let mailing = &state.queue.providers.mailing;
-    let token = mailing.signer.calendar_feed_token(&user.user.email);
+    let token = mailing.signer.calendar_feed_token(user_id, version);
     let base = mailing.sender.public_base_url.trim_end_matches('/');
-    Ok(Json(json!({ "url": format!("{base}/calendar/{token}.ics") })).into_response())
+    Json(json!({ "url": format!("{base}/calendar/{token}.ics") })).into_response()
+}
+
+/// A signed-in user who has vanished from `users` (removed mid-session) has no feed.
+fn no_user() -> ApiError {
+    ApiError::not_found("Calendar feed not found")
+}
+
+async fn feed_url(State(state): State<AppState>, user: CurrentUser) -> ApiResult<Response> {
+    let version = state
+        .queue
+        .db
+        .calendar_feed_version(&user.user.id)
+        .await?
+        .ok_or_else(no_user)?;
+    Ok(feed_url_json(&state, &user.user.id, version))
+}
+
+/// A new feed URL for the signed-in user; the one they had answers 404 from now on.
+async fn feed_url_rotate(State(state): State<AppState>, user: CurrentUser) -> ApiResult<Response> {
+    let version = state
+        .queue
+        .db
+        .calendar_feed_rotate(&user.user.id)
+        .await?
+        .ok_or_else(no_user)?;
+    Ok(feed_url_json(&state, &user.user.id, version))
 }
 
 async fn feed(State(state): State<AppState>, Path(file): Path<String>) -> ApiResult<Response> {
     let not_found = || ApiError::not_found("Calendar feed not found");
-    let email = file
+    let (user_id, version) = file
         .strip_suffix(".ics")
         .and_then(|token| {
             state
@@ -56,9 +94,14 @@ async fn feed(State(state): State<AppState>, Path(file): Path<String>) -> ApiRes
         })
         .ok_or_else(not_found)?;
     let db = &state.queue.db;
-    db.user_get_by_email(&email).await?.ok_or_else(not_found)?;
+    // An intact MAC is not enough: only the current version opens the feed (a rotated URL is dead),
+    // and only while the user exists.
+    let current = db.calendar_feed_version(&user_id).await?;
+    if current != Some(version) {
+        return Err(not_found());
+    }
     let meetings = db
-        .meetings_upcoming(now_ms() - FEED_PAST_MS, FEED_MAX)
+        .meetings_feed(&user_id, now_ms() - FEED_PAST_MS, FEED_MAX)
         .await?;
     let domain = state.queue.providers.mailing.message_domain.clone();
     let body = calendar(&meetings, &domain).to_string();

@@ -68,6 +68,24 @@ impl Db {
     ) -> Result<Vec<MeetingRow>, sqlx::Error> {
         dispatch!(self, meetings_upcoming(from, limit))
     }
+    /// What `user_id`'s calendar feed shows: scheduled or confirmed meetings from `from` on, on
+    /// their calendar or on no one's; soonest first.
+    pub async fn meetings_feed(
+        &self,
+        user_id: &str,
+        from: i64,
+        limit: i64,
+    ) -> Result<Vec<MeetingRow>, sqlx::Error> {
+        dispatch!(self, meetings_feed(user_id, from, limit))
+    }
+    /// The version in the user's current feed URL; `None` when the user does not exist.
+    pub async fn calendar_feed_version(&self, user_id: &str) -> Result<Option<i32>, sqlx::Error> {
+        dispatch!(self, calendar_feed_version(user_id))
+    }
+    /// Revokes the user's feed URL by bumping its version; the new version (`None`: no such user).
+    pub async fn calendar_feed_rotate(&self, user_id: &str) -> Result<Option<i32>, sqlx::Error> {
+        dispatch!(self, calendar_feed_rotate(user_id))
+    }
     pub async fn calendar_stats(&self, now: i64) -> Result<CalendarStats, sqlx::Error> {
         dispatch!(self, calendar_stats(now))
     }

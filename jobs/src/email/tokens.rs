@@ -45,7 +45,8 @@ impl Purpose {
             Self::Unsubscribe => b"unsubscribe\0",
             Self::Open => b"open\0",
             Self::Click => b"click\0",
-            Self::CalendarFeed => b"calendar-feed\0",
+            // v2: the payload is `[user id, version]`; email-bearing v1 URLs never verify.
+            Self::CalendarFeed => b"calendar-feed/v2\0",
             Self::OAuthState => b"oauth-state\0",
         }
     }
@@ -97,13 +98,16 @@ impl Signer {
         String::from_utf8(self.verify(Purpose::Open, token)?).ok()
     }
 
-    /// The secret part of a user's calendar feed URL (their sign-in email).
-    pub fn calendar_feed_token(&self, email: &str) -> String {
-        self.sign(Purpose::CalendarFeed, email.as_bytes())
+    /// The secret part of a user's calendar feed URL: their id and feed version, never their email
+    /// (the payload is readable by whoever holds the URL). Bumping the stored version revokes it.
+    pub fn calendar_feed_token(&self, user_id: &str, version: i32) -> String {
+        self.sign(Purpose::CalendarFeed, &pair(user_id, &version.to_string()))
     }
 
-    pub fn verify_calendar_feed(&self, token: &str) -> Option<String> {
-        String::from_utf8(self.verify(Purpose::CalendarFeed, token)?).ok()
+    /// The user id and version of an intact feed token; the caller checks the version is current.
+    pub fn verify_calendar_feed(&self, token: &str) -> Option<(String, i32)> {
+        let (user_id, version) = unpair(&self.verify(Purpose::CalendarFeed, token)?)?;
+        Some((user_id, version.parse().ok()?))
     }
 
     /// The OAuth `state` of a calendar connection started by `user_id`, good until `expires_ms`.
@@ -198,8 +202,44 @@ mod tests {
         for bad in tampered(&t) {
             assert_eq!(s.verify_oauth_state(&bad, 0), None, "{bad}");
         }
-        let feed = s.calendar_feed_token("01USER");
+        let feed = s.calendar_feed_token("01USER", 0);
         assert_eq!(s.verify_oauth_state(&feed, 0), None);
+    }
+
+    #[test]
+    fn calendar_feed_carries_id_and_version_only() {
+        let s = signer();
+        let t = s.calendar_feed_token("01USER", 3);
+        assert!(url_safe(&t), "{t}");
+        assert_eq!(s.verify_calendar_feed(&t), Some(("01USER".into(), 3)));
+        for bad in tampered(&t) {
+            assert_eq!(s.verify_calendar_feed(&bad), None, "{bad}");
+        }
+        // Each version is its own URL, so bumping the stored one revokes the old.
+        assert_ne!(t, s.calendar_feed_token("01USER", 4));
+        // Other purposes never open a feed, and a feed token opens nothing else.
+        let oauth = s.oauth_state_token("01USER", 3);
+        assert_eq!(s.verify_calendar_feed(&oauth), None);
+        assert_eq!(s.verify_calendar_feed(&s.open_token("01USER")), None);
+        assert!(s.verify_unsubscribe(&t).is_none());
+        assert!(s.verify_click(&t).is_none());
+        // A v1 URL (the email as payload, under the old purpose tag) is dead.
+        let v1 = {
+            let payload = b"user@test.local";
+            let mut mac = s.mac.clone();
+            mac.update(b"calendar-feed\0");
+            mac.update(payload);
+            format!(
+                "{}.{}",
+                URL_SAFE_NO_PAD.encode(payload),
+                URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+            )
+        };
+        assert_eq!(s.verify_calendar_feed(&v1), None);
+        assert_eq!(
+            Signer::new(b"another secret").verify_calendar_feed(&t),
+            None
+        );
     }
 
     #[test]
@@ -290,6 +330,7 @@ mod tests {
             assert!(s.verify_unsubscribe(junk).is_none(), "{junk}");
             assert!(s.verify_open(junk).is_none(), "{junk}");
             assert!(s.verify_click(junk).is_none(), "{junk}");
+            assert!(s.verify_calendar_feed(junk).is_none(), "{junk}");
         }
     }
 

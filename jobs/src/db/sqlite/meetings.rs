@@ -143,6 +143,52 @@ pub async fn meetings_upcoming(
     .await
 }
 
+/// The user's calendar feed: scheduled or confirmed meetings from `from` on that are on their
+/// calendar or on no one's (shared), soonest first; never those synced to another user's calendar.
+pub async fn meetings_feed(
+    pool: &SqlitePool,
+    user_id: &str,
+    from: i64,
+    limit: i64,
+) -> Result<Vec<MeetingRow>, sqlx::Error> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "SELECT {MEETING_COLUMNS} FROM meetings
+         WHERE scheduled_at >= ?2 AND status IN ('scheduled', 'confirmed')
+           AND (calendar_owner_id IS NULL OR calendar_owner_id = ?1)
+         ORDER BY scheduled_at ASC, id ASC LIMIT ?3"
+    )))
+    .bind(user_id)
+    .bind(from)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+}
+
+/// The version signed into the user's feed URL; `None` when there is no such user.
+pub async fn calendar_feed_version(
+    pool: &SqlitePool,
+    user_id: &str,
+) -> Result<Option<i32>, sqlx::Error> {
+    sqlx::query_scalar("SELECT calendar_feed_version FROM users WHERE id = ?1")
+        .bind(user_id)
+        .fetch_optional(pool)
+        .await
+}
+
+/// Bumps the user's feed version (revoking the URL they had); the new one, `None` without the user.
+pub async fn calendar_feed_rotate(
+    pool: &SqlitePool,
+    user_id: &str,
+) -> Result<Option<i32>, sqlx::Error> {
+    sqlx::query_scalar(
+        "UPDATE users SET calendar_feed_version = calendar_feed_version + 1 WHERE id = ?1
+         RETURNING calendar_feed_version",
+    )
+    .bind(user_id)
+    .fetch_optional(pool)
+    .await
+}
+
 pub async fn calendar_stats(pool: &SqlitePool, now: i64) -> Result<CalendarStats, sqlx::Error> {
     sqlx::query_as(
         "SELECT COUNT(*) AS total,

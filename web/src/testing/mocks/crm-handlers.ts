@@ -11,6 +11,14 @@ const NOW_ISO = '2026-01-15T10:00:00Z';
 
 
 
+/**
+ * The calendar feed's version, as the server keeps it per user; keyed by `db.calendar` so each
+ * test's fresh db starts at version 0 (`feed-token.ics`).
+ */
+const feedVersions = new WeakMap<object, number>();
+const feedUrl = (version: number) =>
+  `http://localhost/calendar/feed-token${version ? `-v${version}` : ''}.ics`;
+
 const fieldError = (message: string, field: string, status = 422) =>
   HttpResponse.json({ message, errors: { [field]: message } }, { status });
 
@@ -574,7 +582,15 @@ export const crmHandlers = [
   ),
   http.get(
     '/api/calendar/feed-url',
-    authed(() => HttpResponse.json({ url: 'http://localhost/calendar/feed-token.ics' })),
+    authed(() => HttpResponse.json({ url: feedUrl(feedVersions.get(db.calendar) ?? 0) })),
+  ),
+  http.post(
+    '/api/calendar/feed-url/rotate',
+    authed(() => {
+      const version = (feedVersions.get(db.calendar) ?? 0) + 1;
+      feedVersions.set(db.calendar, version);
+      return HttpResponse.json({ url: feedUrl(version) });
+    }),
   ),
   ...(['post', 'put'] as const).map((verb) =>
     http[verb](

@@ -3,12 +3,13 @@ import { useEffect, useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { ApiError, serverMessageOr } from '@/lib/api-client';
+import { ApiError, errorMessage, serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
 import { calendarKeys, useCalendarConnection, useDisconnectCalendar } from '../api/calendar-connection';
 import { getCalendarAuthUrl } from '../api/get-calendar-auth-url';
 import { useCalendarFeedUrl } from '../api/get-calendar-feed-url';
+import { useRotateCalendarFeedUrl } from '../api/rotate-calendar-feed-url';
 
 export const CONNECT_FAILED = 'Failed to connect to Google Calendar. Please try again.';
 /** The seed's popup size. */
@@ -29,6 +30,10 @@ export function CalendarConnectDialog({ onClose }: { onClose: () => void }) {
   const connection = useCalendarConnection();
   const [unavailable, setUnavailable] = useState<string | null>(null);
   const feed = useCalendarFeedUrl(unavailable !== null || connection.data?.configured === false);
+  const rotate = useRotateCalendarFeedUrl({
+    onSuccess: () => toast({ title: 'Feed Link Reset', description: 'Subscribe again with the new link.', variant: 'success' }),
+    onError: (error) => toast({ title: 'Reset Failed', description: errorMessage(error), variant: 'destructive' }),
+  });
   const disconnect = useDisconnectCalendar({
     onSuccess: () => toast({ title: 'Calendar Disconnected', variant: 'success' }),
   });
@@ -85,7 +90,13 @@ export function CalendarConnectDialog({ onClose }: { onClose: () => void }) {
                   >
                     Copy
                   </Button>
+                  <Button variant="secondary" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
+                    Reset link
+                  </Button>
                 </div>
+                <p className="mt-1 text-xs text-slate-500">
+                  Keep this link private. Reset link makes a new one; the old link stops working at once.
+                </p>
               </div>
             ) : null}
           </div>

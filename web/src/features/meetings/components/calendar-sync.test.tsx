@@ -86,4 +86,19 @@ describe('Calendar sync control', () => {
     const dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByLabelText(/Calendar feed/)).toHaveValue('http://localhost/calendar/feed-token.ics');
   });
+
+  it('resets the feed link: the new URL is shown and the old one is said to stop working', async () => {
+    db.calendar = { configured: false, connected: false, accountEmail: null };
+    const { user } = renderWithProviders(<CalendarSync meeting={makeMeeting()} />);
+    await user.click(await screen.findByRole('button', { name: 'Sync to Calendar' }));
+    const dialog = await screen.findByRole('dialog');
+    const input = await within(dialog).findByLabelText(/Calendar feed/);
+    expect(input).toHaveValue('http://localhost/calendar/feed-token.ics');
+    expect(within(dialog).getByText(/the old link stops working/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Reset link' }));
+    await waitFor(() => expect(input).toHaveValue('http://localhost/calendar/feed-token-v1.ics'));
+    expect(await screen.findByText('Feed Link Reset')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Reset link' }));
+    await waitFor(() => expect(input).toHaveValue('http://localhost/calendar/feed-token-v2.ics'));
+  });
 });
