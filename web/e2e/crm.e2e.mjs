@@ -320,6 +320,50 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
       // The e2e server has no SMTP_URL: the page must say mail goes to the outbox.
       await page.getByText('Demo mode: messages are written to the outbox folder').waitFor();
       await shot(page, '14-email-config');
+    });
+
+    await t.test('webhooks need the token shown on Email Configuration; a forged suppression is lifted', async () => {
+      // Calls from a stranger's machine: no cookie, only the URL.
+      const postEvents = (pathAndQuery, email) =>
+        fetch(`${BASE_URL}${pathAndQuery}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify([{ email, event: 'spamreport', timestamp: Math.floor(Date.now() / 1000) }]),
+        });
+      const urlField = page.getByLabel('Webhook URL', { exact: true });
+      const first = new URL(await urlField.inputValue());
+      assert.ok(first.searchParams.get('token'), `the URL carries the install's token: ${first}`);
+      const victim = `forged.${RUN}@castillo-remodeling.test`;
+      assert.equal((await postEvents(first.pathname, victim)).status, 401, 'no token: refused');
+
+      await page.getByRole('button', { name: 'Rotate Token' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Rotate token' }).click();
+      await toastTitled(page, 'Webhook Token Rotated');
+      await page.waitForFunction(
+        ([label, old]) => {
+          const input = [...globalThis.document.querySelectorAll('input')].find((i) => i.id === label);
+          return input && input.value !== old;
+        },
+        ['webhook-url', first.toString()],
+      );
+      const second = new URL(await urlField.inputValue());
+      assert.notEqual(second.searchParams.get('token'), first.searchParams.get('token'));
+      assert.equal((await postEvents(`${first.pathname}${first.search}`, victim)).status, 401, 'the old token is dead');
+      assert.equal((await postEvents(`${second.pathname}${second.search}`, victim)).status, 200, 'the new token works');
+
+      // The spam report (a mistaken or forged one) shows on the list, and an admin lifts it.
+      await page.reload();
+      await page.getByLabel('Search suppressed addresses').fill(victim);
+      const list = page.getByRole('list', { name: 'Suppressed addresses' });
+      await list.getByText(victim).waitFor();
+      await shot(page, '14-suppressed');
+      await page.getByRole('button', { name: `Lift suppression for ${victim}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Lift suppression' }).click();
+      await toastTitled(page, 'Suppression Lifted');
+      await page.getByText('No suppressed address matches').waitFor();
+    });
+
+    await t.test('the automation screen sends reminders', async () => {
       await page.goto('/admin/business-development');
       await page.getByRole('heading', { level: 1, name: 'Business Development Automation' }).waitFor();
       await page.getByRole('button', { name: 'Send Reminders' }).click();
