@@ -846,6 +846,45 @@ async fn ops_listing(db: TestDb) {
 // 6. Health
 // ---------------------------------------------------------------------------------------------
 
+/// A database that cannot take a request now (SQLite's write lock held elsewhere, a Postgres row
+/// lock past `lock_timeout`) answers 503 with `Retry-After`, not 500 (issue 19).
+async fn busy_database_is_503(db: TestDb) {
+    use axum::response::IntoResponse;
+    use sqlx::Connection;
+    let _migrated = db.connect().await;
+    let err = match db.backend {
+        Backend::Sqlite => {
+            let opts: sqlx::sqlite::SqliteConnectOptions = db.raw_url.parse().unwrap();
+            let opts = opts.busy_timeout(Duration::ZERO);
+            let mut holder = sqlx::SqliteConnection::connect_with(&opts).await.unwrap();
+            let mut other = sqlx::SqliteConnection::connect_with(&opts).await.unwrap();
+            sqlx::raw_sql("BEGIN IMMEDIATE")
+                .execute(&mut holder)
+                .await
+                .unwrap();
+            sqlx::raw_sql("BEGIN IMMEDIATE")
+                .execute(&mut other)
+                .await
+                .expect_err("the write lock is held")
+        }
+        Backend::Postgres => {
+            let mut holder = sqlx::PgConnection::connect(&db.raw_url).await.unwrap();
+            let mut other = sqlx::PgConnection::connect(&db.raw_url).await.unwrap();
+            sqlx::raw_sql("BEGIN; LOCK TABLE users IN ACCESS EXCLUSIVE MODE")
+                .execute(&mut holder)
+                .await
+                .unwrap();
+            sqlx::raw_sql("SET lock_timeout = '50ms'; SELECT * FROM users")
+                .execute(&mut other)
+                .await
+                .expect_err("the table is locked")
+        }
+    };
+    let res = api::error::ApiError::from(err).into_response();
+    assert_eq!(res.status().as_u16(), 503);
+    assert_eq!(res.headers()["retry-after"], "1");
+}
+
 /// With `METRICS_TOKEN` set, `/metrics` answers only a bearer of the token (issue 19).
 async fn metrics_token_is_required_when_set(db: TestDb) {
     let app = TestApp::spawn(
@@ -1223,5 +1262,6 @@ both_backends!(
     ops_listing,
     health_and_metrics,
     metrics_token_is_required_when_set,
+    busy_database_is_503,
     web_fallback,
 );
