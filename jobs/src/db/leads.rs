@@ -1,6 +1,7 @@
 //! Leads from the public form (create or update company + contact by their natural keys) and the
 //! facts and writes of lead scoring.
 
+use super::sql::Sql;
 use super::*;
 use crate::scoring::{CompanyFacts, ContactFacts};
 
@@ -114,27 +115,216 @@ pub(crate) struct LeadContactRow {
     pub company_id: Option<String>,
 }
 
+const COMPANY_FIND: Sql = Sql {
+    // Differs: Postgres locks the row read for the merge; SQLite's write transaction already
+    // excludes other writers.
+    sqlite: "SELECT id, city, company_type, revenue FROM companies
+             WHERE lower(name) = lower(?1) AND state IS NOT DISTINCT FROM ?2 ORDER BY created_at LIMIT 1",
+    postgres: "SELECT id, city, company_type, revenue FROM companies
+               WHERE lower(name) = lower($1) AND state IS NOT DISTINCT FROM $2 ORDER BY created_at LIMIT 1
+               FOR UPDATE",
+};
+/// The CASEs repeat the emptiness test, so a value written since the SELECT is kept too.
+const COMPANY_FILL: Sql = sql!(
+    "UPDATE companies
+     SET city = CASE WHEN city IS NULL OR trim(city) = '' THEN COALESCE(?2, city) ELSE city END,
+         company_type = CASE WHEN company_type IS NULL OR trim(company_type) = ''
+                             THEN COALESCE(?3, company_type) ELSE company_type END,
+         revenue = COALESCE(revenue, ?4), updated_at = ?5
+     WHERE id = ?1"
+);
+const COMPANY_INSERT: Sql = sql!(
+    "INSERT INTO companies (id, name, company_type, status, revenue, city, state, discovery_source,
+                            discovered_at, created_at, updated_at)
+     VALUES (?1, ?2, ?3, 'interested', ?4, ?5, ?6, 'dealer_form', ?7, ?7, ?7)"
+);
+const CONTACT_FIND: Sql = Sql {
+    // Differs: the row lock, as for the company.
+    sqlite: "SELECT id, last_name, phone, notes, company_id FROM contacts WHERE lower(email) = lower(?1)",
+    postgres:
+        "SELECT id, last_name, phone, notes, company_id FROM contacts WHERE lower(email) = lower($1)
+               FOR UPDATE",
+};
+const CONTACT_FILL: Sql = sql!(
+    "UPDATE contacts
+     SET last_name = CASE WHEN trim(last_name) = '' THEN COALESCE(?2, last_name) ELSE last_name END,
+         phone = CASE WHEN phone IS NULL OR trim(phone) = '' THEN COALESCE(?3, phone) ELSE phone END,
+         notes = CASE WHEN notes IS NULL OR trim(notes) = '' THEN COALESCE(?4, notes) ELSE notes END,
+         company_id = COALESCE(company_id, ?5), updated_at = ?6
+     WHERE id = ?1"
+);
+const CONTACT_INSERT: Sql = sql!(
+    "INSERT INTO contacts (id, company_id, first_name, last_name, email, phone, status, score, source,
+                           notes, created_at, updated_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'new_lead', 50, 'dealer_form', ?7, ?8, ?8)"
+);
+
 impl Tx {
     /// Finds the company by name and state and the contact by email; creates them, or fills only
     /// their empty fields (see [`LeadMerge`]).
     pub async fn lead_upsert(&mut self, l: &LeadUpsert<'_>) -> Result<LeadUpserted, sqlx::Error> {
-        dispatch_tx!(self, lead_upsert(l))
+        let existing: Option<LeadCompanyRow> = on_tx!(self, conn, [q = COMPANY_FIND], {
+            sqlx::query_as(q)
+                .bind(l.company_name)
+                .bind(l.state)
+                .fetch_optional(&mut *conn)
+                .await
+        })?;
+        let (company_id, company_created, company_merge) = match existing {
+            Some(row) => {
+                let mut merge = LeadMerge::default();
+                let city = merge.text("city", row.city.as_deref(), l.city);
+                let company_type =
+                    merge.text("company type", row.company_type.as_deref(), l.company_type);
+                let revenue = merge.number("revenue", row.revenue, l.revenue);
+                if !merge.is_unchanged() {
+                    on_tx!(self, conn, [q = COMPANY_FILL], {
+                        sqlx::query(q)
+                            .bind(&row.id)
+                            .bind(city)
+                            .bind(company_type)
+                            .bind(revenue)
+                            .bind(l.now)
+                            .execute(&mut *conn)
+                            .await
+                            .map(|_| ())
+                    })?;
+                }
+                (row.id, false, merge)
+            }
+            None => {
+                let id = ulid::Ulid::new().to_string();
+                on_tx!(self, conn, [q = COMPANY_INSERT], {
+                    sqlx::query(q)
+                        .bind(&id)
+                        .bind(l.company_name)
+                        .bind(l.company_type)
+                        .bind(l.revenue)
+                        .bind(l.city)
+                        .bind(l.state)
+                        .bind(l.now)
+                        .execute(&mut *conn)
+                        .await
+                        .map(|_| ())
+                })?;
+                (id, true, LeadMerge::default())
+            }
+        };
+        let contact: Option<LeadContactRow> = on_tx!(self, conn, [q = CONTACT_FIND], {
+            sqlx::query_as(q)
+                .bind(l.email)
+                .fetch_optional(&mut *conn)
+                .await
+        })?;
+        let (contact_id, contact_created, contact_merge) = match contact {
+            Some(row) => {
+                // A returning lead (or anyone who knows the address): fill only what is missing.
+                let mut merge = LeadMerge::default();
+                let last_name = merge.text("last name", Some(&row.last_name), Some(l.last_name));
+                let phone = merge.text("phone", row.phone.as_deref(), l.phone);
+                let notes = merge.text("notes", row.notes.as_deref(), l.message);
+                let company = merge.text("company", row.company_id.as_deref(), Some(&company_id));
+                if !merge.is_unchanged() {
+                    on_tx!(self, conn, [q = CONTACT_FILL], {
+                        sqlx::query(q)
+                            .bind(&row.id)
+                            .bind(last_name)
+                            .bind(phone)
+                            .bind(notes)
+                            .bind(company)
+                            .bind(l.now)
+                            .execute(&mut *conn)
+                            .await
+                            .map(|_| ())
+                    })?;
+                }
+                (row.id, false, merge)
+            }
+            None => {
+                let id = ulid::Ulid::new().to_string();
+                on_tx!(self, conn, [q = CONTACT_INSERT], {
+                    sqlx::query(q)
+                        .bind(&id)
+                        .bind(&company_id)
+                        .bind(l.first_name)
+                        .bind(l.last_name)
+                        .bind(l.email)
+                        .bind(l.phone)
+                        .bind(l.message)
+                        .bind(l.now)
+                        .execute(&mut *conn)
+                        .await
+                        .map(|_| ())
+                })?;
+                (id, true, LeadMerge::default())
+            }
+        };
+        Ok(LeadUpserted {
+            company_id,
+            contact_id,
+            company_created,
+            contact_created,
+            company_merge,
+            contact_merge,
+        })
     }
 }
 
+const COMPANY_FACTS: Sql = sql!(
+    "SELECT revenue, state, company_type, website, phone, growth_rate FROM companies WHERE id = ?1"
+);
+const CONTACT_FACTS: Sql =
+    sql!("SELECT title, email, phone, is_verified, status, company_id FROM contacts WHERE id = ?1");
+const CONTACT_SCORE: Sql =
+    sql!("UPDATE contacts SET score = ?2, score_factors = ?3, updated_at = ?4 WHERE id = ?1");
+const COMPANY_SCORE: Sql = sql!(
+    "UPDATE companies SET score = ?2, prospect_score = ?2, score_factors = ?3, updated_at = ?4
+     WHERE id = ?1"
+);
+
 impl Db {
     pub async fn contact_score_facts(&self, id: &str) -> Result<Option<ContactFacts>, sqlx::Error> {
-        dispatch!(self, contact_score_facts(id))
+        let row: Option<ContactFactsRow> = on_db!(self, pool, [q = CONTACT_FACTS], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })?;
+        let Some(row) = row else { return Ok(None) };
+        let company = match &row.company_id {
+            Some(cid) => self.company_score_facts(cid).await?,
+            None => None,
+        };
+        Ok(Some(ContactFacts {
+            title: row.title,
+            has_email: row.email.is_some_and(|e| e.contains('@')),
+            has_phone: row.phone.is_some_and(|p| !p.trim().is_empty()),
+            is_verified: row.is_verified,
+            status: row.status,
+            company,
+        }))
     }
     pub async fn company_score_facts(&self, id: &str) -> Result<Option<CompanyFacts>, sqlx::Error> {
-        dispatch!(self, company_score_facts(id))
+        let row: Option<CompanyFactsRow> = on_db!(self, pool, [q = COMPANY_FACTS], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })?;
+        Ok(row.map(CompanyFacts::from))
     }
     pub async fn contact_score_set(&self, s: &ScoreSet<'_>) -> Result<bool, sqlx::Error> {
-        dispatch!(self, contact_score_set(s))
+        self.score_set(CONTACT_SCORE, s).await
     }
     /// Sets the company's score and its prospect score (the pipeline's prospect list reads it).
     pub async fn company_score_set(&self, s: &ScoreSet<'_>) -> Result<bool, sqlx::Error> {
-        dispatch!(self, company_score_set(s))
+        self.score_set(COMPANY_SCORE, s).await
+    }
+    async fn score_set(&self, query: Sql, s: &ScoreSet<'_>) -> Result<bool, sqlx::Error> {
+        on_db!(self, pool, [q = query], {
+            sqlx::query(q)
+                .bind(s.id)
+                .bind(s.score)
+                .bind(Json(s.factors))
+                .bind(s.now)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected() == 1)
+        })
     }
     /// Facts for many contacts at once (bulk scoring), for those that need a score: never scored
     /// (no factors) or scored below `below`.
@@ -145,16 +335,32 @@ impl Db {
     ) -> Result<Vec<(String, ContactFacts)>, sqlx::Error> {
         dispatch!(self, contact_score_facts_many(ids, below))
     }
+    /// Many contacts' scores in one transaction.
     pub async fn contact_scores_set_many(
         &self,
         rows: &[ScoreSetOwned],
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        dispatch!(self, contact_scores_set_many(rows, now))
+        let mut tx = self.begin().await?;
+        for r in rows {
+            on_tx!(&mut tx, conn, [q = CONTACT_SCORE], {
+                sqlx::query(q)
+                    .bind(&r.id)
+                    .bind(r.score)
+                    .bind(Json(&r.factors))
+                    .bind(now)
+                    .execute(&mut *conn)
+                    .await
+                    .map(|_| ())
+            })?;
+        }
+        tx.commit().await
     }
     /// Every contact's score (scoring insights).
     pub async fn contact_scores_all(&self) -> Result<Vec<i32>, sqlx::Error> {
-        dispatch!(self, contact_scores_all())
+        on_db!(self, pool, [q = sql!("SELECT score FROM contacts")], {
+            sqlx::query_scalar(q).fetch_all(pool).await
+        })
     }
 }
 

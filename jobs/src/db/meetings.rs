@@ -2,6 +2,7 @@
 //! postgres/meetings.rs). Changes read the row through [`Tx`] first, so a status rule is checked
 //! against the row the write replaces.
 
+use super::sql::Sql;
 use super::*;
 
 /// The meeting columns, in the order [`MeetingRow`] reads them.
@@ -80,11 +81,26 @@ impl Db {
     }
     /// The version in the user's current feed URL; `None` when the user does not exist.
     pub async fn calendar_feed_version(&self, user_id: &str) -> Result<Option<i32>, sqlx::Error> {
-        dispatch!(self, calendar_feed_version(user_id))
+        const Q: Sql = sql!("SELECT calendar_feed_version FROM users WHERE id = ?1");
+        on_db!(self, pool, [q = Q], {
+            sqlx::query_scalar(q)
+                .bind(user_id)
+                .fetch_optional(pool)
+                .await
+        })
     }
     /// Revokes the user's feed URL by bumping its version; the new version (`None`: no such user).
     pub async fn calendar_feed_rotate(&self, user_id: &str) -> Result<Option<i32>, sqlx::Error> {
-        dispatch!(self, calendar_feed_rotate(user_id))
+        const Q: Sql = sql!(
+            "UPDATE users SET calendar_feed_version = calendar_feed_version + 1 WHERE id = ?1
+             RETURNING calendar_feed_version"
+        );
+        on_db!(self, pool, [q = Q], {
+            sqlx::query_scalar(q)
+                .bind(user_id)
+                .fetch_optional(pool)
+                .await
+        })
     }
     pub async fn calendar_stats(&self, now: i64) -> Result<CalendarStats, sqlx::Error> {
         dispatch!(self, calendar_stats(now))

@@ -23,6 +23,8 @@ macro_rules! dispatch_tx {
     };
 }
 
+#[macro_use]
+pub mod sql;
 pub mod postgres;
 pub mod sqlite;
 

@@ -1,12 +1,25 @@
 //! Install-wide secrets the app makes for itself (today: the token in the email webhook URLs).
 //! Values are sealed ([`crate::sealed::Sealer`]) with their name as the owner, so a copy of the
-//! database alone does not give them away; the SQL is in `sqlite/secrets.rs` and `postgres/secrets.rs`.
+//! database alone does not give them away.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
+use super::sql::Sql;
 use super::*;
 use crate::sealed::Sealer;
+
+const GET: Sql = sql!("SELECT value FROM app_secrets WHERE name = ?1");
+/// Stores the value unless one is there already.
+const INSERT: Sql = sql!(
+    "INSERT INTO app_secrets (name, value, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)
+     ON CONFLICT (name) DO NOTHING"
+);
+/// Stores the value, replacing any earlier one.
+const SET: Sql = sql!(
+    "INSERT INTO app_secrets (name, value, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)
+     ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at"
+);
 
 /// The name of the token the email webhooks (`/api/email/webhook`, `/api/email/inbound`) carry
 /// when no provider key is configured.
@@ -20,10 +33,34 @@ pub fn secret_token_generate() -> String {
 }
 
 impl Db {
+    async fn app_secret_get(&self, name: &str) -> Result<Option<String>, sqlx::Error> {
+        on_db!(self, pool, [q = GET], {
+            sqlx::query_scalar(q).bind(name).fetch_optional(pool).await
+        })
+    }
+
+    async fn app_secret_put(
+        &self,
+        query: Sql,
+        name: &str,
+        sealed: &str,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        on_db!(self, pool, [q = query], {
+            sqlx::query(q)
+                .bind(name)
+                .bind(sealed)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
+    }
+
     /// The secret stored under `name`, made (and stored) on first need. Every process reads it
     /// from the database, so a rotation through any api process takes effect everywhere at once.
     pub async fn secret_token(&self, sealer: &Sealer, name: &str) -> Result<String, sqlx::Error> {
-        if let Some(sealed) = dispatch!(self, app_secret_get(name))? {
+        if let Some(sealed) = self.app_secret_get(name).await? {
             if let Some(plain) = sealer.open(&sealed, name) {
                 return Ok(plain);
             }
@@ -35,17 +72,16 @@ impl Db {
             );
             let fresh = secret_token_generate();
             let now = crate::time::now_ms();
-            dispatch!(self, app_secret_set(name, &sealer.seal(&fresh, name), now))?;
+            self.app_secret_put(SET, name, &sealer.seal(&fresh, name), now)
+                .await?;
             return Ok(fresh);
         }
         let fresh = secret_token_generate();
         let now = crate::time::now_ms();
         // Two first calls at once: the first insert wins and both read what it stored.
-        dispatch!(
-            self,
-            app_secret_insert(name, &sealer.seal(&fresh, name), now)
-        )?;
-        let sealed = dispatch!(self, app_secret_get(name))?.unwrap_or_default();
+        self.app_secret_put(INSERT, name, &sealer.seal(&fresh, name), now)
+            .await?;
+        let sealed = self.app_secret_get(name).await?.unwrap_or_default();
         Ok(sealer.open(&sealed, name).unwrap_or(fresh))
     }
 }
@@ -59,7 +95,16 @@ impl Tx {
     ) -> Result<String, sqlx::Error> {
         let fresh = secret_token_generate();
         let now = crate::time::now_ms();
-        dispatch_tx!(self, app_secret_set(name, &sealer.seal(&fresh, name), now))?;
+        let sealed = sealer.seal(&fresh, name);
+        on_tx!(self, conn, [q = SET], {
+            sqlx::query(q)
+                .bind(name)
+                .bind(&sealed)
+                .bind(now)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })?;
         Ok(fresh)
     }
 }

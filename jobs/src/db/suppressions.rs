@@ -1,7 +1,11 @@
 //! The suppression list as people see it: listed, and lifted by an admin (a forged or mistaken
 //! entry must be undoable). Adding and checking entries is with the ledger in `email.rs`.
 
+use super::sql::Sql;
 use super::*;
+
+const DELETE: Sql =
+    sql!("DELETE FROM suppressions WHERE email = ?1 RETURNING email, reason, source, created_at");
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SuppressionRow {
@@ -33,7 +37,13 @@ impl Tx {
         email: &str,
     ) -> Result<Option<SuppressionRow>, sqlx::Error> {
         let email = email.trim().to_lowercase();
-        let removed = dispatch_tx!(self, suppression_delete(&email))?;
+        let removed: Option<(String, String, Option<String>, i64)> =
+            on_tx!(self, conn, [q = DELETE], {
+                sqlx::query_as(q)
+                    .bind(&email)
+                    .fetch_optional(&mut *conn)
+                    .await
+            })?;
         Ok(
             removed.map(|(email, reason, source, created_at)| SuppressionRow {
                 email,

@@ -155,31 +155,6 @@ pub async fn meetings_feed(
     .await
 }
 
-/// The version signed into the user's feed URL; `None` when there is no such user.
-pub async fn calendar_feed_version(
-    pool: &PgPool,
-    user_id: &str,
-) -> Result<Option<i32>, sqlx::Error> {
-    sqlx::query_scalar("SELECT calendar_feed_version FROM users WHERE id = $1")
-        .bind(user_id)
-        .fetch_optional(pool)
-        .await
-}
-
-/// Bumps the user's feed version (revoking the URL they had); the new one, `None` without the user.
-pub async fn calendar_feed_rotate(
-    pool: &PgPool,
-    user_id: &str,
-) -> Result<Option<i32>, sqlx::Error> {
-    sqlx::query_scalar(
-        "UPDATE users SET calendar_feed_version = calendar_feed_version + 1 WHERE id = $1
-         RETURNING calendar_feed_version",
-    )
-    .bind(user_id)
-    .fetch_optional(pool)
-    .await
-}
-
 pub async fn calendar_stats(pool: &PgPool, now: i64) -> Result<CalendarStats, sqlx::Error> {
     sqlx::query_as(
         "SELECT COUNT(*) AS total,

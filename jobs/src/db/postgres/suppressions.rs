@@ -1,12 +1,13 @@
 //! suppressions list and lift, postgres dialect.
 
-use sqlx::{PgConnection, PgPool};
+use sqlx::PgPool;
 
 use crate::db::SuppressionRow;
 
 const CONTACT_OF: &str = "(SELECT c.id FROM contacts c WHERE lower(trim(c.email)) = s.email
      ORDER BY c.created_at LIMIT 1) AS contact_id";
 
+// Differs: substring search is instr() in SQLite, strpos() in Postgres.
 pub async fn suppression_list(
     pool: &PgPool,
     q: &str,
@@ -30,16 +31,4 @@ pub async fn suppression_list(
     .fetch_one(pool)
     .await?;
     Ok((rows, total))
-}
-
-pub async fn suppression_delete(
-    conn: &mut PgConnection,
-    email: &str,
-) -> Result<Option<(String, String, Option<String>, i64)>, sqlx::Error> {
-    sqlx::query_as(
-        "DELETE FROM suppressions WHERE email = $1 RETURNING email, reason, source, created_at",
-    )
-    .bind(email)
-    .fetch_optional(conn)
-    .await
 }
