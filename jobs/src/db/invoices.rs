@@ -1,10 +1,8 @@
-//! Invoices and their line items (SQL in sqlite/invoices.rs and postgres/invoices.rs).
+//! Invoices and their line items, payments and the product catalog. Every query is the same in
+//! both dialects, so all are written once here.
 
+use super::sql::Sql;
 use super::*;
-
-pub(crate) const INVOICE_COLUMNS: &str = "id, invoice_number, customer_name, customer_email, \
-    customer_phone, billing_address, notes, tax_milli, discount_cents, subtotal_cents, tax_cents, \
-    total_cents, status, invoice_date, due_date, paid_at, created_at, updated_at";
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct InvoiceRow {
@@ -60,6 +58,136 @@ pub enum InvoiceInsertError {
     Db(#[from] sqlx::Error),
 }
 
+/// The invoice columns, in the order [`InvoiceRow`] reads them.
+macro_rules! invoice_columns {
+    () => {
+        "id, invoice_number, customer_name, customer_email, customer_phone, billing_address, notes,
+         tax_milli, discount_cents, subtotal_cents, tax_cents, total_cents, status, invoice_date,
+         due_date, paid_at, created_at, updated_at"
+    };
+}
+
+/// The payment columns, in the order [`PaymentRow`] reads them.
+macro_rules! payment_columns {
+    () => {
+        "id, invoice_id, provider, provider_ref, amount_cents, currency, status, error, created_at,
+         updated_at"
+    };
+}
+
+const INVOICE_INSERT: Sql = sql!(concat!(
+    "INSERT INTO invoices (",
+    invoice_columns!(),
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+));
+const ITEM_INSERT: Sql = sql!(
+    "INSERT INTO invoice_items (id, invoice_id, position, product_id, description, quantity,
+                                unit_price_cents, total_cents)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+);
+const INVOICE_GET: Sql = sql!(concat!(
+    "SELECT ",
+    invoice_columns!(),
+    " FROM invoices WHERE id = ?1 OR invoice_number = ?1"
+));
+/// The list's page and count; [`invoice_where`] adds the filters.
+const INVOICE_PAGE: Sql = sql!(concat!("SELECT ", invoice_columns!(), " FROM invoices"));
+const INVOICE_COUNT: Sql = sql!("SELECT COUNT(*) FROM invoices");
+/// Followed by the list of invoice ids.
+const ITEMS_OF: Sql = sql!(
+    "SELECT id, invoice_id, position, product_id, description, quantity, unit_price_cents,
+            total_cents
+     FROM invoice_items WHERE invoice_id IN ("
+);
+/// A paid invoice keeps its status; `paid_at` is set when the new status is `paid`.
+const INVOICE_SET_STATUS: Sql = sql!(
+    "UPDATE invoices SET status = ?2, updated_at = ?3,
+         paid_at = CASE WHEN ?2 = 'paid' THEN ?3 ELSE paid_at END
+     WHERE id = ?1 AND status <> 'paid'"
+);
+/// One claim per sending job: a second run of the job finds it and does not send again.
+const EMAIL_CLAIM: Sql = sql!(
+    "INSERT INTO invoice_emails (job_id, invoice_id, to_email, sent_at) VALUES (?1, ?2, ?3, ?4)
+     ON CONFLICT (job_id) DO NOTHING"
+);
+const EMAIL_RELEASE: Sql = sql!("DELETE FROM invoice_emails WHERE job_id = ?1");
+const PDF_GET: Sql = sql!("SELECT version, pdf FROM invoice_pdfs WHERE invoice_id = ?1");
+/// An older rendering (a slow job for an earlier version) never replaces a newer one.
+const PDF_PUT: Sql = sql!(
+    "INSERT INTO invoice_pdfs (invoice_id, version, pdf, created_at) VALUES (?1, ?2, ?3, ?4)
+     ON CONFLICT (invoice_id) DO UPDATE SET version = excluded.version, pdf = excluded.pdf,
+         created_at = excluded.created_at
+     WHERE excluded.version >= invoice_pdfs.version"
+);
+const PAYMENT_INSERT: Sql = sql!(concat!(
+    "INSERT INTO payments (",
+    payment_columns!(),
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+));
+const PAYMENT_BY_REF: Sql = sql!(concat!(
+    "SELECT ",
+    payment_columns!(),
+    " FROM payments WHERE provider_ref = ?1"
+));
+const PAYMENT_STATUS: Sql =
+    sql!("UPDATE payments SET status = ?2, error = ?3, updated_at = ?4 WHERE id = ?1");
+const INVOICE_PAID: Sql = sql!(
+    "UPDATE invoices SET status = 'paid', paid_at = ?2, updated_at = ?2
+     WHERE id = ?1 AND status <> 'paid'"
+);
+/// The CAST: Postgres sums BIGINT to NUMERIC.
+const PAYMENT_ANALYTICS: Sql = sql!(
+    "SELECT
+        (SELECT CAST(COALESCE(SUM(total_cents), 0) AS BIGINT) FROM invoices WHERE status = 'paid')
+            AS revenue_cents,
+        (SELECT COUNT(*) FROM payments WHERE provider = 'stripe') AS transactions,
+        (SELECT COUNT(*) FROM payments WHERE provider = 'stripe' AND status = 'succeeded') AS succeeded,
+        (SELECT COUNT(*) FROM payments WHERE provider = 'stripe'
+            AND status IN ('failed', 'canceled')) AS failed"
+);
+/// Names are unique regardless of case (the index is on `lower(name)`).
+const CATALOG_UPSERT: Sql = sql!(
+    "INSERT INTO catalog_items (id, name, description, price_cents, category, sku, created_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+     ON CONFLICT ((lower(name))) DO UPDATE SET price_cents = excluded.price_cents,
+         description = COALESCE(excluded.description, catalog_items.description),
+         category = COALESCE(excluded.category, catalog_items.category),
+         sku = COALESCE(excluded.sku, catalog_items.sku)"
+);
+const CATALOG_LIST: Sql = sql!(
+    "SELECT id, name, description, price_cents, category, sku, created_at
+     FROM catalog_items ORDER BY lower(name), id"
+);
+
+/// The list's WHERE clause, the same for the page and its count; `push_bind` writes each
+/// backend's placeholder.
+fn invoice_where<DB: sqlx::Database>(qb: &mut sqlx::QueryBuilder<DB>, f: &InvoiceFilter<'_>)
+where
+    String: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+    for<'s> &'s str: sqlx::Encode<'s, DB> + sqlx::Type<DB>,
+{
+    qb.push(" WHERE 1 = 1");
+    if let Some(q) = f.search {
+        let pat = crate::domain::like_pattern(q);
+        qb.push(" AND (lower(invoice_number) LIKE ")
+            .push_bind(pat.clone())
+            .push(" ESCAPE '\\' OR lower(customer_name) LIKE ")
+            .push_bind(pat.clone())
+            .push(" ESCAPE '\\' OR lower(COALESCE(customer_email, '')) LIKE ")
+            .push_bind(pat)
+            .push(" ESCAPE '\\')");
+    }
+    if let Some(s) = f.status {
+        qb.push(" AND status = ").push_bind(s);
+    }
+    if let Some(d) = f.date_from {
+        qb.push(" AND invoice_date >= ").push_bind(d);
+    }
+    if let Some(d) = f.date_to {
+        qb.push(" AND invoice_date <= ").push_bind(d);
+    }
+}
+
 impl Tx {
     /// The invoice and its items, in the caller's transaction (with the job that renders its PDF).
     pub async fn invoice_insert(
@@ -67,30 +195,103 @@ impl Tx {
         i: &InvoiceRow,
         items: &[InvoiceItemRow],
     ) -> Result<(), InvoiceInsertError> {
-        let r = dispatch_tx!(self, invoice_insert(i, items));
-        match r {
+        match self.invoice_insert_rows(i, items).await {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                 Err(InvoiceInsertError::DuplicateNumber)
             }
             other => Ok(other?),
         }
     }
+    async fn invoice_insert_rows(
+        &mut self,
+        i: &InvoiceRow,
+        items: &[InvoiceItemRow],
+    ) -> Result<(), sqlx::Error> {
+        on_tx!(
+            self,
+            conn,
+            [invoice = INVOICE_INSERT, item = ITEM_INSERT],
+            {
+                sqlx::query(invoice)
+                    .bind(&i.id)
+                    .bind(&i.invoice_number)
+                    .bind(&i.customer_name)
+                    .bind(&i.customer_email)
+                    .bind(&i.customer_phone)
+                    .bind(&i.billing_address)
+                    .bind(&i.notes)
+                    .bind(i.tax_milli)
+                    .bind(i.discount_cents)
+                    .bind(i.subtotal_cents)
+                    .bind(i.tax_cents)
+                    .bind(i.total_cents)
+                    .bind(&i.status)
+                    .bind(&i.invoice_date)
+                    .bind(&i.due_date)
+                    .bind(i.paid_at)
+                    .bind(i.created_at)
+                    .bind(i.updated_at)
+                    .execute(&mut *conn)
+                    .await?;
+                for it in items {
+                    sqlx::query(item)
+                        .bind(&it.id)
+                        .bind(&it.invoice_id)
+                        .bind(it.position)
+                        .bind(&it.product_id)
+                        .bind(&it.description)
+                        .bind(it.quantity)
+                        .bind(it.unit_price_cents)
+                        .bind(it.total_cents)
+                        .execute(&mut *conn)
+                        .await?;
+                }
+                Ok(())
+            }
+        )
+    }
 }
 
 impl Db {
     /// By id, or by invoice number.
     pub async fn invoice_get(&self, id: &str) -> Result<Option<InvoiceRow>, sqlx::Error> {
-        dispatch!(self, invoice_get(id))
+        on_db!(self, pool, [q = INVOICE_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     /// A page of invoices, newest first, with the total number that match.
     pub async fn invoice_list(
         &self,
         f: &InvoiceFilter<'_>,
     ) -> Result<(Vec<InvoiceRow>, i64), sqlx::Error> {
-        dispatch!(self, invoice_list(f))
+        on_db!(self, pool, [page = INVOICE_PAGE, count = INVOICE_COUNT], {
+            let mut qb = sqlx::QueryBuilder::new(page);
+            invoice_where(&mut qb, f);
+            qb.push(" ORDER BY created_at DESC, id DESC LIMIT ")
+                .push_bind(f.limit)
+                .push(" OFFSET ")
+                .push_bind(f.offset);
+            let rows = qb.build_query_as().fetch_all(pool).await?;
+            let mut count = sqlx::QueryBuilder::new(count);
+            invoice_where(&mut count, f);
+            let total: i64 = count.build_query_scalar().fetch_one(pool).await?;
+            Ok((rows, total))
+        })
     }
+    /// The items of these invoices, in order within each.
     pub async fn invoice_items(&self, ids: &[String]) -> Result<Vec<InvoiceItemRow>, sqlx::Error> {
-        dispatch!(self, invoice_items(ids))
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        on_db!(self, pool, [head = ITEMS_OF], {
+            let mut qb = sqlx::QueryBuilder::new(head);
+            let mut list = qb.separated(", ");
+            for id in ids {
+                list.push_bind(id.clone());
+            }
+            qb.push(") ORDER BY invoice_id, position");
+            qb.build_query_as().fetch_all(pool).await
+        })
     }
     /// Sets the status unless the invoice is paid; false when it is (or is gone).
     pub async fn invoice_set_status(
@@ -99,7 +300,15 @@ impl Db {
         status: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, invoice_set_status(id, status, now))
+        on_db!(self, pool, [q = INVOICE_SET_STATUS], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(status)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected() == 1)
+        })
     }
     /// Records that this sending job hands the invoice to the mail server, before it does: true
     /// when this call recorded it, false when an earlier run of the job did (at most one email).
@@ -110,18 +319,34 @@ impl Db {
         to: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, invoice_email_claim(invoice_id, job_id, to, now))
+        on_db!(self, pool, [q = EMAIL_CLAIM], {
+            sqlx::query(q)
+                .bind(job_id)
+                .bind(invoice_id)
+                .bind(to)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected() == 1)
+        })
     }
     /// Forgets a claim whose message the mail server refused, so a retry may send it.
     pub async fn invoice_email_release(&self, job_id: &str) -> Result<(), sqlx::Error> {
-        dispatch!(self, invoice_email_release(job_id))
+        on_db!(self, pool, [q = EMAIL_RELEASE], {
+            sqlx::query(q).bind(job_id).execute(pool).await.map(|_| ())
+        })
     }
     /// The stored PDF and the invoice version (`updated_at`) it shows.
     pub async fn invoice_pdf_get(
         &self,
         invoice_id: &str,
     ) -> Result<Option<(i64, Vec<u8>)>, sqlx::Error> {
-        dispatch!(self, invoice_pdf_get(invoice_id))
+        on_db!(self, pool, [q = PDF_GET], {
+            sqlx::query_as(q)
+                .bind(invoice_id)
+                .fetch_optional(pool)
+                .await
+        })
     }
     /// Stores a rendering unless a newer version is already stored.
     pub async fn invoice_pdf_put(
@@ -131,35 +356,102 @@ impl Db {
         pdf: &[u8],
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        dispatch!(self, invoice_pdf_put(invoice_id, version, pdf, now))
+        on_db!(self, pool, [q = PDF_PUT], {
+            sqlx::query(q)
+                .bind(invoice_id)
+                .bind(version)
+                .bind(pdf)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn payment_insert(&self, p: &PaymentRow) -> Result<(), sqlx::Error> {
-        dispatch!(self, payment_insert(p))
+        on_db!(self, pool, [q = PAYMENT_INSERT], {
+            sqlx::query(q)
+                .bind(&p.id)
+                .bind(&p.invoice_id)
+                .bind(&p.provider)
+                .bind(&p.provider_ref)
+                .bind(p.amount_cents)
+                .bind(&p.currency)
+                .bind(&p.status)
+                .bind(&p.error)
+                .bind(p.created_at)
+                .bind(p.updated_at)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn payment_by_ref(
         &self,
         provider_ref: &str,
     ) -> Result<Option<PaymentRow>, sqlx::Error> {
-        dispatch!(self, payment_by_ref(provider_ref))
+        on_db!(self, pool, [q = PAYMENT_BY_REF], {
+            sqlx::query_as(q)
+                .bind(provider_ref)
+                .fetch_optional(pool)
+                .await
+        })
     }
     /// The payment's new status; a success also marks its invoice paid, in the same transaction.
     pub async fn payment_settle(&self, s: &PaymentSettle<'_>) -> Result<(), sqlx::Error> {
-        dispatch!(self, payment_settle(s))
+        on_db!(
+            self,
+            pool,
+            [status = PAYMENT_STATUS, paid = INVOICE_PAID],
+            {
+                let mut tx = pool.begin().await?;
+                sqlx::query(status)
+                    .bind(s.payment_id)
+                    .bind(s.status)
+                    .bind(s.error)
+                    .bind(s.now)
+                    .execute(&mut *tx)
+                    .await?;
+                if s.status == "succeeded" {
+                    sqlx::query(paid)
+                        .bind(s.invoice_id)
+                        .bind(s.now)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await
+            }
+        )
     }
     pub async fn payment_analytics(&self) -> Result<PaymentAnalytics, sqlx::Error> {
-        dispatch!(self, payment_analytics())
+        on_db!(self, pool, [q = PAYMENT_ANALYTICS], {
+            sqlx::query_as(q).fetch_one(pool).await
+        })
     }
     /// Adds the items; an item whose name is already in the catalog updates that one.
     pub async fn catalog_upsert(&self, items: &[CatalogRow]) -> Result<(), sqlx::Error> {
-        dispatch!(self, catalog_upsert(items))
+        on_db!(self, pool, [q = CATALOG_UPSERT], {
+            let mut tx = pool.begin().await?;
+            for c in items {
+                sqlx::query(q)
+                    .bind(&c.id)
+                    .bind(&c.name)
+                    .bind(&c.description)
+                    .bind(c.price_cents)
+                    .bind(&c.category)
+                    .bind(&c.sku)
+                    .bind(c.created_at)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await
+        })
     }
     pub async fn catalog_list(&self) -> Result<Vec<CatalogRow>, sqlx::Error> {
-        dispatch!(self, catalog_list())
+        on_db!(self, pool, [q = CATALOG_LIST], {
+            sqlx::query_as(q).fetch_all(pool).await
+        })
     }
 }
-
-pub(crate) const PAYMENT_COLUMNS: &str = "id, invoice_id, provider, provider_ref, amount_cents, \
-    currency, status, error, created_at, updated_at";
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PaymentRow {
