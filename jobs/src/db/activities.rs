@@ -1,7 +1,18 @@
 //! Activities: the CRM's history. Every create, status change, stage move, meeting change and
 //! conversion writes one, in the transaction of the change it records.
 
+use super::sql::Sql;
 use super::*;
+
+const INSERT: Sql = sql!(
+    "INSERT INTO activities (id, type, description, entity_type, entity_id, actor_id, created_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+);
+const LIST: Sql = sql!(
+    "SELECT id, type, description, entity_type, entity_id, created_at FROM activities
+     ORDER BY created_at DESC, id DESC LIMIT ?1 OFFSET ?2"
+);
+const COUNT: Sql = sql!("SELECT COUNT(*) FROM activities");
 
 pub struct ActivityInsert<'a> {
     /// Values per seed 000 §3: `contact_created`, `company_updated`, `meeting_scheduled`, ...
@@ -30,7 +41,15 @@ impl Db {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<ActivityRow>, i64), sqlx::Error> {
-        dispatch!(self, activity_list(limit, offset))
+        on_db!(self, pool, [list = LIST, count = COUNT], {
+            let rows = sqlx::query_as(list)
+                .bind(limit)
+                .bind(offset)
+                .fetch_all(pool)
+                .await?;
+            let total = sqlx::query_scalar(count).fetch_one(pool).await?;
+            Ok((rows, total))
+        })
     }
 }
 
@@ -38,6 +57,18 @@ impl Tx {
     pub async fn activity_insert(&mut self, a: &ActivityInsert<'_>) -> Result<(), sqlx::Error> {
         let id = ulid::Ulid::new().to_string();
         let now = crate::time::now_ms();
-        dispatch_tx!(self, activity_insert(&id, now, a))
+        on_tx!(self, conn, [q = INSERT], {
+            sqlx::query(q)
+                .bind(&id)
+                .bind(a.kind)
+                .bind(a.description)
+                .bind(a.entity_type)
+                .bind(a.entity_id)
+                .bind(a.actor_id)
+                .bind(now)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })
     }
 }

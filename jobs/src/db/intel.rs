@@ -1,6 +1,22 @@
 //! Contact intelligence: what verification and enrichment read, and what they write back.
 
+use super::sql::Sql;
 use super::*;
+
+const GET: Sql = sql!(
+    "SELECT c.id, c.first_name, c.last_name, c.email, c.phone, c.title, c.department, c.company_id, c.tags,
+            co.website AS company_website, co.domain AS company_domain
+     FROM contacts c LEFT JOIN companies co ON co.id = c.company_id WHERE c.id = ?1"
+);
+const VERIFICATION_SET: Sql = sql!(
+    "UPDATE contacts SET is_verified = ?2, verification_score = ?3, verified_by = ?4,
+            verification_warnings = ?5, verified_at = ?6, updated_at = ?6 WHERE id = ?1"
+);
+const ENRICHMENT_SET: Sql = sql!(
+    "UPDATE contacts SET first_name = ?2, last_name = ?3, phone = ?4, department = ?5,
+            company_id = ?6, tags = ?7, updated_at = ?8 WHERE id = ?1"
+);
+const COMPANY_BY_DOMAIN: Sql = sql!("SELECT id FROM companies WHERE domain = ?1");
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ContactIntel {
@@ -39,18 +55,49 @@ pub struct EnrichmentSet<'a> {
 
 impl Db {
     pub async fn contact_intel_get(&self, id: &str) -> Result<Option<ContactIntel>, sqlx::Error> {
-        dispatch!(self, contact_intel_get(id))
+        on_db!(self, pool, [q = GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     pub async fn contact_verification_set(
         &self,
         v: &VerificationSet<'_>,
     ) -> Result<(), sqlx::Error> {
-        dispatch!(self, contact_verification_set(v))
+        on_db!(self, pool, [q = VERIFICATION_SET], {
+            sqlx::query(q)
+                .bind(v.id)
+                .bind(v.is_verified)
+                .bind(v.score)
+                .bind(Json(v.verified_by))
+                .bind(Json(v.warnings))
+                .bind(v.now)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn contact_enrichment_set(&self, e: &EnrichmentSet<'_>) -> Result<(), sqlx::Error> {
-        dispatch!(self, contact_enrichment_set(e))
+        on_db!(self, pool, [q = ENRICHMENT_SET], {
+            sqlx::query(q)
+                .bind(e.id)
+                .bind(e.first_name)
+                .bind(e.last_name)
+                .bind(e.phone)
+                .bind(e.department)
+                .bind(e.company_id)
+                .bind(Json(e.tags))
+                .bind(e.now)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn company_id_by_domain(&self, domain: &str) -> Result<Option<String>, sqlx::Error> {
-        dispatch!(self, company_id_by_domain(domain))
+        on_db!(self, pool, [q = COMPANY_BY_DOMAIN], {
+            sqlx::query_scalar(q)
+                .bind(domain)
+                .fetch_optional(pool)
+                .await
+        })
     }
 }

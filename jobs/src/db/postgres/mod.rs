@@ -8,14 +8,12 @@ use sqlx::{Executor, PgConnection, PgPool, Postgres, Row};
 
 use super::*;
 
-mod activities;
 mod calendar;
 mod companies;
 mod contacts;
 mod deals;
 mod discovery;
 mod email;
-mod intel;
 mod leads;
 mod meetings;
 mod metrics;
@@ -25,14 +23,12 @@ mod sequences;
 mod suppressions;
 mod voice;
 
-pub use activities::*;
 pub use calendar::*;
 pub use companies::*;
 pub use contacts::*;
 pub use deals::*;
 pub use discovery::*;
 pub use email::*;
-pub use intel::*;
 pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;

@@ -7,14 +7,12 @@ use sqlx::{Executor, Row, Sqlite, SqliteConnection, SqlitePool};
 
 use super::*;
 
-mod activities;
 mod calendar;
 mod companies;
 mod contacts;
 mod deals;
 mod discovery;
 mod email;
-mod intel;
 mod leads;
 mod meetings;
 mod metrics;
@@ -24,14 +22,12 @@ mod sequences;
 mod suppressions;
 mod voice;
 
-pub use activities::*;
 pub use calendar::*;
 pub use companies::*;
 pub use contacts::*;
 pub use deals::*;
 pub use discovery::*;
 pub use email::*;
-pub use intel::*;
 pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
