@@ -1,9 +1,7 @@
 //! `GET /api/activities`: the CRM's history, newest first.
 
 use axum::extract::State;
-use axum::http::Method;
 use axum::response::Response;
-use axum::routing::get;
 use jobs::time::to_rfc3339;
 use serde::{Deserialize, Serialize};
 
@@ -13,12 +11,7 @@ use crate::list::{paging, with_total};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
-    Routes::new().add(
-        Method::GET,
-        "/api/activities",
-        Access::User,
-        get(activity_list),
-    )
+    Routes::new().get("/api/activities", Access::User, activity_list)
 }
 
 #[derive(Debug, Deserialize)]

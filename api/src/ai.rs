@@ -8,10 +8,9 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use axum::extract::multipart::MultipartRejection;
-use axum::extract::{DefaultBodyLimit, Multipart, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::extract::{Multipart, State};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use jobs::ai::documents::{self, MAX_DOCUMENT_BYTES};
 use jobs::ai::{CONTENT_TYPES, MAX_INSIGHT_ROWS, Task};
 use jobs::db::{AiDocumentRow, CompanyFilter, JobList};
@@ -45,75 +44,33 @@ const AGENTS: [(&str, &str, &str); 6] = [
 ];
 
 pub(crate) fn routes() -> Routes {
-    let upload =
-        || post(document_upload).layer(DefaultBodyLimit::max(MAX_DOCUMENT_BYTES + 64 * 1024));
+    let limit = MAX_DOCUMENT_BYTES + 64 * 1024;
     Routes::new()
-        .add(
-            Method::POST,
-            "/api/ai/sentiment-analysis",
-            Access::User,
-            post(sentiment),
-        )
-        .add(
-            Method::POST,
-            "/api/ai/market-intelligence",
-            Access::User,
-            post(intelligence),
-        )
-        .add(
-            Method::POST,
-            "/api/ai/generate-outreach",
-            Access::User,
-            post(outreach),
-        )
-        .add(
-            Method::POST,
-            "/api/ai/generate-content",
-            Access::User,
-            post(content),
-        )
-        .add(
-            Method::POST,
-            "/api/ai/generate-insights",
-            Access::User,
-            post(insights),
-        )
-        .add(
-            Method::POST,
+        .post("/api/ai/sentiment-analysis", Access::User, sentiment)
+        .post("/api/ai/market-intelligence", Access::User, intelligence)
+        .post("/api/ai/generate-outreach", Access::User, outreach)
+        .post("/api/ai/generate-content", Access::User, content)
+        .post("/api/ai/generate-insights", Access::User, insights)
+        .upload(
             "/api/ai/invoice-extract",
             Access::User,
-            upload(),
+            limit,
+            document_upload,
         )
-        .add(
-            Method::POST,
+        .upload(
             "/api/ai/document-analyze",
             Access::User,
-            upload(),
+            limit,
+            document_upload,
         )
-        .add(
-            Method::GET,
-            "/api/ai/analytics",
-            Access::User,
-            get(analytics),
-        )
-        .add(
-            Method::GET,
-            "/api/mcp/status",
-            Access::User,
-            get(mcp_status),
-        )
-        .add(
-            Method::GET,
+        .get("/api/ai/analytics", Access::User, analytics)
+        .get("/api/mcp/status", Access::User, mcp_status)
+        .get(
             "/api/email-automation/status",
             Access::User,
-            get(email_automation),
+            email_automation,
         )
-        .add(
-            Method::GET,
-            "/api/automation/preview",
-            Access::User,
-            get(automation_preview),
-        )
+        .get("/api/automation/preview", Access::User, automation_preview)
 }
 
 /// Waits for the job: its result (200), its failure (502 from the provider, else 422), or 202.

@@ -2,9 +2,8 @@
 //! only the admin login creates an admin session.
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode, request::Parts};
+use axum::http::{StatusCode, request::Parts};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
 use axum_extra::extract::CookieJar;
 use axum_extra::extract::cookie::{Cookie, SameSite};
 use jobs::auth::{dummy_hash, new_token, normalize_email, token_hash, verify_password};
@@ -20,36 +19,16 @@ use crate::{Access, AppState, Routes, SESSION_TTL};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(
-            Method::POST,
-            "/api/admin/login",
-            Access::Public,
-            post(admin_login),
-        )
+        .post("/api/admin/login", Access::Public, admin_login)
         .body::<LoginBody>()
-        .add(
-            Method::POST,
-            "/api/admin/logout",
-            Access::Public,
-            post(logout),
-        )
-        .add(
-            Method::GET,
-            "/api/admin/user",
-            Access::Admin,
-            get(admin_user),
-        )
-        .add(Method::POST, "/api/login", Access::Public, post(user_login))
+        .post("/api/admin/logout", Access::Public, logout)
+        .get("/api/admin/user", Access::Admin, admin_user)
+        .post("/api/login", Access::Public, user_login)
         .body::<LoginBody>()
-        .add(Method::GET, "/api/login", Access::Public, get(login_page))
-        .add(Method::GET, "/api/logout", Access::Public, get(logout_page))
-        .add(
-            Method::POST,
-            "/api/logout",
-            Access::Public,
-            post(logout_redirect),
-        )
-        .add(Method::GET, "/api/auth/user", Access::User, get(auth_user))
+        .get("/api/login", Access::Public, login_page)
+        .get("/api/logout", Access::Public, logout_page)
+        .post("/api/logout", Access::Public, logout_redirect)
+        .get("/api/auth/user", Access::User, auth_user)
 }
 
 pub const LOGIN_FAILED: &str = "Login failed. Please check your credentials.";

@@ -5,9 +5,8 @@
 //! triggers for a contact as the CRM's own changes do.
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use jobs::domain::one_of_message;
 use jobs::time::to_rfc3339;
 use serde::Deserialize;
@@ -30,29 +29,13 @@ const EXECUTION_STATUSES: [&str; 3] = ["active", "completed", "exited"];
 pub(crate) fn routes() -> Routes {
     use Access::User;
     Routes::new()
-        .add(
-            Method::GET,
-            "/api/campaign-metrics",
-            User,
-            get(campaign_metrics),
-        )
-        .add(
-            Method::GET,
-            "/api/campaign-executions",
-            User,
-            get(campaign_executions),
-        )
-        .add(
-            Method::GET,
-            "/api/payment/analytics",
-            User,
-            get(payment_analytics),
-        )
-        .add(
-            Method::POST,
+        .get("/api/campaign-metrics", User, campaign_metrics)
+        .get("/api/campaign-executions", User, campaign_executions)
+        .get("/api/payment/analytics", User, payment_analytics)
+        .post(
             "/api/contacts/{id}/trigger-automation",
             User,
-            post(trigger_automation),
+            trigger_automation,
         )
         .body::<TriggerInput>()
 }

@@ -16,9 +16,8 @@
 //! (once per meeting time); `POST /api/contacts/{id}/send-sms` texts a contact.
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::{delete, get, post, put};
 use jobs::db::{CalendarAccountRow, SmsInsert};
 use jobs::kinds::{CalendarSync, ReminderSend, SmsSend};
 use jobs::providers::google::CalendarError;
@@ -42,51 +41,20 @@ const SMS_MAX_CHARS: usize = 1600;
 pub(crate) fn routes() -> Routes {
     use Access::{Public, User};
     Routes::new()
-        .add(
-            Method::GET,
-            "/api/calendar/connection",
-            User,
-            get(connection),
-        )
-        .add(
-            Method::DELETE,
-            "/api/calendar/connection",
-            User,
-            delete(disconnect),
-        )
-        .add(Method::GET, "/api/calendar/auth-url", User, get(auth_url))
-        .add(Method::GET, "/api/calendar/callback", Public, get(callback))
-        .add(
-            Method::POST,
-            "/api/meetings/{id}/sync-to-calendar",
-            User,
-            post(sync_meeting),
-        )
-        .add(
-            Method::PUT,
-            "/api/meetings/{id}/update-calendar",
-            User,
-            put(sync_meeting),
-        )
-        .add(
-            Method::DELETE,
+        .get("/api/calendar/connection", User, connection)
+        .delete("/api/calendar/connection", User, disconnect)
+        .get("/api/calendar/auth-url", User, auth_url)
+        .get("/api/calendar/callback", Public, callback)
+        .post("/api/meetings/{id}/sync-to-calendar", User, sync_meeting)
+        .put("/api/meetings/{id}/update-calendar", User, sync_meeting)
+        .delete(
             "/api/meetings/{id}/remove-from-calendar",
             User,
-            delete(remove_meeting),
+            remove_meeting,
         )
-        .add(
-            Method::POST,
-            "/api/calendar/send-reminders",
-            User,
-            post(send_reminders),
-        )
+        .post("/api/calendar/send-reminders", User, send_reminders)
         .body::<RemindersInput>()
-        .add(
-            Method::POST,
-            "/api/contacts/{id}/send-sms",
-            User,
-            post(send_sms),
-        )
+        .post("/api/contacts/{id}/send-sms", User, send_sms)
         .body::<SmsInput>()
 }
 

@@ -13,9 +13,8 @@
 //! owner), never meetings synced to another user's calendar.
 
 use axum::extract::State;
-use axum::http::{Method, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use chrono::{DateTime, Duration};
 use icalendar::{Calendar, Component, Event, EventLike, EventStatus};
 use jobs::db::MeetingRow;
@@ -32,19 +31,13 @@ const FEED_MAX: i64 = 1000;
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(
-            Method::GET,
-            "/api/calendar/feed-url",
-            Access::User,
-            get(feed_url),
-        )
-        .add(
-            Method::POST,
+        .get("/api/calendar/feed-url", Access::User, feed_url)
+        .post(
             "/api/calendar/feed-url/rotate",
             Access::User,
-            post(feed_url_rotate),
+            feed_url_rotate,
         )
-        .add(Method::GET, "/calendar/{file}", Access::Public, get(feed))
+        .get("/calendar/{file}", Access::Public, feed)
 }
 
 fn feed_url_json(state: &AppState, user_id: &str, version: i32) -> Response {

@@ -10,9 +10,8 @@
 use std::collections::BTreeMap;
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
 use jobs::db::{Audience, CampaignRow, CampaignStats, DeliverabilityRow, TemplateRow};
 use jobs::domain::contacts::{STATUSES, is_status, is_valid_email};
@@ -42,89 +41,28 @@ const AI_MODELS: [&str; 3] = ["gpt-5", "claude-4", "gemini"];
 pub(crate) fn routes() -> Routes {
     use Access::{Admin, User};
     Routes::new()
-        .add(
-            Method::GET,
-            "/api/email-templates",
-            User,
-            get(template_list),
-        )
-        .add(
-            Method::POST,
-            "/api/email-templates",
-            User,
-            post(template_create),
-        )
+        .get("/api/email-templates", User, template_list)
+        .post("/api/email-templates", User, template_create)
         .body::<TemplateInput>()
-        .add(Method::GET, "/api/campaigns", User, get(single_list))
-        .add(Method::POST, "/api/campaigns", User, post(single_create))
+        .get("/api/campaigns", User, single_list)
+        .post("/api/campaigns", User, single_create)
         .body::<SingleInput>()
-        .add(
-            Method::GET,
-            "/api/campaigns/bulk-email",
-            User,
-            get(bulk_list),
-        )
-        .add(
-            Method::POST,
-            "/api/campaigns/bulk-email",
-            User,
-            post(bulk_create),
-        )
+        .get("/api/campaigns/bulk-email", User, bulk_list)
+        .post("/api/campaigns/bulk-email", User, bulk_create)
         .body::<BulkInput>()
-        .add(
-            Method::GET,
+        .get(
             "/api/campaigns/bulk-email/performance/overview",
             User,
-            get(performance),
+            performance,
         )
-        .add(
-            Method::GET,
-            "/api/campaigns/bulk-email/audience",
-            User,
-            get(audience_count),
-        )
-        .add(
-            Method::GET,
-            "/api/campaigns/bulk-email/{id}",
-            User,
-            get(bulk_get),
-        )
-        .add(
-            Method::POST,
-            "/api/campaigns/bulk-email/{id}/send",
-            User,
-            post(bulk_send),
-        )
-        .add(
-            Method::POST,
-            "/api/campaigns/bulk-email/{id}/pause",
-            User,
-            post(bulk_pause),
-        )
-        .add(
-            Method::POST,
-            "/api/campaigns/bulk-email/{id}/resume",
-            User,
-            post(bulk_resume),
-        )
-        .add(
-            Method::POST,
-            "/api/campaigns/bulk-email/{id}/cancel",
-            User,
-            post(bulk_cancel),
-        )
-        .add(
-            Method::GET,
-            "/api/deliverability-settings",
-            User,
-            get(deliverability_get),
-        )
-        .add(
-            Method::PUT,
-            "/api/deliverability-settings",
-            Admin,
-            axum::routing::put(deliverability_put),
-        )
+        .get("/api/campaigns/bulk-email/audience", User, audience_count)
+        .get("/api/campaigns/bulk-email/{id}", User, bulk_get)
+        .post("/api/campaigns/bulk-email/{id}/send", User, bulk_send)
+        .post("/api/campaigns/bulk-email/{id}/pause", User, bulk_pause)
+        .post("/api/campaigns/bulk-email/{id}/resume", User, bulk_resume)
+        .post("/api/campaigns/bulk-email/{id}/cancel", User, bulk_cancel)
+        .get("/api/deliverability-settings", User, deliverability_get)
+        .put("/api/deliverability-settings", Admin, deliverability_put)
         .body::<DeliverabilityInput>()
 }
 

@@ -7,9 +7,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, post, put};
 use jobs::db::{ActivityInsert, CompanyFilter, CompanyList, CompanyRow, CompanyWrite, ContactRow};
 use jobs::domain::companies::{self as rules, NAME_REQUIRED, SCORE_BANDS, STATUSES};
 use jobs::domain::{non_empty, one_of_message, state_code};
@@ -28,37 +27,12 @@ const CONTACTS_PER_COMPANY: i64 = 1000;
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(
-            Method::GET,
-            "/api/companies",
-            Access::User,
-            get(company_list),
-        )
-        .add(
-            Method::POST,
-            "/api/companies",
-            Access::User,
-            post(company_create),
-        )
+        .get("/api/companies", Access::User, company_list)
+        .post("/api/companies", Access::User, company_create)
         .body::<CompanyBody>()
-        .add(
-            Method::GET,
-            "/api/companies/report",
-            Access::User,
-            get(company_report),
-        )
-        .add(
-            Method::GET,
-            "/api/companies/{id}",
-            Access::User,
-            get(company_get),
-        )
-        .add(
-            Method::PUT,
-            "/api/companies/{id}",
-            Access::User,
-            put(company_update),
-        )
+        .get("/api/companies/report", Access::User, company_report)
+        .get("/api/companies/{id}", Access::User, company_get)
+        .put("/api/companies/{id}", Access::User, company_update)
         .body::<CompanyBody>()
 }
 

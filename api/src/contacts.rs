@@ -8,11 +8,10 @@
 use std::collections::{BTreeMap, HashSet};
 
 use axum::body::Bytes;
+use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
-use axum::routing::{get, post};
 use jobs::db::{
     ActivityInsert, ContactFilter, ContactImportInsert, ContactList, ContactRow, ContactWrite, Tx,
 };
@@ -42,82 +41,39 @@ const DAY_MS: i64 = 24 * 3600 * 1000;
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(
-            Method::GET,
-            "/api/contacts",
-            Access::User,
-            get(contact_list),
-        )
-        .add(
-            Method::POST,
-            "/api/contacts",
-            Access::User,
-            post(contact_create),
-        )
+        .get("/api/contacts", Access::User, contact_list)
+        .post("/api/contacts", Access::User, contact_create)
         .body::<ContactBody>()
-        .add(
-            Method::GET,
-            "/api/contacts/export",
-            Access::User,
-            get(contact_export),
-        )
-        .add(
-            Method::POST,
+        .get("/api/contacts/export", Access::User, contact_export)
+        .upload(
             "/api/contacts/import",
             Access::User,
-            post(contact_import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
+            IMPORT_LIMIT,
+            contact_import,
         )
-        .add(
-            Method::POST,
+        .post(
             "/api/contacts/bulk-status",
             Access::User,
-            post(contact_bulk_status),
+            contact_bulk_status,
         )
         .body::<BulkStatusBody>()
-        .add(
-            Method::GET,
-            "/api/contacts/{id}",
-            Access::User,
-            get(contact_get),
-        )
-        .add(
-            Method::PUT,
-            "/api/contacts/{id}",
-            Access::User,
-            axum::routing::put(contact_update),
-        )
+        .get("/api/contacts/{id}", Access::User, contact_get)
+        .put("/api/contacts/{id}", Access::User, contact_update)
         .body::<ContactBody>()
-        .add(
-            Method::POST,
+        .post(
             "/api/contacts/{id}/pipeline-move",
             Access::User,
-            post(contact_pipeline_move),
+            contact_pipeline_move,
         )
         .body::<MoveBody>()
-        .add(
-            Method::POST,
+        .post(
             "/api/contacts/{id}/convert-to-customer",
             Access::User,
-            post(contact_convert),
+            contact_convert,
         )
-        .add(
-            Method::GET,
-            "/api/leads/board",
-            Access::User,
-            get(lead_board),
-        )
-        .add(
-            Method::GET,
-            "/api/customers",
-            Access::User,
-            get(customer_list),
-        )
-        .add(
-            Method::GET,
-            "/api/customers/stats",
-            Access::User,
-            get(customer_stats),
-        )
+        .get("/api/leads/board", Access::User, lead_board)
+        .get("/api/customers", Access::User, customer_list)
+        .get("/api/customers/stats", Access::User, customer_stats)
 }
 
 // ---- views ----

@@ -7,9 +7,7 @@
 //! 500s.
 
 use axum::extract::State;
-use axum::http::Method;
 use axum::response::Response;
-use axum::routing::get;
 use chrono::{Datelike, NaiveDate, TimeZone, Utc};
 use jobs::db::DashboardWindows;
 use jobs::time::now_ms;
@@ -23,30 +21,14 @@ use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(
-            Method::GET,
-            "/api/dashboard/metrics",
-            Access::User,
-            get(dashboard_metrics),
-        )
-        .add(
-            Method::GET,
+        .get("/api/dashboard/metrics", Access::User, dashboard_metrics)
+        .get(
             "/api/dashboard/campaign-performance",
             Access::User,
-            get(campaign_performance),
+            campaign_performance,
         )
-        .add(
-            Method::GET,
-            "/api/dashboard/regional",
-            Access::User,
-            get(regional),
-        )
-        .add(
-            Method::GET,
-            "/api/dashboard/report",
-            Access::User,
-            get(report),
-        )
+        .get("/api/dashboard/regional", Access::User, regional)
+        .get("/api/dashboard/report", Access::User, report)
 }
 
 const DAY_MS: i64 = 86_400_000;

@@ -14,9 +14,8 @@
 use std::collections::BTreeMap;
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use chrono::{Datelike, NaiveDate, TimeZone, Utc};
 use jobs::db::{ActivityInsert, DealList, DealRow, MetricsDeal, ProspectCompany, ProspectContact};
 use jobs::domain::deals::{STAGES, stage_default_probability};
@@ -31,51 +30,20 @@ use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(Method::GET, "/api/deals", Access::User, get(deal_list))
-        .add(Method::POST, "/api/deals", Access::User, post(deal_create))
-        .add(
-            Method::POST,
+        .get("/api/deals", Access::User, deal_list)
+        .post("/api/deals", Access::User, deal_create)
+        .post(
             "/api/deals/convert-prospect",
             Access::User,
-            post(prospect_convert),
+            prospect_convert,
         )
-        .add(Method::GET, "/api/deals/{id}", Access::User, get(deal_get))
-        .add(
-            Method::PUT,
-            "/api/deals/{id}",
-            Access::User,
-            axum::routing::put(deal_update),
-        )
-        .add(
-            Method::DELETE,
-            "/api/deals/{id}",
-            Access::User,
-            axum::routing::delete(deal_delete),
-        )
-        .add(
-            Method::POST,
-            "/api/deals/{id}/next-stage",
-            Access::User,
-            post(deal_next_stage),
-        )
-        .add(
-            Method::GET,
-            "/api/pipeline/prospects",
-            Access::User,
-            get(prospect_list),
-        )
-        .add(
-            Method::GET,
-            "/api/pipeline/metrics",
-            Access::User,
-            get(pipeline_metrics),
-        )
-        .add(
-            Method::GET,
-            "/api/pipeline/export",
-            Access::User,
-            get(pipeline_export),
-        )
+        .get("/api/deals/{id}", Access::User, deal_get)
+        .put("/api/deals/{id}", Access::User, deal_update)
+        .delete("/api/deals/{id}", Access::User, deal_delete)
+        .post("/api/deals/{id}/next-stage", Access::User, deal_next_stage)
+        .get("/api/pipeline/prospects", Access::User, prospect_list)
+        .get("/api/pipeline/metrics", Access::User, pipeline_metrics)
+        .get("/api/pipeline/export", Access::User, pipeline_export)
 }
 
 // ---- stages ----

@@ -2,9 +2,8 @@
 //! The same search while one is still running returns that scan.
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use jobs::kinds::DiscoveryScan;
 use jobs::queue::{JobKind, NewJob};
 use serde_json::json;
@@ -15,12 +14,7 @@ use crate::jobs_api::accepted;
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
-    Routes::new().add(
-        Method::POST,
-        "/api/discovery/scan",
-        Access::User,
-        post(scan),
-    )
+    Routes::new().post("/api/discovery/scan", Access::User, scan)
 }
 
 async fn scan(

@@ -13,9 +13,8 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, Method, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use jobs::db::{
     ActivityInsert, AuditInsert, CampaignRow, EventInsert, MessageInsert, WEBHOOK_TOKEN,
 };
@@ -40,51 +39,16 @@ pub const NO_EMAIL: &str = "No Email Address: Email address not available for th
 pub(crate) fn routes() -> Routes {
     use Access::{Admin, Public, User};
     Routes::new()
-        .add(
-            Method::POST,
-            "/api/contacts/email",
-            User,
-            post(contact_email),
-        )
+        .post("/api/contacts/email", User, contact_email)
         .body::<EmailInput>()
-        .add(
-            Method::GET,
-            "/api/contacts/{id}/email-history",
-            User,
-            get(email_history),
-        )
-        .add(Method::GET, "/api/email/analytics", User, get(analytics))
-        .add(
-            Method::POST,
-            "/api/email/seed-events",
-            User,
-            post(seed_events),
-        )
-        .add(Method::POST, "/api/email/webhook", Public, post(webhook))
-        .add(
-            Method::GET,
-            "/api/email/webhook/config",
-            User,
-            get(webhook_config),
-        )
-        .add(
-            Method::POST,
-            "/api/email/webhook/rotate",
-            Admin,
-            post(webhook_rotate),
-        )
-        .add(
-            Method::GET,
-            "/api/email/suppressions",
-            User,
-            get(suppression_list),
-        )
-        .add(
-            Method::DELETE,
-            "/api/email/suppressions/{email}",
-            Admin,
-            axum::routing::delete(suppression_lift),
-        )
+        .get("/api/contacts/{id}/email-history", User, email_history)
+        .get("/api/email/analytics", User, analytics)
+        .post("/api/email/seed-events", User, seed_events)
+        .post("/api/email/webhook", Public, webhook)
+        .get("/api/email/webhook/config", User, webhook_config)
+        .post("/api/email/webhook/rotate", Admin, webhook_rotate)
+        .get("/api/email/suppressions", User, suppression_list)
+        .delete("/api/email/suppressions/{email}", Admin, suppression_lift)
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

@@ -1,18 +1,17 @@
 //! Liveness, readiness and Prometheus metrics.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use serde_json::json;
 
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(Method::GET, "/healthz", Access::Public, get(healthz))
-        .add(Method::GET, "/readyz", Access::Public, get(readyz))
-        .add(Method::GET, "/metrics", Access::Public, get(metrics_text))
+        .get("/healthz", Access::Public, healthz)
+        .get("/readyz", Access::Public, readyz)
+        .get("/metrics", Access::Public, metrics_text)
 }
 
 async fn healthz() -> axum::Json<serde_json::Value> {

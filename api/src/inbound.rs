@@ -10,9 +10,7 @@
 
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, State};
-use axum::http::Method;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use jobs::db::{ActivityInsert, EventInsert};
 use jobs::mailing::{address_of, apply_event};
 use jobs::replies::fires;
@@ -26,12 +24,7 @@ use crate::extract::Query;
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
-    Routes::new().add(
-        Method::POST,
-        "/api/email/inbound",
-        Access::Public,
-        post(inbound),
-    )
+    Routes::new().post("/api/email/inbound", Access::Public, inbound)
 }
 
 #[derive(Deserialize)]

@@ -10,10 +10,9 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::multipart::MultipartRejection;
-use axum::extract::{DefaultBodyLimit, Multipart, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::extract::{Multipart, State};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use chrono::{Duration as Days, NaiveDate};
 use jobs::db::{
     CatalogRow, InvoiceFilter, InvoiceInsertError, InvoiceItemRow, InvoiceRow, PaymentRow,
@@ -44,60 +43,20 @@ const CURRENCY: &str = "usd";
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(
-            Method::GET,
-            "/api/invoices",
-            Access::User,
-            get(invoice_list),
-        )
-        .add(
-            Method::POST,
-            "/api/invoices",
-            Access::User,
-            post(invoice_create),
-        )
-        .add(
-            Method::GET,
-            "/api/invoices/{id}",
-            Access::User,
-            get(invoice_get),
-        )
-        .add(
-            Method::PATCH,
-            "/api/invoices/{id}",
-            Access::User,
-            axum::routing::patch(invoice_status),
-        )
-        .add(
-            Method::POST,
-            "/api/invoices/{id}/send",
-            Access::User,
-            post(invoice_send),
-        )
-        .add(
-            Method::GET,
-            "/api/invoices/{id}/pdf",
-            Access::User,
-            get(invoice_pdf),
-        )
-        .add(
-            Method::POST,
-            "/api/create-payment-intent",
-            Access::User,
-            post(payment_intent),
-        )
-        .add(
-            Method::POST,
-            "/api/webhooks/stripe",
-            Access::Public,
-            post(stripe_webhook),
-        )
-        .add(Method::GET, "/api/catalog", Access::User, get(catalog_list))
-        .add(
-            Method::POST,
+        .get("/api/invoices", Access::User, invoice_list)
+        .post("/api/invoices", Access::User, invoice_create)
+        .get("/api/invoices/{id}", Access::User, invoice_get)
+        .patch("/api/invoices/{id}", Access::User, invoice_status)
+        .post("/api/invoices/{id}/send", Access::User, invoice_send)
+        .get("/api/invoices/{id}/pdf", Access::User, invoice_pdf)
+        .post("/api/create-payment-intent", Access::User, payment_intent)
+        .post("/api/webhooks/stripe", Access::Public, stripe_webhook)
+        .get("/api/catalog", Access::User, catalog_list)
+        .upload(
             "/api/catalog/upload",
             Access::User,
-            post(catalog_upload).layer(DefaultBodyLimit::max(CATALOG_LIMIT)),
+            CATALOG_LIMIT,
+            catalog_upload,
         )
 }
 

@@ -1,8 +1,6 @@
 //! `GET /api/jobs/{id}`: the status every enqueuing screen polls.
 
 use axum::extract::State;
-use axum::http::Method;
-use axum::routing::get;
 use jobs::queue::JobView;
 
 use crate::error::{ApiError, ApiResult};
@@ -10,7 +8,7 @@ use crate::extract::{CurrentUser, Path};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
-    Routes::new().add(Method::GET, "/api/jobs/{id}", Access::User, get(job_get))
+    Routes::new().get("/api/jobs/{id}", Access::User, job_get)
 }
 
 async fn job_get(

@@ -8,10 +8,9 @@
 use std::collections::BTreeMap;
 
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::http::request::Parts;
-use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use jobs::db::{ActivityInsert, LeadMerge, LeadUpsert};
 use jobs::geo::{COMPANY_TYPES, state_code};
 use jobs::kinds::AiScore;
@@ -27,12 +26,7 @@ use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(
-            Method::POST,
-            "/api/leads",
-            Access::Public,
-            post(lead_create),
-        )
+        .post("/api/leads", Access::Public, lead_create)
         .body::<LeadForm>()
 }
 

@@ -43,6 +43,7 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
+use axum::handler::Handler;
 use axum::http::{HeaderName, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -149,6 +150,63 @@ impl Routes {
             body: None,
         });
         self
+    }
+
+    fn get<H: Handler<T, AppState>, T: 'static>(
+        self,
+        path: &'static str,
+        access: Access,
+        handler: H,
+    ) -> Self {
+        self.add(Method::GET, path, access, axum::routing::get(handler))
+    }
+
+    fn post<H: Handler<T, AppState>, T: 'static>(
+        self,
+        path: &'static str,
+        access: Access,
+        handler: H,
+    ) -> Self {
+        self.add(Method::POST, path, access, axum::routing::post(handler))
+    }
+
+    fn put<H: Handler<T, AppState>, T: 'static>(
+        self,
+        path: &'static str,
+        access: Access,
+        handler: H,
+    ) -> Self {
+        self.add(Method::PUT, path, access, axum::routing::put(handler))
+    }
+
+    fn patch<H: Handler<T, AppState>, T: 'static>(
+        self,
+        path: &'static str,
+        access: Access,
+        handler: H,
+    ) -> Self {
+        self.add(Method::PATCH, path, access, axum::routing::patch(handler))
+    }
+
+    fn delete<H: Handler<T, AppState>, T: 'static>(
+        self,
+        path: &'static str,
+        access: Access,
+        handler: H,
+    ) -> Self {
+        self.add(Method::DELETE, path, access, axum::routing::delete(handler))
+    }
+
+    /// A POST that takes a file: its own body limit instead of [`BODY_LIMIT`].
+    fn upload<H: Handler<T, AppState>, T: 'static>(
+        self,
+        path: &'static str,
+        access: Access,
+        limit: usize,
+        handler: H,
+    ) -> Self {
+        let route = axum::routing::post(handler).layer(DefaultBodyLimit::max(limit));
+        self.add(Method::POST, path, access, route)
     }
 
     /// Declares the JSON body of the route added last (for the OpenAPI document).

@@ -12,9 +12,8 @@
 //! (totalMeetings, upcomingMeetings, completedMeetings, averageMeetingDuration in whole minutes).
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post, put};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use jobs::db::{ActivityInsert, MeetingList, MeetingRow};
 use jobs::kinds::CalendarSync;
@@ -30,48 +29,13 @@ use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(
-            Method::GET,
-            "/api/calendar/meetings",
-            Access::User,
-            get(calendar_meetings),
-        )
-        .add(
-            Method::GET,
-            "/api/calendar/stats",
-            Access::User,
-            get(calendar_stats),
-        )
-        .add(
-            Method::GET,
-            "/api/meetings",
-            Access::User,
-            get(meeting_list),
-        )
-        .add(
-            Method::POST,
-            "/api/meetings",
-            Access::User,
-            post(meeting_create),
-        )
-        .add(
-            Method::GET,
-            "/api/meetings/{id}",
-            Access::User,
-            get(meeting_get),
-        )
-        .add(
-            Method::PUT,
-            "/api/meetings/{id}",
-            Access::User,
-            put(meeting_update),
-        )
-        .add(
-            Method::DELETE,
-            "/api/meetings/{id}",
-            Access::User,
-            delete(meeting_delete),
-        )
+        .get("/api/calendar/meetings", Access::User, calendar_meetings)
+        .get("/api/calendar/stats", Access::User, calendar_stats)
+        .get("/api/meetings", Access::User, meeting_list)
+        .post("/api/meetings", Access::User, meeting_create)
+        .get("/api/meetings/{id}", Access::User, meeting_get)
+        .put("/api/meetings/{id}", Access::User, meeting_update)
+        .delete("/api/meetings/{id}", Access::User, meeting_delete)
 }
 
 const STATUSES: [&str; 5] = [

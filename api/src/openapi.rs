@@ -6,7 +6,6 @@ use std::sync::LazyLock;
 
 use axum::http::Method;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use utoipa::openapi::path::{
     HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn, PathItem, PathsBuilder,
 };
@@ -23,12 +22,7 @@ use crate::{Access, RouteInfo, Routes};
 const SESSION_SCHEME: &str = "session";
 
 pub fn routes() -> Routes {
-    Routes::new().add(
-        Method::GET,
-        "/api/openapi.json",
-        Access::Public,
-        get(document_json),
-    )
+    Routes::new().get("/api/openapi.json", Access::Public, document_json)
 }
 
 static DOCUMENT: LazyLock<String> = LazyLock::new(|| {

@@ -4,10 +4,8 @@
 use std::collections::BTreeMap;
 
 use axum::extract::State;
-use axum::http::Method;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post};
 use chrono::{DateTime, Utc};
 use jobs::db::{AuditInsert, CancelOutcome, JobBulk, JobList};
 use jobs::queue::{JobView, NewJob, STATUSES};
@@ -23,67 +21,22 @@ use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(Method::GET, "/api/ops/queues", Access::Admin, get(queues))
-        .add(Method::GET, "/api/ops/jobs", Access::Admin, get(job_list))
-        .add(
-            Method::POST,
-            "/api/ops/jobs",
-            Access::Admin,
-            post(job_create),
-        )
+        .get("/api/ops/queues", Access::Admin, queues)
+        .get("/api/ops/jobs", Access::Admin, job_list)
+        .post("/api/ops/jobs", Access::Admin, job_create)
         .body::<CreateJob>()
-        .add(
-            Method::GET,
-            "/api/ops/jobs/{id}",
-            Access::Admin,
-            get(job_detail),
-        )
-        .add(
-            Method::POST,
-            "/api/ops/jobs/{id}/retry",
-            Access::Admin,
-            post(job_retry),
-        )
-        .add(
-            Method::POST,
-            "/api/ops/jobs/{id}/cancel",
-            Access::Admin,
-            post(job_cancel),
-        )
-        .add(
-            Method::POST,
-            "/api/ops/jobs/{id}/run-now",
-            Access::Admin,
-            post(job_run_now),
-        )
-        .add(
-            Method::DELETE,
-            "/api/ops/jobs/{id}",
-            Access::Admin,
-            delete(job_delete),
-        )
-        .add(
-            Method::POST,
-            "/api/ops/jobs/bulk",
-            Access::Admin,
-            post(jobs_bulk),
-        )
+        .get("/api/ops/jobs/{id}", Access::Admin, job_detail)
+        .post("/api/ops/jobs/{id}/retry", Access::Admin, job_retry)
+        .post("/api/ops/jobs/{id}/cancel", Access::Admin, job_cancel)
+        .post("/api/ops/jobs/{id}/run-now", Access::Admin, job_run_now)
+        .delete("/api/ops/jobs/{id}", Access::Admin, job_delete)
+        .post("/api/ops/jobs/bulk", Access::Admin, jobs_bulk)
         .body::<BulkInput>()
-        .add(
-            Method::POST,
-            "/api/ops/kinds/{kind}/pause",
-            Access::Admin,
-            post(kind_pause),
-        )
-        .add(
-            Method::POST,
-            "/api/ops/kinds/{kind}/resume",
-            Access::Admin,
-            post(kind_resume),
-        )
-        .add(Method::GET, "/api/ops/history", Access::Admin, get(history))
-        .add(Method::GET, "/api/ops/workers", Access::Admin, get(workers))
-        .add(Method::GET, "/api/ops/audit", Access::Admin, get(audit))
+        .post("/api/ops/kinds/{kind}/pause", Access::Admin, kind_pause)
+        .post("/api/ops/kinds/{kind}/resume", Access::Admin, kind_resume)
+        .get("/api/ops/history", Access::Admin, history)
+        .get("/api/ops/workers", Access::Admin, workers)
+        .get("/api/ops/audit", Access::Admin, audit)
 }
 
 #[derive(Debug, Serialize, Default)]

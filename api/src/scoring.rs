@@ -3,9 +3,8 @@
 //! answers are `202` with the job to follow, whose result has the seed's shapes.
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use jobs::kinds::{AiScore, BulkAiScore, ContactEnrich, ContactVerify, HIGH_VALUE, MAX_ENRICH};
 use jobs::queue::{JobKind, NewJob};
 use serde::{Deserialize, Serialize};
@@ -18,44 +17,14 @@ use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(
-            Method::POST,
-            "/api/contacts/{id}/ai-score",
-            Access::User,
-            post(score_one),
-        )
-        .add(
-            Method::POST,
-            "/api/contacts/bulk-ai-score",
-            Access::User,
-            post(score_many),
-        )
+        .post("/api/contacts/{id}/ai-score", Access::User, score_one)
+        .post("/api/contacts/bulk-ai-score", Access::User, score_many)
         .body::<BulkBody>()
-        .add(
-            Method::POST,
-            "/api/contacts/{id}/verify",
-            Access::User,
-            post(verify_one),
-        )
-        .add(
-            Method::POST,
-            "/api/contacts/{id}/enrich",
-            Access::User,
-            post(enrich_one),
-        )
-        .add(
-            Method::POST,
-            "/api/contacts/bulk-enrich",
-            Access::User,
-            post(enrich_many),
-        )
+        .post("/api/contacts/{id}/verify", Access::User, verify_one)
+        .post("/api/contacts/{id}/enrich", Access::User, enrich_one)
+        .post("/api/contacts/bulk-enrich", Access::User, enrich_many)
         .body::<EnrichBody>()
-        .add(
-            Method::GET,
-            "/api/scoring-insights",
-            Access::User,
-            get(insights),
-        )
+        .get("/api/scoring-insights", Access::User, insights)
 }
 
 pub const NO_CONTACTS: &str = "No contacts to score. Add contacts first.";

@@ -10,9 +10,8 @@
 use std::collections::BTreeMap;
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use jobs::db::{Audience, Enroll, ReplyRuleRow, SequenceCounts, SequenceRow, StepRow, StepStats};
 use jobs::domain::one_of_message;
 use jobs::sending_window::SendingWindow;
@@ -51,100 +50,45 @@ const RULE_ACTIONS: [&str; 4] = ["stop_sequence", "mark_responded", "create_task
 pub(crate) fn routes() -> Routes {
     use Access::User;
     Routes::new()
-        .add(
-            Method::GET,
-            "/api/email-sequences",
-            User,
-            get(sequence_list),
-        )
-        .add(
-            Method::POST,
-            "/api/email-sequences",
-            User,
-            post(sequence_create),
-        )
-        .add(
-            Method::GET,
-            "/api/email-sequences/{id}",
-            User,
-            get(sequence_get),
-        )
-        .add(
-            Method::PATCH,
-            "/api/email-sequences/{id}",
-            User,
-            axum::routing::patch(sequence_update),
-        )
-        .add(
-            Method::DELETE,
-            "/api/email-sequences/{id}",
-            User,
-            axum::routing::delete(sequence_delete),
-        )
-        .add(
-            Method::GET,
-            "/api/email-sequences/{id}/steps",
-            User,
-            get(step_list),
-        )
-        .add(
-            Method::POST,
-            "/api/email-sequences/{id}/steps",
-            User,
-            post(step_create),
-        )
-        .add(
-            Method::POST,
+        .get("/api/email-sequences", User, sequence_list)
+        .post("/api/email-sequences", User, sequence_create)
+        .get("/api/email-sequences/{id}", User, sequence_get)
+        .patch("/api/email-sequences/{id}", User, sequence_update)
+        .delete("/api/email-sequences/{id}", User, sequence_delete)
+        .get("/api/email-sequences/{id}/steps", User, step_list)
+        .post("/api/email-sequences/{id}/steps", User, step_create)
+        .post(
             "/api/email-sequences/{id}/steps/reorder",
             User,
-            post(step_reorder),
+            step_reorder,
         )
         .body::<Reorder>()
-        .add(
-            Method::PATCH,
+        .patch(
             "/api/email-sequences/{id}/steps/{step_id}",
             User,
-            axum::routing::patch(step_update),
+            step_update,
         )
-        .add(
-            Method::DELETE,
+        .delete(
             "/api/email-sequences/{id}/steps/{step_id}",
             User,
-            axum::routing::delete(step_delete),
+            step_delete,
         )
-        .add(
-            Method::GET,
+        .get(
             "/api/email-sequences/{id}/enrollments",
             User,
-            get(enrollment_list),
+            enrollment_list,
         )
-        .add(
-            Method::POST,
-            "/api/email-sequences/{id}/enrollments",
-            User,
-            post(enroll),
-        )
+        .post("/api/email-sequences/{id}/enrollments", User, enroll)
         .body::<EnrollInput>()
-        .add(
-            Method::DELETE,
+        .delete(
             "/api/email-sequences/{id}/enrollments/{enrollment_id}",
             User,
-            axum::routing::delete(unenroll),
+            unenroll,
         )
-        .add(Method::GET, "/api/reply-rules", User, get(rule_list))
-        .add(Method::POST, "/api/reply-rules", User, post(rule_create))
-        .add(
-            Method::PATCH,
-            "/api/reply-rules/{id}",
-            User,
-            axum::routing::patch(rule_update),
-        )
-        .add(
-            Method::DELETE,
-            "/api/reply-rules/{id}",
-            User,
-            axum::routing::delete(rule_delete),
-        )
+        .get("/api/reply-rules", User, rule_list)
+        .post("/api/reply-rules", User, rule_create)
+        .patch("/api/reply-rules/{id}", User, rule_update)
+        .delete("/api/reply-rules/{id}", User, rule_delete)
 }
 
 /// Field errors collected while reading a body; the first one is the message.

@@ -3,9 +3,8 @@
 //! click link can only lead to the URL that was in the message: no open redirect).
 
 use axum::extract::State;
-use axum::http::{Method, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::routing::get;
 use jobs::db::EventInsert;
 use jobs::mailing::apply_event;
 use jobs::time::now_ms;
@@ -16,14 +15,10 @@ use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(Method::GET, "/t/o/{token}", Access::Public, get(open))
-        .add(Method::GET, "/t/c/{token}", Access::Public, get(click))
-        .add(
-            Method::GET,
-            "/u/{token}",
-            Access::Public,
-            get(unsubscribe_page).post(unsubscribe),
-        )
+        .get("/t/o/{token}", Access::Public, open)
+        .get("/t/c/{token}", Access::Public, click)
+        .get("/u/{token}", Access::Public, unsubscribe_page)
+        .post("/u/{token}", Access::Public, unsubscribe)
 }
 
 /// A transparent 1×1 GIF.

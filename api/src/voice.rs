@@ -4,9 +4,8 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, Method, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, patch, post};
 use jobs::db::{VoiceAgentRow, VoiceCallRow};
 use jobs::queue::NewJob;
 use jobs::time::{now_ms, to_rfc3339};
@@ -24,55 +23,19 @@ const MAX_CAPABILITIES: usize = 20;
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
-        .add(Method::GET, "/api/kojie/health", Access::User, get(health))
-        .add(
-            Method::GET,
-            "/api/kojie/voice-agents",
-            Access::User,
-            get(agent_list),
-        )
-        .add(
-            Method::POST,
-            "/api/kojie/voice-agents",
-            Access::User,
-            post(agent_create),
-        )
-        .add(
-            Method::PATCH,
-            "/api/kojie/voice-agents/{id}",
-            Access::User,
-            patch(agent_update),
-        )
-        .add(
-            Method::POST,
-            "/api/kojie/voice-call",
-            Access::User,
-            post(voice_call),
-        )
-        .add(
-            Method::POST,
+        .get("/api/kojie/health", Access::User, health)
+        .get("/api/kojie/voice-agents", Access::User, agent_list)
+        .post("/api/kojie/voice-agents", Access::User, agent_create)
+        .patch("/api/kojie/voice-agents/{id}", Access::User, agent_update)
+        .post("/api/kojie/voice-call", Access::User, voice_call)
+        .post(
             "/api/kojie/schedule-followup",
             Access::User,
-            post(schedule_followup),
+            schedule_followup,
         )
-        .add(
-            Method::GET,
-            "/api/kojie/calls",
-            Access::User,
-            get(call_list),
-        )
-        .add(
-            Method::GET,
-            "/api/kojie/calls/{id}",
-            Access::User,
-            get(call_get),
-        )
-        .add(
-            Method::POST,
-            "/api/webhooks/voice",
-            Access::Public,
-            post(webhook),
-        )
+        .get("/api/kojie/calls", Access::User, call_list)
+        .get("/api/kojie/calls/{id}", Access::User, call_get)
+        .post("/api/webhooks/voice", Access::Public, webhook)
 }
 
 async fn health(State(state): State<AppState>, _user: CurrentUser) -> ApiResult<axum::Json<Value>> {
