@@ -1,10 +1,16 @@
 //! Voice agents and calls, documents for the AI features, and the reply outcomes the AI analytics
-//! learn from (SQL in sqlite/voice.rs and postgres/voice.rs).
+//! learn from. Only moving a call on from a list of statuses differs between the dialects (in
+//! sqlite/voice.rs and postgres/voice.rs).
 
+use super::sql::Sql;
 use super::*;
 
-pub(crate) const AGENT_COLUMNS: &str =
-    "id, name, status, capabilities, description, created_at, updated_at";
+/// The agent columns, in the order [`VoiceAgentRow`] reads them.
+macro_rules! agent_columns {
+    () => {
+        "id, name, status, capabilities, description, created_at, updated_at"
+    };
+}
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct VoiceAgentRow {
@@ -18,11 +24,15 @@ pub struct VoiceAgentRow {
 }
 
 /// A call with the names the screens show (joined from the contact and the agent).
-pub(crate) const CALL_SELECT: &str = "SELECT v.id, v.contact_id, v.agent_id, v.purpose, v.to_phone, \
-    v.status, v.simulated, v.provider_call_id, v.outcome, v.transcript, v.summary, v.duration_seconds, \
-    v.suggested_meeting, v.error, v.job_id, v.scheduled_for, v.actor_id, v.created_at, v.updated_at, \
-    c.first_name || ' ' || c.last_name AS contact_name, a.name AS agent_name \
-    FROM voice_calls v JOIN contacts c ON c.id = v.contact_id JOIN voice_agents a ON a.id = v.agent_id";
+macro_rules! call_select {
+    () => {
+        "SELECT v.id, v.contact_id, v.agent_id, v.purpose, v.to_phone, v.status, v.simulated,
+                v.provider_call_id, v.outcome, v.transcript, v.summary, v.duration_seconds,
+                v.suggested_meeting, v.error, v.job_id, v.scheduled_for, v.actor_id, v.created_at,
+                v.updated_at, c.first_name || ' ' || c.last_name AS contact_name, a.name AS agent_name
+         FROM voice_calls v JOIN contacts c ON c.id = v.contact_id JOIN voice_agents a ON a.id = v.agent_id"
+    };
+}
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct VoiceCallRow {
@@ -72,27 +82,113 @@ pub struct ReplyOutcome {
     pub replied: i64,
 }
 
+const AGENT_LIST: Sql = sql!(concat!(
+    "SELECT ",
+    agent_columns!(),
+    " FROM voice_agents ORDER BY created_at, name, id"
+));
+const AGENT_GET: Sql = sql!(concat!(
+    "SELECT ",
+    agent_columns!(),
+    " FROM voice_agents WHERE id = ?1"
+));
+const AGENT_INSERT: Sql = sql!(concat!(
+    "INSERT INTO voice_agents (",
+    agent_columns!(),
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+));
+const AGENT_UPDATE: Sql = sql!(
+    "UPDATE voice_agents SET name = ?2, status = ?3, capabilities = ?4, description = ?5,
+         updated_at = ?6
+     WHERE id = ?1"
+);
+const CALL_INSERT: Sql = sql!(
+    "INSERT INTO voice_calls (id, contact_id, agent_id, purpose, to_phone, status, simulated,
+                              job_id, scheduled_for, actor_id, created_at, updated_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+);
+const CALL_GET: Sql = sql!(concat!(call_select!(), " WHERE v.id = ?1"));
+const CALL_BY_PROVIDER_ID: Sql = sql!(concat!(call_select!(), " WHERE v.provider_call_id = ?1"));
+/// The CAST types the parameter for Postgres when it is NULL.
+const CALL_LIST: Sql = sql!(concat!(
+    call_select!(),
+    " WHERE (CAST(?1 AS TEXT) IS NULL OR v.contact_id = ?1)
+     ORDER BY v.created_at DESC, v.id DESC LIMIT ?2"
+));
+const DOCUMENT_INSERT: Sql = sql!(
+    "INSERT INTO ai_documents (id, task, media_type, file_name, body, created_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+);
+const DOCUMENT_GET: Sql = sql!(
+    "SELECT id, task, media_type, file_name, body, created_at FROM ai_documents WHERE id = ?1"
+);
+const DOCUMENT_DELETE: Sql = sql!("DELETE FROM ai_documents WHERE id = ?1");
+/// The CASTs: Postgres's MAX of a CASE of integer literals is an INTEGER, read as i64.
+const REPLY_OUTCOMES: Sql = sql!(
+    "SELECT c.score AS score,
+            CAST(MAX(CASE WHEN c.score_factors IS NULL THEN 0 ELSE 1 END) AS BIGINT) AS scored,
+            co.state AS state,
+            CAST(MAX(CASE WHEN m.replied_at IS NULL THEN 0 ELSE 1 END) AS BIGINT) AS replied
+     FROM email_messages m JOIN contacts c ON c.id = m.contact_id
+     LEFT JOIN companies co ON co.id = c.company_id
+     WHERE m.status = 'sent' GROUP BY c.id, c.score, co.state LIMIT ?1"
+);
+
 impl Db {
     pub async fn voice_agent_list(&self) -> Result<Vec<VoiceAgentRow>, sqlx::Error> {
-        dispatch!(self, voice_agent_list())
+        on_db!(self, pool, [q = AGENT_LIST], {
+            sqlx::query_as(q).fetch_all(pool).await
+        })
     }
     pub async fn voice_agent_get(&self, id: &str) -> Result<Option<VoiceAgentRow>, sqlx::Error> {
-        dispatch!(self, voice_agent_get(id))
+        on_db!(self, pool, [q = AGENT_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     pub async fn voice_agent_insert(&self, a: &VoiceAgentRow) -> Result<(), sqlx::Error> {
-        dispatch!(self, voice_agent_insert(a))
+        on_db!(self, pool, [q = AGENT_INSERT], {
+            sqlx::query(q)
+                .bind(&a.id)
+                .bind(&a.name)
+                .bind(&a.status)
+                .bind(&a.capabilities)
+                .bind(&a.description)
+                .bind(a.created_at)
+                .bind(a.updated_at)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn voice_agent_update(&self, a: &VoiceAgentRow) -> Result<bool, sqlx::Error> {
-        dispatch!(self, voice_agent_update(a))
+        on_db!(self, pool, [q = AGENT_UPDATE], {
+            sqlx::query(q)
+                .bind(&a.id)
+                .bind(&a.name)
+                .bind(&a.status)
+                .bind(&a.capabilities)
+                .bind(&a.description)
+                .bind(a.updated_at)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected() > 0)
+        })
     }
     pub async fn voice_call_get(&self, id: &str) -> Result<Option<VoiceCallRow>, sqlx::Error> {
-        dispatch!(self, voice_call_get(id))
+        on_db!(self, pool, [q = CALL_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     pub async fn voice_call_by_provider_id(
         &self,
         provider_id: &str,
     ) -> Result<Option<VoiceCallRow>, sqlx::Error> {
-        dispatch!(self, voice_call_by_provider_id(provider_id))
+        on_db!(self, pool, [q = CALL_BY_PROVIDER_ID], {
+            sqlx::query_as(q)
+                .bind(provider_id)
+                .fetch_optional(pool)
+                .await
+        })
     }
     /// Newest first; one contact's when `contact_id` is given.
     pub async fn voice_call_list(
@@ -100,7 +196,13 @@ impl Db {
         contact_id: Option<&str>,
         limit: i64,
     ) -> Result<Vec<VoiceCallRow>, sqlx::Error> {
-        dispatch!(self, voice_call_list(contact_id, limit))
+        on_db!(self, pool, [q = CALL_LIST], {
+            sqlx::query_as(q)
+                .bind(contact_id)
+                .bind(limit)
+                .fetch_all(pool)
+                .await
+        })
     }
     /// Moves a call from one of `from` to the row's status and fields; `false` when it was not in
     /// one of them any more (a late or repeated callback, or a call already finished).
@@ -112,24 +214,58 @@ impl Db {
         dispatch!(self, voice_call_advance(c, from))
     }
     pub async fn ai_document_get(&self, id: &str) -> Result<Option<AiDocumentRow>, sqlx::Error> {
-        dispatch!(self, ai_document_get(id))
+        on_db!(self, pool, [q = DOCUMENT_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     pub async fn ai_document_delete(&self, id: &str) -> Result<(), sqlx::Error> {
-        dispatch!(self, ai_document_delete(id))
+        on_db!(self, pool, [q = DOCUMENT_DELETE], {
+            sqlx::query(q).bind(id).execute(pool).await.map(|_| ())
+        })
     }
     /// Emailed contacts and whether they replied (at most `limit`).
     pub async fn reply_outcomes(&self, limit: i64) -> Result<Vec<ReplyOutcome>, sqlx::Error> {
-        dispatch!(self, reply_outcomes(limit))
+        on_db!(self, pool, [q = REPLY_OUTCOMES], {
+            sqlx::query_as(q).bind(limit).fetch_all(pool).await
+        })
     }
 }
 
 impl Tx {
     /// With the job that places it, in one transaction.
     pub async fn voice_call_insert(&mut self, c: &VoiceCallRow) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, voice_call_insert(c))
+        on_tx!(self, conn, [q = CALL_INSERT], {
+            sqlx::query(q)
+                .bind(&c.id)
+                .bind(&c.contact_id)
+                .bind(&c.agent_id)
+                .bind(&c.purpose)
+                .bind(&c.to_phone)
+                .bind(&c.status)
+                .bind(c.simulated)
+                .bind(&c.job_id)
+                .bind(c.scheduled_for)
+                .bind(&c.actor_id)
+                .bind(c.created_at)
+                .bind(c.updated_at)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })
     }
     /// With the job that reads it, in one transaction.
     pub async fn ai_document_insert(&mut self, d: &AiDocumentRow) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, ai_document_insert(d))
+        on_tx!(self, conn, [q = DOCUMENT_INSERT], {
+            sqlx::query(q)
+                .bind(&d.id)
+                .bind(&d.task)
+                .bind(&d.media_type)
+                .bind(&d.file_name)
+                .bind(&d.body)
+                .bind(d.created_at)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })
     }
 }
