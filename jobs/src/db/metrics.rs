@@ -1,14 +1,61 @@
-//! Pipeline and dashboard figures: params, rows and the dispatching methods (SQL in
-//! sqlite/metrics.rs and postgres/metrics.rs). Counts are done in SQL; the pipeline figures are
-//! computed by the api from [`MetricsDeal`] rows so both dialects share one formula.
+//! Pipeline and dashboard figures: params, rows and their queries, the same in both dialects.
+//! Counts are done in SQL; the pipeline figures are computed by the api from [`MetricsDeal`] rows.
 
+use super::sql::Sql;
 use super::*;
 
 /// When a contact counts as contacted: its `last_contacted_at`, or, for a contact whose status says
 /// it was reached but has no timestamp, its last update.
-pub(crate) const CONTACTED_AT: &str = "COALESCE(last_contacted_at, CASE WHEN status IN \
-    ('contacted','email_sent','meeting_scheduled','responded','qualified','customer') \
-    THEN updated_at END)";
+macro_rules! contacted_at {
+    () => {
+        "COALESCE(last_contacted_at, CASE WHEN status IN
+            ('contacted','email_sent','meeting_scheduled','responded','qualified','customer')
+            THEN updated_at END)"
+    };
+}
+
+const DEALS: Sql =
+    sql!("SELECT value, stage, probability, created_at, actual_close_date FROM deals");
+/// ?1 now, ?2 the start of the last 30 days, ?3 of the 30 before, ?4..?5 this month.
+const COUNTS: Sql = sql!(concat!(
+    "SELECT
+        (SELECT COUNT(*) FROM companies) AS companies,
+        (SELECT COUNT(*) FROM companies WHERE created_at >= ?2 AND created_at <= ?1) AS companies_recent,
+        (SELECT COUNT(*) FROM companies WHERE created_at >= ?3 AND created_at < ?2) AS companies_previous,
+        (SELECT COUNT(*) FROM meetings WHERE status <> 'cancelled') AS meetings,
+        (SELECT COUNT(*) FROM meetings WHERE status IN ('scheduled', 'confirmed') AND scheduled_at >= ?1)
+            AS upcoming_meetings,
+        (SELECT COUNT(*) FROM meetings WHERE status = 'completed') AS completed_meetings,
+        (SELECT COUNT(*) FROM meetings WHERE status <> 'cancelled' AND scheduled_at >= ?4 AND scheduled_at < ?5)
+            AS monthly_meetings,
+        (SELECT COUNT(*) FROM contacts WHERE ",
+    contacted_at!(),
+    " IS NOT NULL) AS contacts_contacted,
+        (SELECT COUNT(*) FROM deals WHERE stage IS NULL OR stage NOT IN ('closed_won', 'closed_lost'))
+            AS active_deals,
+        (SELECT CAST(COALESCE(SUM(value), 0) AS BIGINT) FROM deals
+            WHERE stage IS NULL OR stage NOT IN ('closed_won', 'closed_lost')) AS pipeline_value"
+));
+const WINDOW_COUNTS: Sql = sql!(concat!(
+    "SELECT
+        (SELECT COUNT(*) FROM meetings WHERE created_at >= ?1) AS meetings_created,
+        (SELECT COUNT(*) FROM contacts WHERE ",
+    contacted_at!(),
+    " >= ?1) AS contacts_contacted"
+));
+const STATE_COUNTS: Sql = sql!("SELECT state, COUNT(*) AS count FROM companies GROUP BY state");
+const REPORT_COMPANIES: Sql = sql!(
+    "SELECT co.name, co.industry, co.city, co.state, co.phone, co.website, co.revenue, co.score,
+            co.status, (SELECT COUNT(*) FROM contacts c WHERE c.company_id = co.id) AS contact_count,
+            co.description
+     FROM companies co ORDER BY co.score DESC, co.name, co.id"
+);
+const REPORT_CONTACTS: Sql = sql!(
+    "SELECT c.first_name, c.last_name, c.title, c.email, c.phone, c.status, c.score,
+            co.name AS company_name
+     FROM contacts c LEFT JOIN companies co ON co.id = c.company_id
+     ORDER BY c.score DESC, c.last_name, c.first_name, c.id"
+);
 
 /// What the pipeline metrics need of a deal.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -89,26 +136,45 @@ pub struct ReportContact {
 
 impl Db {
     pub async fn metrics_deals(&self) -> Result<Vec<MetricsDeal>, sqlx::Error> {
-        dispatch!(self, metrics_deals())
+        on_db!(self, pool, [q = DEALS], {
+            sqlx::query_as(q).fetch_all(pool).await
+        })
     }
     pub async fn dashboard_counts(
         &self,
         w: &DashboardWindows,
     ) -> Result<DashboardCounts, sqlx::Error> {
-        dispatch!(self, dashboard_counts(w))
+        on_db!(self, pool, [q = COUNTS], {
+            sqlx::query_as(q)
+                .bind(w.now)
+                .bind(w.recent_since)
+                .bind(w.previous_since)
+                .bind(w.month_start)
+                .bind(w.month_end)
+                .fetch_one(pool)
+                .await
+        })
     }
     /// Meetings created and contacts contacted since `since`.
     pub async fn dashboard_window_counts(&self, since: i64) -> Result<WindowCounts, sqlx::Error> {
-        dispatch!(self, dashboard_window_counts(since))
+        on_db!(self, pool, [q = WINDOW_COUNTS], {
+            sqlx::query_as(q).bind(since).fetch_one(pool).await
+        })
     }
     /// Companies per stored `state` value (as written: abbreviations or names).
     pub async fn dashboard_state_counts(&self) -> Result<Vec<StateCount>, sqlx::Error> {
-        dispatch!(self, dashboard_state_counts())
+        on_db!(self, pool, [q = STATE_COUNTS], {
+            sqlx::query_as(q).fetch_all(pool).await
+        })
     }
     pub async fn report_companies(&self) -> Result<Vec<ReportCompany>, sqlx::Error> {
-        dispatch!(self, report_companies())
+        on_db!(self, pool, [q = REPORT_COMPANIES], {
+            sqlx::query_as(q).fetch_all(pool).await
+        })
     }
     pub async fn report_contacts(&self) -> Result<Vec<ReportContact>, sqlx::Error> {
-        dispatch!(self, report_contacts())
+        on_db!(self, pool, [q = REPORT_CONTACTS], {
+            sqlx::query_as(q).fetch_all(pool).await
+        })
     }
 }
