@@ -1,14 +1,18 @@
-//! Deals and prospects: params, rows and the dispatching methods (SQL in sqlite/deals.rs and
-//! postgres/deals.rs). Reads that precede a write in the same request go through [`Tx`] so the
-//! check and the write see the same row (Postgres locks it with `FOR UPDATE`; SQLite's
-//! `BEGIN IMMEDIATE` already holds the write lock).
+//! Deals and prospects: params, rows and their queries, written once for both dialects. Reads
+//! that precede a write in the same request go through [`Tx`] so the check and the write see the
+//! same row (Postgres locks it with `FOR UPDATE`; SQLite's `BEGIN IMMEDIATE` already holds the
+//! write lock): that lock is the only difference between the dialects here.
 
+use super::sql::Sql;
 use super::*;
 
 /// The deal columns, in the order [`DealRow`] reads them.
-pub(crate) const DEAL_COLUMNS: &str = "id, title, description, value, stage, probability, \
-    expected_close_date, actual_close_date, contact_id, company_id, notes, stage_changed_at, \
-    created_at, updated_at";
+macro_rules! deal_columns {
+    () => {
+        "id, title, description, value, stage, probability, expected_close_date, actual_close_date,
+         contact_id, company_id, notes, stage_changed_at, created_at, updated_at"
+    };
+}
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct DealRow {
@@ -83,59 +87,244 @@ pub struct ProspectContact {
     pub company_revenue: Option<i64>,
 }
 
+macro_rules! prospect_company_columns {
+    () => {
+        "id, name, industry, city, state, revenue, score, prospect_score, status, is_deal"
+    };
+}
+macro_rules! prospect_contact_select {
+    () => {
+        "SELECT c.id, c.first_name, c.last_name, c.title, c.email, c.phone, c.status, c.score,
+                c.company_id, co.name AS company_name, co.revenue AS company_revenue
+         FROM contacts c LEFT JOIN companies co ON co.id = c.company_id"
+    };
+}
+/// Stage-less deals count as qualification, so the stage filter matches them there too. The CASTs
+/// type the parameters for Postgres when they are NULL.
+macro_rules! deal_filter {
+    () => {
+        " WHERE (CAST(?1 AS TEXT) IS NULL OR COALESCE(stage, 'qualification') = ?1)
+            AND (CAST(?2 AS TEXT) IS NULL OR company_id = ?2)
+            AND (CAST(?3 AS TEXT) IS NULL OR contact_id = ?3)"
+    };
+}
+
+const DEAL_PAGE: Sql = sql!(concat!(
+    "SELECT ",
+    deal_columns!(),
+    " FROM deals",
+    deal_filter!(),
+    " ORDER BY created_at DESC, id DESC LIMIT ?4 OFFSET ?5"
+));
+const DEAL_COUNT: Sql = sql!(concat!("SELECT COUNT(*) FROM deals", deal_filter!()));
+const DEAL_GET: Sql = sql!(concat!(
+    "SELECT ",
+    deal_columns!(),
+    " FROM deals WHERE id = ?1"
+));
+// Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
+// write lock (and has no FOR UPDATE).
+const DEAL_GET_FOR_UPDATE: Sql = Sql {
+    sqlite: DEAL_GET.sqlite,
+    postgres: sql!(concat!(
+        "SELECT ",
+        deal_columns!(),
+        " FROM deals WHERE id = ?1 FOR UPDATE"
+    ))
+    .postgres,
+};
+const DEAL_INSERT: Sql = sql!(concat!(
+    "INSERT INTO deals (",
+    deal_columns!(),
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+));
+const DEAL_UPDATE: Sql = sql!(
+    "UPDATE deals SET title = ?2, description = ?3, value = ?4, stage = ?5, probability = ?6,
+        expected_close_date = ?7, actual_close_date = ?8, contact_id = ?9, company_id = ?10,
+        notes = ?11, stage_changed_at = ?12, updated_at = ?13
+     WHERE id = ?1"
+);
+const DEAL_DELETE: Sql = sql!("DELETE FROM deals WHERE id = ?1 RETURNING title");
+const DEAL_EXPORT: Sql = sql!(
+    "SELECT d.title, d.stage, d.value, d.probability, d.expected_close_date,
+            co.name AS company_name, c.first_name AS contact_first_name,
+            c.last_name AS contact_last_name
+     FROM deals d
+     LEFT JOIN companies co ON co.id = d.company_id
+     LEFT JOIN contacts c ON c.id = d.contact_id
+     ORDER BY d.created_at DESC, d.id DESC"
+);
+const PROSPECT_COMPANIES: Sql = sql!(concat!(
+    "SELECT ",
+    prospect_company_columns!(),
+    " FROM companies
+     WHERE prospect_score > 0 AND is_deal = FALSE
+     ORDER BY prospect_score DESC, created_at DESC, id LIMIT ?1"
+));
+const PROSPECT_CONTACTS: Sql = sql!(concat!(
+    prospect_contact_select!(),
+    " WHERE c.status IN ('new_lead', 'contacted', 'responded')
+     ORDER BY c.score DESC, c.created_at DESC, c.id LIMIT ?1"
+));
+// Differs: the row lock, as for the deal.
+const PROSPECT_COMPANY_GET: Sql = Sql {
+    sqlite: sql!(concat!(
+        "SELECT ",
+        prospect_company_columns!(),
+        " FROM companies WHERE id = ?1"
+    ))
+    .sqlite,
+    postgres: sql!(concat!(
+        "SELECT ",
+        prospect_company_columns!(),
+        " FROM companies WHERE id = ?1 FOR UPDATE"
+    ))
+    .postgres,
+};
+// Differs: the row lock, on the contact only (not its company).
+const PROSPECT_CONTACT_GET: Sql = Sql {
+    sqlite: sql!(concat!(prospect_contact_select!(), " WHERE c.id = ?1")).sqlite,
+    postgres: sql!(concat!(
+        prospect_contact_select!(),
+        " WHERE c.id = ?1 FOR UPDATE OF c"
+    ))
+    .postgres,
+};
+const PROSPECT_COMPANY_MARK_DEAL: Sql =
+    sql!("UPDATE companies SET is_deal = TRUE, updated_at = ?2 WHERE id = ?1 AND is_deal = FALSE");
+const DEAL_EXISTS_FOR_CONTACT: Sql =
+    sql!("SELECT EXISTS (SELECT 1 FROM deals WHERE contact_id = ?1)");
+const PROSPECT_CONTACT_QUALIFY: Sql =
+    sql!("UPDATE contacts SET status = 'qualified', updated_at = ?2 WHERE id = ?1");
+
 impl Db {
     pub async fn deal_list(&self, p: &DealList<'_>) -> Result<(Vec<DealRow>, i64), sqlx::Error> {
-        dispatch!(self, deal_list(p))
+        on_db!(self, pool, [page = DEAL_PAGE, count = DEAL_COUNT], {
+            let rows = sqlx::query_as(page)
+                .bind(p.stage)
+                .bind(p.company_id)
+                .bind(p.contact_id)
+                .bind(p.limit)
+                .bind(p.offset)
+                .fetch_all(pool)
+                .await?;
+            let total = sqlx::query_scalar(count)
+                .bind(p.stage)
+                .bind(p.company_id)
+                .bind(p.contact_id)
+                .fetch_one(pool)
+                .await?;
+            Ok((rows, total))
+        })
     }
     pub async fn deal_get_by_id(&self, id: &str) -> Result<Option<DealRow>, sqlx::Error> {
-        dispatch!(self, deal_get_by_id(id))
+        on_db!(self, pool, [q = DEAL_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     /// Every deal with its company and contact names, newest first (CSV exports).
     pub async fn deal_export_rows(&self) -> Result<Vec<DealExportRow>, sqlx::Error> {
-        dispatch!(self, deal_export_rows())
+        on_db!(self, pool, [q = DEAL_EXPORT], {
+            sqlx::query_as(q).fetch_all(pool).await
+        })
     }
     /// Companies with a prospect score above 0 that are not deals yet, best first.
     pub async fn prospect_company_list(
         &self,
         limit: i64,
     ) -> Result<Vec<ProspectCompany>, sqlx::Error> {
-        dispatch!(self, prospect_company_list(limit))
+        on_db!(self, pool, [q = PROSPECT_COMPANIES], {
+            sqlx::query_as(q).bind(limit).fetch_all(pool).await
+        })
     }
     /// Contacts in new_lead, contacted or responded, best score first.
     pub async fn prospect_contact_list(
         &self,
         limit: i64,
     ) -> Result<Vec<ProspectContact>, sqlx::Error> {
-        dispatch!(self, prospect_contact_list(limit))
+        on_db!(self, pool, [q = PROSPECT_CONTACTS], {
+            sqlx::query_as(q).bind(limit).fetch_all(pool).await
+        })
     }
 }
 
 impl Tx {
     /// The deal, locked against concurrent changes until the transaction ends.
     pub async fn deal_get_for_update(&mut self, id: &str) -> Result<Option<DealRow>, sqlx::Error> {
-        dispatch_tx!(self, deal_get_for_update(id))
+        on_tx!(self, conn, [q = DEAL_GET_FOR_UPDATE], {
+            sqlx::query_as(q).bind(id).fetch_optional(&mut *conn).await
+        })
     }
     pub async fn deal_insert(&mut self, d: &DealRow) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, deal_insert(d))
+        on_tx!(self, conn, [q = DEAL_INSERT], {
+            sqlx::query(q)
+                .bind(&d.id)
+                .bind(&d.title)
+                .bind(&d.description)
+                .bind(d.value)
+                .bind(&d.stage)
+                .bind(d.probability)
+                .bind(&d.expected_close_date)
+                .bind(&d.actual_close_date)
+                .bind(&d.contact_id)
+                .bind(&d.company_id)
+                .bind(&d.notes)
+                .bind(d.stage_changed_at)
+                .bind(d.created_at)
+                .bind(d.updated_at)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })
     }
     /// Writes every mutable column of `d`; the number of rows changed (0: gone).
     pub async fn deal_update(&mut self, d: &DealRow) -> Result<u64, sqlx::Error> {
-        dispatch_tx!(self, deal_update(d))
+        on_tx!(self, conn, [q = DEAL_UPDATE], {
+            sqlx::query(q)
+                .bind(&d.id)
+                .bind(&d.title)
+                .bind(&d.description)
+                .bind(d.value)
+                .bind(&d.stage)
+                .bind(d.probability)
+                .bind(&d.expected_close_date)
+                .bind(&d.actual_close_date)
+                .bind(&d.contact_id)
+                .bind(&d.company_id)
+                .bind(&d.notes)
+                .bind(d.stage_changed_at)
+                .bind(d.updated_at)
+                .execute(&mut *conn)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
+    /// Deletes the deal; its title, or `None` when it was gone.
     pub async fn deal_delete(&mut self, id: &str) -> Result<Option<String>, sqlx::Error> {
-        dispatch_tx!(self, deal_delete(id))
+        on_tx!(self, conn, [q = DEAL_DELETE], {
+            sqlx::query_scalar(q)
+                .bind(id)
+                .fetch_optional(&mut *conn)
+                .await
+        })
     }
+    /// The company, locked against concurrent changes until the transaction ends.
     pub async fn prospect_company_get(
         &mut self,
         id: &str,
     ) -> Result<Option<ProspectCompany>, sqlx::Error> {
-        dispatch_tx!(self, prospect_company_get(id))
+        on_tx!(self, conn, [q = PROSPECT_COMPANY_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(&mut *conn).await
+        })
     }
+    /// The contact (locked until the transaction ends) with its company's name and revenue.
     pub async fn prospect_contact_get(
         &mut self,
         id: &str,
     ) -> Result<Option<ProspectContact>, sqlx::Error> {
-        dispatch_tx!(self, prospect_contact_get(id))
+        on_tx!(self, conn, [q = PROSPECT_CONTACT_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(&mut *conn).await
+        })
     }
     /// Marks the company a deal; 0 when it already was one (or is gone).
     pub async fn prospect_company_mark_deal(
@@ -143,11 +332,23 @@ impl Tx {
         id: &str,
         now: i64,
     ) -> Result<u64, sqlx::Error> {
-        dispatch_tx!(self, prospect_company_mark_deal(id, now))
+        on_tx!(self, conn, [q = PROSPECT_COMPANY_MARK_DEAL], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(now)
+                .execute(&mut *conn)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// Whether the contact already has a deal (a repeated conversion must not make a second one).
     pub async fn deal_exists_for_contact(&mut self, contact_id: &str) -> Result<bool, sqlx::Error> {
-        dispatch_tx!(self, deal_exists_for_contact(contact_id))
+        on_tx!(self, conn, [q = DEAL_EXISTS_FOR_CONTACT], {
+            sqlx::query_scalar(q)
+                .bind(contact_id)
+                .fetch_one(&mut *conn)
+                .await
+        })
     }
     /// Sets the contact's status to qualified.
     pub async fn prospect_contact_qualify(
@@ -155,6 +356,13 @@ impl Tx {
         id: &str,
         now: i64,
     ) -> Result<u64, sqlx::Error> {
-        dispatch_tx!(self, prospect_contact_qualify(id, now))
+        on_tx!(self, conn, [q = PROSPECT_CONTACT_QUALIFY], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(now)
+                .execute(&mut *conn)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
 }
