@@ -11,7 +11,7 @@ use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Timelike, Utc};
+use chrono::{DateTime, Datelike, TimeZone, Timelike, Utc};
 use futures::StreamExt;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use serde_json::Map;
@@ -24,7 +24,6 @@ use crate::db::{
 use crate::email::compose::{self, Outgoing, Sender};
 use crate::email::tokens::Signer;
 use crate::email::transport::{Mailer, SendError};
-use crate::queue::{JobContext, JobError};
 use crate::time::now_ms;
 
 /// Sends a mailbox may make on its first day of warm-up; each further day adds as many.
@@ -166,14 +165,7 @@ pub fn window_keys(now: i64) -> (String, String) {
     )
 }
 
-/// Whole days from a `dYYYYMMDD` window to another; 0 when unknown.
-pub fn days_between(first: Option<&str>, day_key: &str) -> i64 {
-    let parse = |k: &str| NaiveDate::parse_from_str(k.trim_start_matches('d'), "%Y%m%d").ok();
-    match (first.and_then(parse), parse(day_key)) {
-        (Some(a), Some(b)) => (b - a).num_days().max(0),
-        _ => 0,
-    }
-}
+pub use crate::time::days_between;
 
 /// The daily limit in force: with warm-up, `WARMUP_STEP` per day of sending so far, up to the limit.
 pub fn effective_daily_limit(settings: &DeliverabilityRow, usage: &MailboxUsage) -> i64 {
@@ -259,14 +251,21 @@ pub enum Pick<'a> {
 /// Answers recorded in one commit at most.
 const RECORD_BATCH: usize = 64;
 
+/// The job run that claims a round's messages (a rescued run tells its own claims by them).
+#[derive(Clone, Copy)]
+pub struct Claimant<'a> {
+    pub job_id: &'a str,
+    pub attempt: i32,
+}
+
 pub async fn send_round(
-    ctx: &JobContext,
+    db: &Db,
+    by: Claimant<'_>,
     mailing: &Mailing,
     pick: Pick<'_>,
     mailbox: &str,
     content: &(dyn Fn(&ClaimedMessage) -> (String, String, String) + Sync),
-) -> Result<RoundReport, JobError> {
-    let db = ctx.db();
+) -> Result<RoundReport, sqlx::Error> {
     let mut report = RoundReport::default();
     let now = now_ms();
     let settings = db.deliverability_get().await?;
@@ -322,7 +321,7 @@ pub async fn send_round(
     }
     let take = usize::try_from(granted).unwrap_or(0).min(rest.len());
     let claimed = tx
-        .messages_claim(&rest[..take], &ctx.id, ctx.attempt)
+        .messages_claim(&rest[..take], by.job_id, by.attempt)
         .await?;
     if (claimed.len() as i64) < granted {
         tx.mailbox_release(&Reserve {

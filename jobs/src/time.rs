@@ -35,3 +35,13 @@ pub fn to_rfc3339(ms: i64) -> String {
 pub fn from_datetime(t: DateTime<Utc>) -> i64 {
     t.timestamp_millis()
 }
+
+/// Whole days from a `dYYYYMMDD` window to another; 0 when unknown.
+pub fn days_between(first: Option<&str>, day_key: &str) -> i64 {
+    let parse =
+        |k: &str| chrono::NaiveDate::parse_from_str(k.trim_start_matches('d'), "%Y%m%d").ok();
+    match (first.and_then(parse), parse(day_key)) {
+        (Some(a), Some(b)) => (b - a).num_days().max(0),
+        _ => 0,
+    }
+}

@@ -3,7 +3,7 @@
 //! re-running a scan updates and never duplicates.
 
 use super::*;
-use crate::providers::discovery::FoundCompany;
+use crate::domain::discovery::FoundCompany;
 
 pub struct DiscoveryUpsert<'a> {
     pub company: &'a FoundCompany,

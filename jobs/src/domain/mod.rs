@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod companies;
 pub mod contacts;
 pub mod deals;
+pub mod discovery;
 pub mod invoices;
 
 /// A new entity id: a ULID that sorts after every id this process made before, so lists ordered by

@@ -122,7 +122,8 @@ impl JobKind for BulkCampaignSend {
                 && tokio::time::Instant::now() + HANDOVER < ctx.deadline
             {
                 let r = mailing::send_round(
-                    &ctx,
+                    ctx.db(),
+                    ctx.claimant(),
                     &mailing,
                     Pick::Campaign(&campaign.id, per_lane),
                     &mailbox,

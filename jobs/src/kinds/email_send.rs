@@ -40,7 +40,8 @@ impl JobKind for EmailSend {
             )
         };
         let r = mailing::send_round(
-            &ctx,
+            ctx.db(),
+            ctx.claimant(),
             &mailing,
             Pick::Ids(std::slice::from_ref(&self.message_id)),
             &mailbox,

@@ -172,8 +172,15 @@ impl JobKind for ReminderSend {
             )
         };
         let mailbox = mailing::address_of(&mailing.sender.from);
-        let report =
-            mailing::send_round(&ctx, &mailing, Pick::Ids(&ids), &mailbox, &content).await?;
+        let report = mailing::send_round(
+            ctx.db(),
+            ctx.claimant(),
+            &mailing,
+            Pick::Ids(&ids),
+            &mailbox,
+            &content,
+        )
+        .await?;
         let sms_status = match phone {
             Some(_) => {
                 let id = db

@@ -480,7 +480,15 @@ async fn send_emails(
         )
     };
     let mailbox = mailing::address_of(&mailing.sender.from);
-    let report = mailing::send_round(ctx, &mailing, Pick::Ids(&ids), &mailbox, &content).await?;
+    let report = mailing::send_round(
+        ctx.db(),
+        ctx.claimant(),
+        &mailing,
+        Pick::Ids(&ids),
+        &mailbox,
+        &content,
+    )
+    .await?;
     let later = || ctx.queue.clock.now_ms() + 60_000;
     let rows: HashMap<String, (String, Option<i64>)> = db
         .messages_by_keys(&keys)

@@ -51,6 +51,14 @@ impl JobContext {
         &self.queue.db
     }
 
+    /// This run, as the claimant of the email messages it sends.
+    pub fn claimant(&self) -> crate::mailing::Claimant<'_> {
+        crate::mailing::Claimant {
+            job_id: &self.id,
+            attempt: self.attempt,
+        }
+    }
+
     /// Records progress, visible in `GET /api/jobs/{id}` while the job runs.
     pub async fn progress(&self, percent: i32, message: impl AsRef<str>) -> Result<(), JobError> {
         self.queue
