@@ -1,11 +1,31 @@
-//! Email: templates, campaigns, the message ledger, events, suppression and sending limits (SQL in
-//! sqlite/email.rs and postgres/email.rs).
+//! Email: templates, campaigns, the message ledger, events, suppression and sending limits. The SQL
+//! stands beside each function; what differs by dialect (the audience filter, the batch inserts)
+//! is in sqlite/email.rs and postgres/email.rs.
 //!
 //! The ledger (`email_messages`) is the at-most-once record: a message row exists before anything is
 //! sent, is claimed (`sending`) in a committed transaction before the SMTP conversation starts, and
 //! a row left `sending` by a run that died becomes `unknown`, never sent again.
 
+use sqlx::AssertSqlSafe;
+
+use super::sql::Sql;
 use super::*;
+
+/// The template columns, in the order [`TemplateRow`] reads them.
+macro_rules! template_columns {
+    () => {
+        "id, name, category, subject, body, is_builtin, created_at"
+    };
+}
+
+/// The campaign columns, in the order [`CampaignRow`] reads them.
+macro_rules! campaign_columns {
+    () => {
+        "id, kind, name, description, status, subject, template_id, from_email, target_filters, \
+         selected_contact_ids, schedule_at, target_audience, ai_model, total_recipients, created_at, \
+         updated_at, started_at, sent_at, ended_at"
+    };
+}
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TemplateRow {
@@ -17,10 +37,6 @@ pub struct TemplateRow {
     pub is_builtin: bool,
     pub created_at: i64,
 }
-
-pub(crate) const CAMPAIGN_COLUMNS: &str = "id, kind, name, description, status, subject, template_id, \
-    from_email, target_filters, selected_contact_ids, schedule_at, target_audience, ai_model, \
-    total_recipients, created_at, updated_at, started_at, sent_at, ended_at";
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CampaignRow {
@@ -324,19 +340,282 @@ pub fn first_time_column(event_type: &str) -> Option<&'static str> {
     })
 }
 
+/// Differs: a list travels as one JSON array of text, read with `json_each` in SQLite and with
+/// `jsonb_array_elements_text` in Postgres. `in_list!(before, n, after)` is the statement with the
+/// list as placeholder `?n` between `before` and `after`.
+macro_rules! in_list {
+    ($before:expr, $n:literal, $after:expr) => {
+        Sql {
+            sqlite: sql!(concat!(
+                $before,
+                "(SELECT value FROM json_each(?",
+                $n,
+                "))",
+                $after
+            ))
+            .sqlite,
+            postgres: sql!(concat!(
+                $before,
+                "(SELECT jsonb_array_elements_text(?",
+                $n,
+                "::jsonb))",
+                $after
+            ))
+            .postgres,
+        }
+    };
+}
+
+/// Differs: Postgres locks the rows it reads (`$lock` between `before` and `after`); in SQLite the
+/// transaction already holds the database's one write lock (`BEGIN IMMEDIATE`).
+macro_rules! locking {
+    ($before:expr, $lock:literal, $after:expr) => {
+        Sql {
+            sqlite: sql!(concat!($before, $after)).sqlite,
+            postgres: sql!(concat!($before, " ", $lock, $after)).postgres,
+        }
+    };
+}
+
+const TEMPLATE_LIST: Sql = sql!(concat!(
+    "SELECT ",
+    template_columns!(),
+    " FROM email_templates ORDER BY is_builtin DESC, created_at, name"
+));
+const TEMPLATE_GET: Sql = sql!(concat!(
+    "SELECT ",
+    template_columns!(),
+    " FROM email_templates WHERE id = ?1"
+));
+const TEMPLATE_INSERT: Sql = sql!(concat!(
+    "INSERT INTO email_templates (",
+    template_columns!(),
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+));
+
+const CAMPAIGN_INSERT: Sql = sql!(concat!(
+    "INSERT INTO campaigns (",
+    campaign_columns!(),
+    ")
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
+));
+const CAMPAIGN_GET: Sql = sql!(concat!(
+    "SELECT ",
+    campaign_columns!(),
+    " FROM campaigns WHERE id = ?1"
+));
+const CAMPAIGN_LIST: Sql = sql!(concat!(
+    "SELECT ",
+    campaign_columns!(),
+    " FROM campaigns WHERE kind = ?1
+     ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
+));
+const CAMPAIGN_COUNT: Sql = sql!("SELECT COUNT(*) FROM campaigns WHERE kind = ?1");
+/// ?2: the statuses it may move from, a JSON array.
+const CAMPAIGN_SET_STATUS: Sql = in_list!(
+    "UPDATE campaigns SET status = ?3, updated_at = ?4,
+         started_at = CASE WHEN ?3 = 'sending' THEN coalesce(started_at, ?4) ELSE started_at END,
+         sent_at = CASE WHEN ?3 = 'sent' THEN ?4 ELSE sent_at END,
+         ended_at = CASE WHEN ?3 IN ('sent', 'cancelled', 'completed') THEN ?4 ELSE ended_at END
+     WHERE id = ?1 AND status IN ",
+    2,
+    ""
+);
+const CAMPAIGN_SET_TOTAL: Sql = sql!("UPDATE campaigns SET total_recipients = ?2 WHERE id = ?1");
+/// ?1: the campaign ids, a JSON array.
+const CAMPAIGN_STATS: Sql = in_list!(
+    "SELECT campaign_id, COUNT(*) AS total, COUNT(sent_at) AS sent,
+        COUNT(delivered_at) AS delivered, COUNT(opened_at) AS opened,
+        COUNT(clicked_at) AS clicked, COUNT(replied_at) AS replied, COUNT(bounced_at) AS bounced,
+        COUNT(*) FILTER (WHERE status = 'queued') AS queued,
+        COUNT(*) FILTER (WHERE status = 'deferred') AS deferred,
+        COUNT(*) FILTER (WHERE status = 'sending') AS sending,
+        COUNT(*) FILTER (WHERE status = 'failed') AS failed,
+        COUNT(*) FILTER (WHERE status = 'suppressed') AS suppressed,
+        COUNT(*) FILTER (WHERE status = 'unknown') AS unknown,
+        COUNT(*) FILTER (WHERE status = 'cancelled') AS cancelled,
+        MIN(CASE WHEN status = 'deferred' THEN next_attempt_at END) AS next_attempt_at
+     FROM email_messages WHERE campaign_id IN ",
+    1,
+    " GROUP BY campaign_id"
+);
+const CAMPAIGN_CANCEL_PENDING: Sql = sql!(
+    "UPDATE email_messages SET status = 'cancelled'
+     WHERE campaign_id = ?1 AND status IN ('queued', 'deferred')"
+);
+
+/// The audience as a WHERE clause over `contacts c LEFT JOIN companies co`: ?1..?5.
+const AUDIENCE: Sql = Sql {
+    sqlite: sqlite::AUDIENCE,
+    postgres: postgres::AUDIENCE,
+};
+const ORPHANS_RESOLVE: Sql = sql!(
+    "UPDATE email_messages SET status = 'unknown',
+         last_error = 'the sending run stopped during delivery; not sent again'
+     WHERE campaign_id = ?1 AND status = 'sending' AND NOT EXISTS (
+         SELECT 1 FROM jobs j WHERE j.id = email_messages.claim_job_id
+             AND j.status = 'running' AND j.attempts = email_messages.claim_attempt)"
+);
+/// Postgres skips rows another sending lane's open transaction holds.
+const MESSAGE_CANDIDATES: Sql = locking!(
+    "SELECT id FROM email_messages
+     WHERE campaign_id = ?1 AND (status = 'queued' OR (status = 'deferred' AND next_attempt_at <= ?2))
+     ORDER BY id LIMIT ?3",
+    "FOR UPDATE SKIP LOCKED",
+    ""
+);
+const CONTACTS_WITH_EMAIL: Sql = sql!(
+    "SELECT id, lower(trim(email)) FROM contacts WHERE email IS NOT NULL AND trim(email) <> ''
+     ORDER BY created_at, id LIMIT ?1"
+);
+const CONTACT_ID_BY_EMAIL: Sql =
+    sql!("SELECT id FROM contacts WHERE lower(trim(email)) = ?1 ORDER BY created_at LIMIT 1");
+const MESSAGE_STATUS: Sql =
+    sql!("SELECT status, next_attempt_at FROM email_messages WHERE id = ?1");
+const MESSAGE_FIND: Sql = sql!(
+    "SELECT id, campaign_id, contact_id, to_email FROM email_messages
+     WHERE id = ?1 OR message_id = ?2 LIMIT 1"
+);
+
+const EVENT_INSERT: Sql = sql!(
+    "INSERT INTO email_events (id, message_id, campaign_id, contact_id, email, event_type,
+         provider_event_id, url, detail, is_demo, occurred_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+     ON CONFLICT (provider_event_id) DO NOTHING"
+);
+/// `{column}` is one of [`first_time_column`]'s names, put in when the event is recorded.
+const EVENT_FIRST_TIME: Sql =
+    sql!("UPDATE email_messages SET {column} = coalesce({column}, ?2) WHERE id = ?1");
+const EVENT_SETTLES_UNKNOWN: Sql = sql!(
+    "UPDATE email_messages SET status = 'sent', sent_at = coalesce(sent_at, ?2), last_error = NULL
+     WHERE id = ?1 AND status = 'unknown'"
+);
+const EVENT_TOTAL: Sql = sql!("SELECT COUNT(*) FROM email_events");
+const EVENT_COUNTS: Sql = sql!(
+    "SELECT event_type, COUNT(*) AS events, COUNT(DISTINCT coalesce(message_id, id)) AS messages
+     FROM email_events WHERE occurred_at >= ?1 GROUP BY event_type"
+);
+const HISTORY_TOTAL: Sql = sql!("SELECT COUNT(*) FROM email_events WHERE contact_id = ?1");
+const HISTORY_CAMPAIGNS: Sql = sql!(
+    "SELECT c.id, c.name, c.status, COUNT(*) AS total_events, MAX(e.occurred_at) AS last_event_at
+     FROM email_events e JOIN campaigns c ON c.id = e.campaign_id
+     WHERE e.contact_id = ?1 GROUP BY c.id, c.name, c.status ORDER BY last_event_at DESC"
+);
+const HISTORY_RECENT: Sql = sql!(
+    "SELECT event_type, occurred_at FROM email_events WHERE contact_id = ?1
+     ORDER BY occurred_at DESC, id DESC LIMIT 10"
+);
+/// Bounces before an admin last lifted the address's suppression are forgiven: the lift starts the
+/// count again (see suppression_lift in api/src/email.rs).
+const BOUNCE_COUNT: Sql = sql!(
+    "SELECT COUNT(*) FROM email_events WHERE email = ?1 AND event_type = 'bounced'
+       AND occurred_at > COALESCE((SELECT MAX(created_at) FROM audit_log
+                                   WHERE action = 'email.suppression.lift' AND target = ?1), 0)"
+);
+
+const SUPPRESSION_ADD: Sql = sql!(
+    "INSERT INTO suppressions (email, reason, source, created_at) VALUES (?1, ?2, ?3, ?4)
+     ON CONFLICT (email) DO NOTHING"
+);
+const SUPPRESSION_GET: Sql = sql!("SELECT reason FROM suppressions WHERE email = ?1");
+
+const DELIVERABILITY_GET: Sql = sql!(
+    "SELECT warmup_enabled, daily_limit, hourly_limit FROM deliverability_settings WHERE id = 1"
+);
+const DELIVERABILITY_SET: Sql = sql!(
+    "UPDATE deliverability_settings SET warmup_enabled = ?1, daily_limit = ?2, hourly_limit = ?3,
+         updated_at = ?4 WHERE id = 1"
+);
+/// ?1: one mailbox, or NULL for all; ?2, ?3: the hour and day windows.
+const MAILBOX_USAGE: Sql = sql!(
+    "SELECT CAST(coalesce(SUM(CASE WHEN window_key = ?2 THEN sent ELSE 0 END), 0) AS BIGINT),
+            CAST(coalesce(SUM(CASE WHEN window_key = ?3 THEN sent ELSE 0 END), 0) AS BIGINT),
+            MIN(CASE WHEN window_key LIKE 'd%' THEN window_key END)
+     FROM mailbox_sends WHERE CAST(?1 AS TEXT) IS NULL OR mailbox = ?1"
+);
+/// The mailbox's sends in the hour (?2) and day (?3) windows; in Postgres both counters are locked.
+const MAILBOX_COUNTED: Sql = locking!(
+    "SELECT CAST(coalesce(SUM(CASE WHEN window_key = ?2 THEN sent ELSE 0 END), 0) AS BIGINT),
+            CAST(coalesce(SUM(CASE WHEN window_key = ?3 THEN sent ELSE 0 END), 0) AS BIGINT)
+     FROM (SELECT window_key, sent FROM mailbox_sends
+           WHERE mailbox = ?1 AND window_key IN (?2, ?3)",
+    "FOR UPDATE",
+    ") AS w"
+);
+/// Adds ?3 (which may be negative) to a window's counter, which never goes below 0.
+const MAILBOX_ADD: Sql = sql!(
+    "INSERT INTO mailbox_sends (mailbox, window_key, sent)
+     VALUES (?1, ?2, CASE WHEN ?3 > 0 THEN ?3 ELSE 0 END)
+     ON CONFLICT (mailbox, window_key) DO UPDATE
+     SET sent = CASE WHEN mailbox_sends.sent + ?3 > 0 THEN mailbox_sends.sent + ?3 ELSE 0 END"
+);
+
+/// ?1: the message ids, a JSON array.
+const MESSAGES_SUPPRESS: Sql = in_list!(
+    "UPDATE email_messages SET status = 'suppressed', last_error = 'address is on the suppression list'
+     WHERE id IN ",
+    1,
+    " AND status IN ('queued', 'deferred')
+       AND to_email IN (SELECT email FROM suppressions)
+     RETURNING id"
+);
+/// ?1: the message ids, a JSON array.
+const MESSAGES_CLAIM: Sql = in_list!(
+    "UPDATE email_messages SET status = 'sending', attempts = attempts + 1,
+         claim_job_id = ?2, claim_attempt = ?3
+     WHERE id IN ",
+    1,
+    " AND status IN ('queued', 'deferred')
+     RETURNING id, campaign_id, contact_id, to_email, from_email, subject, body, vars, message_id, attempts"
+);
+const MESSAGE_FINISH: Sql = sql!(
+    "UPDATE email_messages SET status = ?2, next_attempt_at = ?3, last_error = ?4,
+         sent_at = CASE WHEN ?2 = 'sent' THEN ?5 ELSE sent_at END,
+         bounced_at = CASE WHEN ?2 = 'failed' THEN ?5 ELSE bounced_at END
+     WHERE id = ?1"
+);
+const MESSAGE_FINISH_EVENT: Sql = sql!(
+    "INSERT INTO email_events (id, message_id, campaign_id, contact_id, email, event_type,
+         detail, is_demo, occurred_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, FALSE, ?8)"
+);
+const CONTACT_CONTACTED: Sql = sql!(
+    "UPDATE contacts SET last_contacted_at = ?2, updated_at = ?2,
+         status = CASE WHEN status = 'new_lead' THEN 'email_sent' ELSE status END
+     WHERE id = ?1"
+);
+
 impl Db {
     pub async fn template_list(&self) -> Result<Vec<TemplateRow>, sqlx::Error> {
-        dispatch!(self, template_list())
+        on_db!(self, pool, [q = TEMPLATE_LIST], {
+            sqlx::query_as(q).fetch_all(pool).await
+        })
     }
     pub async fn template_get(&self, id: &str) -> Result<Option<TemplateRow>, sqlx::Error> {
-        dispatch!(self, template_get(id))
+        on_db!(self, pool, [q = TEMPLATE_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     pub async fn template_insert(&self, t: &TemplateRow) -> Result<(), sqlx::Error> {
-        dispatch!(self, template_insert(t))
+        on_db!(self, pool, [q = TEMPLATE_INSERT], {
+            sqlx::query(q)
+                .bind(&t.id)
+                .bind(&t.name)
+                .bind(&t.category)
+                .bind(&t.subject)
+                .bind(&t.body)
+                .bind(t.is_builtin)
+                .bind(t.created_at)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
 
     pub async fn campaign_get(&self, id: &str) -> Result<Option<CampaignRow>, sqlx::Error> {
-        dispatch!(self, campaign_get(id))
+        on_db!(self, pool, [q = CAMPAIGN_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     /// Newest first.
     pub async fn campaign_list(
@@ -345,7 +624,21 @@ impl Db {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<CampaignRow>, i64), sqlx::Error> {
-        dispatch!(self, campaign_list(kind, limit, offset))
+        on_db!(
+            self,
+            pool,
+            [list = CAMPAIGN_LIST, count = CAMPAIGN_COUNT],
+            {
+                let rows = sqlx::query_as(list)
+                    .bind(kind)
+                    .bind(limit)
+                    .bind(offset)
+                    .fetch_all(pool)
+                    .await?;
+                let total = sqlx::query_scalar(count).bind(kind).fetch_one(pool).await?;
+                Ok((rows, total))
+            }
+        )
     }
     /// Moves a campaign from one of `from` to `to`; false when it was in none of them.
     pub async fn campaign_set_status(
@@ -356,23 +649,60 @@ impl Db {
         now: i64,
     ) -> Result<bool, sqlx::Error> {
         let from = Value::from(from.to_vec()).to_string();
-        dispatch!(self, campaign_set_status(id, &from, to, now))
+        let done = on_db!(self, pool, [q = CAMPAIGN_SET_STATUS], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(&from)
+                .bind(to)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })?;
+        Ok(done > 0)
     }
     pub async fn campaign_set_total(&self, id: &str, total: i64) -> Result<(), sqlx::Error> {
-        dispatch!(self, campaign_set_total(id, total))
+        on_db!(self, pool, [q = CAMPAIGN_SET_TOTAL], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(total)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn campaign_stats(&self, ids: &[String]) -> Result<Vec<CampaignStats>, sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        dispatch!(self, campaign_stats(&ids))
+        on_db!(self, pool, [q = CAMPAIGN_STATS], {
+            sqlx::query_as(q).bind(&ids).fetch_all(pool).await
+        })
     }
     /// Marks the rest of a cancelled campaign's queue cancelled.
     pub async fn campaign_cancel_pending(&self, id: &str) -> Result<u64, sqlx::Error> {
-        dispatch!(self, campaign_cancel_pending(id))
+        on_db!(self, pool, [q = CAMPAIGN_CANCEL_PENDING], {
+            sqlx::query(q)
+                .bind(id)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
 
     /// Contacts matching `a` (with an email).
     pub async fn audience_count(&self, a: &Audience) -> Result<i64, sqlx::Error> {
-        dispatch!(self, audience_count(a))
+        on_db!(self, pool, [audience = AUDIENCE], {
+            sqlx::query_scalar(AssertSqlSafe(format!(
+                "SELECT COUNT(*) FROM contacts c LEFT JOIN companies co ON co.id = c.company_id
+                 WHERE {audience}"
+            )))
+            .bind(a.score_min)
+            .bind(a.score_max)
+            .bind(a.statuses_json())
+            .bind(a.states_json())
+            .bind(a.ids_json())
+            .fetch_one(pool)
+            .await
+        })
     }
     /// One queued ledger row per matching contact; rows already there are kept (idempotent).
     pub async fn campaign_messages_materialize(
@@ -384,24 +714,36 @@ impl Db {
     /// Rows of a run that is no longer running, left `sending`, become `unknown`: they may or may
     /// not have reached the server and are never sent again.
     pub async fn messages_orphans_resolve(&self, campaign_id: &str) -> Result<u64, sqlx::Error> {
-        dispatch!(self, messages_orphans_resolve(campaign_id))
+        on_db!(self, pool, [q = ORPHANS_RESOLVE], {
+            sqlx::query(q)
+                .bind(campaign_id)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// (id, email) of the first `limit` contacts with an email.
     pub async fn contacts_with_email(
         &self,
         limit: i64,
     ) -> Result<Vec<(String, String)>, sqlx::Error> {
-        dispatch!(self, contacts_with_email(limit))
+        on_db!(self, pool, [q = CONTACTS_WITH_EMAIL], {
+            sqlx::query_as(q).bind(limit).fetch_all(pool).await
+        })
     }
     pub async fn contact_id_by_email(&self, email: &str) -> Result<Option<String>, sqlx::Error> {
-        dispatch!(self, contact_id_by_email(email))
+        on_db!(self, pool, [q = CONTACT_ID_BY_EMAIL], {
+            sqlx::query_scalar(q).bind(email).fetch_optional(pool).await
+        })
     }
     /// Status and, when deferred, when it is due again.
     pub async fn message_status(
         &self,
         id: &str,
     ) -> Result<Option<(String, Option<i64>)>, sqlx::Error> {
-        dispatch!(self, message_status(id))
+        on_db!(self, pool, [q = MESSAGE_STATUS], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     /// The ledger row by our id, else by RFC Message-ID.
     pub async fn message_find(
@@ -409,31 +751,113 @@ impl Db {
         id: Option<&str>,
         rfc_message_id: Option<&str>,
     ) -> Result<Option<MessageRef>, sqlx::Error> {
-        dispatch!(self, message_find(id, rfc_message_id))
+        on_db!(self, pool, [q = MESSAGE_FIND], {
+            sqlx::query_as(q)
+                .bind(id)
+                .bind(rfc_message_id)
+                .fetch_optional(pool)
+                .await
+        })
     }
 
     /// Records an event; false when its provider id was seen before (ignored). Sets the message's
     /// first delivered/opened/clicked/replied/bounced time.
     pub async fn event_record(&self, e: &EventInsert) -> Result<bool, sqlx::Error> {
         let id = ulid::Ulid::new().to_string();
-        dispatch!(self, event_record(&id, e))
+        let mut tx = self.begin().await?;
+        let inserted = on_tx!(&mut tx, conn, [q = EVENT_INSERT], {
+            sqlx::query(q)
+                .bind(&id)
+                .bind(&e.message_id)
+                .bind(&e.campaign_id)
+                .bind(&e.contact_id)
+                .bind(&e.email)
+                .bind(&e.event_type)
+                .bind(&e.provider_event_id)
+                .bind(&e.url)
+                .bind(&e.detail)
+                .bind(e.is_demo)
+                .bind(e.occurred_at)
+                .execute(&mut *conn)
+                .await
+                .map(|r| r.rows_affected())
+        })?;
+        if inserted == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        if let (Some(message), Some(column)) = (&e.message_id, first_time_column(&e.event_type)) {
+            on_tx!(&mut tx, conn, [q = EVENT_FIRST_TIME], {
+                sqlx::query(AssertSqlSafe(q.replace("{column}", column)))
+                    .bind(message)
+                    .bind(e.occurred_at)
+                    .execute(&mut *conn)
+                    .await
+                    .map(|_| ())
+            })?;
+            // Proof of delivery settles a message left in doubt by a crash: it was sent.
+            if matches!(
+                e.event_type.as_str(),
+                "delivered" | "opened" | "clicked" | "replied"
+            ) {
+                on_tx!(&mut tx, conn, [q = EVENT_SETTLES_UNKNOWN], {
+                    sqlx::query(q)
+                        .bind(message)
+                        .bind(e.occurred_at)
+                        .execute(&mut *conn)
+                        .await
+                        .map(|_| ())
+                })?;
+            }
+        }
+        tx.commit().await?;
+        Ok(true)
     }
     pub async fn event_total(&self) -> Result<i64, sqlx::Error> {
-        dispatch!(self, event_total())
+        on_db!(self, pool, [q = EVENT_TOTAL], {
+            sqlx::query_scalar(q).fetch_one(pool).await
+        })
     }
     /// Events and distinct messages per type since `since` (ms).
     pub async fn event_counts(&self, since: i64) -> Result<Vec<EventCount>, sqlx::Error> {
-        dispatch!(self, event_counts(since))
+        on_db!(self, pool, [q = EVENT_COUNTS], {
+            sqlx::query_as(q).bind(since).fetch_all(pool).await
+        })
     }
     pub async fn contact_email_history(
         &self,
         contact_id: &str,
     ) -> Result<(i64, Vec<HistoryCampaign>, Vec<HistoryEvent>), sqlx::Error> {
-        dispatch!(self, contact_email_history(contact_id))
+        on_db!(
+            self,
+            pool,
+            [
+                total = HISTORY_TOTAL,
+                campaigns = HISTORY_CAMPAIGNS,
+                recent = HISTORY_RECENT
+            ],
+            {
+                let total = sqlx::query_scalar(total)
+                    .bind(contact_id)
+                    .fetch_one(pool)
+                    .await?;
+                let campaigns = sqlx::query_as(campaigns)
+                    .bind(contact_id)
+                    .fetch_all(pool)
+                    .await?;
+                let recent = sqlx::query_as(recent)
+                    .bind(contact_id)
+                    .fetch_all(pool)
+                    .await?;
+                Ok((total, campaigns, recent))
+            }
+        )
     }
     /// Hard bounces recorded for an address since its suppression was last lifted.
     pub async fn bounce_count(&self, email: &str) -> Result<i64, sqlx::Error> {
-        dispatch!(self, bounce_count(email))
+        on_db!(self, pool, [q = BOUNCE_COUNT], {
+            sqlx::query_scalar(q).bind(email).fetch_one(pool).await
+        })
     }
 
     /// Adds an address to the suppression list (the first reason is kept).
@@ -445,22 +869,47 @@ impl Db {
         now: i64,
     ) -> Result<(), sqlx::Error> {
         let email = email.trim().to_lowercase();
-        dispatch!(self, suppression_add(&email, reason, source, now))
+        on_db!(self, pool, [q = SUPPRESSION_ADD], {
+            sqlx::query(q)
+                .bind(&email)
+                .bind(reason)
+                .bind(source)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn suppression_get(&self, email: &str) -> Result<Option<String>, sqlx::Error> {
         let email = email.trim().to_lowercase();
-        dispatch!(self, suppression_get(&email))
+        on_db!(self, pool, [q = SUPPRESSION_GET], {
+            sqlx::query_scalar(q)
+                .bind(&email)
+                .fetch_optional(pool)
+                .await
+        })
     }
 
     pub async fn deliverability_get(&self) -> Result<DeliverabilityRow, sqlx::Error> {
-        dispatch!(self, deliverability_get())
+        on_db!(self, pool, [q = DELIVERABILITY_GET], {
+            sqlx::query_as(q).fetch_one(pool).await
+        })
     }
     pub async fn deliverability_set(
         &self,
         d: &DeliverabilityRow,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        dispatch!(self, deliverability_set(d, now))
+        on_db!(self, pool, [q = DELIVERABILITY_SET], {
+            sqlx::query(q)
+                .bind(d.warmup_enabled)
+                .bind(d.daily_limit)
+                .bind(d.hourly_limit)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     /// Sends counted in the given windows, summed over mailboxes when `mailbox` is None.
     pub async fn mailbox_usage(
@@ -469,7 +918,20 @@ impl Db {
         hour_key: &str,
         day_key: &str,
     ) -> Result<MailboxUsage, sqlx::Error> {
-        dispatch!(self, mailbox_usage(mailbox, hour_key, day_key))
+        let (hour, day, first): (i64, i64, Option<String>) =
+            on_db!(self, pool, [q = MAILBOX_USAGE], {
+                sqlx::query_as(q)
+                    .bind(mailbox)
+                    .bind(hour_key)
+                    .bind(day_key)
+                    .fetch_one(pool)
+                    .await
+            })?;
+        Ok(MailboxUsage {
+            this_hour: hour,
+            today: day,
+            days_sending: crate::mailing::days_between(first.as_deref(), day_key),
+        })
     }
 }
 
@@ -482,10 +944,41 @@ impl Tx {
         now: i64,
         limit: i64,
     ) -> Result<Vec<String>, sqlx::Error> {
-        dispatch_tx!(self, message_candidates(campaign_id, now, limit))
+        on_tx!(self, conn, [q = MESSAGE_CANDIDATES], {
+            sqlx::query_scalar(q)
+                .bind(campaign_id)
+                .bind(now)
+                .bind(limit)
+                .fetch_all(&mut *conn)
+                .await
+        })
     }
     pub async fn campaign_insert(&mut self, c: &CampaignRow) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, campaign_insert(c))
+        on_tx!(self, conn, [q = CAMPAIGN_INSERT], {
+            sqlx::query(q)
+                .bind(&c.id)
+                .bind(&c.kind)
+                .bind(&c.name)
+                .bind(&c.description)
+                .bind(&c.status)
+                .bind(&c.subject)
+                .bind(&c.template_id)
+                .bind(&c.from_email)
+                .bind(&c.target_filters)
+                .bind(&c.selected_contact_ids)
+                .bind(c.schedule_at)
+                .bind(&c.target_audience)
+                .bind(&c.ai_model)
+                .bind(c.total_recipients)
+                .bind(c.created_at)
+                .bind(c.updated_at)
+                .bind(c.started_at)
+                .bind(c.sent_at)
+                .bind(c.ended_at)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })
     }
     /// Writes the rows in one statement, skipping any whose dedupe key exists: how many were new.
     pub async fn messages_insert(
@@ -509,16 +1002,54 @@ impl Tx {
     }
     /// Grants up to `want` sends within the limits and counts them; the number granted.
     pub async fn mailbox_reserve(&mut self, r: &Reserve<'_>) -> Result<i64, sqlx::Error> {
-        dispatch_tx!(self, mailbox_reserve(r))
+        if let Tx::Postgres(_) = self {
+            // Differs: in Postgres both counters are made and locked before they are read, so two
+            // workers on one mailbox take turns; SQLite's transaction already holds the write lock.
+            self.mailbox_add(r, 0).await?;
+        }
+        let (hour, day): (i64, i64) = on_tx!(self, conn, [q = MAILBOX_COUNTED], {
+            sqlx::query_as(q)
+                .bind(r.mailbox)
+                .bind(r.hour_key)
+                .bind(r.day_key)
+                .fetch_one(&mut *conn)
+                .await
+        })?;
+        let granted = r
+            .want
+            .min(r.hourly_limit - hour)
+            .min(r.daily_limit - day)
+            .max(0);
+        if granted > 0 {
+            self.mailbox_add(r, granted).await?;
+        }
+        Ok(granted)
     }
     /// Gives back sends reserved but not claimed.
     pub async fn mailbox_release(&mut self, r: &Reserve<'_>) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, mailbox_release(r))
+        self.mailbox_add(r, -r.want).await
+    }
+    /// Adds `n` (may be negative) to the mailbox's hour and day counters.
+    async fn mailbox_add(&mut self, r: &Reserve<'_>, n: i64) -> Result<(), sqlx::Error> {
+        for key in [r.hour_key, r.day_key] {
+            on_tx!(self, conn, [q = MAILBOX_ADD], {
+                sqlx::query(q)
+                    .bind(r.mailbox)
+                    .bind(key)
+                    .bind(n)
+                    .execute(&mut *conn)
+                    .await
+                    .map(|_| ())
+            })?;
+        }
+        Ok(())
     }
     /// Marks listed queued/deferred rows whose address is suppressed; their ids.
     pub async fn messages_suppress(&mut self, ids: &[String]) -> Result<Vec<String>, sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        dispatch_tx!(self, messages_suppress(&ids))
+        on_tx!(self, conn, [q = MESSAGES_SUPPRESS], {
+            sqlx::query_scalar(q).bind(&ids).fetch_all(&mut *conn).await
+        })
     }
     /// Claims listed queued/deferred rows for this job run.
     pub async fn messages_claim(
@@ -528,7 +1059,14 @@ impl Tx {
         attempt: i32,
     ) -> Result<Vec<ClaimedMessage>, sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        dispatch_tx!(self, messages_claim(&ids, job_id, attempt))
+        on_tx!(self, conn, [q = MESSAGES_CLAIM], {
+            sqlx::query_as(q)
+                .bind(&ids)
+                .bind(job_id)
+                .bind(attempt)
+                .fetch_all(&mut *conn)
+                .await
+        })
     }
     /// Writes each outcome, its `sent`/`bounced` event, and touches the contact.
     pub async fn messages_finish(
@@ -537,7 +1075,62 @@ impl Tx {
     ) -> Result<(), sqlx::Error> {
         for item in items {
             let id = ulid::Ulid::new().to_string();
-            dispatch_tx!(self, message_finish(&id, item, item.at))?;
+            self.message_finish(&id, item).await?;
+        }
+        Ok(())
+    }
+    async fn message_finish(
+        &mut self,
+        event_id: &str,
+        item: &MessageFinish<'_>,
+    ) -> Result<(), sqlx::Error> {
+        let m = item.message;
+        let now = item.at;
+        let (status, retry_at, error, event) = match &item.outcome {
+            SendOutcome::Sent => ("sent", None, None, Some("sent")),
+            SendOutcome::Deferred { retry_at, error } => {
+                ("deferred", Some(*retry_at), Some(error), None)
+            }
+            SendOutcome::Failed { error } => ("failed", None, Some(error), Some("bounced")),
+        };
+        on_tx!(self, conn, [q = MESSAGE_FINISH], {
+            sqlx::query(q)
+                .bind(&m.id)
+                .bind(status)
+                .bind(retry_at)
+                .bind(error)
+                .bind(now)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })?;
+        if let Some(event) = event {
+            on_tx!(self, conn, [q = MESSAGE_FINISH_EVENT], {
+                sqlx::query(q)
+                    .bind(event_id)
+                    .bind(&m.id)
+                    .bind(&m.campaign_id)
+                    .bind(&m.contact_id)
+                    .bind(&m.to_email)
+                    .bind(event)
+                    .bind(error)
+                    .bind(now)
+                    .execute(&mut *conn)
+                    .await
+                    .map(|_| ())
+            })?;
+        }
+        if status == "sent"
+            && let Some(contact) = &m.contact_id
+        {
+            on_tx!(self, conn, [q = CONTACT_CONTACTED], {
+                sqlx::query(q)
+                    .bind(contact)
+                    .bind(now)
+                    .execute(&mut *conn)
+                    .await
+                    .map(|_| ())
+            })?;
         }
         Ok(())
     }
