@@ -1,8 +1,12 @@
-//! Companies: params, rows and the dispatching methods (SQL in sqlite/companies.rs and
-//! postgres/companies.rs).
+//! Companies: params, rows and their queries, written once for both dialects. What differs is in
+//! sqlite/companies.rs and postgres/companies.rs: the list's text search (FTS5 vs pg_trgm) and the
+//! id-list bind (json_each vs `= ANY`); and here the row lock, `FOR UPDATE` in Postgres only.
 
 use std::collections::HashSet;
 
+use sqlx::QueryBuilder;
+
+use super::sql::Sql;
 use super::*;
 
 /// The columns of [`CompanyRow`] with `$desc` as the description expression (the report truncates
@@ -20,7 +24,6 @@ macro_rules! company_columns {
         )
     };
 }
-pub(crate) use company_columns;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CompanyRow {
@@ -129,12 +132,95 @@ pub struct CompanyReportSummary {
     pub qualified: i64,
 }
 
+/// The company list's text search, which differs between the dialects: each backend pushes its
+/// own condition (see `sqlite/companies.rs` and `postgres/companies.rs`).
+pub(crate) trait CompanySearch: sqlx::Database {
+    /// Pushes ` AND <q matches the company>` onto `qb`.
+    fn push_company_search(qb: &mut QueryBuilder<Self>, q: &str);
+}
+
+/// The active filters only, so the planner can use the indexes (state, score, the trigram index).
+fn push_filter<DB: CompanySearch>(qb: &mut QueryBuilder<DB>, f: &CompanyFilter)
+where
+    String: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+    i32: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
+    qb.push(" WHERE TRUE");
+    if let Some(q) = &f.q {
+        DB::push_company_search(qb, q);
+    }
+    if let Some(state) = &f.state {
+        // Stored as codes (every write normalises them), so the state index applies.
+        qb.push(" AND state = ").push_bind(state.clone());
+    }
+    if let Some(status) = &f.status {
+        qb.push(" AND status = ").push_bind(status.clone());
+    }
+    if let Some(min) = f.score_min {
+        qb.push(" AND score >= ").push_bind(min);
+    }
+    if let Some(max) = f.score_max {
+        qb.push(" AND score <= ").push_bind(max);
+    }
+}
+
+const COMPANY_GET: Sql = sql!(concat!(
+    "SELECT ",
+    company_columns!("description"),
+    " FROM companies WHERE id = ?1"
+));
+// Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
+// write lock (and has no FOR UPDATE).
+const COMPANY_GET_FOR_UPDATE: Sql = Sql {
+    sqlite: COMPANY_GET.sqlite,
+    postgres: sql!(concat!(
+        "SELECT ",
+        company_columns!("description"),
+        " FROM companies WHERE id = ?1 FOR UPDATE"
+    ))
+    .postgres,
+};
+/// The list's page and count; [`push_filter`] adds the filters.
+const COMPANY_PAGE: Sql = sql!(concat!(
+    "SELECT ",
+    company_columns!("description"),
+    " FROM companies"
+));
+const COMPANY_PAGE_REPORT: Sql = sql!(concat!(
+    "SELECT ",
+    company_columns!("substr(description, 1, 200)"),
+    " FROM companies"
+));
+const COMPANY_COUNT: Sql = sql!("SELECT COUNT(*) FROM companies");
+/// The CASTs: Postgres averages and sums to NUMERIC.
+const REPORT_SUMMARY: Sql = sql!(
+    "SELECT COUNT(*) AS total_companies,
+            CAST(ROUND(AVG(revenue)) AS BIGINT) AS avg_revenue,
+            CAST(ROUND(AVG(employees)) AS BIGINT) AS avg_employees,
+            CAST(COALESCE(SUM(CASE WHEN status IN ('qualified', 'interested') THEN 1 ELSE 0 END), 0)
+                AS BIGINT) AS qualified
+     FROM companies WHERE (?1 IS NULL OR upper(state) = ?1)"
+);
+const COMPANY_INSERT: Sql = sql!(
+    "INSERT INTO companies (id, name, industry, status, revenue, employees, score, website, phone,
+         address, city, state, zip_code, description, discovery_source, discovered_at, created_at,
+         updated_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, ?16)"
+);
+const COMPANY_UPDATE: Sql = sql!(
+    "UPDATE companies SET name = ?2, industry = ?3, status = ?4, revenue = ?5, employees = ?6,
+         score = ?7, website = ?8, phone = ?9, address = ?10, city = ?11, state = ?12,
+         zip_code = ?13, description = ?14, updated_at = ?15
+     WHERE id = ?1"
+);
+
 impl Db {
     pub async fn company_get(&self, id: &str) -> Result<Option<CompanyRow>, sqlx::Error> {
-        dispatch!(self, company_get(id))
+        on_db!(self, pool, [q = COMPANY_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
-    /// Best score first, then name; with the total of the filter.
-    /// A page and the total of the filter.
+    /// A page (best score first, then name) and the total of the filter.
     pub async fn company_list(
         &self,
         p: &CompanyList<'_>,
@@ -145,38 +231,103 @@ impl Db {
         ))
     }
     pub async fn company_page(&self, p: &CompanyList<'_>) -> Result<Vec<CompanyRow>, sqlx::Error> {
-        dispatch!(self, company_page(p))
+        self.company_rows(COMPANY_PAGE, p).await
     }
     pub async fn company_count(&self, f: &CompanyFilter) -> Result<i64, sqlx::Error> {
-        dispatch!(self, company_count(f))
+        on_db!(self, pool, [q = COMPANY_COUNT], {
+            let mut count = QueryBuilder::new(q);
+            push_filter(&mut count, f);
+            count.build_query_scalar().fetch_one(pool).await
+        })
     }
-    /// Like [`Db::company_list`] with descriptions cut to `desc_chars` characters (the report).
+    /// Like [`Db::company_page`] with descriptions cut to 200 characters (the report).
     pub async fn company_list_report(
         &self,
         p: &CompanyList<'_>,
     ) -> Result<Vec<CompanyRow>, sqlx::Error> {
-        dispatch!(self, company_list_report(p))
+        self.company_rows(COMPANY_PAGE_REPORT, p).await
+    }
+    async fn company_rows(
+        &self,
+        select: Sql,
+        p: &CompanyList<'_>,
+    ) -> Result<Vec<CompanyRow>, sqlx::Error> {
+        on_db!(self, pool, [q = select], {
+            let mut qb = QueryBuilder::new(q);
+            push_filter(&mut qb, p.filter);
+            qb.push(" ORDER BY score DESC, lower(name), id LIMIT ")
+                .push_bind(p.limit)
+                .push(" OFFSET ")
+                .push_bind(p.offset);
+            qb.build_query_as().fetch_all(pool).await
+        })
     }
     pub async fn company_report_summary(
         &self,
         state: Option<&str>,
     ) -> Result<CompanyReportSummary, sqlx::Error> {
-        dispatch!(self, company_report_summary(state))
+        on_db!(self, pool, [q = REPORT_SUMMARY], {
+            sqlx::query_as(q).bind(state).fetch_one(pool).await
+        })
     }
 }
 
 impl Tx {
+    /// The company, locked against concurrent changes until the transaction ends.
     pub async fn company_get_for_update(
         &mut self,
         id: &str,
     ) -> Result<Option<CompanyRow>, sqlx::Error> {
-        dispatch_tx!(self, company_get_for_update(id))
+        on_tx!(self, conn, [q = COMPANY_GET_FOR_UPDATE], {
+            sqlx::query_as(q).bind(id).fetch_optional(&mut *conn).await
+        })
     }
     pub async fn company_insert(&mut self, c: &CompanyWrite) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, company_insert(c))
+        on_tx!(self, conn, [q = COMPANY_INSERT], {
+            sqlx::query(q)
+                .bind(&c.id)
+                .bind(&c.name)
+                .bind(&c.industry)
+                .bind(&c.status)
+                .bind(c.revenue)
+                .bind(c.employees)
+                .bind(c.score)
+                .bind(&c.website)
+                .bind(&c.phone)
+                .bind(&c.address)
+                .bind(&c.city)
+                .bind(&c.state)
+                .bind(&c.zip_code)
+                .bind(&c.description)
+                .bind(&c.discovery_source)
+                .bind(c.now)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn company_update(&mut self, c: &CompanyWrite) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, company_update(c))
+        on_tx!(self, conn, [q = COMPANY_UPDATE], {
+            sqlx::query(q)
+                .bind(&c.id)
+                .bind(&c.name)
+                .bind(&c.industry)
+                .bind(&c.status)
+                .bind(c.revenue)
+                .bind(c.employees)
+                .bind(c.score)
+                .bind(&c.website)
+                .bind(&c.phone)
+                .bind(&c.address)
+                .bind(&c.city)
+                .bind(&c.state)
+                .bind(&c.zip_code)
+                .bind(&c.description)
+                .bind(c.now)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })
     }
     /// Which of these ids are companies.
     pub async fn company_ids_existing(
