@@ -1,5 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
@@ -11,8 +11,7 @@ import { useBulkAiScore } from '@/features/automation/api/bulk-ai-score';
 import { useAutomationOverview } from '@/features/automation/api/get-automation-overview';
 import { useSendReminders } from '@/features/automation/api/send-reminders';
 import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
-import { WatchJob } from '@/features/jobs/components/watch-job';
-import { useJob } from '@/features/jobs/api/get-job';
+import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { serverMessageOr } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { formatDollars } from '@/lib/rules';
@@ -25,20 +24,18 @@ const SCORE_BATCH = 200;
 
 type ScoreResult = { scored: number; highValueCount: number; averageScore: number };
 
-function ScoringProgress({ jobId }: { jobId: string }) {
-  const job = useJob(jobId);
+function ScoringProgress({ job }: { job: Job | undefined }) {
   return (
     <ProgressBar
       label="Bulk scoring progress"
-      percent={job.data?.status === 'succeeded' ? 100 : (job.data?.progress?.percent ?? 0)}
-      message={job.data?.progress?.message ?? job.data?.status ?? 'queued'}
+      percent={job?.status === 'succeeded' ? 100 : (job?.progress?.percent ?? 0)}
+      message={job?.progress?.message ?? job?.status ?? 'queued'}
     />
   );
 }
 
 /** Automation (seed 002 §2, business-development): campaign automation, scoring, meetings, payments. */
 export function AutomationRoute() {
-  const queryClient = useQueryClient();
   const o = useAutomationOverview();
   const contacts = useQuery(getContactsQueryOptions({ limit: SCORE_BATCH, offset: 0 }));
   const [scoringJob, setScoringJob] = useState<string | null>(null);
@@ -62,9 +59,12 @@ export function AutomationRoute() {
       description: `${r.scored} contacts scored, ${r.highValueCount} high-value (85+), average ${r.averageScore}.`,
       variant: 'success',
     });
-    void queryClient.invalidateQueries({ queryKey: ['automation'] });
-    void queryClient.invalidateQueries({ queryKey: ['contacts'] });
   };
+  const scoring = useJobOutcome(scoringJob, {
+    onDone: scored,
+    onError: () => setScoringJob(null),
+    invalidate: [['automation'], ['contacts']],
+  });
   const reminders = useSendReminders({
     onSuccess: (r) =>
       toast({
@@ -104,12 +104,7 @@ export function AutomationRoute() {
         <StatTile label="Revenue" value={formatDollars(o.payments.totalRevenue)} note={`${o.payments.totalTransactions} transactions`} />
         <StatTile label="Meetings Scheduled" value={o.calendar.upcomingMeetings} note={`${o.calendar.totalMeetings} in total`} />
       </div>
-      {scoringJob ? (
-        <>
-          <ScoringProgress jobId={scoringJob} />
-          <WatchJob jobId={scoringJob} onFinish={scored} onError={() => setScoringJob(null)} />
-        </>
-      ) : null}
+      {scoringJob ? <ScoringProgress job={scoring.data} /> : null}
       <Tabs.Root defaultValue="campaigns">
         <TabList
           label="Automation areas"

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
@@ -17,7 +16,7 @@ import {
 import { downloadResultCsv } from '@/features/discovery/components/export-results';
 import { DISCOVERY_FAILED_DEFAULT, ScanProgress, type ScanResult } from '@/features/discovery/components/scan-progress';
 import { ScanResults } from '@/features/discovery/components/scan-results';
-import { getJobQueryOptions } from '@/features/jobs/api/get-job';
+import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { ApiError } from '@/lib/api-client';
 import { parseCityState } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
@@ -101,7 +100,8 @@ export function DiscoveryRoute() {
     if (!jobId && active.data) setJob(active.data.id);
   }, [jobId, active.data, setJob]);
 
-  const job = useQuery({ ...getJobQueryOptions(jobId ?? ''), enabled: Boolean(jobId) });
+  // The scan's job, for the button and the results; ScanProgress announces its end.
+  const job = useJobOutcome(jobId);
   const scanning = Boolean(jobId) && !isTerminalStatus(job.data?.status);
   const result = jobId && job.data?.status === 'succeeded' ? (job.data.result as ScanResult | null) : null;
 

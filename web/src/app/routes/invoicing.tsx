@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { Link, useLocation } from 'react-router';
 import { z } from 'zod';
@@ -17,7 +16,7 @@ import { invoiceKeys } from '@/features/invoicing/api/query-keys';
 import { useSendInvoice } from '@/features/invoicing/api/send-invoice';
 import type { CatalogProduct, Invoice } from '@/features/invoicing/api/types';
 import { useUploadCatalog } from '@/features/invoicing/api/upload-catalog';
-import { WatchJob } from '@/features/jobs/components/watch-job';
+import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { ApiError, serverMessageOr } from '@/lib/api-client';
 import {
   DEFAULT_TAX_RATE,
@@ -30,7 +29,6 @@ import {
   toTaxMilli,
 } from '@/lib/invoice-math';
 import { toast } from '@/stores/toasts';
-import type { Job } from '@/types/api';
 
 const CSV_COLUMNS = "CSV must contain 'name' and 'price' columns";
 /** The api's refusal, checked before saving so a send without an address writes nothing. */
@@ -88,7 +86,6 @@ export function InvoicingRoute() {
   const [saved, setSaved] = useState<{ invoice: Invoice; values: string } | null>(null);
   const [busy, setBusy] = useState<Action | null>(null);
   const [emailing, setEmailing] = useState<Emailing | null>(null);
-  const queryClient = useQueryClient();
   const form = useForm<InvoiceInput>({ resolver: zodResolver(schema), defaultValues: blankInvoice() });
   const { register, control, handleSubmit, formState, reset, setValue } = form;
   const lines = useFieldArray({ control, name: 'lineItems' });
@@ -112,10 +109,9 @@ export function InvoicingRoute() {
     return invoice;
   };
 
-  const emailed = useCallback(
-    (job: Job) => {
+  useJobOutcome(emailing?.jobId, {
+    onDone: (job) => {
       setEmailing(null);
-      void queryClient.invalidateQueries({ queryKey: invoiceKeys.all });
       if (!emailing) return;
       if (job.status === 'succeeded') {
         toast({ title: 'Invoice Sent', description: `${emailing.invoiceNumber} was emailed to ${emailing.email}.`, variant: 'success' });
@@ -123,12 +119,9 @@ export function InvoicingRoute() {
         toast({ title: 'Send Failed', description: job.error ?? `Emailing ${emailing.invoiceNumber} was ${job.status}.`, variant: 'destructive' });
       }
     },
-    [emailing, queryClient],
-  );
-  const lostEmailing = useCallback(() => {
-    setEmailing(null);
-    void queryClient.invalidateQueries({ queryKey: invoiceKeys.all });
-  }, [queryClient]);
+    onError: () => setEmailing(null),
+    invalidate: [invoiceKeys.all],
+  });
 
   const run = (action: Action) =>
     handleSubmit(async (values) => {
@@ -346,7 +339,6 @@ export function InvoicingRoute() {
         {emailing ? (
           <p aria-live="polite" className="text-sm text-slate-600">
             Emailing {emailing.invoiceNumber} to {emailing.email}…
-            <WatchJob key={emailing.jobId} jobId={emailing.jobId} onFinish={emailed} onError={lostEmailing} />
           </p>
         ) : null}
       </form>

@@ -1,10 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { StatusPill } from '@/components/ui/score-badge';
 import { Card, EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
-import { WatchJob } from '@/features/jobs/components/watch-job';
+import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { useVoiceAgents } from '@/features/voice/api/get-voice-agents';
 import { useVoiceCalls } from '@/features/voice/api/get-voice-calls';
 import { useVoiceHealth } from '@/features/voice/api/get-voice-health';
@@ -18,7 +17,6 @@ import { CallForm } from '@/features/voice/components/call-form';
 import { serverMessageOr } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { toast } from '@/stores/toasts';
-import type { Job } from '@/types/api';
 
 export const CALL_FAILED = 'Unable to initiate voice call. Please try again.';
 export const DEMO_NOTE = 'No voice API is configured: calls are simulated and nobody is dialled.';
@@ -68,7 +66,6 @@ function AgentItem({ agent, onEdit }: { agent: VoiceAgent; onEdit: () => void })
 
 /** Voice Agents (seed 002 §2): platform status, the agents, calls with their outcome, follow-ups and recent calls. */
 export function VoiceAgentsRoute() {
-  const queryClient = useQueryClient();
   const health = useVoiceHealth();
   const agents = useVoiceAgents();
   const calls = useVoiceCalls();
@@ -95,20 +92,17 @@ export function VoiceAgentsRoute() {
     onError: (e) => toast({ title: 'Scheduling Failed', description: serverMessageOr(e, 'Failed to schedule the follow-up'), variant: 'destructive' }),
   });
 
-  const placed = useCallback(
-    (job: Job) => {
-      setCurrent((c) => (c ? { ...c, jobId: null } : c));
-      void queryClient.invalidateQueries({ queryKey: voiceKeys.calls });
+  const placed = () => setCurrent((c) => (c ? { ...c, jobId: null } : c));
+  useJobOutcome(current?.jobId, {
+    onDone: (job) => {
+      placed();
       if (job.status !== 'succeeded') {
         toast({ title: 'Call Failed', description: job.error ?? CALL_FAILED, variant: 'destructive' });
       }
     },
-    [queryClient],
-  );
-  const lost = useCallback(() => {
-    setCurrent((c) => (c ? { ...c, jobId: null } : c));
-    void queryClient.invalidateQueries({ queryKey: voiceKeys.calls });
-  }, [queryClient]);
+    onError: placed,
+    invalidate: [voiceKeys.calls],
+  });
 
   const active = (agents.data ?? []).filter((a) => a.status === 'active');
   const recent = calls.data ?? [];
@@ -171,7 +165,6 @@ export function VoiceAgentsRoute() {
           }
         >
           <CallDetail callId={current.callId} placing={current.jobId !== null} />
-          {current.jobId ? <WatchJob key={current.jobId} jobId={current.jobId} onFinish={placed} onError={lost} /> : null}
         </Card>
       ) : null}
       <div className="grid gap-6 lg:grid-cols-2">

@@ -66,7 +66,6 @@ export function ContentGen({ onResult }: { onResult: (r: AiSource) => void }) {
             {generate.pending ? 'Generating...' : 'Generate'}
           </Button>
         </form>
-        {generate.watcher}
       </Card>
       <Card
         title="Generated Content"

@@ -182,8 +182,6 @@ export function DocumentAi({ onResult }: { onResult: (r: AiSource) => void }) {
             {analyze.pending ? 'Analyzing...' : 'Analyze Document'}
           </Button>
         </div>
-        {extract.watcher}
-        {analyze.watcher}
       </Card>
       <Card title="Results">
         {!extracted && !analysis ? (

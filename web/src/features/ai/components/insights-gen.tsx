@@ -67,7 +67,6 @@ export function InsightsGen({ onResult }: { onResult: (r: AiSource) => void }) {
             {generate.pending ? 'Analyzing...' : 'Generate AI Insights'}
           </Button>
         </form>
-        {generate.watcher}
       </Card>
       <Card
         title="Insights"

@@ -49,7 +49,6 @@ function SentimentTool() {
           {task.pending ? 'Analyzing...' : 'Analyze Sentiment'}
         </Button>
       </form>
-      {task.watcher}
       {result ? (
         <div role="region" aria-label="Sentiment result" className="mt-4 space-y-2 text-sm">
           <SourceLine result={result} />
@@ -94,7 +93,6 @@ function IntelligenceTool() {
           {task.pending ? 'Researching...' : 'Research'}
         </Button>
       </form>
-      {task.watcher}
       {result ? (
         <div role="region" aria-label="Intelligence result" className="mt-4 space-y-2 text-sm">
           <SourceLine result={result} />
@@ -151,7 +149,6 @@ function OutreachTool() {
           {task.pending ? 'Generating...' : 'Generate Outreach'}
         </Button>
       </form>
-      {task.watcher}
       {result ? (
         <div role="region" aria-label="Outreach result" className="mt-4 space-y-2 text-sm">
           <SourceLine result={result} />

@@ -151,7 +151,6 @@ export function AiCampaignBuilder() {
             <Button type="submit" disabled={generate.pending || context === ''}>
               {generate.pending ? 'Generating...' : 'Generate'}
             </Button>
-            {generate.watcher}
           </form>
           <div className="space-y-3 text-sm">
             {email ? (

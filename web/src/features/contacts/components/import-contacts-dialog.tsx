@@ -1,40 +1,35 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import { useJob } from '@/features/jobs/api/get-job';
+import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
 import { contactsKeys } from '../api/get-contacts';
 import { useImportContacts, type ImportResult } from '../api/import-contacts';
 
-/** Follows the contact_import job until it ends; refreshes the contacts when it succeeds. */
+/** Follows the contact_import job until it ends; then refreshes the contacts. */
 function ImportProgress({ jobId }: { jobId: string }) {
-  const queryClient = useQueryClient();
-  const job = useJob(jobId);
+  const job = useJobOutcome(jobId, {
+    onDone: ({ status, result, error }) => {
+      if (status === 'succeeded') {
+        const r = result as ImportResult | null;
+        toast({
+          title: 'Import Complete',
+          description: r ? `${r.imported} imported, ${r.updated} updated, ${r.rejectedCount} rejected.` : undefined,
+          variant: 'success',
+        });
+      } else {
+        toast({ title: 'Import Failed', description: error ?? `The import was ${status}.`, variant: 'destructive' });
+      }
+    },
+    invalidate: [contactsKeys.all],
+  });
   const status = job.data?.status;
   const result = status === 'succeeded' ? (job.data?.result as ImportResult | null) : null;
-  const announced = useRef(false);
-
-  useEffect(() => {
-    if (announced.current || !status) return;
-    if (status === 'succeeded') {
-      announced.current = true;
-      void queryClient.invalidateQueries({ queryKey: contactsKeys.all });
-      toast({
-        title: 'Import Complete',
-        description: result ? `${result.imported} imported, ${result.updated} updated, ${result.rejectedCount} rejected.` : undefined,
-        variant: 'success',
-      });
-    } else if (status === 'failed' || status === 'cancelled') {
-      announced.current = true;
-      toast({ title: 'Import Failed', description: job.data?.error ?? `The import was ${status}.`, variant: 'destructive' });
-    }
-  }, [status, result, job.data?.error, queryClient]);
 
   if (job.isError) return <p role="alert" className="text-sm text-rose-700">{errorMessage(job.error)}</p>;
   return (

@@ -1,45 +1,39 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 
-import { WatchJob } from '@/features/jobs/components/watch-job';
+import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
-import type { Contact, Job } from '@/types/api';
+import type { Contact } from '@/types/api';
 
 import { contactsKeys } from '../api/get-contacts';
 import { useVerifyContact, type VerificationResult } from '../api/verify-contact';
 
 /** Verify: runs the contact_verify job and reports its result with the seed's toasts. */
 export function VerifyButton({ contact, className }: { contact: Contact; className: string }) {
-  const queryClient = useQueryClient();
   const [jobId, setJobId] = useState<string | null>(null);
   const name = `${contact.firstName} ${contact.lastName}`;
 
-  const failed = useCallback(
-    (reason: string | null) => {
-      setJobId(null);
-      toast({
-        title: 'Verification Error',
-        description: `Failed to verify ${name}. ${reason ?? 'Please try again.'}`,
-        variant: 'destructive',
-      });
-    },
-    [name],
-  );
+  const failed = (reason: string | null) => {
+    setJobId(null);
+    toast({
+      title: 'Verification Error',
+      description: `Failed to verify ${name}. ${reason ?? 'Please try again.'}`,
+      variant: 'destructive',
+    });
+  };
   const start = useVerifyContact({
     onSuccess: (r) => setJobId(r.jobId),
     onError: (e) => failed(errorMessage(e)),
   });
 
-  const finished = useCallback(
-    (job: Job) => {
+  useJobOutcome(jobId, {
+    onDone: (job) => {
       setJobId(null);
       const v = job.status === 'succeeded' ? (job.result as VerificationResult | null)?.verification : undefined;
       if (!v) {
         failed(job.error);
         return;
       }
-      void queryClient.invalidateQueries({ queryKey: contactsKeys.all });
       if (v.isVerified) {
         toast({
           title: 'Lead Verified',
@@ -54,17 +48,14 @@ export function VerifyButton({ contact, className }: { contact: Contact; classNa
         });
       }
     },
-    [failed, queryClient],
-  );
-  const onWatchError = useCallback((e: Error) => failed(e.message), [failed]);
+    onError: (e) => failed(e.message),
+    invalidate: [contactsKeys.all],
+  });
 
   const busy = start.isPending || jobId !== null;
   return (
-    <>
-      <button type="button" className={className} disabled={busy} aria-label={`Verify ${name}`} onClick={() => start.mutate(contact.id)}>
-        {busy ? 'Verifying…' : 'Verify'}
-      </button>
-      {jobId ? <WatchJob jobId={jobId} onFinish={finished} onError={onWatchError} /> : null}
-    </>
+    <button type="button" className={className} disabled={busy} aria-label={`Verify ${name}`} onClick={() => start.mutate(contact.id)}>
+      {busy ? 'Verifying…' : 'Verify'}
+    </button>
   );
 }

@@ -1,13 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { useCancelJob } from '@/features/jobs/api/cancel-job';
-import { useJob } from '@/features/jobs/api/get-job';
+import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
-import { isTerminalStatus } from '@/types/api';
+import { isTerminalStatus, type Job } from '@/types/api';
 
 /** A company the scan stored, as its result lists it. */
 export type FoundCompany = {
@@ -51,48 +50,45 @@ export const DISCOVERY_FAILED_DEFAULT =
 /** Queries a finished scan changes (seed 000 §7.3: companies, contacts, deals and pipeline metrics; the dashboard's figures). */
 const REFRESHED = [['companies'], ['contacts'], ['deals'], ['dashboard']];
 
+/** The seed's toast for a scan that has ended. */
+function announce(job: Job) {
+  if (job.status === 'succeeded') {
+    const result = job.result as ScanResult | null;
+    const companies = result?.companies.length ?? 0;
+    const contacts = result?.contacts.length ?? 0;
+    if (companies === 0 && contacts === 0) {
+      toast({ title: 'No Results Found', description: 'No companies matched this search. Try other parameters.' });
+    } else {
+      toast({
+        title: 'Discovery Complete',
+        description: `Found ${companies} companies and ${contacts} contacts`,
+        variant: 'success',
+      });
+    }
+  } else if (job.status === 'failed') {
+    toast({ title: 'Discovery Failed', description: job.error || DISCOVERY_FAILED_DEFAULT, variant: 'destructive' });
+  } else {
+    toast({ title: 'Discovery Cancelled', description: 'The scan was stopped; what it had saved is kept.' });
+  }
+}
 
 /**
  * Follows a scan by polling its job (paused while the tab is hidden): phase, percent and what was
  * found so far; Cancel asks the worker to stop. Ends with the seed's toasts.
  */
 export function ScanProgress({ jobId, startedHere }: { jobId: string; startedHere: boolean }) {
-  const queryClient = useQueryClient();
-  const job = useJob(jobId);
+  // Only a scan started or seen running here is announced (and refreshes what it found):
+  // reopening a finished one says nothing.
+  const [seenActive, setSeenActive] = useState(startedHere);
+  const job = useJobOutcome(jobId, {
+    onDone: (data) => {
+      if (seenActive) announce(data);
+    },
+    invalidate: seenActive ? REFRESHED : [],
+  });
   const cancel = useCancelJob({});
-  const announced = useRef(false);
-  // Only a scan started or seen running here is announced: reopening a finished one says nothing.
-  const seenActive = useRef(startedHere);
   const status = job.data?.status;
-
-  useEffect(() => {
-    if (announced.current || !job.data) return;
-    const data = job.data;
-    if (!isTerminalStatus(data.status)) seenActive.current = true;
-    if (!seenActive.current) return;
-    if (data.status === 'succeeded') {
-      announced.current = true;
-      const result = data.result as ScanResult | null;
-      const companies = result?.companies.length ?? 0;
-      const contacts = result?.contacts.length ?? 0;
-      for (const queryKey of REFRESHED) void queryClient.invalidateQueries({ queryKey });
-      if (companies === 0 && contacts === 0) {
-        toast({ title: 'No Results Found', description: 'No companies matched this search. Try other parameters.' });
-      } else {
-        toast({
-          title: 'Discovery Complete',
-          description: `Found ${companies} companies and ${contacts} contacts`,
-          variant: 'success',
-        });
-      }
-    } else if (data.status === 'failed') {
-      announced.current = true;
-      toast({ title: 'Discovery Failed', description: data.error || DISCOVERY_FAILED_DEFAULT, variant: 'destructive' });
-    } else if (data.status === 'cancelled') {
-      announced.current = true;
-      toast({ title: 'Discovery Cancelled', description: 'The scan was stopped; what it had saved is kept.' });
-    }
-  }, [job.data, queryClient]);
+  if (!seenActive && status !== undefined && !isTerminalStatus(status)) setSeenActive(true);
 
   if (job.isError) {
     return (

@@ -1,11 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
-import { WatchJob } from '@/features/jobs/components/watch-job';
+import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { ApiError, serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
-import type { Job, Meeting } from '@/types/api';
+import type { Meeting } from '@/types/api';
 
 import { useCalendarConnection } from '../api/calendar-connection';
 import { meetingsKeys } from '../api/get-meetings';
@@ -42,7 +41,6 @@ const tone: Record<string, string> = {
 
 /** A meeting's calendar control: status, Meet link, Sync/Update and Remove, connect when needed. */
 export function CalendarSync({ meeting }: { meeting: Meeting }) {
-  const queryClient = useQueryClient();
   const connection = useCalendarConnection();
   const [connecting, setConnecting] = useState(false);
   const [watching, setWatching] = useState<{ jobId: string; action: CalendarAction } | null>(null);
@@ -54,20 +52,16 @@ export function CalendarSync({ meeting }: { meeting: Meeting }) {
       if (error instanceof ApiError && error.status === 409 && input.action !== 'remove') setConnecting(true);
     },
   });
-  const finished = useCallback(
-    (job: Job) => {
+  useJobOutcome(watching?.jobId, {
+    onDone: (job) => {
       const action = watching?.action ?? 'sync';
       setWatching(null);
-      void queryClient.invalidateQueries({ queryKey: meetingsKeys.all });
       if (job.status === 'succeeded') toast({ title: DONE[action], description: meeting.title, variant: 'success' });
       else toast({ title: FAILED[action].title, description: job.error ?? FAILED[action].fallback, variant: 'destructive' });
     },
-    [watching, queryClient, meeting.title],
-  );
-  const lost = useCallback(() => {
-    setWatching(null);
-    void queryClient.invalidateQueries({ queryKey: meetingsKeys.all });
-  }, [queryClient]);
+    onError: () => setWatching(null),
+    invalidate: [meetingsKeys.all],
+  });
 
   const busy = sync.isPending || watching !== null;
   const hasEvent = Boolean(meeting.googleCalendarEventId);
@@ -101,7 +95,6 @@ export function CalendarSync({ meeting }: { meeting: Meeting }) {
           </Button>
         ) : null}
       </div>
-      {watching ? <WatchJob jobId={watching.jobId} onFinish={finished} onError={lost} /> : null}
       {connecting ? <CalendarConnectDialog onClose={() => setConnecting(false)} /> : null}
     </div>
   );

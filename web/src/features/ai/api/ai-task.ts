@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useState } from 'react';
 
-import { WatchJob } from '@/features/jobs/components/watch-job';
+import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { ApiError, api, errorFromResponse, serverMessageOr } from '@/lib/api-client';
-import type { Job } from '@/types/api';
 
 import { aiKeys } from './query-keys';
 
@@ -53,15 +52,16 @@ export type AiTaskOptions<R> = {
 
 /**
  * Runs an AI task and, when it answers 202, follows its job (`GET /api/jobs/{id}`) to the result.
- * `pending` covers both; render `watcher` somewhere on the page while it runs.
+ * `pending` covers both.
  */
 export function useAiTask<I, R>(
   fn: (input: I) => Promise<AiAnswer<R>>,
   { onSuccess, onError, fallback, describe = serverMessageOr }: AiTaskOptions<R>,
-): { run: (input: I) => void; pending: boolean; watcher: ReactNode } {
+): { run: (input: I) => void; pending: boolean } {
   const [jobId, setJobId] = useState<string | null>(null);
   const queryClient = useQueryClient();
-  // Each task is a run the analytics count: read them again once it has ended either way.
+  // Each task is a run the analytics count: read them again once it has ended either way
+  // (here when it answered at once, through the job's outcome when it was queued).
   const counted = useCallback(() => void queryClient.invalidateQueries({ queryKey: aiKeys.all }), [queryClient]);
   const mutation = useMutation({
     mutationFn: fn,
@@ -78,25 +78,17 @@ export function useAiTask<I, R>(
       onError(describe(e, fallback));
     },
   });
-  const finished = useCallback(
-    (job: Job) => {
+  useJobOutcome(jobId, {
+    onDone: (job) => {
       setJobId(null);
-      counted();
       if (job.status === 'succeeded') onSuccess(job.result as R);
       else onError(job.error ?? (job.status === 'cancelled' ? 'The task was cancelled.' : fallback));
     },
-    [onSuccess, onError, fallback, counted],
-  );
-  const lost = useCallback(
-    (e: Error) => {
+    onError: (e) => {
       setJobId(null);
       onError(serverMessageOr(e, fallback));
     },
-    [onError, fallback],
-  );
-  return {
-    run: mutation.mutate,
-    pending: mutation.isPending || jobId !== null,
-    watcher: jobId ? <WatchJob key={jobId} jobId={jobId} onFinish={finished} onError={lost} /> : null,
-  };
+    invalidate: [aiKeys.all],
+  });
+  return { run: mutation.mutate, pending: mutation.isPending || jobId !== null };
 }
