@@ -1,14 +1,24 @@
-//! Contacts: params, rows and the dispatching methods (SQL in sqlite/contacts.rs and
-//! postgres/contacts.rs). Also the stored CSV uploads of the contact import and the import's upsert.
+//! Contacts: params, rows and their queries, written once for both dialects. Also the stored CSV
+//! uploads of the contact import and the import's upsert. What differs is in sqlite/contacts.rs and
+//! postgres/contacts.rs ([`ContactsDialect`]: the text search, list binds, adding a tag); here the
+//! row lock and the JSON literal of the import.
 
 use std::collections::HashSet;
 
+use sqlx::QueryBuilder;
+
+use super::sql::Sql;
 use super::*;
 
 /// The columns of [`ContactRow`], in its order.
-pub(crate) const CONTACT_COLUMNS: &str = "id, company_id, first_name, last_name, email, phone, title, \
-    department, linkedin_url, status, score, source, tags, notes, is_verified, verification_score, \
-    verified_by, verified_at, verification_warnings, last_contacted_at, created_at, updated_at, score_factors";
+macro_rules! contact_columns {
+    () => {
+        "id, company_id, first_name, last_name, email, phone, title, department, linkedin_url,
+         status, score, source, tags, notes, is_verified, verification_score, verified_by,
+         verified_at, verification_warnings, last_contacted_at, created_at, updated_at,
+         score_factors"
+    };
+}
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ContactRow {
@@ -141,12 +151,143 @@ pub struct ContactImportInsert<'a> {
     pub created_at: i64,
 }
 
+/// The fragments of the contact queries that differ between the dialects, one impl per backend
+/// (in `sqlite/contacts.rs` and `postgres/contacts.rs`).
+pub(crate) trait ContactsDialect: sqlx::Database {
+    /// Pushes ` AND <q matches the contact>`.
+    fn push_contact_search(qb: &mut QueryBuilder<Self>, q: &str);
+    /// Pushes ` <list contains the value before>` (the list as one bind), e.g. after `lower(email)`.
+    fn push_in_list(qb: &mut QueryBuilder<Self>, list: &[String]);
+}
+
+/// The active filters only: an absent filter adds no condition, so the planner can use the
+/// indexes (created_at for the newest-first page, the trigram index for `q`).
+fn push_filter<DB: ContactsDialect>(qb: &mut QueryBuilder<DB>, f: &ContactFilter)
+where
+    String: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
+    qb.push(" WHERE TRUE");
+    if let Some(q) = &f.q {
+        DB::push_contact_search(qb, q);
+    }
+    if let Some(role) = &f.role {
+        qb.push(" AND lower(COALESCE(title, '')) LIKE ")
+            .push_bind(role.clone())
+            .push(" ESCAPE '\\'");
+    }
+    if let Some(status) = &f.status {
+        qb.push(" AND status = ").push_bind(status.clone());
+    }
+    if let Some(company) = &f.company_id {
+        qb.push(" AND company_id = ").push_bind(company.clone());
+    }
+    if let Some(states) = &f.states {
+        qb.push(" AND company_id IN (SELECT id FROM companies WHERE upper(state)");
+        DB::push_in_list(qb, states);
+        qb.push(")");
+    }
+}
+
+const CONTACT_GET: Sql = sql!(concat!(
+    "SELECT ",
+    contact_columns!(),
+    " FROM contacts WHERE id = ?1"
+));
+// Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
+// write lock (and has no FOR UPDATE).
+const CONTACT_GET_FOR_UPDATE: Sql = Sql {
+    sqlite: CONTACT_GET.sqlite,
+    postgres: sql!(concat!(
+        "SELECT ",
+        contact_columns!(),
+        " FROM contacts WHERE id = ?1 FOR UPDATE"
+    ))
+    .postgres,
+};
+/// The list's page and count; [`push_filter`] adds the filters.
+const CONTACT_PAGE: Sql = sql!(concat!("SELECT ", contact_columns!(), " FROM contacts"));
+const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts");
+/// Followed by the list of company ids, then the number per company.
+const CONTACTS_BY_COMPANIES: Sql = sql!(concat!(
+    "SELECT ",
+    contact_columns!(),
+    " FROM (
+         SELECT *, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY score DESC, created_at, id) AS rn
+         FROM contacts WHERE company_id"
+));
+/// The CASTs: Postgres averages to NUMERIC.
+const STAGE_STATS: Sql = sql!(
+    "SELECT status, COUNT(*) AS count, CAST(ROUND(AVG(score)) AS BIGINT) AS avg_score,
+            CAST(SUM(CASE WHEN score >= 80 THEN 1 ELSE 0 END) AS BIGINT) AS high_priority
+     FROM contacts WHERE status IN ('new_lead', 'email_sent', 'meeting_scheduled', 'qualified')
+     GROUP BY status"
+);
+const CUSTOMER_STATS: Sql = sql!(
+    "SELECT COUNT(*) AS total,
+            CAST(COALESCE(SUM(CASE WHEN score >= 85 THEN 1 ELSE 0 END), 0) AS BIGINT) AS high_value,
+            CAST(COALESCE(SUM(CASE WHEN created_at >= ?1 THEN 1 ELSE 0 END), 0) AS BIGINT)
+                AS new_this_month
+     FROM contacts WHERE status = 'customer'"
+);
+const CONTACT_INSERT: Sql = sql!(
+    "INSERT INTO contacts (id, company_id, first_name, last_name, email, phone, title, department,
+         linkedin_url, status, score, source, tags, notes, created_at, updated_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)"
+);
+const CONTACT_UPDATE: Sql = sql!(
+    "UPDATE contacts SET company_id = ?2, first_name = ?3, last_name = ?4, email = ?5, phone = ?6,
+         title = ?7, department = ?8, linkedin_url = ?9, status = ?10, score = ?11, source = ?12,
+         tags = ?13, notes = ?14, updated_at = ?15
+     WHERE id = ?1"
+);
+const CONTACT_STATUS_SET: Sql =
+    sql!("UPDATE contacts SET status = ?2, updated_at = ?3 WHERE id = ?1");
+/// Followed by the list of lower-cased emails.
+const EMAILS_EXISTING: Sql =
+    sql!("SELECT lower(email) FROM contacts WHERE email IS NOT NULL AND lower(email)");
+/// The import's upsert with `$empty` the empty JSON array.
+macro_rules! contact_import_upsert {
+    ($empty:literal) => {
+        concat!(
+            "INSERT INTO contacts (id, company_id, first_name, last_name, email, phone, title,
+                 department, linkedin_url, status, score, source, tags, notes, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, COALESCE(?10, 'discovered'), COALESCE(?11, 50),
+                     ?12, COALESCE(?13, ",
+            $empty,
+            "), ?14, ?15, ?15)
+             ON CONFLICT (lower(email)) WHERE email IS NOT NULL DO UPDATE SET
+                 company_id = COALESCE(?2, contacts.company_id),
+                 first_name = ?3, last_name = ?4,
+                 phone = COALESCE(?6, contacts.phone),
+                 title = COALESCE(?7, contacts.title),
+                 department = COALESCE(?8, contacts.department),
+                 linkedin_url = COALESCE(?9, contacts.linkedin_url),
+                 status = COALESCE(?10, contacts.status),
+                 score = COALESCE(?11, contacts.score),
+                 source = COALESCE(?12, contacts.source),
+                 tags = COALESCE(?13, contacts.tags),
+                 notes = COALESCE(?14, contacts.notes),
+                 updated_at = ?15"
+        )
+    };
+}
+// Differs: the empty tag list is a jsonb literal in Postgres, JSON text in SQLite.
+const CONTACT_IMPORT_UPSERT: Sql = Sql {
+    sqlite: sql!(contact_import_upsert!("'[]'")).sqlite,
+    postgres: sql!(contact_import_upsert!("'[]'::jsonb")).postgres,
+};
+const IMPORT_INSERT: Sql =
+    sql!("INSERT INTO contact_imports (id, body, created_by, created_at) VALUES (?1, ?2, ?3, ?4)");
+const IMPORT_BODY: Sql = sql!("SELECT body FROM contact_imports WHERE id = ?1");
+const IMPORT_DELETE: Sql = sql!("DELETE FROM contact_imports WHERE id = ?1");
+
 impl Db {
     pub async fn contact_get(&self, id: &str) -> Result<Option<ContactRow>, sqlx::Error> {
-        dispatch!(self, contact_get(id))
+        on_db!(self, pool, [q = CONTACT_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
-    /// Newest first, with the total of the filter.
-    /// A page and the total of the filter.
+    /// A page (newest first) and the total of the filter.
     pub async fn contact_list(
         &self,
         p: &ContactList<'_>,
@@ -157,10 +298,22 @@ impl Db {
         ))
     }
     pub async fn contact_page(&self, p: &ContactList<'_>) -> Result<Vec<ContactRow>, sqlx::Error> {
-        dispatch!(self, contact_page(p))
+        on_db!(self, pool, [q = CONTACT_PAGE], {
+            let mut qb = QueryBuilder::new(q);
+            push_filter(&mut qb, p.filter);
+            qb.push(" ORDER BY created_at DESC, id DESC LIMIT ")
+                .push_bind(p.limit)
+                .push(" OFFSET ")
+                .push_bind(p.offset);
+            qb.build_query_as().fetch_all(pool).await
+        })
     }
     pub async fn contact_count(&self, f: &ContactFilter) -> Result<i64, sqlx::Error> {
-        dispatch!(self, contact_count(f))
+        on_db!(self, pool, [q = CONTACT_COUNT], {
+            let mut count = QueryBuilder::new(q);
+            push_filter(&mut count, f);
+            count.build_query_scalar().fetch_one(pool).await
+        })
     }
     /// Contacts of these companies, best score first, at most `per_company` each.
     pub async fn contact_list_by_companies(
@@ -171,21 +324,36 @@ impl Db {
         if company_ids.is_empty() {
             return Ok(Vec::new());
         }
-        dispatch!(self, contact_list_by_companies(company_ids, per_company))
+        on_db!(self, pool, [q = CONTACTS_BY_COMPANIES], {
+            let mut qb = QueryBuilder::new(q);
+            ContactsDialect::push_in_list(&mut qb, company_ids);
+            qb.push(") t WHERE rn <= ")
+                .push_bind(per_company)
+                .push(" ORDER BY company_id, rn");
+            qb.build_query_as().fetch_all(pool).await
+        })
     }
     /// The four pipeline stages' figures (stages without contacts are absent).
     pub async fn contact_stage_stats(&self) -> Result<Vec<StageStats>, sqlx::Error> {
-        dispatch!(self, contact_stage_stats())
+        on_db!(self, pool, [q = STAGE_STATS], {
+            sqlx::query_as(q).fetch_all(pool).await
+        })
     }
     /// Customers: total, high value, and created at or after `since`.
     pub async fn customer_stats(&self, since: i64) -> Result<CustomerStats, sqlx::Error> {
-        dispatch!(self, customer_stats(since))
+        on_db!(self, pool, [q = CUSTOMER_STATS], {
+            sqlx::query_as(q).bind(since).fetch_one(pool).await
+        })
     }
     pub async fn contact_import_body(&self, id: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {
-        dispatch!(self, contact_import_body(id))
+        on_db!(self, pool, [q = IMPORT_BODY], {
+            sqlx::query_scalar(q).bind(id).fetch_optional(pool).await
+        })
     }
     pub async fn contact_import_delete(&self, id: &str) -> Result<(), sqlx::Error> {
-        dispatch!(self, contact_import_delete(id))
+        on_db!(self, pool, [q = IMPORT_DELETE], {
+            sqlx::query(q).bind(id).execute(pool).await.map(|_| ())
+        })
     }
 }
 
@@ -195,14 +363,40 @@ impl Tx {
         &mut self,
         id: &str,
     ) -> Result<Option<ContactRow>, sqlx::Error> {
-        dispatch_tx!(self, contact_get_for_update(id))
+        on_tx!(self, conn, [q = CONTACT_GET_FOR_UPDATE], {
+            sqlx::query_as(q).bind(id).fetch_optional(&mut *conn).await
+        })
     }
     /// A unique violation (`is_unique_violation`) means the email is taken.
     pub async fn contact_insert(&mut self, c: &ContactWrite) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, contact_insert(c))
+        self.contact_write(CONTACT_INSERT, c).await
     }
     pub async fn contact_update(&mut self, c: &ContactWrite) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, contact_update(c))
+        self.contact_write(CONTACT_UPDATE, c).await
+    }
+    /// The insert and the update take the same binds.
+    async fn contact_write(&mut self, query: Sql, c: &ContactWrite) -> Result<(), sqlx::Error> {
+        on_tx!(self, conn, [q = query], {
+            sqlx::query(q)
+                .bind(&c.id)
+                .bind(&c.company_id)
+                .bind(&c.first_name)
+                .bind(&c.last_name)
+                .bind(&c.email)
+                .bind(&c.phone)
+                .bind(&c.title)
+                .bind(&c.department)
+                .bind(&c.linkedin_url)
+                .bind(&c.status)
+                .bind(c.score)
+                .bind(&c.source)
+                .bind(Json(&c.tags))
+                .bind(&c.notes)
+                .bind(c.now)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })
     }
     /// Sets the status; `false` when there is no such contact.
     pub async fn contact_status_set(
@@ -211,7 +405,15 @@ impl Tx {
         status: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        dispatch_tx!(self, contact_status_set(id, status, now))
+        on_tx!(self, conn, [q = CONTACT_STATUS_SET], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(status)
+                .bind(now)
+                .execute(&mut *conn)
+                .await
+                .map(|r| r.rows_affected() > 0)
+        })
     }
     /// Adds a tag unless the contact has it; `false` when nothing changed.
     pub async fn contact_tag_add(
@@ -230,7 +432,12 @@ impl Tx {
         if emails.is_empty() {
             return Ok(HashSet::new());
         }
-        dispatch_tx!(self, contact_emails_existing(emails))
+        let found: Vec<String> = on_tx!(self, conn, [q = EMAILS_EXISTING], {
+            let mut qb = QueryBuilder::new(q);
+            ContactsDialect::push_in_list(&mut qb, emails);
+            qb.build_query_scalar().fetch_all(&mut *conn).await
+        })?;
+        Ok(found.into_iter().collect())
     }
     /// Inserts the row, or fills the contact with the same email with the row's non-empty fields.
     pub async fn contact_import_upsert(
@@ -238,12 +445,41 @@ impl Tx {
         r: &ContactImportRow,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, contact_import_upsert(r, now))
+        on_tx!(self, conn, [q = CONTACT_IMPORT_UPSERT], {
+            sqlx::query(q)
+                .bind(&r.id)
+                .bind(&r.company_id)
+                .bind(&r.first_name)
+                .bind(&r.last_name)
+                .bind(&r.email)
+                .bind(&r.phone)
+                .bind(&r.title)
+                .bind(&r.department)
+                .bind(&r.linkedin_url)
+                .bind(&r.status)
+                .bind(r.score)
+                .bind(&r.source)
+                .bind(r.tags.as_ref().map(Json))
+                .bind(&r.notes)
+                .bind(now)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn contact_import_insert(
         &mut self,
         p: &ContactImportInsert<'_>,
     ) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, contact_import_insert(p))
+        on_tx!(self, conn, [q = IMPORT_INSERT], {
+            sqlx::query(q)
+                .bind(p.id)
+                .bind(p.body)
+                .bind(p.created_by)
+                .bind(p.created_at)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })
     }
 }
