@@ -1,7 +1,104 @@
-//! Calendar grants, meeting sync state, reminder slots and the SMS ledger (SQL in
-//! sqlite/calendar.rs and postgres/calendar.rs).
+//! Calendar grants, meeting sync state, reminder slots and the SMS ledger. Every query is the same
+//! in both dialects, so all are written once here.
 
+use super::sql::Sql;
 use super::*;
+
+/// The columns of [`CalendarAccountRow`], in its order.
+macro_rules! account_columns {
+    () => {
+        "user_id, provider, account_email, access_token, refresh_token, expires_at, error,
+         connected_at, updated_at"
+    };
+}
+/// The columns of [`SmsRow`], in its order.
+macro_rules! sms_columns {
+    () => {
+        "id, contact_id, meeting_id, kind, to_phone, body, status, provider_id, error, actor_id,
+         created_at, sent_at"
+    };
+}
+
+const ACCOUNT_GET: Sql = sql!(concat!(
+    "SELECT ",
+    account_columns!(),
+    " FROM calendar_accounts WHERE user_id = ?1"
+));
+/// A new grant replaces the earlier one and clears its error; the refresh token is kept when
+/// Google did not send a new one.
+const ACCOUNT_SAVE: Sql = sql!(concat!(
+    "INSERT INTO calendar_accounts (",
+    account_columns!(),
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+     ON CONFLICT (user_id) DO UPDATE SET provider = excluded.provider,
+         account_email = excluded.account_email, access_token = excluded.access_token,
+         refresh_token = COALESCE(excluded.refresh_token, calendar_accounts.refresh_token),
+         expires_at = excluded.expires_at, error = NULL,
+         connected_at = excluded.connected_at, updated_at = excluded.updated_at"
+));
+const ACCOUNT_TOKENS: Sql = sql!(
+    "UPDATE calendar_accounts SET access_token = ?2, expires_at = ?3,
+         refresh_token = COALESCE(?4, refresh_token), error = NULL, updated_at = ?5
+     WHERE user_id = ?1"
+);
+const ACCOUNT_FAILED: Sql =
+    sql!("UPDATE calendar_accounts SET error = ?2, updated_at = ?3 WHERE user_id = ?1");
+const ACCOUNT_DELETE: Sql = sql!("DELETE FROM calendar_accounts WHERE user_id = ?1");
+const SYNC_DONE: Sql = sql!(
+    "UPDATE meetings SET google_calendar_event_id = ?2, google_meet_link = ?3,
+         sync_status = 'synced', last_synced_at = ?4, sync_error = NULL
+     WHERE id = ?1 AND updated_at = ?5 AND google_calendar_sync_enabled"
+);
+const SYNC_FAILED: Sql =
+    sql!("UPDATE meetings SET sync_status = 'failed', sync_error = ?2 WHERE id = ?1");
+const SYNC_CLEARED: Sql = sql!(
+    "UPDATE meetings SET google_calendar_event_id = NULL, google_meet_link = NULL,
+         sync_status = 'pending', last_synced_at = NULL, sync_error = NULL
+     WHERE id = ?1"
+);
+const SYNC_REQUEST: Sql = sql!(
+    "UPDATE meetings SET calendar_owner_id = ?2, google_calendar_sync_enabled = TRUE,
+         sync_status = 'pending', sync_error = NULL
+     WHERE id = ?1"
+);
+const SYNC_DISABLE: Sql = sql!(
+    "UPDATE meetings SET google_calendar_sync_enabled = FALSE, sync_status = 'pending',
+         sync_error = NULL
+     WHERE id = ?1"
+);
+const REMINDER_CANDIDATES: Sql = sql!(
+    "SELECT m.id AS meeting_id, m.scheduled_at, r.slot, r.created_at AS slot_created_at
+     FROM meetings m
+     LEFT JOIN meeting_reminders r
+         ON r.meeting_id = m.id AND r.scheduled_at = m.scheduled_at
+     WHERE m.status IN ('scheduled', 'confirmed') AND m.scheduled_at > ?1 AND m.scheduled_at <= ?2
+     ORDER BY m.scheduled_at, m.id"
+);
+const REMINDER_INSERT: Sql = sql!(
+    "INSERT INTO meeting_reminders (meeting_id, scheduled_at, slot, state, created_at)
+     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING"
+);
+const SMS_GET: Sql = sql!(concat!(
+    "SELECT ",
+    sms_columns!(),
+    " FROM sms_messages WHERE id = ?1"
+));
+const SMS_BY_KEY: Sql = sql!("SELECT id FROM sms_messages WHERE dedupe_key = ?1");
+const SMS_CLAIM: Sql =
+    sql!("UPDATE sms_messages SET status = 'sending' WHERE id = ?1 AND status = 'queued'");
+const SMS_REQUEUE: Sql = sql!(
+    "UPDATE sms_messages SET status = 'queued', error = ?2 WHERE id = ?1 AND status = 'sending'"
+);
+const SMS_FINISH: Sql = sql!(
+    "UPDATE sms_messages SET status = ?2, provider_id = ?3, error = ?4,
+         sent_at = CASE WHEN ?2 IN ('sent', 'demo') THEN ?5 ELSE sent_at END
+     WHERE id = ?1"
+);
+const SMS_INSERT: Sql = sql!(
+    "INSERT INTO sms_messages (id, dedupe_key, contact_id, meeting_id, kind, to_phone, body,
+         status, actor_id, created_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'queued', ?8, ?9) ON CONFLICT (dedupe_key) DO NOTHING"
+);
 
 /// A user's Google Calendar grant; the tokens are sealed ([`crate::sealed::Sealer`]).
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -72,11 +169,27 @@ impl Db {
         &self,
         user_id: &str,
     ) -> Result<Option<CalendarAccountRow>, sqlx::Error> {
-        dispatch!(self, calendar_account_get(user_id))
+        on_db!(self, pool, [q = ACCOUNT_GET], {
+            sqlx::query_as(q).bind(user_id).fetch_optional(pool).await
+        })
     }
     /// Stores a new grant, replacing any earlier one and its error.
     pub async fn calendar_account_save(&self, a: &CalendarAccountRow) -> Result<(), sqlx::Error> {
-        dispatch!(self, calendar_account_save(a))
+        on_db!(self, pool, [q = ACCOUNT_SAVE], {
+            sqlx::query(q)
+                .bind(&a.user_id)
+                .bind(&a.provider)
+                .bind(&a.account_email)
+                .bind(&a.access_token)
+                .bind(&a.refresh_token)
+                .bind(a.expires_at)
+                .bind(&a.error)
+                .bind(a.connected_at)
+                .bind(a.updated_at)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     /// A refreshed access token (and a rotated refresh token, when Google sent one).
     pub async fn calendar_account_tokens(
@@ -87,10 +200,17 @@ impl Db {
         refresh_token: Option<&str>,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        dispatch!(
-            self,
-            calendar_account_tokens(user_id, access_token, expires_at, refresh_token, now)
-        )
+        on_db!(self, pool, [q = ACCOUNT_TOKENS], {
+            sqlx::query(q)
+                .bind(user_id)
+                .bind(access_token)
+                .bind(expires_at)
+                .bind(refresh_token)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn calendar_account_failed(
         &self,
@@ -98,22 +218,59 @@ impl Db {
         error: &str,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        dispatch!(self, calendar_account_failed(user_id, error, now))
+        on_db!(self, pool, [q = ACCOUNT_FAILED], {
+            sqlx::query(q)
+                .bind(user_id)
+                .bind(error)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn calendar_account_delete(&self, user_id: &str) -> Result<u64, sqlx::Error> {
-        dispatch!(self, calendar_account_delete(user_id))
+        on_db!(self, pool, [q = ACCOUNT_DELETE], {
+            sqlx::query(q)
+                .bind(user_id)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// Records a synced event unless the meeting changed (or sync was turned off) since it was read.
     pub async fn meeting_sync_done(&self, d: &SyncDone<'_>) -> Result<u64, sqlx::Error> {
-        dispatch!(self, meeting_sync_done(d))
+        on_db!(self, pool, [q = SYNC_DONE], {
+            sqlx::query(q)
+                .bind(d.meeting_id)
+                .bind(d.event_id)
+                .bind(d.meet_link)
+                .bind(d.now)
+                .bind(d.seen_updated_at)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     pub async fn meeting_sync_failed(&self, id: &str, message: &str) -> Result<u64, sqlx::Error> {
-        dispatch!(self, meeting_sync_failed(id, message))
+        on_db!(self, pool, [q = SYNC_FAILED], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(message)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// The event is gone from the calendar (removed, or the meeting cancelled): no event id, no
     /// link, not synced.
     pub async fn meeting_sync_cleared(&self, id: &str) -> Result<u64, sqlx::Error> {
-        dispatch!(self, meeting_sync_cleared(id))
+        on_db!(self, pool, [q = SYNC_CLEARED], {
+            sqlx::query(q)
+                .bind(id)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// Scheduled or confirmed meetings starting in `(now, until]`, each with its recorded slots for
     /// its current time (one row per slot, or one with no slot).
@@ -122,22 +279,49 @@ impl Db {
         now: i64,
         until: i64,
     ) -> Result<Vec<ReminderCandidate>, sqlx::Error> {
-        dispatch!(self, reminder_candidates(now, until))
+        on_db!(self, pool, [q = REMINDER_CANDIDATES], {
+            sqlx::query_as(q)
+                .bind(now)
+                .bind(until)
+                .fetch_all(pool)
+                .await
+        })
     }
     pub async fn sms_get(&self, id: &str) -> Result<Option<SmsRow>, sqlx::Error> {
-        dispatch!(self, sms_get(id))
+        on_db!(self, pool, [q = SMS_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     pub async fn sms_by_key(&self, dedupe_key: &str) -> Result<Option<String>, sqlx::Error> {
-        dispatch!(self, sms_by_key(dedupe_key))
+        on_db!(self, pool, [q = SMS_BY_KEY], {
+            sqlx::query_scalar(q)
+                .bind(dedupe_key)
+                .fetch_optional(pool)
+                .await
+        })
     }
     /// `queued` → `sending`; 1 when this caller may send it.
     pub async fn sms_claim(&self, id: &str) -> Result<u64, sqlx::Error> {
-        dispatch!(self, sms_claim(id))
+        on_db!(self, pool, [q = SMS_CLAIM], {
+            sqlx::query(q)
+                .bind(id)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// `sending` → `queued`: the provider proved it did not take the message.
     pub async fn sms_requeue(&self, id: &str, error: &str) -> Result<u64, sqlx::Error> {
-        dispatch!(self, sms_requeue(id, error))
+        on_db!(self, pool, [q = SMS_REQUEUE], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(error)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
+    /// The send's outcome; `sent_at` is set when it was sent (or shown in demo mode).
     pub async fn sms_finish(
         &self,
         id: &str,
@@ -146,7 +330,17 @@ impl Db {
         error: Option<&str>,
         now: i64,
     ) -> Result<u64, sqlx::Error> {
-        dispatch!(self, sms_finish(id, status, provider_id, error, now))
+        on_db!(self, pool, [q = SMS_FINISH], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(status)
+                .bind(provider_id)
+                .bind(error)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
 }
 
@@ -157,11 +351,24 @@ impl Tx {
         id: &str,
         owner_id: &str,
     ) -> Result<u64, sqlx::Error> {
-        dispatch_tx!(self, meeting_sync_request(id, owner_id))
+        on_tx!(self, conn, [q = SYNC_REQUEST], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(owner_id)
+                .execute(&mut *conn)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// Sync turned off (the event is being removed): later edits leave the calendar alone.
     pub async fn meeting_sync_disable(&mut self, id: &str) -> Result<u64, sqlx::Error> {
-        dispatch_tx!(self, meeting_sync_disable(id))
+        on_tx!(self, conn, [q = SYNC_DISABLE], {
+            sqlx::query(q)
+                .bind(id)
+                .execute(&mut *conn)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// Records a reminder slot; false when it was recorded before.
     pub async fn meeting_reminder_insert(
@@ -172,13 +379,34 @@ impl Tx {
         state: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        dispatch_tx!(
-            self,
-            meeting_reminder_insert(meeting_id, scheduled_at, slot, state, now)
-        )
+        on_tx!(self, conn, [q = REMINDER_INSERT], {
+            sqlx::query(q)
+                .bind(meeting_id)
+                .bind(scheduled_at)
+                .bind(slot)
+                .bind(state)
+                .bind(now)
+                .execute(&mut *conn)
+                .await
+                .map(|r| r.rows_affected() == 1)
+        })
     }
     /// Writes a ledger row; false when its dedupe key exists (already written).
     pub async fn sms_insert(&mut self, s: &SmsInsert<'_>) -> Result<bool, sqlx::Error> {
-        dispatch_tx!(self, sms_insert(s))
+        on_tx!(self, conn, [q = SMS_INSERT], {
+            sqlx::query(q)
+                .bind(s.id)
+                .bind(s.dedupe_key)
+                .bind(s.contact_id)
+                .bind(s.meeting_id)
+                .bind(s.kind)
+                .bind(s.to_phone)
+                .bind(s.body)
+                .bind(s.actor_id)
+                .bind(s.now)
+                .execute(&mut *conn)
+                .await
+                .map(|r| r.rows_affected() == 1)
+        })
     }
 }

@@ -8,7 +8,6 @@ use sqlx::{Executor, PgConnection, PgPool, Postgres, Row};
 
 use super::*;
 
-mod calendar;
 mod companies;
 mod contacts;
 mod discovery;
@@ -21,7 +20,6 @@ mod sequences;
 mod suppressions;
 mod voice;
 
-pub use calendar::*;
 pub use companies::*;
 pub use contacts::*;
 pub use discovery::*;

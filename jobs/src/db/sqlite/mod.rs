@@ -7,7 +7,6 @@ use sqlx::{Executor, Row, Sqlite, SqliteConnection, SqlitePool};
 
 use super::*;
 
-mod calendar;
 mod companies;
 mod contacts;
 mod discovery;
@@ -20,7 +19,6 @@ mod sequences;
 mod suppressions;
 mod voice;
 
-pub use calendar::*;
 pub use companies::*;
 pub use contacts::*;
 pub use discovery::*;
