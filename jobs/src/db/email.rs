@@ -1,6 +1,6 @@
 //! Email: templates, campaigns, the message ledger, events, suppression and sending limits. The SQL
-//! stands beside each function; what differs by dialect (the audience filter, the batch inserts)
-//! is in sqlite/email.rs and postgres/email.rs.
+//! stands beside each function, in both dialects; only the audience filter, which the sequences
+//! share, is in sqlite/email.rs and postgres/email.rs.
 //!
 //! The ledger (`email_messages`) is the at-most-once record: a message row exists before anything is
 //! sent, is claimed (`sending`) in a committed transaction before the SMTP conversation starts, and
@@ -377,16 +377,26 @@ macro_rules! locking {
     };
 }
 
-const TEMPLATE_LIST: Sql = sql!(concat!(
-    "SELECT ",
-    template_columns!(),
-    " FROM email_templates ORDER BY is_builtin DESC, created_at, name"
-));
-const TEMPLATE_GET: Sql = sql!(concat!(
-    "SELECT ",
-    template_columns!(),
-    " FROM email_templates WHERE id = ?1"
-));
+/// `SELECT <$columns!()> FROM <$table> <$rest>`, one text for both dialects.
+macro_rules! select {
+    ($columns:ident, $table:literal, $rest:literal) => {
+        sql!(concat!(
+            "SELECT ",
+            $columns!(),
+            " FROM ",
+            $table,
+            " ",
+            $rest
+        ))
+    };
+}
+
+const TEMPLATE_LIST: Sql = select!(
+    template_columns,
+    "email_templates",
+    "ORDER BY is_builtin DESC, created_at, name"
+);
+const TEMPLATE_GET: Sql = select!(template_columns, "email_templates", "WHERE id = ?1");
 const TEMPLATE_INSERT: Sql = sql!(concat!(
     "INSERT INTO email_templates (",
     template_columns!(),
@@ -399,17 +409,12 @@ const CAMPAIGN_INSERT: Sql = sql!(concat!(
     ")
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
 ));
-const CAMPAIGN_GET: Sql = sql!(concat!(
-    "SELECT ",
-    campaign_columns!(),
-    " FROM campaigns WHERE id = ?1"
-));
-const CAMPAIGN_LIST: Sql = sql!(concat!(
-    "SELECT ",
-    campaign_columns!(),
-    " FROM campaigns WHERE kind = ?1
-     ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
-));
+const CAMPAIGN_GET: Sql = select!(campaign_columns, "campaigns", "WHERE id = ?1");
+const CAMPAIGN_LIST: Sql = select!(
+    campaign_columns,
+    "campaigns",
+    "WHERE kind = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
+);
 const CAMPAIGN_COUNT: Sql = sql!("SELECT COUNT(*) FROM campaigns WHERE kind = ?1");
 /// ?2: the statuses it may move from, a JSON array.
 const CAMPAIGN_SET_STATUS: Sql = in_list!(
@@ -449,6 +454,37 @@ const AUDIENCE: Sql = Sql {
     sqlite: sqlite::AUDIENCE,
     postgres: postgres::AUDIENCE,
 };
+/// One queued ledger row per contact of the audience (`{audience}`, ?1..?5, put in per dialect);
+/// ?6: campaign, ?7: sender address, ?8: sender name, ?9: Message-ID domain, ?10: now.
+/// Differs: the random id (randomblob / gen_random_uuid) and the vars object (json_object /
+/// jsonb_build_object).
+macro_rules! materialize {
+    ($random_id:literal, $object:literal) => {
+        concat!(
+            "INSERT INTO email_messages (id, dedupe_key, campaign_id, contact_id, to_email, from_email,
+                 vars, message_id, status, created_at)
+             SELECT ",
+            $random_id,
+            ", 'campaign:' || CAST(?6 AS TEXT) || ':' || c.id, ?6, c.id, lower(trim(c.email)), ?7, ",
+            $object,
+            "('firstName', c.first_name, 'lastName', c.last_name, 'email', c.email,
+                     'title', coalesce(c.title, ''), 'companyName', coalesce(co.name, ''),
+                     'senderName', CAST(?8 AS TEXT)),
+                 CAST(?6 AS TEXT) || '.' || c.id || '@' || CAST(?9 AS TEXT), 'queued', ?10
+             FROM contacts c LEFT JOIN companies co ON co.id = c.company_id
+             WHERE {audience}
+             ON CONFLICT (dedupe_key) DO NOTHING"
+        )
+    };
+}
+const MATERIALIZE: Sql = Sql {
+    sqlite: materialize!("lower(hex(randomblob(16)))", "json_object"),
+    postgres: sql!(materialize!(
+        "replace(gen_random_uuid()::text, '-', '')",
+        "jsonb_build_object"
+    ))
+    .postgres,
+};
 const ORPHANS_RESOLVE: Sql = sql!(
     "UPDATE email_messages SET status = 'unknown',
          last_error = 'the sending run stopped during delivery; not sent again'
@@ -464,6 +500,28 @@ const MESSAGE_CANDIDATES: Sql = locking!(
     "FOR UPDATE SKIP LOCKED",
     ""
 );
+/// ?1: the rows, a JSON array of objects keyed by column.
+const MESSAGES_INSERT: Sql = Sql {
+    // Differs: SQLite reads the array with json_each and `->>` (and its parser needs `WHERE true`
+    // between a SELECT and ON CONFLICT); Postgres with jsonb_to_recordset, typed per column.
+    sqlite: "INSERT INTO email_messages (id, dedupe_key, campaign_id, contact_id, to_email, from_email,
+                 subject, body, vars, message_id, status, created_at, step_id, enrollment_id, variant)
+             SELECT value ->> 'id', value ->> 'dedupe_key', value ->> 'campaign_id', value ->> 'contact_id',
+                 value ->> 'to_email', value ->> 'from_email', value ->> 'subject', value ->> 'body',
+                 value ->> 'vars', value ->> 'message_id', value ->> 'status', value ->> 'created_at',
+                 value ->> 'step_id', value ->> 'enrollment_id', value ->> 'variant'
+             FROM json_each(?1) WHERE true
+             ON CONFLICT (dedupe_key) DO NOTHING",
+    postgres: "INSERT INTO email_messages (id, dedupe_key, campaign_id, contact_id, to_email, from_email,
+                   subject, body, vars, message_id, status, created_at, step_id, enrollment_id, variant)
+               SELECT id, dedupe_key, campaign_id, contact_id, to_email, from_email, subject, body, vars,
+                   message_id, status, created_at, step_id, enrollment_id, variant
+               FROM jsonb_to_recordset($1::jsonb) AS r(id text, dedupe_key text, campaign_id text,
+                   contact_id text, to_email text, from_email text, subject text, body text, vars jsonb,
+                   message_id text, status text, created_at bigint, step_id text, enrollment_id text,
+                   variant text)
+               ON CONFLICT (dedupe_key) DO NOTHING",
+};
 const CONTACTS_WITH_EMAIL: Sql = sql!(
     "SELECT id, lower(trim(email)) FROM contacts WHERE email IS NOT NULL AND trim(email) <> ''
      ORDER BY created_at, id LIMIT ?1"
@@ -709,7 +767,23 @@ impl Db {
         &self,
         m: &Materialize<'_>,
     ) -> Result<u64, sqlx::Error> {
-        dispatch!(self, campaign_messages_materialize(m))
+        let a = m.audience;
+        on_db!(self, pool, [q = MATERIALIZE, audience = AUDIENCE], {
+            sqlx::query(AssertSqlSafe(q.replace("{audience}", audience)))
+                .bind(a.score_min)
+                .bind(a.score_max)
+                .bind(a.statuses_json())
+                .bind(a.states_json())
+                .bind(a.ids_json())
+                .bind(m.campaign_id)
+                .bind(m.from_email)
+                .bind(m.sender_name)
+                .bind(m.message_domain)
+                .bind(m.now)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// Rows of a run that is no longer running, left `sending`, become `unknown`: they may or may
     /// not have reached the server and are never sent again.
@@ -998,7 +1072,13 @@ impl Tx {
             })
             .collect();
         let rows = Value::from(rows).to_string();
-        dispatch_tx!(self, messages_insert(&rows))
+        on_tx!(self, conn, [q = MESSAGES_INSERT], {
+            sqlx::query(q)
+                .bind(&rows)
+                .execute(&mut *conn)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// Grants up to `want` sends within the limits and counts them; the number granted.
     pub async fn mailbox_reserve(&mut self, r: &Reserve<'_>) -> Result<i64, sqlx::Error> {
