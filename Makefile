@@ -26,6 +26,7 @@ check-postgres:
 
 lint:
 	cargo fmt --all -- --check
+	python3 scripts/module-cycles.py
 	cargo clippy --workspace --all-targets -- -D warnings
 
 test-rust:

@@ -165,8 +165,6 @@ pub fn window_keys(now: i64) -> (String, String) {
     )
 }
 
-pub use crate::time::days_between;
-
 /// The daily limit in force: with warm-up, `WARMUP_STEP` per day of sending so far, up to the limit.
 pub fn effective_daily_limit(settings: &DeliverabilityRow, usage: &MailboxUsage) -> i64 {
     let daily = i64::from(settings.daily_limit);
@@ -498,8 +496,8 @@ mod tests {
         let now = 1_795_343_400_000;
         let (h, d) = window_keys(now);
         assert_eq!((h.as_str(), d.as_str()), ("h2026112210", "d20261122"));
-        assert_eq!(days_between(Some("d20261120"), &d), 2);
-        assert_eq!(days_between(None, &d), 0);
+        assert_eq!(crate::time::days_between(Some("d20261120"), &d), 2);
+        assert_eq!(crate::time::days_between(None, &d), 0);
         let s = DeliverabilityRow {
             warmup_enabled: true,
             daily_limit: 100,

@@ -1004,7 +1004,7 @@ impl Db {
         Ok(MailboxUsage {
             this_hour: hour,
             today: day,
-            days_sending: crate::mailing::days_between(first.as_deref(), day_key),
+            days_sending: crate::time::days_between(first.as_deref(), day_key),
         })
     }
 }
