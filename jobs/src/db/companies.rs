@@ -272,6 +272,27 @@ impl Db {
     }
 }
 
+/// Binds ?1..?14, the columns [`COMPANY_INSERT`] and [`COMPANY_UPDATE`] share, in their order.
+macro_rules! bind_company_write {
+    ($query:expr, $c:expr) => {
+        $query
+            .bind(&$c.id)
+            .bind(&$c.name)
+            .bind(&$c.industry)
+            .bind(&$c.status)
+            .bind($c.revenue)
+            .bind($c.employees)
+            .bind($c.score)
+            .bind(&$c.website)
+            .bind(&$c.phone)
+            .bind(&$c.address)
+            .bind(&$c.city)
+            .bind(&$c.state)
+            .bind(&$c.zip_code)
+            .bind(&$c.description)
+    };
+}
+
 impl Tx {
     /// The company, locked against concurrent changes until the transaction ends.
     pub async fn company_get_for_update(
@@ -284,21 +305,7 @@ impl Tx {
     }
     pub async fn company_insert(&mut self, c: &CompanyWrite) -> Result<(), sqlx::Error> {
         on_tx!(self, conn, [q = COMPANY_INSERT], {
-            sqlx::query(q)
-                .bind(&c.id)
-                .bind(&c.name)
-                .bind(&c.industry)
-                .bind(&c.status)
-                .bind(c.revenue)
-                .bind(c.employees)
-                .bind(c.score)
-                .bind(&c.website)
-                .bind(&c.phone)
-                .bind(&c.address)
-                .bind(&c.city)
-                .bind(&c.state)
-                .bind(&c.zip_code)
-                .bind(&c.description)
+            bind_company_write!(sqlx::query(q), c)
                 .bind(&c.discovery_source)
                 .bind(c.now)
                 .execute(&mut *conn)
@@ -308,21 +315,7 @@ impl Tx {
     }
     pub async fn company_update(&mut self, c: &CompanyWrite) -> Result<(), sqlx::Error> {
         on_tx!(self, conn, [q = COMPANY_UPDATE], {
-            sqlx::query(q)
-                .bind(&c.id)
-                .bind(&c.name)
-                .bind(&c.industry)
-                .bind(&c.status)
-                .bind(c.revenue)
-                .bind(c.employees)
-                .bind(c.score)
-                .bind(&c.website)
-                .bind(&c.phone)
-                .bind(&c.address)
-                .bind(&c.city)
-                .bind(&c.state)
-                .bind(&c.zip_code)
-                .bind(&c.description)
+            bind_company_write!(sqlx::query(q), c)
                 .bind(c.now)
                 .execute(&mut *conn)
                 .await

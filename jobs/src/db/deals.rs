@@ -248,6 +248,25 @@ impl Db {
     }
 }
 
+/// Binds ?1..?12, the columns [`DEAL_INSERT`] and [`DEAL_UPDATE`] share, in their order.
+macro_rules! bind_deal {
+    ($query:expr, $d:expr) => {
+        $query
+            .bind(&$d.id)
+            .bind(&$d.title)
+            .bind(&$d.description)
+            .bind($d.value)
+            .bind(&$d.stage)
+            .bind($d.probability)
+            .bind(&$d.expected_close_date)
+            .bind(&$d.actual_close_date)
+            .bind(&$d.contact_id)
+            .bind(&$d.company_id)
+            .bind(&$d.notes)
+            .bind($d.stage_changed_at)
+    };
+}
+
 impl Tx {
     /// The deal, locked against concurrent changes until the transaction ends.
     pub async fn deal_get_for_update(&mut self, id: &str) -> Result<Option<DealRow>, sqlx::Error> {
@@ -257,19 +276,7 @@ impl Tx {
     }
     pub async fn deal_insert(&mut self, d: &DealRow) -> Result<(), sqlx::Error> {
         on_tx!(self, conn, [q = DEAL_INSERT], {
-            sqlx::query(q)
-                .bind(&d.id)
-                .bind(&d.title)
-                .bind(&d.description)
-                .bind(d.value)
-                .bind(&d.stage)
-                .bind(d.probability)
-                .bind(&d.expected_close_date)
-                .bind(&d.actual_close_date)
-                .bind(&d.contact_id)
-                .bind(&d.company_id)
-                .bind(&d.notes)
-                .bind(d.stage_changed_at)
+            bind_deal!(sqlx::query(q), d)
                 .bind(d.created_at)
                 .bind(d.updated_at)
                 .execute(&mut *conn)
@@ -280,19 +287,7 @@ impl Tx {
     /// Writes every mutable column of `d`; the number of rows changed (0: gone).
     pub async fn deal_update(&mut self, d: &DealRow) -> Result<u64, sqlx::Error> {
         on_tx!(self, conn, [q = DEAL_UPDATE], {
-            sqlx::query(q)
-                .bind(&d.id)
-                .bind(&d.title)
-                .bind(&d.description)
-                .bind(d.value)
-                .bind(&d.stage)
-                .bind(d.probability)
-                .bind(&d.expected_close_date)
-                .bind(&d.actual_close_date)
-                .bind(&d.contact_id)
-                .bind(&d.company_id)
-                .bind(&d.notes)
-                .bind(d.stage_changed_at)
+            bind_deal!(sqlx::query(q), d)
                 .bind(d.updated_at)
                 .execute(&mut *conn)
                 .await
