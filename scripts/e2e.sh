@@ -9,7 +9,7 @@ password="$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')"
 export DATABASE_URL="sqlite://$work/e2e.db" PROSPECTOR_DATA_DIR="$work/data" PORT="$port" WEB_DIST="$root/web/dist"
 cleanup() { [ -n "${server:-}" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-"$bin" user add --email e2e-admin@prospector.test --password "$password" --name "E2E Admin" --admin >/dev/null
+"$bin" user add --email e2e-admin@prospector.test --password="$password" --name "E2E Admin" --admin >/dev/null
 "$bin" all >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do

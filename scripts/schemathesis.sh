@@ -17,7 +17,7 @@ export DATABASE_URL="sqlite://$work/fuzz.db" PROSPECTOR_DATA_DIR="$work/data" PO
   LOGIN_ATTEMPTS_PER_MINUTE=100000 LEADS_PER_MINUTE=100000
 cleanup() { [ -n "${server:-}" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-"$bin" user add --email fuzz-admin@prospector.test --password "$password" --name "Fuzz Admin" --admin >/dev/null
+"$bin" user add --email fuzz-admin@prospector.test --password="$password" --name "Fuzz Admin" --admin >/dev/null
 "$bin" all >"$work/server.log" 2>&1 &
 server=$!
 base="http://127.0.0.1:$port"
