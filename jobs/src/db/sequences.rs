@@ -1,11 +1,19 @@
-//! Email sequences: sequences, steps, enrollments and reply rules (SQL in sqlite/sequences.rs and
-//! postgres/sequences.rs). Steps run in `step_order`, ties by creation.
+//! Email sequences: sequences, steps, enrollments and reply rules. The SQL stands beside each
+//! function, in both dialects; what differs by dialect (the list casts, the step reorder, the
+//! enrollment insert, the leasing, the nullable-status filters) is in sqlite/sequences.rs and
+//! postgres/sequences.rs. Steps run in `step_order`, ties by creation.
 
+use super::sql::Sql;
 use super::*;
 
-pub(crate) const SEQUENCE_COLUMNS: &str = "id, name, description, status, trigger_type, \
-    trigger_config, enrollment_rules, exit_rules, ab_testing_enabled, ab_test_config, \
-    max_daily_enrollments, created_at, updated_at, sending_window";
+/// The sequence columns, in the order [`SequenceRow`] reads them.
+macro_rules! sequence_columns {
+    () => {
+        "id, name, description, status, trigger_type, trigger_config, enrollment_rules, exit_rules, \
+         ab_testing_enabled, ab_test_config, max_daily_enrollments, created_at, updated_at, \
+         sending_window"
+    };
+}
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SequenceRow {
@@ -34,8 +42,13 @@ pub struct SequenceCounts {
     pub completed: i64,
 }
 
-pub(crate) const STEP_COLUMNS: &str = "id, sequence_id, name, type, step_order, config, \
-    delay_minutes, conditional_rules, created_at, updated_at";
+/// The step columns, in the order [`StepRow`] reads them.
+macro_rules! step_columns {
+    () => {
+        "id, sequence_id, name, type, step_order, config, delay_minutes, conditional_rules, \
+         created_at, updated_at"
+    };
+}
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StepRow {
@@ -91,8 +104,12 @@ pub struct Enroll<'a> {
     pub now: i64,
 }
 
-pub(crate) const REPLY_RULE_COLUMNS: &str =
-    "id, name, trigger_type, keywords, action, times_triggered, is_active, created_at, updated_at";
+/// The reply rule columns, in the order [`ReplyRuleRow`] reads them.
+macro_rules! reply_rule_columns {
+    () => {
+        "id, name, trigger_type, keywords, action, times_triggered, is_active, created_at, updated_at"
+    };
+}
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ReplyRuleRow {
@@ -192,6 +209,183 @@ pub struct KeyedMessage {
     pub next_attempt_at: Option<i64>,
 }
 
+/// Differs: a list travels as one JSON array of text, read with `json_each` in SQLite and with
+/// `jsonb_array_elements_text` in Postgres. `in_list!(before, n, after)` is the statement with the
+/// list as placeholder `?n` between `before` and `after`.
+macro_rules! in_list {
+    ($before:expr, $n:literal, $after:expr) => {
+        Sql {
+            sqlite: sql!(concat!(
+                $before,
+                "(SELECT value FROM json_each(?",
+                $n,
+                "))",
+                $after
+            ))
+            .sqlite,
+            postgres: sql!(concat!(
+                $before,
+                "(SELECT jsonb_array_elements_text(?",
+                $n,
+                "::jsonb))",
+                $after
+            ))
+            .postgres,
+        }
+    };
+}
+
+/// `SELECT <$columns!()> FROM <$table> <$rest>`, one text for both dialects.
+macro_rules! select {
+    ($columns:ident, $table:literal, $rest:literal) => {
+        sql!(concat!(
+            "SELECT ",
+            $columns!(),
+            " FROM ",
+            $table,
+            " ",
+            $rest
+        ))
+    };
+}
+
+// Differs (in sqlite/ and postgres/): `sequence_counts` (`::bigint` sums), `step_reorder` (the
+// position of an id in the list), `enrollments_insert` (the random id and casts), `enrollment_list`
+// and `executions` (`?N::text IS NULL`), `enrollments_lease` (Postgres locks with SKIP LOCKED).
+
+const SEQUENCE_LIST: Sql = select!(
+    sequence_columns,
+    "email_sequences",
+    "ORDER BY created_at DESC, id DESC"
+);
+const SEQUENCE_GET: Sql = select!(sequence_columns, "email_sequences", "WHERE id = ?1");
+const SEQUENCES_BY_TRIGGER: Sql = select!(
+    sequence_columns,
+    "email_sequences",
+    "WHERE status = 'active' AND trigger_type = ?1
+         ORDER BY created_at, id"
+);
+const SEQUENCE_INSERT: Sql = sql!(concat!(
+    "INSERT INTO email_sequences (",
+    sequence_columns!(),
+    ")
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+));
+const SEQUENCE_UPDATE: Sql = sql!(
+    "UPDATE email_sequences SET name = ?2, description = ?3, status = ?4, trigger_type = ?5,
+         trigger_config = ?6, enrollment_rules = ?7, exit_rules = ?8, ab_testing_enabled = ?9,
+         ab_test_config = ?10, max_daily_enrollments = ?11, updated_at = ?12,
+         sending_window = ?13
+     WHERE id = ?1"
+);
+const SEQUENCE_DELETE: Sql = sql!("DELETE FROM email_sequences WHERE id = ?1");
+
+const STEP_LIST: Sql = select!(
+    step_columns,
+    "sequence_steps",
+    "WHERE sequence_id = ?1
+         ORDER BY step_order, created_at, id"
+);
+const STEP_STATS: Sql = sql!(
+    "SELECT m.step_id AS step_id, m.variant, COUNT(m.sent_at) AS sent, COUNT(m.opened_at) AS opened,
+         COUNT(m.clicked_at) AS clicked, COUNT(m.replied_at) AS replied, COUNT(m.bounced_at) AS bounced
+     FROM email_messages m JOIN sequence_steps s ON s.id = m.step_id
+     WHERE s.sequence_id = ?1 GROUP BY m.step_id, m.variant"
+);
+const STEP_INSERT: Sql = sql!(concat!(
+    "INSERT INTO sequence_steps (",
+    step_columns!(),
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+));
+const STEP_UPDATE: Sql = sql!(
+    "UPDATE sequence_steps SET name = ?3, type = ?4, step_order = ?5, config = ?6,
+         delay_minutes = ?7, conditional_rules = ?8, updated_at = ?9
+     WHERE id = ?1 AND sequence_id = ?2"
+);
+const STEP_DELETE: Sql = sql!("DELETE FROM sequence_steps WHERE id = ?1 AND sequence_id = ?2");
+const STEP_SENT_TIMES: Sql =
+    sql!("SELECT sent_at FROM email_messages WHERE step_id = ?1 AND sent_at IS NOT NULL");
+
+const ENROLLMENTS_SINCE: Sql =
+    sql!("SELECT COUNT(*) FROM sequence_enrollments WHERE sequence_id = ?1 AND enrolled_at >= ?2");
+const ENROLLMENT_EXIT: Sql = sql!(
+    "UPDATE sequence_enrollments SET status = 'exited', exit_reason = ?3, next_action_at = NULL,
+         updated_at = ?4, completed_at = ?4
+     WHERE id = ?1 AND sequence_id = ?2 AND status = 'active'"
+);
+const ENROLLMENTS_EXIT_ALL: Sql = sql!(
+    "UPDATE sequence_enrollments SET status = 'exited', exit_reason = ?2, next_action_at = NULL,
+         updated_at = ?3, completed_at = ?3
+     WHERE sequence_id = ?1 AND status = 'active'"
+);
+const ENROLLMENTS_EXIT_CONTACT: Sql = sql!(
+    "UPDATE sequence_enrollments SET status = 'exited', exit_reason = ?2, next_action_at = NULL,
+         updated_at = ?3, completed_at = ?3
+     WHERE contact_id = ?1 AND status = 'active'"
+);
+const ENROLLMENT_ADVANCE: Sql = sql!(
+    "UPDATE sequence_enrollments SET current_step = ?4, next_action_at = ?5, status = ?6,
+         exit_reason = ?7, variant = coalesce(?8, variant), updated_at = ?9, leased_until = NULL,
+         completed_at = CASE WHEN ?6 = 'active' THEN completed_at ELSE ?9 END
+     WHERE id = ?1 AND status = 'active' AND current_step = ?2 AND next_action_at = ?3"
+);
+/// ?1: the enrollment ids, a JSON array.
+const ENROLLMENT_RUNS: Sql = in_list!(
+    "SELECT e.id, e.contact_id, e.status, e.current_step, e.next_action_at, e.variant,
+         c.first_name, c.last_name, c.email, c.title, c.status AS contact_status, c.score, c.tags,
+         c.company_id, co.name AS company_name, co.state AS company_state,
+         (SELECT COUNT(m.opened_at) FROM email_messages m WHERE m.enrollment_id = e.id) AS opened,
+         (SELECT COUNT(m.clicked_at) FROM email_messages m WHERE m.enrollment_id = e.id) AS clicked,
+         (SELECT COUNT(m.replied_at) FROM email_messages m WHERE m.enrollment_id = e.id) AS replied,
+         EXISTS (SELECT 1 FROM suppressions x WHERE x.email = lower(trim(c.email))) AS suppressed,
+         EXISTS (SELECT 1 FROM meetings mt WHERE mt.contact_id = e.contact_id
+             AND mt.created_at >= e.enrolled_at AND mt.status <> 'cancelled') AS meeting_booked
+     FROM sequence_enrollments e
+     JOIN contacts c ON c.id = e.contact_id
+     LEFT JOIN companies co ON co.id = c.company_id
+     WHERE e.id IN ",
+    1,
+    ""
+);
+/// ?1: the enrollment ids, a JSON array.
+const ENROLLMENTS_RELEASE: Sql = in_list!(
+    "UPDATE sequence_enrollments SET leased_until = NULL WHERE id IN ",
+    1,
+    ""
+);
+/// ?1: the dedupe keys, a JSON array.
+const MESSAGES_BY_KEYS: Sql = in_list!(
+    "SELECT dedupe_key, id, status, next_attempt_at FROM email_messages
+     WHERE dedupe_key IN ",
+    1,
+    ""
+);
+const EXECUTION_METRICS: Sql = sql!(
+    "SELECT
+         COUNT(*) FILTER (WHERE e.status = 'active' AND s.status = 'active') AS active,
+         COUNT(*) FILTER (WHERE e.status = 'completed' OR (e.status = 'exited'
+             AND e.exit_reason IN ('replied', 'meeting_booked', 'became_customer'))) AS completed,
+         COUNT(*) FILTER (WHERE e.status = 'exited'
+             AND coalesce(e.exit_reason, '') NOT IN ('replied', 'meeting_booked', 'became_customer')) AS failed,
+         COUNT(*) FILTER (WHERE e.status = 'active' AND s.status <> 'active') AS paused
+     FROM sequence_enrollments e JOIN email_sequences s ON s.id = e.sequence_id"
+);
+
+const REPLY_RULE_LIST: Sql = select!(reply_rule_columns, "reply_rules", "ORDER BY created_at, id");
+const REPLY_RULE_GET: Sql = select!(reply_rule_columns, "reply_rules", "WHERE id = ?1");
+const REPLY_RULE_INSERT: Sql = sql!(concat!(
+    "INSERT INTO reply_rules (",
+    reply_rule_columns!(),
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+));
+const REPLY_RULE_UPDATE: Sql = sql!(
+    "UPDATE reply_rules SET name = ?2, trigger_type = ?3, keywords = ?4, action = ?5,
+         is_active = ?6, updated_at = ?7 WHERE id = ?1"
+);
+const REPLY_RULE_TRIGGERED: Sql =
+    sql!("UPDATE reply_rules SET times_triggered = times_triggered + 1 WHERE id = ?1");
+const REPLY_RULE_DELETE: Sql = sql!("DELETE FROM reply_rules WHERE id = ?1");
+
 impl Tx {
     /// Leases up to `limit` due enrollments of active sequences (never leased, or the lease ended)
     /// until `lease_until`, earliest due first.
@@ -210,11 +404,34 @@ impl Tx {
         reason: &str,
         now: i64,
     ) -> Result<u64, sqlx::Error> {
-        dispatch_tx!(self, enrollments_exit_contact(contact_id, reason, now))
+        on_tx!(self, conn, [q = ENROLLMENTS_EXIT_CONTACT], {
+            sqlx::query(q)
+                .bind(contact_id)
+                .bind(reason)
+                .bind(now)
+                .execute(conn)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// False when the enrollment was no longer in the state `a` starts from.
     pub async fn enrollment_advance(&mut self, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
-        dispatch_tx!(self, enrollment_advance(a))
+        let done = on_tx!(self, conn, [q = ENROLLMENT_ADVANCE], {
+            sqlx::query(q)
+                .bind(a.id)
+                .bind(a.from_step)
+                .bind(a.from_due)
+                .bind(a.to_step)
+                .bind(a.next_action_at)
+                .bind(a.status)
+                .bind(a.exit_reason)
+                .bind(a.variant)
+                .bind(a.now)
+                .execute(conn)
+                .await
+                .map(|r| r.rows_affected())
+        })?;
+        Ok(done > 0)
     }
 }
 
@@ -222,12 +439,16 @@ impl Db {
     /// The enrollments (with contact and engagement) of these ids that still exist.
     pub async fn enrollment_runs(&self, ids: &[String]) -> Result<Vec<EnrollmentRun>, sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        dispatch!(self, enrollment_runs(&ids))
+        on_db!(self, pool, [q = ENROLLMENT_RUNS], {
+            sqlx::query_as(q).bind(&ids).fetch_all(pool).await
+        })
     }
     /// Ends the leases of these enrollments (a paused sequence: the tick takes them again on resume).
     pub async fn enrollments_release(&self, ids: &[String]) -> Result<(), sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        dispatch!(self, enrollments_release(&ids))
+        on_db!(self, pool, [q = ENROLLMENTS_RELEASE], {
+            sqlx::query(q).bind(&ids).execute(pool).await.map(|_| ())
+        })
     }
     /// Ends a contact's active enrollments (replied, unsubscribed, bounced).
     pub async fn enrollments_exit_contact(
@@ -242,7 +463,9 @@ impl Db {
         Ok(n)
     }
     pub async fn execution_metrics(&self) -> Result<ExecutionMetrics, sqlx::Error> {
-        dispatch!(self, execution_metrics())
+        on_db!(self, pool, [q = EXECUTION_METRICS], {
+            sqlx::query_as(q).fetch_one(pool).await
+        })
     }
     /// Enrollments of every sequence with this status, soonest next action first.
     pub async fn executions(
@@ -258,22 +481,30 @@ impl Db {
         keys: &[String],
     ) -> Result<Vec<KeyedMessage>, sqlx::Error> {
         let keys = Value::from(keys.to_vec()).to_string();
-        dispatch!(self, messages_by_keys(&keys))
+        on_db!(self, pool, [q = MESSAGES_BY_KEYS], {
+            sqlx::query_as(q).bind(&keys).fetch_all(pool).await
+        })
     }
 
     /// Newest first.
     pub async fn sequence_list(&self) -> Result<Vec<SequenceRow>, sqlx::Error> {
-        dispatch!(self, sequence_list())
+        on_db!(self, pool, [q = SEQUENCE_LIST], {
+            sqlx::query_as(q).fetch_all(pool).await
+        })
     }
     /// Active sequences with this trigger.
     pub async fn sequences_by_trigger(
         &self,
         trigger: &str,
     ) -> Result<Vec<SequenceRow>, sqlx::Error> {
-        dispatch!(self, sequences_by_trigger(trigger))
+        on_db!(self, pool, [q = SEQUENCES_BY_TRIGGER], {
+            sqlx::query_as(q).bind(trigger).fetch_all(pool).await
+        })
     }
     pub async fn sequence_get(&self, id: &str) -> Result<Option<SequenceRow>, sqlx::Error> {
-        dispatch!(self, sequence_get(id))
+        on_db!(self, pool, [q = SEQUENCE_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     pub async fn sequence_counts(
         &self,
@@ -283,31 +514,114 @@ impl Db {
         dispatch!(self, sequence_counts(&ids))
     }
     pub async fn sequence_insert(&self, s: &SequenceRow) -> Result<(), sqlx::Error> {
-        dispatch!(self, sequence_insert(s))
+        on_db!(self, pool, [q = SEQUENCE_INSERT], {
+            sqlx::query(q)
+                .bind(&s.id)
+                .bind(&s.name)
+                .bind(&s.description)
+                .bind(&s.status)
+                .bind(&s.trigger_type)
+                .bind(&s.trigger_config)
+                .bind(&s.enrollment_rules)
+                .bind(&s.exit_rules)
+                .bind(s.ab_testing_enabled)
+                .bind(&s.ab_test_config)
+                .bind(s.max_daily_enrollments)
+                .bind(s.created_at)
+                .bind(s.updated_at)
+                .bind(&s.sending_window)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     /// Writes every mutable column; rows changed (0: gone).
     pub async fn sequence_update(&self, s: &SequenceRow) -> Result<u64, sqlx::Error> {
-        dispatch!(self, sequence_update(s))
+        on_db!(self, pool, [q = SEQUENCE_UPDATE], {
+            sqlx::query(q)
+                .bind(&s.id)
+                .bind(&s.name)
+                .bind(&s.description)
+                .bind(&s.status)
+                .bind(&s.trigger_type)
+                .bind(&s.trigger_config)
+                .bind(&s.enrollment_rules)
+                .bind(&s.exit_rules)
+                .bind(s.ab_testing_enabled)
+                .bind(&s.ab_test_config)
+                .bind(s.max_daily_enrollments)
+                .bind(s.updated_at)
+                .bind(&s.sending_window)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     pub async fn sequence_delete(&self, id: &str) -> Result<u64, sqlx::Error> {
-        dispatch!(self, sequence_delete(id))
+        on_db!(self, pool, [q = SEQUENCE_DELETE], {
+            sqlx::query(q)
+                .bind(id)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
 
     /// In running order.
     pub async fn step_list(&self, sequence_id: &str) -> Result<Vec<StepRow>, sqlx::Error> {
-        dispatch!(self, step_list(sequence_id))
+        on_db!(self, pool, [q = STEP_LIST], {
+            sqlx::query_as(q).bind(sequence_id).fetch_all(pool).await
+        })
     }
     pub async fn step_stats(&self, sequence_id: &str) -> Result<Vec<StepStats>, sqlx::Error> {
-        dispatch!(self, step_stats(sequence_id))
+        on_db!(self, pool, [q = STEP_STATS], {
+            sqlx::query_as(q).bind(sequence_id).fetch_all(pool).await
+        })
     }
     pub async fn step_insert(&self, s: &StepRow) -> Result<(), sqlx::Error> {
-        dispatch!(self, step_insert(s))
+        on_db!(self, pool, [q = STEP_INSERT], {
+            sqlx::query(q)
+                .bind(&s.id)
+                .bind(&s.sequence_id)
+                .bind(&s.name)
+                .bind(&s.kind)
+                .bind(s.step_order)
+                .bind(&s.config)
+                .bind(s.delay_minutes)
+                .bind(&s.conditional_rules)
+                .bind(s.created_at)
+                .bind(s.updated_at)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn step_update(&self, s: &StepRow) -> Result<u64, sqlx::Error> {
-        dispatch!(self, step_update(s))
+        on_db!(self, pool, [q = STEP_UPDATE], {
+            sqlx::query(q)
+                .bind(&s.id)
+                .bind(&s.sequence_id)
+                .bind(&s.name)
+                .bind(&s.kind)
+                .bind(s.step_order)
+                .bind(&s.config)
+                .bind(s.delay_minutes)
+                .bind(&s.conditional_rules)
+                .bind(s.updated_at)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     pub async fn step_delete(&self, sequence_id: &str, id: &str) -> Result<u64, sqlx::Error> {
-        dispatch!(self, step_delete(sequence_id, id))
+        on_db!(self, pool, [q = STEP_DELETE], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(sequence_id)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// Sets `step_order` to each id's position in `ids` (all of the sequence's steps).
     pub async fn step_reorder(
@@ -326,7 +640,13 @@ impl Db {
         sequence_id: &str,
         since: i64,
     ) -> Result<i64, sqlx::Error> {
-        dispatch!(self, enrollments_since(sequence_id, since))
+        on_db!(self, pool, [q = ENROLLMENTS_SINCE], {
+            sqlx::query_scalar(q)
+                .bind(sequence_id)
+                .bind(since)
+                .fetch_one(pool)
+                .await
+        })
     }
     /// Enrolls matching contacts not enrolled before (up to `limit`); how many were enrolled.
     pub async fn enrollments_insert(&self, e: &Enroll<'_>) -> Result<u64, sqlx::Error> {
@@ -350,7 +670,17 @@ impl Db {
         reason: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, enrollment_exit(sequence_id, id, reason, now))
+        let done = on_db!(self, pool, [q = ENROLLMENT_EXIT], {
+            sqlx::query(q)
+                .bind(id)
+                .bind(sequence_id)
+                .bind(reason)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })?;
+        Ok(done > 0)
     }
 
     /// Ends every active enrollment of a sequence (archived): how many.
@@ -360,30 +690,78 @@ impl Db {
         reason: &str,
         now: i64,
     ) -> Result<u64, sqlx::Error> {
-        dispatch!(self, enrollments_exit_all(sequence_id, reason, now))
+        on_db!(self, pool, [q = ENROLLMENTS_EXIT_ALL], {
+            sqlx::query(q)
+                .bind(sequence_id)
+                .bind(reason)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
 
     pub async fn reply_rule_list(&self) -> Result<Vec<ReplyRuleRow>, sqlx::Error> {
-        dispatch!(self, reply_rule_list())
+        on_db!(self, pool, [q = REPLY_RULE_LIST], {
+            sqlx::query_as(q).fetch_all(pool).await
+        })
     }
     pub async fn reply_rule_get(&self, id: &str) -> Result<Option<ReplyRuleRow>, sqlx::Error> {
-        dispatch!(self, reply_rule_get(id))
+        on_db!(self, pool, [q = REPLY_RULE_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
     pub async fn reply_rule_insert(&self, r: &ReplyRuleRow) -> Result<(), sqlx::Error> {
-        dispatch!(self, reply_rule_insert(r))
+        on_db!(self, pool, [q = REPLY_RULE_INSERT], {
+            sqlx::query(q)
+                .bind(&r.id)
+                .bind(&r.name)
+                .bind(&r.trigger_type)
+                .bind(&r.keywords)
+                .bind(&r.action)
+                .bind(r.times_triggered)
+                .bind(r.is_active)
+                .bind(r.created_at)
+                .bind(r.updated_at)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
     }
     pub async fn reply_rule_update(&self, r: &ReplyRuleRow) -> Result<u64, sqlx::Error> {
-        dispatch!(self, reply_rule_update(r))
+        on_db!(self, pool, [q = REPLY_RULE_UPDATE], {
+            sqlx::query(q)
+                .bind(&r.id)
+                .bind(&r.name)
+                .bind(&r.trigger_type)
+                .bind(&r.keywords)
+                .bind(&r.action)
+                .bind(r.is_active)
+                .bind(r.updated_at)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// When each message of a step was handed to the server (lateness figures).
     pub async fn step_sent_times(&self, step_id: &str) -> Result<Vec<i64>, sqlx::Error> {
-        dispatch!(self, step_sent_times(step_id))
+        on_db!(self, pool, [q = STEP_SENT_TIMES], {
+            sqlx::query_scalar(q).bind(step_id).fetch_all(pool).await
+        })
     }
     /// Counts one firing of a rule.
     pub async fn reply_rule_triggered(&self, id: &str) -> Result<(), sqlx::Error> {
-        dispatch!(self, reply_rule_triggered(id))
+        on_db!(self, pool, [q = REPLY_RULE_TRIGGERED], {
+            sqlx::query(q).bind(id).execute(pool).await.map(|_| ())
+        })
     }
     pub async fn reply_rule_delete(&self, id: &str) -> Result<u64, sqlx::Error> {
-        dispatch!(self, reply_rule_delete(id))
+        on_db!(self, pool, [q = REPLY_RULE_DELETE], {
+            sqlx::query(q)
+                .bind(id)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
 }
