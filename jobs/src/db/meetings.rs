@@ -1,15 +1,18 @@
-//! Meetings: params, rows and the dispatching methods (SQL in sqlite/meetings.rs and
-//! postgres/meetings.rs). Changes read the row through [`Tx`] first, so a status rule is checked
-//! against the row the write replaces.
+//! Meetings: params, rows and their queries, written once for both dialects. Changes read the row
+//! through [`Tx`] first, so a status rule is checked against the row the write replaces.
 
 use super::sql::Sql;
 use super::*;
 
 /// The meeting columns, in the order [`MeetingRow`] reads them.
-pub(crate) const MEETING_COLUMNS: &str = "id, title, description, company_id, contact_id, \
-    scheduled_at, duration, location, meeting_type, agenda, attendees, status, sync_status, \
-    google_calendar_event_id, google_meet_link, last_synced_at, google_calendar_sync_enabled, \
-    created_at, updated_at, calendar_owner_id, sync_error";
+macro_rules! meeting_columns {
+    () => {
+        "id, title, description, company_id, contact_id, scheduled_at, duration, location,
+         meeting_type, agenda, attendees, status, sync_status, google_calendar_event_id,
+         google_meet_link, last_synced_at, google_calendar_sync_enabled, created_at, updated_at,
+         calendar_owner_id, sync_error"
+    };
+}
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct MeetingRow {
@@ -60,6 +63,83 @@ pub struct CalendarStats {
     pub average_duration: Option<f64>,
 }
 
+/// The list filters; each NULL parameter matches every row. The CASTs type the parameters for
+/// Postgres when they are NULL.
+macro_rules! meeting_filter {
+    () => {
+        " WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1)
+            AND (CAST(?2 AS TEXT) IS NULL OR company_id = ?2)
+            AND (CAST(?3 AS TEXT) IS NULL OR contact_id = ?3)"
+    };
+}
+
+const MEETING_PAGE: Sql = sql!(concat!(
+    "SELECT ",
+    meeting_columns!(),
+    " FROM meetings",
+    meeting_filter!(),
+    " ORDER BY scheduled_at ASC, id ASC LIMIT ?4 OFFSET ?5"
+));
+const MEETING_COUNT: Sql = sql!(concat!("SELECT COUNT(*) FROM meetings", meeting_filter!()));
+const MEETING_GET: Sql = sql!(concat!(
+    "SELECT ",
+    meeting_columns!(),
+    " FROM meetings WHERE id = ?1"
+));
+// Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
+// write lock (and has no FOR UPDATE).
+const MEETING_GET_FOR_UPDATE: Sql = Sql {
+    sqlite: MEETING_GET.sqlite,
+    postgres: sql!(concat!(
+        "SELECT ",
+        meeting_columns!(),
+        " FROM meetings WHERE id = ?1 FOR UPDATE"
+    ))
+    .postgres,
+};
+const MEETING_INSERT: Sql = sql!(concat!(
+    "INSERT INTO meetings (",
+    meeting_columns!(),
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+               ?19, ?20, ?21)"
+));
+const MEETING_UPDATE: Sql = sql!(
+    "UPDATE meetings SET title = ?2, description = ?3, company_id = ?4, contact_id = ?5,
+        scheduled_at = ?6, duration = ?7, location = ?8, meeting_type = ?9, agenda = ?10,
+        attendees = ?11, status = ?12, updated_at = ?13
+     WHERE id = ?1"
+);
+const MEETING_DELETE: Sql = sql!("DELETE FROM meetings WHERE id = ?1 RETURNING title");
+const MEETINGS_UPCOMING: Sql = sql!(concat!(
+    "SELECT ",
+    meeting_columns!(),
+    " FROM meetings
+     WHERE scheduled_at >= ?1 AND status IN ('scheduled', 'confirmed')
+     ORDER BY scheduled_at ASC, id ASC LIMIT ?2"
+));
+/// On the user's calendar or on no one's (shared); never those synced to another user's calendar.
+const MEETINGS_FEED: Sql = sql!(concat!(
+    "SELECT ",
+    meeting_columns!(),
+    " FROM meetings
+     WHERE scheduled_at >= ?2 AND status IN ('scheduled', 'confirmed')
+       AND (calendar_owner_id IS NULL OR calendar_owner_id = ?1)
+     ORDER BY scheduled_at ASC, id ASC LIMIT ?3"
+));
+const CALENDAR_STATS: Sql = Sql {
+    // Differs: Postgres's AVG of integers is numeric, so it is cast to float8 for the f64.
+    sqlite: "SELECT COUNT(*) AS total,
+                 COUNT(*) FILTER (WHERE scheduled_at >= ?1 AND status IN ('scheduled', 'confirmed')) AS upcoming,
+                 COUNT(*) FILTER (WHERE status = 'completed') AS completed,
+                 AVG(duration) AS average_duration
+             FROM meetings",
+    postgres: "SELECT COUNT(*) AS total,
+                   COUNT(*) FILTER (WHERE scheduled_at >= $1 AND status IN ('scheduled', 'confirmed')) AS upcoming,
+                   COUNT(*) FILTER (WHERE status = 'completed') AS completed,
+                   AVG(duration)::float8 AS average_duration
+               FROM meetings",
+};
+
 impl Db {
     /// Scheduled or confirmed meetings from `from` on, soonest first.
     pub async fn meetings_upcoming(
@@ -67,7 +147,13 @@ impl Db {
         from: i64,
         limit: i64,
     ) -> Result<Vec<MeetingRow>, sqlx::Error> {
-        dispatch!(self, meetings_upcoming(from, limit))
+        on_db!(self, pool, [q = MEETINGS_UPCOMING], {
+            sqlx::query_as(q)
+                .bind(from)
+                .bind(limit)
+                .fetch_all(pool)
+                .await
+        })
     }
     /// What `user_id`'s calendar feed shows: scheduled or confirmed meetings from `from` on, on
     /// their calendar or on no one's; soonest first.
@@ -77,7 +163,14 @@ impl Db {
         from: i64,
         limit: i64,
     ) -> Result<Vec<MeetingRow>, sqlx::Error> {
-        dispatch!(self, meetings_feed(user_id, from, limit))
+        on_db!(self, pool, [q = MEETINGS_FEED], {
+            sqlx::query_as(q)
+                .bind(user_id)
+                .bind(from)
+                .bind(limit)
+                .fetch_all(pool)
+                .await
+        })
     }
     /// The version in the user's current feed URL; `None` when the user does not exist.
     pub async fn calendar_feed_version(&self, user_id: &str) -> Result<Option<i32>, sqlx::Error> {
@@ -103,16 +196,36 @@ impl Db {
         })
     }
     pub async fn calendar_stats(&self, now: i64) -> Result<CalendarStats, sqlx::Error> {
-        dispatch!(self, calendar_stats(now))
+        on_db!(self, pool, [q = CALENDAR_STATS], {
+            sqlx::query_as(q).bind(now).fetch_one(pool).await
+        })
     }
     pub async fn meeting_list(
         &self,
         p: &MeetingList<'_>,
     ) -> Result<(Vec<MeetingRow>, i64), sqlx::Error> {
-        dispatch!(self, meeting_list(p))
+        on_db!(self, pool, [page = MEETING_PAGE, count = MEETING_COUNT], {
+            let rows = sqlx::query_as(page)
+                .bind(p.status)
+                .bind(p.company_id)
+                .bind(p.contact_id)
+                .bind(p.limit)
+                .bind(p.offset)
+                .fetch_all(pool)
+                .await?;
+            let total = sqlx::query_scalar(count)
+                .bind(p.status)
+                .bind(p.company_id)
+                .bind(p.contact_id)
+                .fetch_one(pool)
+                .await?;
+            Ok((rows, total))
+        })
     }
     pub async fn meeting_get_by_id(&self, id: &str) -> Result<Option<MeetingRow>, sqlx::Error> {
-        dispatch!(self, meeting_get_by_id(id))
+        on_db!(self, pool, [q = MEETING_GET], {
+            sqlx::query_as(q).bind(id).fetch_optional(pool).await
+        })
     }
 }
 
@@ -122,17 +235,65 @@ impl Tx {
         &mut self,
         id: &str,
     ) -> Result<Option<MeetingRow>, sqlx::Error> {
-        dispatch_tx!(self, meeting_get_for_update(id))
+        on_tx!(self, conn, [q = MEETING_GET_FOR_UPDATE], {
+            sqlx::query_as(q).bind(id).fetch_optional(conn).await
+        })
     }
     pub async fn meeting_insert(&mut self, m: &MeetingRow) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, meeting_insert(m))
+        on_tx!(self, conn, [q = MEETING_INSERT], {
+            sqlx::query(q)
+                .bind(&m.id)
+                .bind(&m.title)
+                .bind(&m.description)
+                .bind(&m.company_id)
+                .bind(&m.contact_id)
+                .bind(m.scheduled_at)
+                .bind(m.duration)
+                .bind(&m.location)
+                .bind(&m.meeting_type)
+                .bind(&m.agenda)
+                .bind(&m.attendees)
+                .bind(&m.status)
+                .bind(&m.sync_status)
+                .bind(&m.google_calendar_event_id)
+                .bind(&m.google_meet_link)
+                .bind(m.last_synced_at)
+                .bind(m.google_calendar_sync_enabled)
+                .bind(m.created_at)
+                .bind(m.updated_at)
+                .bind(&m.calendar_owner_id)
+                .bind(&m.sync_error)
+                .execute(conn)
+                .await
+                .map(|_| ())
+        })
     }
     /// Writes every mutable column of `m`; the number of rows changed (0: gone).
     pub async fn meeting_update(&mut self, m: &MeetingRow) -> Result<u64, sqlx::Error> {
-        dispatch_tx!(self, meeting_update(m))
+        on_tx!(self, conn, [q = MEETING_UPDATE], {
+            sqlx::query(q)
+                .bind(&m.id)
+                .bind(&m.title)
+                .bind(&m.description)
+                .bind(&m.company_id)
+                .bind(&m.contact_id)
+                .bind(m.scheduled_at)
+                .bind(m.duration)
+                .bind(&m.location)
+                .bind(&m.meeting_type)
+                .bind(&m.agenda)
+                .bind(&m.attendees)
+                .bind(&m.status)
+                .bind(m.updated_at)
+                .execute(conn)
+                .await
+                .map(|r| r.rows_affected())
+        })
     }
     /// Deletes the meeting; its title if it existed.
     pub async fn meeting_delete(&mut self, id: &str) -> Result<Option<String>, sqlx::Error> {
-        dispatch_tx!(self, meeting_delete(id))
+        on_tx!(self, conn, [q = MEETING_DELETE], {
+            sqlx::query_scalar(q).bind(id).fetch_optional(conn).await
+        })
     }
 }
