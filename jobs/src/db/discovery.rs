@@ -2,6 +2,9 @@
 //! natural keys (company: website domain, else name + state; contact: email, else name + company), so
 //! re-running a scan updates and never duplicates.
 
+use sqlx::types::Json;
+
+use super::sql::Sql;
 use super::*;
 use crate::domain::discovery::FoundCompany;
 
@@ -33,11 +36,216 @@ pub struct DiscoveryUpserted {
     pub contacts: Vec<(String, bool)>,
 }
 
+const COMPANY_BY_DOMAIN: Sql = sql!("SELECT id FROM companies WHERE domain = ?1");
+// Differs: SQLite compares a NULL state with IS; Postgres needs IS NOT DISTINCT FROM and the type of
+// a NULL domain.
+const COMPANY_BY_NAME: Sql = Sql {
+    sqlite: "SELECT id FROM companies WHERE lower(name) = lower(?1) AND state IS ?2
+               AND (?3 IS NULL OR domain IS NULL) ORDER BY created_at LIMIT 1",
+    postgres:
+        "SELECT id FROM companies WHERE lower(name) = lower($1) AND state IS NOT DISTINCT FROM $2
+               AND ($3::text IS NULL OR domain IS NULL) ORDER BY created_at LIMIT 1",
+};
+const COMPANY_INSERT: Sql = sql!("INSERT INTO companies (id, name, industry, company_type, status, revenue, employees, founded, score,
+                 prospect_score, website, domain, phone, address, city, state, zip_code, description, discovered_at,
+                 created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, 'discovered', ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11,
+                 ?12, ?13, ?14, ?15, ?16, ?17, ?17, ?17)");
+const COMPANY_UPDATE: Sql = sql!("UPDATE companies SET industry = COALESCE(?2, industry), company_type = COALESCE(?3, company_type),
+                 revenue = COALESCE(?4, revenue), employees = COALESCE(?5, employees),
+                 founded = COALESCE(?6, founded), score = ?7, prospect_score = ?7,
+                 website = COALESCE(?8, website), domain = COALESCE(domain, ?9), phone = COALESCE(?10, phone),
+                 address = COALESCE(?11, address), city = COALESCE(?12, city), zip_code = COALESCE(?13, zip_code),
+                 description = COALESCE(?14, description), updated_at = ?15
+             WHERE id = ?1");
+const COMPANY_DISCOVERY: Sql = sql!("UPDATE companies SET discovery_source = ?2, discovery_city = ?3, discovery_state = ?4,
+             discovery_region = ?5, discovery_metadata = ?6,
+             competitor_alignment = COALESCE(?7, competitor_alignment), growth_rate = COALESCE(?8, growth_rate),
+             competitive_analysis = COALESCE(?9, competitive_analysis),
+             lead_qualification = COALESCE(?10, lead_qualification),
+             has_enhanced_data = (has_enhanced_data OR ?11), discovered_at = COALESCE(discovered_at, ?12)
+         WHERE id = ?1");
+const CONTACT_BY_EMAIL: Sql = sql!("SELECT id FROM contacts WHERE lower(email) = lower(?1)");
+const CONTACT_BY_NAME: Sql = sql!(
+    "SELECT id FROM contacts WHERE lower(first_name) = lower(?1) AND lower(last_name) = lower(?2)
+                   AND company_id = ?3 LIMIT 1"
+);
+const CONTACT_UPDATE: Sql = sql!(
+    "UPDATE contacts SET title = COALESCE(?2, title), department = COALESCE(?3, department),
+                         phone = COALESCE(?4, phone), linkedin_url = COALESCE(?5, linkedin_url),
+                         company_id = COALESCE(company_id, ?6), score = ?7, updated_at = ?8
+                     WHERE id = ?1"
+);
+const CONTACT_INSERT: Sql = sql!(
+    "INSERT INTO contacts (id, company_id, first_name, last_name, email, phone, title, department,
+                         linkedin_url, status, score, source, created_at, updated_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'new_lead', ?10, 'discovery',
+                         ?11, ?11)"
+);
+
 impl Tx {
     pub async fn discovery_upsert(
         &mut self,
         d: &DiscoveryUpsert<'_>,
     ) -> Result<DiscoveryUpserted, sqlx::Error> {
-        dispatch_tx!(self, discovery_upsert(d))
+        on_tx!(
+            self,
+            conn,
+            [
+                company_by_domain = COMPANY_BY_DOMAIN,
+                company_by_name = COMPANY_BY_NAME,
+                company_insert = COMPANY_INSERT,
+                company_update = COMPANY_UPDATE,
+                company_discovery = COMPANY_DISCOVERY,
+                contact_by_email = CONTACT_BY_EMAIL,
+                contact_by_name = CONTACT_BY_NAME,
+                contact_update = CONTACT_UPDATE,
+                contact_insert = CONTACT_INSERT
+            ],
+            {
+                let c = d.company;
+                let existing: Option<String> = match d.domain {
+                    Some(domain) => {
+                        sqlx::query_scalar(company_by_domain)
+                            .bind(domain)
+                            .fetch_optional(&mut *conn)
+                            .await?
+                    }
+                    None => None,
+                };
+                // Without a domain, name + state identify the company; with one that is not stored yet, name +
+                // state may still find a record that never had a website (a lead-form company, say).
+                let existing = match existing {
+                    Some(id) => Some(id),
+                    None => {
+                        sqlx::query_scalar(company_by_name)
+                            .bind(&c.name)
+                            .bind(&c.state)
+                            .bind(d.domain)
+                            .fetch_optional(&mut *conn)
+                            .await?
+                    }
+                };
+                let created = existing.is_none();
+                let company_id = existing.unwrap_or_else(|| ulid::Ulid::new().to_string());
+                if created {
+                    sqlx::query(company_insert)
+                        .bind(&company_id)
+                        .bind(&c.name)
+                        .bind(&c.industry)
+                        .bind(&c.company_type)
+                        .bind(c.revenue)
+                        .bind(c.employees)
+                        .bind(c.founded)
+                        .bind(d.score)
+                        .bind(&c.website)
+                        .bind(d.domain)
+                        .bind(&c.phone)
+                        .bind(&c.address)
+                        .bind(&c.city)
+                        .bind(&c.state)
+                        .bind(&c.zip_code)
+                        .bind(&c.description)
+                        .bind(d.now)
+                        .execute(&mut *conn)
+                        .await?;
+                } else {
+                    // What the provider knows wins; what it does not know is kept.
+                    sqlx::query(company_update)
+                        .bind(&company_id)
+                        .bind(&c.industry)
+                        .bind(&c.company_type)
+                        .bind(c.revenue)
+                        .bind(c.employees)
+                        .bind(c.founded)
+                        .bind(d.score)
+                        .bind(&c.website)
+                        .bind(d.domain)
+                        .bind(&c.phone)
+                        .bind(&c.address)
+                        .bind(&c.city)
+                        .bind(&c.zip_code)
+                        .bind(&c.description)
+                        .bind(d.now)
+                        .execute(&mut *conn)
+                        .await?;
+                }
+                sqlx::query(company_discovery)
+                    .bind(&company_id)
+                    .bind(d.source)
+                    .bind(d.discovery_city)
+                    .bind(d.discovery_state)
+                    .bind(d.discovery_region)
+                    .bind(Json(d.metadata))
+                    .bind(d.competitor_alignment)
+                    .bind(d.growth_rate)
+                    .bind(d.competitive_analysis.map(Json))
+                    .bind(d.lead_qualification.map(Json))
+                    .bind(d.has_enhanced_data)
+                    .bind(d.now)
+                    .execute(&mut *conn)
+                    .await?;
+
+                let mut contacts = Vec::with_capacity(c.contacts.len());
+                for (i, p) in c.contacts.iter().enumerate() {
+                    let score = d.contact_scores.get(i).copied().unwrap_or(50);
+                    let existing: Option<String> = match &p.email {
+                        Some(email) => {
+                            sqlx::query_scalar(contact_by_email)
+                                .bind(email)
+                                .fetch_optional(&mut *conn)
+                                .await?
+                        }
+                        None => {
+                            sqlx::query_scalar(contact_by_name)
+                                .bind(&p.first_name)
+                                .bind(&p.last_name)
+                                .bind(&company_id)
+                                .fetch_optional(&mut *conn)
+                                .await?
+                        }
+                    };
+                    match existing {
+                        Some(id) => {
+                            sqlx::query(contact_update)
+                                .bind(&id)
+                                .bind(&p.title)
+                                .bind(&p.department)
+                                .bind(&p.phone)
+                                .bind(&p.linkedin_url)
+                                .bind(&company_id)
+                                .bind(score)
+                                .bind(d.now)
+                                .execute(&mut *conn)
+                                .await?;
+                            contacts.push((id, false));
+                        }
+                        None => {
+                            let id = ulid::Ulid::new().to_string();
+                            sqlx::query(contact_insert)
+                                .bind(&id)
+                                .bind(&company_id)
+                                .bind(&p.first_name)
+                                .bind(&p.last_name)
+                                .bind(&p.email)
+                                .bind(&p.phone)
+                                .bind(&p.title)
+                                .bind(&p.department)
+                                .bind(&p.linkedin_url)
+                                .bind(score)
+                                .bind(d.now)
+                                .execute(&mut *conn)
+                                .await?;
+                            contacts.push((id, true));
+                        }
+                    }
+                }
+                Ok(DiscoveryUpserted {
+                    company_id,
+                    company_created: created,
+                    contacts,
+                })
+            }
+        )
     }
 }

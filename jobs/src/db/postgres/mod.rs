@@ -10,7 +10,6 @@ use super::*;
 
 mod companies;
 mod contacts;
-mod discovery;
 mod email;
 mod leads;
 mod sequences;
@@ -19,7 +18,6 @@ mod voice;
 
 pub use companies::*;
 pub use contacts::*;
-pub use discovery::*;
 pub use email::*;
 pub use leads::*;
 pub use sequences::*;

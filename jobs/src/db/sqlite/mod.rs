@@ -9,7 +9,6 @@ use super::*;
 
 mod companies;
 mod contacts;
-mod discovery;
 mod email;
 mod leads;
 mod sequences;
@@ -18,7 +17,6 @@ mod voice;
 
 pub use companies::*;
 pub use contacts::*;
-pub use discovery::*;
 pub use email::*;
 pub use leads::*;
 pub use sequences::*;
