@@ -340,57 +340,6 @@ pub fn first_time_column(event_type: &str) -> Option<&'static str> {
     })
 }
 
-/// Differs: a list travels as one JSON array of text, read with `json_each` in SQLite and with
-/// `jsonb_array_elements_text` in Postgres. `in_list!(before, n, after)` is the statement with the
-/// list as placeholder `?n` between `before` and `after`.
-macro_rules! in_list {
-    ($before:expr, $n:literal, $after:expr) => {
-        Sql {
-            sqlite: sql!(concat!(
-                $before,
-                "(SELECT value FROM json_each(?",
-                $n,
-                "))",
-                $after
-            ))
-            .sqlite,
-            postgres: sql!(concat!(
-                $before,
-                "(SELECT jsonb_array_elements_text(?",
-                $n,
-                "::jsonb))",
-                $after
-            ))
-            .postgres,
-        }
-    };
-}
-
-/// Differs: Postgres locks the rows it reads (`$lock` between `before` and `after`); in SQLite the
-/// transaction already holds the database's one write lock (`BEGIN IMMEDIATE`).
-macro_rules! locking {
-    ($before:expr, $lock:literal, $after:expr) => {
-        Sql {
-            sqlite: sql!(concat!($before, $after)).sqlite,
-            postgres: sql!(concat!($before, " ", $lock, $after)).postgres,
-        }
-    };
-}
-
-/// `SELECT <$columns!()> FROM <$table> <$rest>`, one text for both dialects.
-macro_rules! select {
-    ($columns:ident, $table:literal, $rest:literal) => {
-        sql!(concat!(
-            "SELECT ",
-            $columns!(),
-            " FROM ",
-            $table,
-            " ",
-            $rest
-        ))
-    };
-}
-
 const TEMPLATE_LIST: Sql = select!(
     template_columns,
     "email_templates",

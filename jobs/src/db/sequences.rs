@@ -209,46 +209,6 @@ pub struct KeyedMessage {
     pub next_attempt_at: Option<i64>,
 }
 
-/// Differs: a list travels as one JSON array of text, read with `json_each` in SQLite and with
-/// `jsonb_array_elements_text` in Postgres. `in_list!(before, n, after)` is the statement with the
-/// list as placeholder `?n` between `before` and `after`.
-macro_rules! in_list {
-    ($before:expr, $n:literal, $after:expr) => {
-        Sql {
-            sqlite: sql!(concat!(
-                $before,
-                "(SELECT value FROM json_each(?",
-                $n,
-                "))",
-                $after
-            ))
-            .sqlite,
-            postgres: sql!(concat!(
-                $before,
-                "(SELECT jsonb_array_elements_text(?",
-                $n,
-                "::jsonb))",
-                $after
-            ))
-            .postgres,
-        }
-    };
-}
-
-/// `SELECT <$columns!()> FROM <$table> <$rest>`, one text for both dialects.
-macro_rules! select {
-    ($columns:ident, $table:literal, $rest:literal) => {
-        sql!(concat!(
-            "SELECT ",
-            $columns!(),
-            " FROM ",
-            $table,
-            " ",
-            $rest
-        ))
-    };
-}
-
 // Differs (in sqlite/ and postgres/): `sequence_counts` (`::bigint` sums), `step_reorder` (the
 // position of an id in the list), `enrollments_insert` (the random id and casts), `enrollment_list`
 // and `executions` (`?N::text IS NULL`), `enrollments_lease` (Postgres locks with SKIP LOCKED).
