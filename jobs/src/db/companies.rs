@@ -171,15 +171,15 @@ const COMPANY_GET: Sql = sql!(concat!(
 ));
 // Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
 // write lock (and has no FOR UPDATE).
-const COMPANY_GET_FOR_UPDATE: Sql = Sql {
-    sqlite: COMPANY_GET.sqlite,
-    postgres: sql!(concat!(
+const COMPANY_GET_FOR_UPDATE: Sql = locking!(
+    concat!(
         "SELECT ",
         company_columns!("description"),
-        " FROM companies WHERE id = ?1 FOR UPDATE"
-    ))
-    .postgres,
-};
+        " FROM companies WHERE id = ?1"
+    ),
+    "FOR UPDATE",
+    ""
+);
 /// The list's page and count; [`push_filter`] adds the filters.
 const COMPANY_PAGE: Sql = sql!(concat!(
     "SELECT ",

@@ -195,15 +195,15 @@ const CONTACT_GET: Sql = sql!(concat!(
 ));
 // Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
 // write lock (and has no FOR UPDATE).
-const CONTACT_GET_FOR_UPDATE: Sql = Sql {
-    sqlite: CONTACT_GET.sqlite,
-    postgres: sql!(concat!(
+const CONTACT_GET_FOR_UPDATE: Sql = locking!(
+    concat!(
         "SELECT ",
         contact_columns!(),
-        " FROM contacts WHERE id = ?1 FOR UPDATE"
-    ))
-    .postgres,
-};
+        " FROM contacts WHERE id = ?1"
+    ),
+    "FOR UPDATE",
+    ""
+);
 /// The list's page and count; [`push_filter`] adds the filters.
 const CONTACT_PAGE: Sql = sql!(concat!("SELECT ", contact_columns!(), " FROM contacts"));
 const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts");

@@ -124,15 +124,11 @@ const DEAL_GET: Sql = sql!(concat!(
 ));
 // Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
 // write lock (and has no FOR UPDATE).
-const DEAL_GET_FOR_UPDATE: Sql = Sql {
-    sqlite: DEAL_GET.sqlite,
-    postgres: sql!(concat!(
-        "SELECT ",
-        deal_columns!(),
-        " FROM deals WHERE id = ?1 FOR UPDATE"
-    ))
-    .postgres,
-};
+const DEAL_GET_FOR_UPDATE: Sql = locking!(
+    concat!("SELECT ", deal_columns!(), " FROM deals WHERE id = ?1"),
+    "FOR UPDATE",
+    ""
+);
 const DEAL_INSERT: Sql = sql!(concat!(
     "INSERT INTO deals (",
     deal_columns!(),

@@ -88,15 +88,15 @@ const MEETING_GET: Sql = sql!(concat!(
 ));
 // Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
 // write lock (and has no FOR UPDATE).
-const MEETING_GET_FOR_UPDATE: Sql = Sql {
-    sqlite: MEETING_GET.sqlite,
-    postgres: sql!(concat!(
+const MEETING_GET_FOR_UPDATE: Sql = locking!(
+    concat!(
         "SELECT ",
         meeting_columns!(),
-        " FROM meetings WHERE id = ?1 FOR UPDATE"
-    ))
-    .postgres,
-};
+        " FROM meetings WHERE id = ?1"
+    ),
+    "FOR UPDATE",
+    ""
+);
 const MEETING_INSERT: Sql = sql!(concat!(
     "INSERT INTO meetings (",
     meeting_columns!(),
