@@ -9,8 +9,10 @@ import { EmptyState, StatTile } from '@/components/ui/states';
 import { TabList } from '@/components/ui/tabs';
 import { useBulkAiScore } from '@/features/automation/api/bulk-ai-score';
 import { useAutomationOverview } from '@/features/automation/api/get-automation-overview';
+import { automationKeys } from '@/features/automation/api/query-keys';
 import { useSendReminders } from '@/features/automation/api/send-reminders';
 import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
+import { contactsKeys } from '@/features/contacts/api/query-keys';
 import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { serverMessageOr } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -63,7 +65,7 @@ export function AutomationRoute() {
   const scoring = useJobOutcome(scoringJob, {
     onDone: scored,
     onError: () => setScoringJob(null),
-    invalidate: [['automation'], ['contacts']],
+    invalidate: [automationKeys.all, contactsKeys.all],
   });
   const reminders = useSendReminders({
     onSuccess: (r) =>

@@ -101,7 +101,7 @@ export function VoiceAgentsRoute() {
       }
     },
     onError: placed,
-    invalidate: [voiceKeys.calls],
+    invalidate: [voiceKeys.calls()],
   });
 
   const active = (agents.data ?? []).filter((a) => a.status === 'active');

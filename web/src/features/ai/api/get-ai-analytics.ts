@@ -10,6 +10,6 @@ export const getAiAnalytics = ({ signal }: { signal?: AbortSignal } = {}) => api
 
 /** `refetchInterval`: the page's auto-refresh (30 s, or false when it is off). */
 export const getAiAnalyticsQueryOptions = (refetchInterval: number | false = false) =>
-  queryOptions({ queryKey: aiKeys.analytics, queryFn: ({ signal }) => getAiAnalytics({ signal }), refetchInterval });
+  queryOptions({ queryKey: aiKeys.analytics(), queryFn: ({ signal }) => getAiAnalytics({ signal }), refetchInterval });
 
 export const useAiAnalytics = (refetchInterval: number | false = false) => useQuery(getAiAnalyticsQueryOptions(refetchInterval));

@@ -10,6 +10,6 @@ export const getAutomationPreview = ({ signal }: { signal?: AbortSignal } = {}) 
 
 /** `refetchInterval`: the page's auto-refresh (30 s, or false when it is off). */
 export const getAutomationPreviewQueryOptions = (refetchInterval: number | false = false) =>
-  queryOptions({ queryKey: aiKeys.automationPreview, queryFn: ({ signal }) => getAutomationPreview({ signal }), refetchInterval });
+  queryOptions({ queryKey: aiKeys.automationPreview(), queryFn: ({ signal }) => getAutomationPreview({ signal }), refetchInterval });
 
 export const useAutomationPreview = (refetchInterval: number | false = false) => useQuery(getAutomationPreviewQueryOptions(refetchInterval));

@@ -10,6 +10,6 @@ export const getEmailAutomationStatus = ({ signal }: { signal?: AbortSignal } = 
 
 /** `refetchInterval`: the page's auto-refresh (30 s, or false when it is off). */
 export const getEmailAutomationStatusQueryOptions = (refetchInterval: number | false = false) =>
-  queryOptions({ queryKey: aiKeys.emailAutomation, queryFn: ({ signal }) => getEmailAutomationStatus({ signal }), refetchInterval });
+  queryOptions({ queryKey: aiKeys.emailAutomation(), queryFn: ({ signal }) => getEmailAutomationStatus({ signal }), refetchInterval });
 
 export const useEmailAutomationStatus = (refetchInterval: number | false = false) => useQuery(getEmailAutomationStatusQueryOptions(refetchInterval));

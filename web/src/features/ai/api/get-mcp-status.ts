@@ -10,6 +10,6 @@ export const getMcpStatus = ({ signal }: { signal?: AbortSignal } = {}) => api.g
 
 /** `refetchInterval`: the page's auto-refresh (30 s, or false when it is off). */
 export const getMcpStatusQueryOptions = (refetchInterval: number | false = false) =>
-  queryOptions({ queryKey: aiKeys.mcp, queryFn: ({ signal }) => getMcpStatus({ signal }), refetchInterval });
+  queryOptions({ queryKey: aiKeys.mcp(), queryFn: ({ signal }) => getMcpStatus({ signal }), refetchInterval });
 
 export const useMcpStatus = (refetchInterval: number | false = false) => useQuery(getMcpStatusQueryOptions(refetchInterval));

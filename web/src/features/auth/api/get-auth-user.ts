@@ -3,17 +3,17 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, nullOn401 } from '@/lib/api-client';
 import type { User } from '@/types/api';
 
+import { authKeys } from './query-keys';
+
 export const AUTH_USER_URL = '/api/auth/user';
 
 /** The signed-in ordinary user, or `null` when not signed in (401). */
 export const getAuthUser = ({ signal }: { signal?: AbortSignal } = {}): Promise<User | null> =>
   nullOn401(api.get<User>(AUTH_USER_URL, { signal }));
 
-export const authUserQueryKey = ['auth', 'user'] as const;
-
 export const getAuthUserQueryOptions = () =>
   queryOptions({
-    queryKey: authUserQueryKey,
+    queryKey: authKeys.user(),
     queryFn: ({ signal }) => getAuthUser({ signal }),
     retry: false,
   });

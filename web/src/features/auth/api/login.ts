@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { User } from '@/types/api';
 
-import { adminUserQueryKey } from './get-admin-user';
+import { authKeys } from './query-keys';
 
 export const ADMIN_LOGIN_URL = '/api/admin/login';
 
@@ -25,8 +25,8 @@ export const useAdminLogin = ({ onSuccess }: UseAdminLoginOptions = {}) => {
   return useMutation({
     mutationFn: adminLogin,
     onSuccess: async (user) => {
-      queryClient.setQueryData(adminUserQueryKey, user);
-      await queryClient.invalidateQueries({ queryKey: adminUserQueryKey });
+      queryClient.setQueryData(authKeys.adminUser(), user);
+      await queryClient.invalidateQueries({ queryKey: authKeys.adminUser() });
       await onSuccess?.(user);
     },
   });

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { adminUserQueryKey } from './get-admin-user';
+import { authKeys } from './query-keys';
 
 export const ADMIN_LOGOUT_URL = '/api/admin/logout';
 
@@ -19,10 +19,10 @@ export const useAdminLogout = ({ onSuccess, onError }: UseAdminLogoutOptions = {
   return useMutation({
     mutationFn: adminLogout,
     onSuccess: async () => {
-      queryClient.setQueryData(adminUserQueryKey, null);
+      queryClient.setQueryData(authKeys.adminUser(), null);
       await onSuccess?.();
       queryClient.removeQueries({
-        predicate: (query) => query.queryKey[0] !== adminUserQueryKey[0],
+        predicate: (query) => query.queryKey[0] !== authKeys.admin[0],
       });
     },
     onError,

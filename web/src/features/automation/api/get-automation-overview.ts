@@ -2,6 +2,8 @@ import { useQueries } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
+import { automationKeys } from './query-keys';
+
 export type CampaignMetrics = { active: number; completed: number; failed: number; paused: number };
 export type ScoringInsights = {
   averageScore: number;
@@ -48,7 +50,7 @@ const CALLS = [
 export function useAutomationOverview(): AutomationOverview {
   const results = useQueries({
     queries: CALLS.map(([name, url, params]) => ({
-      queryKey: ['automation', name],
+      queryKey: automationKeys.section(name),
       queryFn: ({ signal }: { signal: AbortSignal }) => api.get<unknown>(url, { params, signal }),
     })),
   });

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 import { BULK_URL } from './get-bulk-campaigns';
-import { campaignsKeys } from './types';
+import { campaignsKeys } from './query-keys';
 
 export type CampaignAction = 'pause' | 'resume' | 'cancel';
 

@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 import { BULK_URL } from './get-bulk-campaigns';
-import { campaignsKeys, type BulkCampaign, type TargetFilters } from './types';
+import { campaignsKeys } from './query-keys';
+import type { BulkCampaign, TargetFilters } from './types';
 
 export type CreateBulkCampaign = {
   name: string;

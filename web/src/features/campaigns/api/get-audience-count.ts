@@ -2,7 +2,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import { api } from '@/lib/api-client';
 
-import { campaignsKeys, type TargetFilters } from './types';
+import { campaignsKeys } from './query-keys';
+import type { TargetFilters } from './types';
 
 /** How many contacts a targeting matches (`GET /api/campaigns/bulk-email/audience`). */
 export const getAudienceCount = (filters: TargetFilters, { signal }: { signal?: AbortSignal } = {}) =>

@@ -2,7 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { campaignsKeys, type BulkCampaign } from './types';
+import { campaignsKeys } from './query-keys';
+import type { BulkCampaign } from './types';
 
 export const BULK_URL = '/api/campaigns/bulk-email';
 /** While a campaign sends, the list and its progress refresh every 2 s. */
@@ -13,7 +14,7 @@ export const getBulkCampaigns = ({ signal }: { signal?: AbortSignal } = {}) =>
 
 export const getBulkCampaignsQueryOptions = () =>
   queryOptions({
-    queryKey: campaignsKeys.bulkList,
+    queryKey: campaignsKeys.bulkList(),
     queryFn: ({ signal }) => getBulkCampaigns({ signal }),
     refetchInterval: (query) =>
       query.state.data?.some((c) => c.status === 'sending' || c.status === 'scheduled') ? SENDING_REFRESH_MS : false,

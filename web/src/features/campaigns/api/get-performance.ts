@@ -2,7 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { campaignsKeys, type CampaignPerformance } from './types';
+import { campaignsKeys } from './query-keys';
+import type { CampaignPerformance } from './types';
 
 export const getPerformance = ({ signal }: { signal?: AbortSignal } = {}) =>
   api
@@ -10,4 +11,4 @@ export const getPerformance = ({ signal }: { signal?: AbortSignal } = {}) =>
     .then((r) => r.performance);
 
 export const usePerformance = () =>
-  useQuery(queryOptions({ queryKey: campaignsKeys.performance, queryFn: ({ signal }) => getPerformance({ signal }) }));
+  useQuery(queryOptions({ queryKey: campaignsKeys.performance(), queryFn: ({ signal }) => getPerformance({ signal }) }));

@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 
 import { api } from '@/lib/api-client';
 
-import { campaignsKeys } from './types';
+import { campaignsKeys } from './query-keys';
 
 /** A single (AI) campaign (seed 002 §3). */
 export type SingleCampaign = {
@@ -34,7 +34,7 @@ export const getSingleCampaigns = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<SingleCampaign[]>('/api/campaigns', { signal });
 
 export const useSingleCampaigns = () =>
-  useQuery(queryOptions({ queryKey: [...campaignsKeys.all, 'single'], queryFn: ({ signal }) => getSingleCampaigns({ signal }) }));
+  useQuery(queryOptions({ queryKey: campaignsKeys.single(), queryFn: ({ signal }) => getSingleCampaigns({ signal }) }));
 
 export const createSingleCampaign = (body: NewSingleCampaign) => api.post<SingleCampaign>('/api/campaigns', body);
 

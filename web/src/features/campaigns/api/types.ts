@@ -58,11 +58,3 @@ export type CampaignPerformance = {
 export const ratePercent = (part: number, whole: number): number =>
   whole > 0 ? Math.round((part * 100) / whole) : 0;
 
-export const campaignsKeys = {
-  all: ['campaigns'] as const,
-  bulkList: ['campaigns', 'bulk', 'list'] as const,
-  bulk: (id: string) => ['campaigns', 'bulk', id] as const,
-  performance: ['campaigns', 'bulk', 'performance'] as const,
-  templates: ['campaigns', 'templates'] as const,
-  audience: (filters: TargetFilters) => ['campaigns', 'audience', filters] as const,
-};

@@ -3,6 +3,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api, toPage } from '@/lib/api-client';
 import type { Company } from '@/types/api';
 
+import { companiesKeys } from './query-keys';
+
 export const COMPANIES_URL = '/api/companies';
 
 export type CompanyFilters = {
@@ -13,12 +15,6 @@ export type CompanyFilters = {
   scoreBand?: '' | 'high' | 'medium' | 'low';
   limit: number;
   offset: number;
-};
-
-export const companiesKeys = {
-  all: ['companies'] as const,
-  list: (filters: CompanyFilters) => ['companies', 'list', filters] as const,
-  detail: (id: string) => ['companies', 'detail', id] as const,
 };
 
 export const getCompanies = (filters: CompanyFilters, { signal }: { signal?: AbortSignal } = {}) =>

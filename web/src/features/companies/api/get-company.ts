@@ -3,7 +3,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { Company } from '@/types/api';
 
-import { COMPANIES_URL, companiesKeys } from './get-companies';
+import { COMPANIES_URL } from './get-companies';
+import { companiesKeys } from './query-keys';
 
 /** One company with its contacts. */
 export const getCompany = (id: string, { signal }: { signal?: AbortSignal } = {}) =>

@@ -4,7 +4,8 @@ import { dealsKeys } from '@/features/deals/api/query-keys';
 import { api } from '@/lib/api-client';
 import type { Company } from '@/types/api';
 
-import { COMPANIES_URL, companiesKeys } from './get-companies';
+import { COMPANIES_URL } from './get-companies';
+import { companiesKeys } from './query-keys';
 
 /** The edit dialog's fields (seed 000 §2.7) or a prospect status; absent fields stay as they are. */
 export type CompanyUpdate = Partial<{
@@ -33,7 +34,7 @@ export const useUpdateCompany = (options: { onSuccess?: (c: Company) => void; on
     onSuccess: async (company) => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: companiesKeys.all }),
-        queryClient.invalidateQueries({ queryKey: dealsKeys.prospects }),
+        queryClient.invalidateQueries({ queryKey: dealsKeys.prospects() }),
       ]);
       options.onSuccess?.(company);
     },

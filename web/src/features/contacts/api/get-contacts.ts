@@ -3,6 +3,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api, toPage } from '@/lib/api-client';
 import type { Contact } from '@/types/api';
 
+import { contactsKeys } from './query-keys';
+
 export const CONTACTS_URL = '/api/contacts';
 
 export type ContactFilters = {
@@ -14,12 +16,6 @@ export type ContactFilters = {
   region?: string;
   limit: number;
   offset: number;
-};
-
-/** Query keys of everything built from contacts (the list, the lead board, customers). */
-export const contactsKeys = {
-  all: ['contacts'] as const,
-  list: (filters: ContactFilters) => ['contacts', 'list', filters] as const,
 };
 
 export const getContacts = (filters: ContactFilters, { signal }: { signal?: AbortSignal } = {}) =>

@@ -3,6 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 import { CONTACTS_URL } from './get-contacts';
+import { contactsKeys } from './query-keys';
 
 export type EmailHistory = {
   totalEvents: number;
@@ -20,7 +21,7 @@ export const getEmailHistory = (id: string, { signal }: { signal?: AbortSignal }
 export const useEmailHistory = (id: string) =>
   useQuery(
     queryOptions({
-      queryKey: ['contacts', 'email-history', id],
+      queryKey: contactsKeys.emailHistory(id),
       queryFn: ({ signal }) => getEmailHistory(id, { signal }),
     }),
   );

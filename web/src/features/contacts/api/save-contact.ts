@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { Contact } from '@/types/api';
 
-import { CONTACTS_URL, contactsKeys } from './get-contacts';
+import { CONTACTS_URL } from './get-contacts';
+import { contactsKeys } from './query-keys';
 
 export type ContactInput = {
   firstName: string;

@@ -8,7 +8,7 @@ import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
-import { contactsKeys } from '../api/get-contacts';
+import { contactsKeys } from '../api/query-keys';
 import { useImportContacts, type ImportResult } from '../api/import-contacts';
 
 /** Follows the contact_import job until it ends; then refreshes the contacts. */

@@ -5,7 +5,7 @@ import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 import type { Contact } from '@/types/api';
 
-import { contactsKeys } from '../api/get-contacts';
+import { contactsKeys } from '../api/query-keys';
 import { useVerifyContact, type VerificationResult } from '../api/verify-contact';
 
 /** Verify: runs the contact_verify job and reports its result with the seed's toasts. */

@@ -2,7 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { CUSTOMERS_URL, customersKeys } from './get-customers';
+import { CUSTOMERS_URL } from './get-customers';
+import { customersKeys } from './query-keys';
 
 /** highValue: score 85+; newThisMonth: created within the last 30 days. */
 export type CustomerStats = { total: number; highValue: number; newThisMonth: number };
@@ -11,4 +12,4 @@ export const getCustomerStats = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<CustomerStats>(`${CUSTOMERS_URL}/stats`, { signal });
 
 export const useCustomerStats = () =>
-  useQuery(queryOptions({ queryKey: customersKeys.stats, queryFn: ({ signal }) => getCustomerStats({ signal }) }));
+  useQuery(queryOptions({ queryKey: customersKeys.stats(), queryFn: ({ signal }) => getCustomerStats({ signal }) }));

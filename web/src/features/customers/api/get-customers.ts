@@ -3,13 +3,9 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api, toPage } from '@/lib/api-client';
 import type { Contact } from '@/types/api';
 
-export const CUSTOMERS_URL = '/api/customers';
+import { customersKeys } from './query-keys';
 
-/** Customers are contacts: keyed under contacts so a conversion refreshes them. */
-export const customersKeys = {
-  list: (q: string, offset: number) => ['contacts', 'customers', 'list', q, offset] as const,
-  stats: ['contacts', 'customers', 'stats'] as const,
-};
+export const CUSTOMERS_URL = '/api/customers';
 
 export const getCustomers = (q: string, offset: number, limit: number, { signal }: { signal?: AbortSignal } = {}) =>
   api.request<Contact[]>('GET', CUSTOMERS_URL, { params: { q, offset, limit }, signal }).then(toPage);

@@ -14,7 +14,7 @@ export const getRecentActivities = ({ signal }: { signal?: AbortSignal } = {}) =
 
 export const getRecentActivitiesQueryOptions = () =>
   queryOptions({
-    queryKey: dashboardKeys.activities,
+    queryKey: dashboardKeys.activities(),
     queryFn: ({ signal }) => getRecentActivities({ signal }),
   });
 

@@ -23,7 +23,7 @@ export const getCustomerReport = (state: string, { signal }: { signal?: AbortSig
 export const useCustomerReport = (state: string) =>
   useQuery(
     queryOptions({
-      queryKey: [...dashboardKeys.all, 'customer-report', state],
+      queryKey: dashboardKeys.customerReport(state),
       queryFn: ({ signal }) => getCustomerReport(state, { signal }),
       staleTime: 5 * 60_000,
     }),

@@ -24,7 +24,7 @@ export const getDashboardMetrics = ({ signal }: { signal?: AbortSignal } = {}) =
 
 export const getDashboardMetricsQueryOptions = () =>
   queryOptions({
-    queryKey: dashboardKeys.metrics,
+    queryKey: dashboardKeys.metrics(),
     queryFn: ({ signal }) => getDashboardMetrics({ signal }),
   });
 

@@ -15,7 +15,7 @@ export const getEmailAnalytics = ({ signal }: { signal?: AbortSignal } = {}) =>
 
 export const getEmailAnalyticsQueryOptions = () =>
   queryOptions({
-    queryKey: dashboardKeys.emailAnalytics,
+    queryKey: dashboardKeys.emailAnalytics(),
     queryFn: ({ signal }) => getEmailAnalytics({ signal }),
   });
 

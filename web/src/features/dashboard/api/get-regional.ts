@@ -13,6 +13,6 @@ export const getRegional = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<RegionCount[]>(REGIONAL_URL, { signal });
 
 export const getRegionalQueryOptions = () =>
-  queryOptions({ queryKey: dashboardKeys.regional, queryFn: ({ signal }) => getRegional({ signal }) });
+  queryOptions({ queryKey: dashboardKeys.regional(), queryFn: ({ signal }) => getRegional({ signal }) });
 
 export const useRegional = () => useQuery(getRegionalQueryOptions());

@@ -1,11 +1,12 @@
 /** Query keys of the dashboard; `all` is what Refresh refetches. */
 export const dashboardKeys = {
   all: ['dashboard'] as const,
-  metrics: ['dashboard', 'metrics'] as const,
-  campaignPerformance: (timeframe: Timeframe) => ['dashboard', 'campaign-performance', timeframe] as const,
-  regional: ['dashboard', 'regional'] as const,
-  activities: ['dashboard', 'activities'] as const,
-  emailAnalytics: ['dashboard', 'email-analytics'] as const,
+  metrics: () => [...dashboardKeys.all, 'metrics'] as const,
+  campaignPerformance: (timeframe: Timeframe) => [...dashboardKeys.all, 'campaign-performance', timeframe] as const,
+  regional: () => [...dashboardKeys.all, 'regional'] as const,
+  activities: () => [...dashboardKeys.all, 'activities'] as const,
+  emailAnalytics: () => [...dashboardKeys.all, 'email-analytics'] as const,
+  customerReport: (state: string) => [...dashboardKeys.all, 'customer-report', state] as const,
 };
 
 /** Campaign-performance windows in days (seed 000 §9), default 7. */

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { contactsKeys } from '@/features/contacts/api/get-contacts';
-import { companiesKeys } from '@/features/companies/api/get-companies';
+import { contactsKeys } from '@/features/contacts/api/query-keys';
+import { companiesKeys } from '@/features/companies/api/query-keys';
 import { api } from '@/lib/api-client';
 import type { Deal } from '@/types/api';
 

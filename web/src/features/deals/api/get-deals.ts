@@ -13,6 +13,6 @@ export const getDeals = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.request<Deal[]>('GET', DEALS_URL, { params: { limit: BOARD_DEAL_LIMIT }, signal }).then(toPage);
 
 export const getDealsQueryOptions = () =>
-  queryOptions({ queryKey: dealsKeys.list, queryFn: ({ signal }) => getDeals({ signal }) });
+  queryOptions({ queryKey: dealsKeys.list(), queryFn: ({ signal }) => getDeals({ signal }) });
 
 export const useDeals = () => useQuery(getDealsQueryOptions());

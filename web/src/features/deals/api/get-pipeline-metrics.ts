@@ -28,6 +28,6 @@ export const getPipelineMetrics = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<PipelineMetrics>('/api/pipeline/metrics', { signal });
 
 export const getPipelineMetricsQueryOptions = () =>
-  queryOptions({ queryKey: dealsKeys.metrics, queryFn: ({ signal }) => getPipelineMetrics({ signal }) });
+  queryOptions({ queryKey: dealsKeys.metrics(), queryFn: ({ signal }) => getPipelineMetrics({ signal }) });
 
 export const usePipelineMetrics = () => useQuery(getPipelineMetricsQueryOptions());

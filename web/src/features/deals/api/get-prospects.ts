@@ -37,6 +37,6 @@ export const getProspects = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<Prospects>('/api/pipeline/prospects', { signal });
 
 export const getProspectsQueryOptions = () =>
-  queryOptions({ queryKey: dealsKeys.prospects, queryFn: ({ signal }) => getProspects({ signal }) });
+  queryOptions({ queryKey: dealsKeys.prospects(), queryFn: ({ signal }) => getProspects({ signal }) });
 
 export const useProspects = () => useQuery(getProspectsQueryOptions());

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { companiesKeys } from '@/features/companies/api/get-companies';
+import { companiesKeys } from '@/features/companies/api/query-keys';
 import { updateCompany } from '@/features/companies/api/update-company';
-import { contactsKeys } from '@/features/contacts/api/get-contacts';
+import { contactsKeys } from '@/features/contacts/api/query-keys';
 import { updateContact } from '@/features/contacts/api/save-contact';
 import type { Company, Contact } from '@/types/api';
 

@@ -3,6 +3,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { Job } from '@/types/api';
 
+import { discoveryKeys } from './query-keys';
+
 /**
  * The newest discovery scan still queued or running, so a reloaded page finds it again
  * (`GET /api/ops/jobs?kind=discovery_scan&status=…`). Null when there is none.
@@ -19,6 +21,6 @@ export async function findActiveScan({ signal }: { signal?: AbortSignal } = {}):
 }
 
 export const activeScanQueryOptions = () =>
-  queryOptions({ queryKey: ['discovery', 'active-scan'], queryFn: ({ signal }) => findActiveScan({ signal }), staleTime: 0 });
+  queryOptions({ queryKey: discoveryKeys.activeScan(), queryFn: ({ signal }) => findActiveScan({ signal }), staleTime: 0 });
 
 export const useActiveScan = (enabled: boolean) => useQuery({ ...activeScanQueryOptions(), enabled });

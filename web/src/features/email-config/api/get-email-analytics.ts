@@ -2,6 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
+import { emailConfigKeys } from './query-keys';
+
 export type EmailSummary = { totalSent: number; delivered: number; bounced: number; openRate: number; clickRate: number; replyRate: number };
 
 /** The last 30 days of outgoing mail (`GET /api/email/analytics`). */
@@ -9,4 +11,4 @@ export const getEmailSummary = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<EmailSummary>('/api/email/analytics', { params: { timeframe: 30 }, signal });
 
 export const useEmailSummary = () =>
-  useQuery(queryOptions({ queryKey: ['email-config', 'summary'], queryFn: ({ signal }) => getEmailSummary({ signal }) }));
+  useQuery(queryOptions({ queryKey: emailConfigKeys.summary(), queryFn: ({ signal }) => getEmailSummary({ signal }) }));

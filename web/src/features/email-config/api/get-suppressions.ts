@@ -3,6 +3,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api, toPage } from '@/lib/api-client';
 import type { Page } from '@/types/api';
 
+import { emailConfigKeys } from './query-keys';
+
 /** An address we never email: unsubscribed, hard-bounced, spam-reported or added by hand. */
 export type Suppression = {
   email: string;
@@ -15,8 +17,6 @@ export type Suppression = {
 
 export type SuppressionFilters = { q: string; limit: number; offset: number };
 
-export const suppressionsQueryKey = ['email-config', 'suppressions'] as const;
-
 /** `GET /api/email/suppressions`: newest first, `q` matches part of the address. */
 export const getSuppressions = async (filters: SuppressionFilters, { signal }: { signal?: AbortSignal } = {}): Promise<Page<Suppression>> =>
   toPage(await api.request<Suppression[]>('GET', '/api/email/suppressions', { params: filters, signal }));
@@ -24,7 +24,7 @@ export const getSuppressions = async (filters: SuppressionFilters, { signal }: {
 export const useSuppressions = (filters: SuppressionFilters) =>
   useQuery(
     queryOptions({
-      queryKey: [...suppressionsQueryKey, filters],
+      queryKey: emailConfigKeys.suppressionList(filters),
       queryFn: ({ signal }) => getSuppressions(filters, { signal }),
       placeholderData: keepPreviousData,
     }),

@@ -2,6 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
+import { emailConfigKeys } from './query-keys';
+
 /**
  * `GET /api/email/webhook/config`: where the provider posts events and inbound replies, how each
  * call is authenticated, and how mail leaves. Admins get the URLs with the install's token
@@ -20,10 +22,8 @@ export type WebhookConfig = {
   delivery: { mode: 'smtp' | 'outbox'; relay: string | null; from: string };
 };
 
-export const webhookConfigQueryKey = ['email-config', 'webhook'] as const;
-
 export const getWebhookConfig = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<WebhookConfig>('/api/email/webhook/config', { signal });
 
 export const useWebhookConfig = () =>
-  useQuery(queryOptions({ queryKey: webhookConfigQueryKey, queryFn: ({ signal }) => getWebhookConfig({ signal }) }));
+  useQuery(queryOptions({ queryKey: emailConfigKeys.webhook(), queryFn: ({ signal }) => getWebhookConfig({ signal }) }));

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { suppressionsQueryKey } from './get-suppressions';
+import { emailConfigKeys } from './query-keys';
 
 export type SuppressionLifted = { success: boolean; email: string; reason: string; contactId: string | null };
 
@@ -15,7 +15,7 @@ export const useLiftSuppression = (options: { onSuccess?: (r: SuppressionLifted)
   return useMutation({
     mutationFn: liftSuppression,
     onSuccess: async (r) => {
-      await queryClient.invalidateQueries({ queryKey: suppressionsQueryKey });
+      await queryClient.invalidateQueries({ queryKey: emailConfigKeys.suppressions() });
       options.onSuccess?.(r);
     },
     onError: options.onError,

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { type WebhookConfig, webhookConfigQueryKey } from './get-webhook-config';
+import type { WebhookConfig } from './get-webhook-config';
+import { emailConfigKeys } from './query-keys';
 
 /** `POST /api/email/webhook/rotate` (admin): a new token; URLs with the old one are refused at once. */
 export const rotateWebhookToken = () => api.post<WebhookConfig>('/api/email/webhook/rotate');
@@ -12,7 +13,7 @@ export const useRotateWebhookToken = (options: { onSuccess?: () => void; onError
   return useMutation({
     mutationFn: rotateWebhookToken,
     onSuccess: (config) => {
-      queryClient.setQueryData(webhookConfigQueryKey, config);
+      queryClient.setQueryData(emailConfigKeys.webhook(), config);
       options.onSuccess?.();
     },
     onError: options.onError,

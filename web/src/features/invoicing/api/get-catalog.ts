@@ -10,7 +10,7 @@ export const CATALOG_URL = '/api/catalog';
 export const useCatalog = () =>
   useQuery(
     queryOptions({
-      queryKey: invoiceKeys.catalog,
+      queryKey: invoiceKeys.catalog(),
       queryFn: ({ signal }) => api.get<CatalogProduct[]>(CATALOG_URL, { signal }),
     }),
   );

@@ -3,6 +3,7 @@ import type { InvoiceFilters } from './types';
 /** Query keys of invoicing; `all` is refreshed after every invoice change. */
 export const invoiceKeys = {
   all: ['invoices'] as const,
-  list: (f: InvoiceFilters) => ['invoices', 'list', f] as const,
-  catalog: ['invoices', 'catalog'] as const,
+  lists: () => [...invoiceKeys.all, 'list'] as const,
+  list: (f: InvoiceFilters) => [...invoiceKeys.lists(), f] as const,
+  catalog: () => [...invoiceKeys.all, 'catalog'] as const,
 };

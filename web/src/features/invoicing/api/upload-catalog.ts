@@ -28,6 +28,6 @@ export const useUploadCatalog = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: uploadCatalog,
-    onSuccess: (result) => queryClient.setQueryData(invoiceKeys.catalog, result.products),
+    onSuccess: (result) => queryClient.setQueryData(invoiceKeys.catalog(), result.products),
   });
 };

@@ -11,7 +11,7 @@ export const AUDIT_SHOWN = 20;
 
 export const useAudit = () =>
   useQuery({
-    queryKey: jobsKeys.audit,
+    queryKey: jobsKeys.audit(),
     queryFn: ({ signal }) => api.get<AuditEntry[]>(AUDIT_URL, { params: { limit: AUDIT_SHOWN }, signal }),
     refetchInterval: JOBS_REFRESH_MS,
     refetchIntervalInBackground: false,

@@ -11,7 +11,7 @@ export const WORKERS_URL = '/api/ops/workers';
 /** Workers with their heartbeats, refreshed with the queues (not while the tab is hidden). */
 export const useWorkers = () =>
   useQuery({
-    queryKey: jobsKeys.workers,
+    queryKey: jobsKeys.workers(),
     queryFn: ({ signal }) => api.get<WorkerInfo[]>(WORKERS_URL, { signal }),
     refetchInterval: JOBS_REFRESH_MS,
     refetchIntervalInBackground: false,

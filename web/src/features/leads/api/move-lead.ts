@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { contactsKeys } from '@/features/contacts/api/get-contacts';
+import { contactsKeys } from '@/features/contacts/api/query-keys';
 import { api } from '@/lib/api-client';
 import type { Contact } from '@/types/api';
 

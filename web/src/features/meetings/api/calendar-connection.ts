@@ -3,12 +3,9 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { api } from '@/lib/api-client';
 import type { CalendarConnection } from '@/types/api';
 
-export const CALENDAR_CONNECTION_URL = '/api/calendar/connection';
+import { calendarKeys } from './query-keys';
 
-export const calendarKeys = {
-  connection: ['calendar', 'connection'] as const,
-  feedUrl: ['calendar', 'feed-url'] as const,
-};
+export const CALENDAR_CONNECTION_URL = '/api/calendar/connection';
 
 export const getCalendarConnection = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<CalendarConnection>(CALENDAR_CONNECTION_URL, { signal });
@@ -16,7 +13,7 @@ export const getCalendarConnection = ({ signal }: { signal?: AbortSignal } = {})
 export const useCalendarConnection = () =>
   useQuery(
     queryOptions({
-      queryKey: calendarKeys.connection,
+      queryKey: calendarKeys.connection(),
       queryFn: ({ signal }) => getCalendarConnection({ signal }),
       staleTime: 30_000,
     }),
@@ -28,7 +25,7 @@ export const useDisconnectCalendar = ({ onSuccess }: { onSuccess?: () => void } 
   return useMutation({
     mutationFn: () => api.delete<undefined>(CALENDAR_CONNECTION_URL),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: calendarKeys.connection });
+      void queryClient.invalidateQueries({ queryKey: calendarKeys.connection() });
       onSuccess?.();
     },
   });

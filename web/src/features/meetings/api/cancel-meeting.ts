@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { dashboardKeys } from '@/features/dashboard/api/query-keys';
 import { api } from '@/lib/api-client';
 
-import { MEETINGS_URL, meetingsKeys } from './get-meetings';
+import { MEETINGS_URL } from './get-meetings';
+import { meetingsKeys } from './query-keys';
 
 /** Cancel Meeting deletes it (seed 001 §4: cancelled and removed). */
 export const cancelMeeting = (id: string) => api.delete<undefined>(`${MEETINGS_URL}/${encodeURIComponent(id)}`);

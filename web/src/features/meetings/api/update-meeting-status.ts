@@ -4,7 +4,8 @@ import { dashboardKeys } from '@/features/dashboard/api/query-keys';
 import { api } from '@/lib/api-client';
 import type { Meeting } from '@/types/api';
 
-import { MEETINGS_URL, meetingsKeys } from './get-meetings';
+import { MEETINGS_URL } from './get-meetings';
+import { meetingsKeys } from './query-keys';
 
 export const updateMeetingStatus = ({ id, status }: { id: string; status: 'confirmed' | 'completed' }) =>
   api.put<Meeting>(`${MEETINGS_URL}/${encodeURIComponent(id)}`, { status });

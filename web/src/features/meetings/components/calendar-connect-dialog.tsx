@@ -6,7 +6,8 @@ import { Dialog } from '@/components/ui/dialog';
 import { ApiError, errorMessage, serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
-import { calendarKeys, useCalendarConnection, useDisconnectCalendar } from '../api/calendar-connection';
+import { useCalendarConnection, useDisconnectCalendar } from '../api/calendar-connection';
+import { calendarKeys } from '../api/query-keys';
 import { getCalendarAuthUrl } from '../api/get-calendar-auth-url';
 import { useCalendarFeedUrl } from '../api/get-calendar-feed-url';
 import { useRotateCalendarFeedUrl } from '../api/rotate-calendar-feed-url';
@@ -42,7 +43,7 @@ export function CalendarConnectDialog({ onClose }: { onClose: () => void }) {
     const onMessage = (event: MessageEvent<PopupMessage>) => {
       if (event.origin !== window.location.origin || event.data.type !== 'google-calendar-auth') return;
       if (event.data.success === true) {
-        void queryClient.invalidateQueries({ queryKey: calendarKeys.connection });
+        void queryClient.invalidateQueries({ queryKey: calendarKeys.connection() });
         toast({ title: 'Calendar Connected', description: 'Meetings can now be synced to Google Calendar.', variant: 'success' });
         onClose();
       } else {

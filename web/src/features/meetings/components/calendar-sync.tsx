@@ -7,7 +7,7 @@ import { toast } from '@/stores/toasts';
 import type { Meeting } from '@/types/api';
 
 import { useCalendarConnection } from '../api/calendar-connection';
-import { meetingsKeys } from '../api/get-meetings';
+import { meetingsKeys } from '../api/query-keys';
 import { useSyncMeetingCalendar, type CalendarAction } from '../api/sync-meeting-calendar';
 
 import { CalendarConnectDialog } from './calendar-connect-dialog';

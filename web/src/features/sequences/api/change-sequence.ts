@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { SEQUENCES_URL, sequencesKeys, sequenceUrl, type Sequence, type SequenceStep } from './types';
+import { sequencesKeys } from './query-keys';
+import { SEQUENCES_URL, sequenceUrl, type Sequence, type SequenceStep } from './types';
 
 export type NewSequence = {
   name: string;

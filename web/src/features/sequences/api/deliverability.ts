@@ -2,7 +2,8 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 
 import { api } from '@/lib/api-client';
 
-import { sequencesKeys, type Deliverability } from './types';
+import { sequencesKeys } from './query-keys';
+import type { Deliverability } from './types';
 
 export const DELIVERABILITY_URL = '/api/deliverability-settings';
 

@@ -2,9 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { sequencesKeys, type ReplyRule } from './types';
+import { sequencesKeys } from './query-keys';
+import type { ReplyRule } from './types';
 
 export const getReplyRules = ({ signal }: { signal?: AbortSignal } = {}) => api.get<ReplyRule[]>('/api/reply-rules', { signal });
 
 export const useReplyRules = () =>
-  useQuery(queryOptions({ queryKey: sequencesKeys.rules, queryFn: ({ signal }) => getReplyRules({ signal }) }));
+  useQuery(queryOptions({ queryKey: sequencesKeys.rules(), queryFn: ({ signal }) => getReplyRules({ signal }) }));

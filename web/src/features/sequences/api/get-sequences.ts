@@ -2,9 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { SEQUENCES_URL, sequencesKeys, type Sequence } from './types';
+import { sequencesKeys } from './query-keys';
+import { SEQUENCES_URL, type Sequence } from './types';
 
 export const getSequences = ({ signal }: { signal?: AbortSignal } = {}) => api.get<Sequence[]>(SEQUENCES_URL, { signal });
 
 export const useSequences = () =>
-  useQuery(queryOptions({ queryKey: sequencesKeys.list, queryFn: ({ signal }) => getSequences({ signal }) }));
+  useQuery(queryOptions({ queryKey: sequencesKeys.list(), queryFn: ({ signal }) => getSequences({ signal }) }));

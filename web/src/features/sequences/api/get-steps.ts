@@ -2,7 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { sequencesKeys, sequenceUrl, type SequenceStep } from './types';
+import { sequencesKeys } from './query-keys';
+import { sequenceUrl, type SequenceStep } from './types';
 
 /** Steps in running order, with their counts; only asked for when a sequence is selected. */
 export const getSteps = (id: string, { signal }: { signal?: AbortSignal } = {}) =>

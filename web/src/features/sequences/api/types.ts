@@ -51,13 +51,5 @@ export type Deliverability = {
   emailsSentThisHour: number;
 };
 
-export const sequencesKeys = {
-  all: ['sequences'] as const,
-  list: ['sequences', 'list'] as const,
-  steps: (id: string) => ['sequences', 'steps', id] as const,
-  rules: ['sequences', 'reply-rules'] as const,
-  deliverability: ['deliverability'] as const,
-};
-
 export const SEQUENCES_URL = '/api/email-sequences';
 export const sequenceUrl = (id: string) => `${SEQUENCES_URL}/${encodeURIComponent(id)}`;

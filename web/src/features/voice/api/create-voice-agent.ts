@@ -16,7 +16,7 @@ export const useCreateVoiceAgent = (options: { onSuccess?: (a: VoiceAgent) => vo
   return useMutation({
     mutationFn: createVoiceAgent,
     onSuccess: async (agent) => {
-      await queryClient.invalidateQueries({ queryKey: voiceKeys.agents });
+      await queryClient.invalidateQueries({ queryKey: voiceKeys.agents() });
       options.onSuccess?.(agent);
     },
     onError: options.onError,

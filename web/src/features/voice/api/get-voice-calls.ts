@@ -11,6 +11,6 @@ export const VOICE_CALLS_URL = '/api/kojie/calls';
 export const getVoiceCalls = ({ signal }: { signal?: AbortSignal } = {}) => api.get<VoiceCall[]>(VOICE_CALLS_URL, { signal });
 
 export const getVoiceCallsQueryOptions = () =>
-  queryOptions({ queryKey: voiceKeys.calls, queryFn: ({ signal }) => getVoiceCalls({ signal }) });
+  queryOptions({ queryKey: voiceKeys.calls(), queryFn: ({ signal }) => getVoiceCalls({ signal }) });
 
 export const useVoiceCalls = () => useQuery(getVoiceCallsQueryOptions());

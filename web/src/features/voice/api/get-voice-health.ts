@@ -10,6 +10,6 @@ export const getVoiceHealth = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<VoiceHealth>('/api/kojie/health', { signal });
 
 export const getVoiceHealthQueryOptions = () =>
-  queryOptions({ queryKey: voiceKeys.health, queryFn: ({ signal }) => getVoiceHealth({ signal }) });
+  queryOptions({ queryKey: voiceKeys.health(), queryFn: ({ signal }) => getVoiceHealth({ signal }) });
 
 export const useVoiceHealth = () => useQuery(getVoiceHealthQueryOptions());

@@ -20,7 +20,7 @@ export const useScheduleFollowup = (options: { onSuccess: (r: FollowupScheduled)
   return useMutation({
     mutationFn: scheduleFollowup,
     onSuccess: (r) => {
-      void queryClient.invalidateQueries({ queryKey: voiceKeys.calls });
+      void queryClient.invalidateQueries({ queryKey: voiceKeys.calls() });
       options.onSuccess(r);
     },
     onError: options.onError,

@@ -15,7 +15,7 @@ export const useStartVoiceCall = (options: { onSuccess: (r: CallStarted) => void
   return useMutation({
     mutationFn: startVoiceCall,
     onSuccess: (r) => {
-      void queryClient.invalidateQueries({ queryKey: voiceKeys.calls });
+      void queryClient.invalidateQueries({ queryKey: voiceKeys.calls() });
       options.onSuccess(r);
     },
     onError: options.onError,

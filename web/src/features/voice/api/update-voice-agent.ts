@@ -15,7 +15,7 @@ export const useUpdateVoiceAgent = (options: { onSuccess?: (a: VoiceAgent) => vo
   return useMutation({
     mutationFn: updateVoiceAgent,
     onSuccess: async (agent) => {
-      await queryClient.invalidateQueries({ queryKey: voiceKeys.agents });
+      await queryClient.invalidateQueries({ queryKey: voiceKeys.agents() });
       options.onSuccess?.(agent);
     },
     onError: options.onError,

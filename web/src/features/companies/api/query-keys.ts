@@ -1,0 +1,10 @@
+import type { CompanyFilters } from './get-companies';
+
+/** Query keys of companies; `all` is refreshed after every company change. */
+export const companiesKeys = {
+  all: ['companies'] as const,
+  lists: () => [...companiesKeys.all, 'list'] as const,
+  list: (filters: CompanyFilters) => [...companiesKeys.lists(), filters] as const,
+  details: () => [...companiesKeys.all, 'detail'] as const,
+  detail: (id: string) => [...companiesKeys.details(), id] as const,
+};

@@ -1,0 +1,5 @@
+/** Query keys of prospect discovery (the scan itself is a job: see `jobsKeys`). */
+export const discoveryKeys = {
+  all: ['discovery'] as const,
+  activeScan: () => [...discoveryKeys.all, 'active-scan'] as const,
+};
