@@ -8,7 +8,7 @@ use std::time::Instant;
 use apalis::prelude::*;
 use futures::FutureExt;
 use jobs::db::{Finish, FinishItem};
-use jobs::queue::{JobContext, JobError};
+use jobs::queue::{JobContext, JobEnv, JobError};
 use jobs::time::now_ms;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -54,7 +54,7 @@ async fn run_one(rt: Arc<Runtime>, job: JobEnvelope) {
                 id: job.id.clone(),
                 attempt: job.attempt,
                 worker_id: rt.worker_id.clone(),
-                queue: rt.queue.clone(),
+                env: JobEnv::new(&rt.queue),
                 cancel: cancel.clone(),
                 deadline: tokio::time::Instant::now() + budget,
             };

@@ -57,18 +57,17 @@ impl Tx {
     pub async fn activity_insert(&mut self, a: &ActivityInsert<'_>) -> Result<(), sqlx::Error> {
         let id = ulid::Ulid::new().to_string();
         let now = crate::time::now_ms();
-        on_tx!(self, conn, [q = INSERT], {
-            sqlx::query(q)
-                .bind(&id)
-                .bind(a.kind)
-                .bind(a.description)
-                .bind(a.entity_type)
-                .bind(a.entity_id)
-                .bind(a.actor_id)
-                .bind(now)
-                .execute(&mut *conn)
-                .await
-                .map(|_| ())
-        })
+        exec_tx!(
+            self,
+            INSERT,
+            &id,
+            a.kind,
+            a.description,
+            a.entity_type,
+            a.entity_id,
+            a.actor_id,
+            now
+        )
+        .map(|_| ())
     }
 }

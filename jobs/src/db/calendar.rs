@@ -169,27 +169,24 @@ impl Db {
         &self,
         user_id: &str,
     ) -> Result<Option<CalendarAccountRow>, sqlx::Error> {
-        on_db!(self, pool, [q = ACCOUNT_GET], {
-            sqlx::query_as(q).bind(user_id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(ACCOUNT_GET), user_id)
     }
     /// Stores a new grant, replacing any earlier one and its error.
     pub async fn calendar_account_save(&self, a: &CalendarAccountRow) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = ACCOUNT_SAVE], {
-            sqlx::query(q)
-                .bind(&a.user_id)
-                .bind(&a.provider)
-                .bind(&a.account_email)
-                .bind(&a.access_token)
-                .bind(&a.refresh_token)
-                .bind(a.expires_at)
-                .bind(&a.error)
-                .bind(a.connected_at)
-                .bind(a.updated_at)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(
+            self,
+            ACCOUNT_SAVE,
+            &a.user_id,
+            &a.provider,
+            &a.account_email,
+            &a.access_token,
+            &a.refresh_token,
+            a.expires_at,
+            &a.error,
+            a.connected_at,
+            a.updated_at
+        )
+        .map(|_| ())
     }
     /// A refreshed access token (and a rotated refresh token, when Google sent one).
     pub async fn calendar_account_tokens(
@@ -200,17 +197,16 @@ impl Db {
         refresh_token: Option<&str>,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = ACCOUNT_TOKENS], {
-            sqlx::query(q)
-                .bind(user_id)
-                .bind(access_token)
-                .bind(expires_at)
-                .bind(refresh_token)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(
+            self,
+            ACCOUNT_TOKENS,
+            user_id,
+            access_token,
+            expires_at,
+            refresh_token,
+            now
+        )
+        .map(|_| ())
     }
     pub async fn calendar_account_failed(
         &self,
@@ -218,59 +214,30 @@ impl Db {
         error: &str,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = ACCOUNT_FAILED], {
-            sqlx::query(q)
-                .bind(user_id)
-                .bind(error)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(self, ACCOUNT_FAILED, user_id, error, now).map(|_| ())
     }
     pub async fn calendar_account_delete(&self, user_id: &str) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = ACCOUNT_DELETE], {
-            sqlx::query(q)
-                .bind(user_id)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, ACCOUNT_DELETE, user_id)
     }
     /// Records a synced event unless the meeting changed (or sync was turned off) since it was read.
     pub async fn meeting_sync_done(&self, d: &SyncDone<'_>) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = SYNC_DONE], {
-            sqlx::query(q)
-                .bind(d.meeting_id)
-                .bind(d.event_id)
-                .bind(d.meet_link)
-                .bind(d.now)
-                .bind(d.seen_updated_at)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(
+            self,
+            SYNC_DONE,
+            d.meeting_id,
+            d.event_id,
+            d.meet_link,
+            d.now,
+            d.seen_updated_at
+        )
     }
     pub async fn meeting_sync_failed(&self, id: &str, message: &str) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = SYNC_FAILED], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(message)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, SYNC_FAILED, id, message)
     }
     /// The event is gone from the calendar (removed, or the meeting cancelled): no event id, no
     /// link, not synced.
     pub async fn meeting_sync_cleared(&self, id: &str) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = SYNC_CLEARED], {
-            sqlx::query(q)
-                .bind(id)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, SYNC_CLEARED, id)
     }
     /// Scheduled or confirmed meetings starting in `(now, until]`, each with its recorded slots for
     /// its current time (one row per slot, or one with no slot).
@@ -279,47 +246,21 @@ impl Db {
         now: i64,
         until: i64,
     ) -> Result<Vec<ReminderCandidate>, sqlx::Error> {
-        on_db!(self, pool, [q = REMINDER_CANDIDATES], {
-            sqlx::query_as(q)
-                .bind(now)
-                .bind(until)
-                .fetch_all(pool)
-                .await
-        })
+        fetch!(self, fetch_all, query_as(REMINDER_CANDIDATES), now, until)
     }
     pub async fn sms_get(&self, id: &str) -> Result<Option<SmsRow>, sqlx::Error> {
-        on_db!(self, pool, [q = SMS_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(SMS_GET), id)
     }
     pub async fn sms_by_key(&self, dedupe_key: &str) -> Result<Option<String>, sqlx::Error> {
-        on_db!(self, pool, [q = SMS_BY_KEY], {
-            sqlx::query_scalar(q)
-                .bind(dedupe_key)
-                .fetch_optional(pool)
-                .await
-        })
+        fetch!(self, fetch_optional, query_scalar(SMS_BY_KEY), dedupe_key)
     }
     /// `queued` → `sending`; 1 when this caller may send it.
     pub async fn sms_claim(&self, id: &str) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = SMS_CLAIM], {
-            sqlx::query(q)
-                .bind(id)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, SMS_CLAIM, id)
     }
     /// `sending` → `queued`: the provider proved it did not take the message.
     pub async fn sms_requeue(&self, id: &str, error: &str) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = SMS_REQUEUE], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(error)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, SMS_REQUEUE, id, error)
     }
     /// The send's outcome; `sent_at` is set when it was sent (or shown in demo mode).
     pub async fn sms_finish(
@@ -330,17 +271,7 @@ impl Db {
         error: Option<&str>,
         now: i64,
     ) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = SMS_FINISH], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(status)
-                .bind(provider_id)
-                .bind(error)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, SMS_FINISH, id, status, provider_id, error, now)
     }
 }
 
@@ -351,24 +282,11 @@ impl Tx {
         id: &str,
         owner_id: &str,
     ) -> Result<u64, sqlx::Error> {
-        on_tx!(self, conn, [q = SYNC_REQUEST], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(owner_id)
-                .execute(&mut *conn)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec_tx!(self, SYNC_REQUEST, id, owner_id)
     }
     /// Sync turned off (the event is being removed): later edits leave the calendar alone.
     pub async fn meeting_sync_disable(&mut self, id: &str) -> Result<u64, sqlx::Error> {
-        on_tx!(self, conn, [q = SYNC_DISABLE], {
-            sqlx::query(q)
-                .bind(id)
-                .execute(&mut *conn)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec_tx!(self, SYNC_DISABLE, id)
     }
     /// Records a reminder slot; false when it was recorded before.
     pub async fn meeting_reminder_insert(
@@ -379,34 +297,32 @@ impl Tx {
         state: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        on_tx!(self, conn, [q = REMINDER_INSERT], {
-            sqlx::query(q)
-                .bind(meeting_id)
-                .bind(scheduled_at)
-                .bind(slot)
-                .bind(state)
-                .bind(now)
-                .execute(&mut *conn)
-                .await
-                .map(|r| r.rows_affected() == 1)
-        })
+        exec_tx!(
+            self,
+            REMINDER_INSERT,
+            meeting_id,
+            scheduled_at,
+            slot,
+            state,
+            now
+        )
+        .map(|n| n == 1)
     }
     /// Writes a ledger row; false when its dedupe key exists (already written).
     pub async fn sms_insert(&mut self, s: &SmsInsert<'_>) -> Result<bool, sqlx::Error> {
-        on_tx!(self, conn, [q = SMS_INSERT], {
-            sqlx::query(q)
-                .bind(s.id)
-                .bind(s.dedupe_key)
-                .bind(s.contact_id)
-                .bind(s.meeting_id)
-                .bind(s.kind)
-                .bind(s.to_phone)
-                .bind(s.body)
-                .bind(s.actor_id)
-                .bind(s.now)
-                .execute(&mut *conn)
-                .await
-                .map(|r| r.rows_affected() == 1)
-        })
+        exec_tx!(
+            self,
+            SMS_INSERT,
+            s.id,
+            s.dedupe_key,
+            s.contact_id,
+            s.meeting_id,
+            s.kind,
+            s.to_phone,
+            s.body,
+            s.actor_id,
+            s.now
+        )
+        .map(|n| n == 1)
     }
 }

@@ -100,6 +100,8 @@ pub struct CompanyWrite {
     pub now: i64,
 }
 
+const IDS_EXISTING: Sql = in_list!("SELECT id FROM companies WHERE id IN ", 1, "");
+
 impl From<&CompanyRow> for CompanyWrite {
     fn from(r: &CompanyRow) -> Self {
         Self {
@@ -216,9 +218,7 @@ const COMPANY_UPDATE: Sql = sql!(
 
 impl Db {
     pub async fn company_get(&self, id: &str) -> Result<Option<CompanyRow>, sqlx::Error> {
-        on_db!(self, pool, [q = COMPANY_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(COMPANY_GET), id)
     }
     /// A page (best score first, then name) and the total of the filter.
     pub async fn company_list(
@@ -266,9 +266,7 @@ impl Db {
         &self,
         state: Option<&str>,
     ) -> Result<CompanyReportSummary, sqlx::Error> {
-        on_db!(self, pool, [q = REPORT_SUMMARY], {
-            sqlx::query_as(q).bind(state).fetch_one(pool).await
-        })
+        fetch!(self, fetch_one, query_as(REPORT_SUMMARY), state)
     }
 }
 
@@ -299,9 +297,7 @@ impl Tx {
         &mut self,
         id: &str,
     ) -> Result<Option<CompanyRow>, sqlx::Error> {
-        on_tx!(self, conn, [q = COMPANY_GET_FOR_UPDATE], {
-            sqlx::query_as(q).bind(id).fetch_optional(&mut *conn).await
-        })
+        fetch_tx!(self, fetch_optional, query_as(COMPANY_GET_FOR_UPDATE), id)
     }
     pub async fn company_insert(&mut self, c: &CompanyWrite) -> Result<(), sqlx::Error> {
         on_tx!(self, conn, [q = COMPANY_INSERT], {
@@ -330,6 +326,8 @@ impl Tx {
         if ids.is_empty() {
             return Ok(HashSet::new());
         }
-        dispatch_tx!(self, company_ids_existing(ids))
+        let ids = Value::from(ids).to_string();
+        let found: Vec<String> = fetch_tx!(self, fetch_all, query_scalar(IDS_EXISTING), &ids)?;
+        Ok(found.into_iter().collect())
     }
 }

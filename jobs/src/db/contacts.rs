@@ -243,6 +243,20 @@ const CONTACT_UPDATE: Sql = sql!(
 const CONTACT_STATUS_SET: Sql =
     sql!("UPDATE contacts SET status = ?2, updated_at = ?3 WHERE id = ?1");
 /// Followed by the list of lower-cased emails.
+/// Adds tag ?2 to contact ?1 at ?3 unless it is there.
+/// Differs: JSON array functions (json_insert and json_each; jsonb's `||` and `?` in Postgres).
+const TAG_ADD: Sql = Sql {
+    sqlite: sql!(
+        "UPDATE contacts SET tags = json_insert(tags, '$[#]', ?2), updated_at = ?3
+         WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM json_each(contacts.tags) WHERE value = ?2)"
+    )
+    .sqlite,
+    postgres: sql!(
+        "UPDATE contacts SET tags = tags || to_jsonb(?2::text), updated_at = ?3
+         WHERE id = ?1 AND NOT (tags ? ?2)"
+    )
+    .postgres,
+};
 const EMAILS_EXISTING: Sql =
     sql!("SELECT lower(email) FROM contacts WHERE email IS NOT NULL AND lower(email)");
 /// The import's upsert with `$empty` the empty JSON array.
@@ -283,9 +297,7 @@ const IMPORT_DELETE: Sql = sql!("DELETE FROM contact_imports WHERE id = ?1");
 
 impl Db {
     pub async fn contact_get(&self, id: &str) -> Result<Option<ContactRow>, sqlx::Error> {
-        on_db!(self, pool, [q = CONTACT_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(CONTACT_GET), id)
     }
     /// A page (newest first) and the total of the filter.
     pub async fn contact_list(
@@ -335,25 +347,17 @@ impl Db {
     }
     /// The four pipeline stages' figures (stages without contacts are absent).
     pub async fn contact_stage_stats(&self) -> Result<Vec<StageStats>, sqlx::Error> {
-        on_db!(self, pool, [q = STAGE_STATS], {
-            sqlx::query_as(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(STAGE_STATS))
     }
     /// Customers: total, high value, and created at or after `since`.
     pub async fn customer_stats(&self, since: i64) -> Result<CustomerStats, sqlx::Error> {
-        on_db!(self, pool, [q = CUSTOMER_STATS], {
-            sqlx::query_as(q).bind(since).fetch_one(pool).await
-        })
+        fetch!(self, fetch_one, query_as(CUSTOMER_STATS), since)
     }
     pub async fn contact_import_body(&self, id: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {
-        on_db!(self, pool, [q = IMPORT_BODY], {
-            sqlx::query_scalar(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_scalar(IMPORT_BODY), id)
     }
     pub async fn contact_import_delete(&self, id: &str) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = IMPORT_DELETE], {
-            sqlx::query(q).bind(id).execute(pool).await.map(|_| ())
-        })
+        exec!(self, IMPORT_DELETE, id).map(|_| ())
     }
 }
 
@@ -363,9 +367,7 @@ impl Tx {
         &mut self,
         id: &str,
     ) -> Result<Option<ContactRow>, sqlx::Error> {
-        on_tx!(self, conn, [q = CONTACT_GET_FOR_UPDATE], {
-            sqlx::query_as(q).bind(id).fetch_optional(&mut *conn).await
-        })
+        fetch_tx!(self, fetch_optional, query_as(CONTACT_GET_FOR_UPDATE), id)
     }
     /// A unique violation (`is_unique_violation`) means the email is taken.
     pub async fn contact_insert(&mut self, c: &ContactWrite) -> Result<(), sqlx::Error> {
@@ -405,15 +407,7 @@ impl Tx {
         status: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        on_tx!(self, conn, [q = CONTACT_STATUS_SET], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(status)
-                .bind(now)
-                .execute(&mut *conn)
-                .await
-                .map(|r| r.rows_affected() > 0)
-        })
+        exec_tx!(self, CONTACT_STATUS_SET, id, status, now).map(|n| n > 0)
     }
     /// Adds a tag unless the contact has it; `false` when nothing changed.
     pub async fn contact_tag_add(
@@ -422,7 +416,7 @@ impl Tx {
         tag: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        dispatch_tx!(self, contact_tag_add(id, tag, now))
+        exec_tx!(self, TAG_ADD, id, tag, now).map(|n| n > 0)
     }
     /// Which of these lower-cased emails already belong to a contact.
     pub async fn contact_emails_existing(
@@ -445,41 +439,39 @@ impl Tx {
         r: &ContactImportRow,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        on_tx!(self, conn, [q = CONTACT_IMPORT_UPSERT], {
-            sqlx::query(q)
-                .bind(&r.id)
-                .bind(&r.company_id)
-                .bind(&r.first_name)
-                .bind(&r.last_name)
-                .bind(&r.email)
-                .bind(&r.phone)
-                .bind(&r.title)
-                .bind(&r.department)
-                .bind(&r.linkedin_url)
-                .bind(&r.status)
-                .bind(r.score)
-                .bind(&r.source)
-                .bind(r.tags.as_ref().map(Json))
-                .bind(&r.notes)
-                .bind(now)
-                .execute(&mut *conn)
-                .await
-                .map(|_| ())
-        })
+        exec_tx!(
+            self,
+            CONTACT_IMPORT_UPSERT,
+            &r.id,
+            &r.company_id,
+            &r.first_name,
+            &r.last_name,
+            &r.email,
+            &r.phone,
+            &r.title,
+            &r.department,
+            &r.linkedin_url,
+            &r.status,
+            r.score,
+            &r.source,
+            r.tags.as_ref().map(Json),
+            &r.notes,
+            now
+        )
+        .map(|_| ())
     }
     pub async fn contact_import_insert(
         &mut self,
         p: &ContactImportInsert<'_>,
     ) -> Result<(), sqlx::Error> {
-        on_tx!(self, conn, [q = IMPORT_INSERT], {
-            sqlx::query(q)
-                .bind(p.id)
-                .bind(p.body)
-                .bind(p.created_by)
-                .bind(p.created_at)
-                .execute(&mut *conn)
-                .await
-                .map(|_| ())
-        })
+        exec_tx!(
+            self,
+            IMPORT_INSERT,
+            p.id,
+            p.body,
+            p.created_by,
+            p.created_at
+        )
+        .map(|_| ())
     }
 }

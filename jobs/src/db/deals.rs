@@ -214,33 +214,25 @@ impl Db {
         })
     }
     pub async fn deal_get_by_id(&self, id: &str) -> Result<Option<DealRow>, sqlx::Error> {
-        on_db!(self, pool, [q = DEAL_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(DEAL_GET), id)
     }
     /// Every deal with its company and contact names, newest first (CSV exports).
     pub async fn deal_export_rows(&self) -> Result<Vec<DealExportRow>, sqlx::Error> {
-        on_db!(self, pool, [q = DEAL_EXPORT], {
-            sqlx::query_as(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(DEAL_EXPORT))
     }
     /// Companies with a prospect score above 0 that are not deals yet, best first.
     pub async fn prospect_company_list(
         &self,
         limit: i64,
     ) -> Result<Vec<ProspectCompany>, sqlx::Error> {
-        on_db!(self, pool, [q = PROSPECT_COMPANIES], {
-            sqlx::query_as(q).bind(limit).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(PROSPECT_COMPANIES), limit)
     }
     /// Contacts in new_lead, contacted or responded, best score first.
     pub async fn prospect_contact_list(
         &self,
         limit: i64,
     ) -> Result<Vec<ProspectContact>, sqlx::Error> {
-        on_db!(self, pool, [q = PROSPECT_CONTACTS], {
-            sqlx::query_as(q).bind(limit).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(PROSPECT_CONTACTS), limit)
     }
 }
 
@@ -266,9 +258,7 @@ macro_rules! bind_deal {
 impl Tx {
     /// The deal, locked against concurrent changes until the transaction ends.
     pub async fn deal_get_for_update(&mut self, id: &str) -> Result<Option<DealRow>, sqlx::Error> {
-        on_tx!(self, conn, [q = DEAL_GET_FOR_UPDATE], {
-            sqlx::query_as(q).bind(id).fetch_optional(&mut *conn).await
-        })
+        fetch_tx!(self, fetch_optional, query_as(DEAL_GET_FOR_UPDATE), id)
     }
     pub async fn deal_insert(&mut self, d: &DealRow) -> Result<(), sqlx::Error> {
         on_tx!(self, conn, [q = DEAL_INSERT], {
@@ -292,30 +282,21 @@ impl Tx {
     }
     /// Deletes the deal; its title, or `None` when it was gone.
     pub async fn deal_delete(&mut self, id: &str) -> Result<Option<String>, sqlx::Error> {
-        on_tx!(self, conn, [q = DEAL_DELETE], {
-            sqlx::query_scalar(q)
-                .bind(id)
-                .fetch_optional(&mut *conn)
-                .await
-        })
+        fetch_tx!(self, fetch_optional, query_scalar(DEAL_DELETE), id)
     }
     /// The company, locked against concurrent changes until the transaction ends.
     pub async fn prospect_company_get(
         &mut self,
         id: &str,
     ) -> Result<Option<ProspectCompany>, sqlx::Error> {
-        on_tx!(self, conn, [q = PROSPECT_COMPANY_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(&mut *conn).await
-        })
+        fetch_tx!(self, fetch_optional, query_as(PROSPECT_COMPANY_GET), id)
     }
     /// The contact (locked until the transaction ends) with its company's name and revenue.
     pub async fn prospect_contact_get(
         &mut self,
         id: &str,
     ) -> Result<Option<ProspectContact>, sqlx::Error> {
-        on_tx!(self, conn, [q = PROSPECT_CONTACT_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(&mut *conn).await
-        })
+        fetch_tx!(self, fetch_optional, query_as(PROSPECT_CONTACT_GET), id)
     }
     /// Marks the company a deal; 0 when it already was one (or is gone).
     pub async fn prospect_company_mark_deal(
@@ -323,23 +304,16 @@ impl Tx {
         id: &str,
         now: i64,
     ) -> Result<u64, sqlx::Error> {
-        on_tx!(self, conn, [q = PROSPECT_COMPANY_MARK_DEAL], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(now)
-                .execute(&mut *conn)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec_tx!(self, PROSPECT_COMPANY_MARK_DEAL, id, now)
     }
     /// Whether the contact already has a deal (a repeated conversion must not make a second one).
     pub async fn deal_exists_for_contact(&mut self, contact_id: &str) -> Result<bool, sqlx::Error> {
-        on_tx!(self, conn, [q = DEAL_EXISTS_FOR_CONTACT], {
-            sqlx::query_scalar(q)
-                .bind(contact_id)
-                .fetch_one(&mut *conn)
-                .await
-        })
+        fetch_tx!(
+            self,
+            fetch_one,
+            query_scalar(DEAL_EXISTS_FOR_CONTACT),
+            contact_id
+        )
     }
     /// Sets the contact's status to qualified.
     pub async fn prospect_contact_qualify(
@@ -347,13 +321,6 @@ impl Tx {
         id: &str,
         now: i64,
     ) -> Result<u64, sqlx::Error> {
-        on_tx!(self, conn, [q = PROSPECT_CONTACT_QUALIFY], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(now)
-                .execute(&mut *conn)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec_tx!(self, PROSPECT_CONTACT_QUALIFY, id, now)
     }
 }

@@ -398,42 +398,38 @@ const CAMPAIGN_CANCEL_PENDING: Sql = sql!(
      WHERE campaign_id = ?1 AND status IN ('queued', 'deferred')"
 );
 
-/// The audience as a WHERE clause over `contacts c LEFT JOIN companies co`: ?1..?5.
-const AUDIENCE: Sql = Sql {
-    sqlite: sqlite::AUDIENCE,
-    postgres: postgres::AUDIENCE,
-};
-/// One queued ledger row per contact of the audience (`{audience}`, ?1..?5, put in per dialect);
-/// ?6: campaign, ?7: sender address, ?8: sender name, ?9: Message-ID domain, ?10: now.
-/// Differs: the random id (randomblob / gen_random_uuid) and the vars object (json_object /
-/// jsonb_build_object).
+macro_rules! audience_count {
+    ($d:ident) => {
+        concat!(
+            "SELECT COUNT(*) FROM contacts c LEFT JOIN companies co ON co.id = c.company_id WHERE ",
+            audience!($d)
+        )
+    };
+}
+const AUDIENCE_COUNT: Sql = per_dialect!(audience_count);
+/// One queued ledger row per contact of the audience (?1..?5); ?6: campaign, ?7: sender address,
+/// ?8: sender name, ?9: Message-ID domain, ?10: now.
 macro_rules! materialize {
-    ($random_id:literal, $object:literal) => {
+    ($d:ident) => {
         concat!(
             "INSERT INTO email_messages (id, dedupe_key, campaign_id, contact_id, to_email, from_email,
                  vars, message_id, status, created_at)
              SELECT ",
-            $random_id,
+            random_id!($d),
             ", 'campaign:' || CAST(?6 AS TEXT) || ':' || c.id, ?6, c.id, lower(trim(c.email)), ?7, ",
-            $object,
+            json_object!($d),
             "('firstName', c.first_name, 'lastName', c.last_name, 'email', c.email,
                      'title', coalesce(c.title, ''), 'companyName', coalesce(co.name, ''),
                      'senderName', CAST(?8 AS TEXT)),
                  CAST(?6 AS TEXT) || '.' || c.id || '@' || CAST(?9 AS TEXT), 'queued', ?10
              FROM contacts c LEFT JOIN companies co ON co.id = c.company_id
-             WHERE {audience}
-             ON CONFLICT (dedupe_key) DO NOTHING"
+             WHERE ",
+            audience!($d),
+            " ON CONFLICT (dedupe_key) DO NOTHING"
         )
     };
 }
-const MATERIALIZE: Sql = Sql {
-    sqlite: materialize!("lower(hex(randomblob(16)))", "json_object"),
-    postgres: sql!(materialize!(
-        "replace(gen_random_uuid()::text, '-', '')",
-        "jsonb_build_object"
-    ))
-    .postgres,
-};
+const MATERIALIZE: Sql = per_dialect!(materialize);
 const ORPHANS_RESOLVE: Sql = sql!(
     "UPDATE email_messages SET status = 'unknown',
          last_error = 'the sending run stopped during delivery; not sent again'
@@ -594,35 +590,28 @@ const CONTACT_CONTACTED: Sql = sql!(
 
 impl Db {
     pub async fn template_list(&self) -> Result<Vec<TemplateRow>, sqlx::Error> {
-        on_db!(self, pool, [q = TEMPLATE_LIST], {
-            sqlx::query_as(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(TEMPLATE_LIST))
     }
     pub async fn template_get(&self, id: &str) -> Result<Option<TemplateRow>, sqlx::Error> {
-        on_db!(self, pool, [q = TEMPLATE_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(TEMPLATE_GET), id)
     }
     pub async fn template_insert(&self, t: &TemplateRow) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = TEMPLATE_INSERT], {
-            sqlx::query(q)
-                .bind(&t.id)
-                .bind(&t.name)
-                .bind(&t.category)
-                .bind(&t.subject)
-                .bind(&t.body)
-                .bind(t.is_builtin)
-                .bind(t.created_at)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(
+            self,
+            TEMPLATE_INSERT,
+            &t.id,
+            &t.name,
+            &t.category,
+            &t.subject,
+            &t.body,
+            t.is_builtin,
+            t.created_at
+        )
+        .map(|_| ())
     }
 
     pub async fn campaign_get(&self, id: &str) -> Result<Option<CampaignRow>, sqlx::Error> {
-        on_db!(self, pool, [q = CAMPAIGN_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(CAMPAIGN_GET), id)
     }
     /// Newest first.
     pub async fn campaign_list(
@@ -656,60 +645,33 @@ impl Db {
         now: i64,
     ) -> Result<bool, sqlx::Error> {
         let from = Value::from(from.to_vec()).to_string();
-        let done = on_db!(self, pool, [q = CAMPAIGN_SET_STATUS], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(&from)
-                .bind(to)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })?;
+        let done = exec!(self, CAMPAIGN_SET_STATUS, id, &from, to, now)?;
         Ok(done > 0)
     }
     pub async fn campaign_set_total(&self, id: &str, total: i64) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = CAMPAIGN_SET_TOTAL], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(total)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(self, CAMPAIGN_SET_TOTAL, id, total).map(|_| ())
     }
     pub async fn campaign_stats(&self, ids: &[String]) -> Result<Vec<CampaignStats>, sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        on_db!(self, pool, [q = CAMPAIGN_STATS], {
-            sqlx::query_as(q).bind(&ids).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(CAMPAIGN_STATS), &ids)
     }
     /// Marks the rest of a cancelled campaign's queue cancelled.
     pub async fn campaign_cancel_pending(&self, id: &str) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = CAMPAIGN_CANCEL_PENDING], {
-            sqlx::query(q)
-                .bind(id)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, CAMPAIGN_CANCEL_PENDING, id)
     }
 
     /// Contacts matching `a` (with an email).
     pub async fn audience_count(&self, a: &Audience) -> Result<i64, sqlx::Error> {
-        on_db!(self, pool, [audience = AUDIENCE], {
-            sqlx::query_scalar(AssertSqlSafe(format!(
-                "SELECT COUNT(*) FROM contacts c LEFT JOIN companies co ON co.id = c.company_id
-                 WHERE {audience}"
-            )))
-            .bind(a.score_min)
-            .bind(a.score_max)
-            .bind(a.statuses_json())
-            .bind(a.states_json())
-            .bind(a.ids_json())
-            .fetch_one(pool)
-            .await
-        })
+        fetch!(
+            self,
+            fetch_one,
+            query_scalar(AUDIENCE_COUNT),
+            a.score_min,
+            a.score_max,
+            a.statuses_json(),
+            a.states_json(),
+            a.ids_json()
+        )
     }
     /// One queued ledger row per matching contact; rows already there are kept (idempotent).
     pub async fn campaign_messages_materialize(
@@ -717,56 +679,47 @@ impl Db {
         m: &Materialize<'_>,
     ) -> Result<u64, sqlx::Error> {
         let a = m.audience;
-        on_db!(self, pool, [q = MATERIALIZE, audience = AUDIENCE], {
-            sqlx::query(AssertSqlSafe(q.replace("{audience}", audience)))
-                .bind(a.score_min)
-                .bind(a.score_max)
-                .bind(a.statuses_json())
-                .bind(a.states_json())
-                .bind(a.ids_json())
-                .bind(m.campaign_id)
-                .bind(m.from_email)
-                .bind(m.sender_name)
-                .bind(m.message_domain)
-                .bind(m.now)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(
+            self,
+            MATERIALIZE,
+            a.score_min,
+            a.score_max,
+            a.statuses_json(),
+            a.states_json(),
+            a.ids_json(),
+            m.campaign_id,
+            m.from_email,
+            m.sender_name,
+            m.message_domain,
+            m.now
+        )
     }
     /// Rows of a run that is no longer running, left `sending`, become `unknown`: they may or may
     /// not have reached the server and are never sent again.
     pub async fn messages_orphans_resolve(&self, campaign_id: &str) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = ORPHANS_RESOLVE], {
-            sqlx::query(q)
-                .bind(campaign_id)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, ORPHANS_RESOLVE, campaign_id)
     }
     /// (id, email) of the first `limit` contacts with an email.
     pub async fn contacts_with_email(
         &self,
         limit: i64,
     ) -> Result<Vec<(String, String)>, sqlx::Error> {
-        on_db!(self, pool, [q = CONTACTS_WITH_EMAIL], {
-            sqlx::query_as(q).bind(limit).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(CONTACTS_WITH_EMAIL), limit)
     }
     pub async fn contact_id_by_email(&self, email: &str) -> Result<Option<String>, sqlx::Error> {
-        on_db!(self, pool, [q = CONTACT_ID_BY_EMAIL], {
-            sqlx::query_scalar(q).bind(email).fetch_optional(pool).await
-        })
+        fetch!(
+            self,
+            fetch_optional,
+            query_scalar(CONTACT_ID_BY_EMAIL),
+            email
+        )
     }
     /// Status and, when deferred, when it is due again.
     pub async fn message_status(
         &self,
         id: &str,
     ) -> Result<Option<(String, Option<i64>)>, sqlx::Error> {
-        on_db!(self, pool, [q = MESSAGE_STATUS], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(MESSAGE_STATUS), id)
     }
     /// The ledger row by our id, else by RFC Message-ID.
     pub async fn message_find(
@@ -774,13 +727,13 @@ impl Db {
         id: Option<&str>,
         rfc_message_id: Option<&str>,
     ) -> Result<Option<MessageRef>, sqlx::Error> {
-        on_db!(self, pool, [q = MESSAGE_FIND], {
-            sqlx::query_as(q)
-                .bind(id)
-                .bind(rfc_message_id)
-                .fetch_optional(pool)
-                .await
-        })
+        fetch!(
+            self,
+            fetch_optional,
+            query_as(MESSAGE_FIND),
+            id,
+            rfc_message_id
+        )
     }
 
     /// Records an event; false when its provider id was seen before (ignored). Sets the message's
@@ -837,15 +790,11 @@ impl Db {
         Ok(true)
     }
     pub async fn event_total(&self) -> Result<i64, sqlx::Error> {
-        on_db!(self, pool, [q = EVENT_TOTAL], {
-            sqlx::query_scalar(q).fetch_one(pool).await
-        })
+        fetch!(self, fetch_one, query_scalar(EVENT_TOTAL))
     }
     /// Events and distinct messages per type since `since` (ms).
     pub async fn event_counts(&self, since: i64) -> Result<Vec<EventCount>, sqlx::Error> {
-        on_db!(self, pool, [q = EVENT_COUNTS], {
-            sqlx::query_as(q).bind(since).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(EVENT_COUNTS), since)
     }
     pub async fn contact_email_history(
         &self,
@@ -878,9 +827,7 @@ impl Db {
     }
     /// Hard bounces recorded for an address since its suppression was last lifted.
     pub async fn bounce_count(&self, email: &str) -> Result<i64, sqlx::Error> {
-        on_db!(self, pool, [q = BOUNCE_COUNT], {
-            sqlx::query_scalar(q).bind(email).fetch_one(pool).await
-        })
+        fetch!(self, fetch_one, query_scalar(BOUNCE_COUNT), email)
     }
 
     /// Adds an address to the suppression list (the first reason is kept).
@@ -892,47 +839,30 @@ impl Db {
         now: i64,
     ) -> Result<(), sqlx::Error> {
         let email = email.trim().to_lowercase();
-        on_db!(self, pool, [q = SUPPRESSION_ADD], {
-            sqlx::query(q)
-                .bind(&email)
-                .bind(reason)
-                .bind(source)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(self, SUPPRESSION_ADD, &email, reason, source, now).map(|_| ())
     }
     pub async fn suppression_get(&self, email: &str) -> Result<Option<String>, sqlx::Error> {
         let email = email.trim().to_lowercase();
-        on_db!(self, pool, [q = SUPPRESSION_GET], {
-            sqlx::query_scalar(q)
-                .bind(&email)
-                .fetch_optional(pool)
-                .await
-        })
+        fetch!(self, fetch_optional, query_scalar(SUPPRESSION_GET), &email)
     }
 
     pub async fn deliverability_get(&self) -> Result<DeliverabilityRow, sqlx::Error> {
-        on_db!(self, pool, [q = DELIVERABILITY_GET], {
-            sqlx::query_as(q).fetch_one(pool).await
-        })
+        fetch!(self, fetch_one, query_as(DELIVERABILITY_GET))
     }
     pub async fn deliverability_set(
         &self,
         d: &DeliverabilityRow,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = DELIVERABILITY_SET], {
-            sqlx::query(q)
-                .bind(d.warmup_enabled)
-                .bind(d.daily_limit)
-                .bind(d.hourly_limit)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(
+            self,
+            DELIVERABILITY_SET,
+            d.warmup_enabled,
+            d.daily_limit,
+            d.hourly_limit,
+            now
+        )
+        .map(|_| ())
     }
     /// Sends counted in the given windows, summed over mailboxes when `mailbox` is None.
     pub async fn mailbox_usage(
@@ -941,15 +871,14 @@ impl Db {
         hour_key: &str,
         day_key: &str,
     ) -> Result<MailboxUsage, sqlx::Error> {
-        let (hour, day, first): (i64, i64, Option<String>) =
-            on_db!(self, pool, [q = MAILBOX_USAGE], {
-                sqlx::query_as(q)
-                    .bind(mailbox)
-                    .bind(hour_key)
-                    .bind(day_key)
-                    .fetch_one(pool)
-                    .await
-            })?;
+        let (hour, day, first): (i64, i64, Option<String>) = fetch!(
+            self,
+            fetch_one,
+            query_as(MAILBOX_USAGE),
+            mailbox,
+            hour_key,
+            day_key
+        )?;
         Ok(MailboxUsage {
             this_hour: hour,
             today: day,
@@ -967,41 +896,40 @@ impl Tx {
         now: i64,
         limit: i64,
     ) -> Result<Vec<String>, sqlx::Error> {
-        on_tx!(self, conn, [q = MESSAGE_CANDIDATES], {
-            sqlx::query_scalar(q)
-                .bind(campaign_id)
-                .bind(now)
-                .bind(limit)
-                .fetch_all(&mut *conn)
-                .await
-        })
+        fetch_tx!(
+            self,
+            fetch_all,
+            query_scalar(MESSAGE_CANDIDATES),
+            campaign_id,
+            now,
+            limit
+        )
     }
     pub async fn campaign_insert(&mut self, c: &CampaignRow) -> Result<(), sqlx::Error> {
-        on_tx!(self, conn, [q = CAMPAIGN_INSERT], {
-            sqlx::query(q)
-                .bind(&c.id)
-                .bind(&c.kind)
-                .bind(&c.name)
-                .bind(&c.description)
-                .bind(&c.status)
-                .bind(&c.subject)
-                .bind(&c.template_id)
-                .bind(&c.from_email)
-                .bind(&c.target_filters)
-                .bind(&c.selected_contact_ids)
-                .bind(c.schedule_at)
-                .bind(&c.target_audience)
-                .bind(&c.ai_model)
-                .bind(c.total_recipients)
-                .bind(c.created_at)
-                .bind(c.updated_at)
-                .bind(c.started_at)
-                .bind(c.sent_at)
-                .bind(c.ended_at)
-                .execute(&mut *conn)
-                .await
-                .map(|_| ())
-        })
+        exec_tx!(
+            self,
+            CAMPAIGN_INSERT,
+            &c.id,
+            &c.kind,
+            &c.name,
+            &c.description,
+            &c.status,
+            &c.subject,
+            &c.template_id,
+            &c.from_email,
+            &c.target_filters,
+            &c.selected_contact_ids,
+            c.schedule_at,
+            &c.target_audience,
+            &c.ai_model,
+            c.total_recipients,
+            c.created_at,
+            c.updated_at,
+            c.started_at,
+            c.sent_at,
+            c.ended_at
+        )
+        .map(|_| ())
     }
     /// Writes the rows in one statement, skipping any whose dedupe key exists: how many were new.
     pub async fn messages_insert(
@@ -1021,13 +949,7 @@ impl Tx {
             })
             .collect();
         let rows = Value::from(rows).to_string();
-        on_tx!(self, conn, [q = MESSAGES_INSERT], {
-            sqlx::query(q)
-                .bind(&rows)
-                .execute(&mut *conn)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec_tx!(self, MESSAGES_INSERT, &rows)
     }
     /// Grants up to `want` sends within the limits and counts them; the number granted.
     pub async fn mailbox_reserve(&mut self, r: &Reserve<'_>) -> Result<i64, sqlx::Error> {
@@ -1036,14 +958,14 @@ impl Tx {
             // workers on one mailbox take turns; SQLite's transaction already holds the write lock.
             self.mailbox_add(r, 0).await?;
         }
-        let (hour, day): (i64, i64) = on_tx!(self, conn, [q = MAILBOX_COUNTED], {
-            sqlx::query_as(q)
-                .bind(r.mailbox)
-                .bind(r.hour_key)
-                .bind(r.day_key)
-                .fetch_one(&mut *conn)
-                .await
-        })?;
+        let (hour, day): (i64, i64) = fetch_tx!(
+            self,
+            fetch_one,
+            query_as(MAILBOX_COUNTED),
+            r.mailbox,
+            r.hour_key,
+            r.day_key
+        )?;
         let granted = r
             .want
             .min(r.hourly_limit - hour)
@@ -1061,24 +983,14 @@ impl Tx {
     /// Adds `n` (may be negative) to the mailbox's hour and day counters.
     async fn mailbox_add(&mut self, r: &Reserve<'_>, n: i64) -> Result<(), sqlx::Error> {
         for key in [r.hour_key, r.day_key] {
-            on_tx!(self, conn, [q = MAILBOX_ADD], {
-                sqlx::query(q)
-                    .bind(r.mailbox)
-                    .bind(key)
-                    .bind(n)
-                    .execute(&mut *conn)
-                    .await
-                    .map(|_| ())
-            })?;
+            exec_tx!(self, MAILBOX_ADD, r.mailbox, key, n).map(|_| ())?;
         }
         Ok(())
     }
     /// Marks listed queued/deferred rows whose address is suppressed; their ids.
     pub async fn messages_suppress(&mut self, ids: &[String]) -> Result<Vec<String>, sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        on_tx!(self, conn, [q = MESSAGES_SUPPRESS], {
-            sqlx::query_scalar(q).bind(&ids).fetch_all(&mut *conn).await
-        })
+        fetch_tx!(self, fetch_all, query_scalar(MESSAGES_SUPPRESS), &ids)
     }
     /// Claims listed queued/deferred rows for this job run.
     pub async fn messages_claim(
@@ -1088,14 +1000,14 @@ impl Tx {
         attempt: i32,
     ) -> Result<Vec<ClaimedMessage>, sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        on_tx!(self, conn, [q = MESSAGES_CLAIM], {
-            sqlx::query_as(q)
-                .bind(&ids)
-                .bind(job_id)
-                .bind(attempt)
-                .fetch_all(&mut *conn)
-                .await
-        })
+        fetch_tx!(
+            self,
+            fetch_all,
+            query_as(MESSAGES_CLAIM),
+            &ids,
+            job_id,
+            attempt
+        )
     }
     /// Writes each outcome, its `sent`/`bounced` event, and touches the contact.
     pub async fn messages_finish(
@@ -1122,44 +1034,26 @@ impl Tx {
             }
             SendOutcome::Failed { error } => ("failed", None, Some(error), Some("bounced")),
         };
-        on_tx!(self, conn, [q = MESSAGE_FINISH], {
-            sqlx::query(q)
-                .bind(&m.id)
-                .bind(status)
-                .bind(retry_at)
-                .bind(error)
-                .bind(now)
-                .execute(&mut *conn)
-                .await
-                .map(|_| ())
-        })?;
+        exec_tx!(self, MESSAGE_FINISH, &m.id, status, retry_at, error, now).map(|_| ())?;
         if let Some(event) = event {
-            on_tx!(self, conn, [q = MESSAGE_FINISH_EVENT], {
-                sqlx::query(q)
-                    .bind(event_id)
-                    .bind(&m.id)
-                    .bind(&m.campaign_id)
-                    .bind(&m.contact_id)
-                    .bind(&m.to_email)
-                    .bind(event)
-                    .bind(error)
-                    .bind(now)
-                    .execute(&mut *conn)
-                    .await
-                    .map(|_| ())
-            })?;
+            exec_tx!(
+                self,
+                MESSAGE_FINISH_EVENT,
+                event_id,
+                &m.id,
+                &m.campaign_id,
+                &m.contact_id,
+                &m.to_email,
+                event,
+                error,
+                now
+            )
+            .map(|_| ())?;
         }
         if status == "sent"
             && let Some(contact) = &m.contact_id
         {
-            on_tx!(self, conn, [q = CONTACT_CONTACTED], {
-                sqlx::query(q)
-                    .bind(contact)
-                    .bind(now)
-                    .execute(&mut *conn)
-                    .await
-                    .map(|_| ())
-            })?;
+            exec_tx!(self, CONTACT_CONTACTED, contact, now).map(|_| ())?;
         }
         Ok(())
     }

@@ -55,49 +55,45 @@ pub struct EnrichmentSet<'a> {
 
 impl Db {
     pub async fn contact_intel_get(&self, id: &str) -> Result<Option<ContactIntel>, sqlx::Error> {
-        on_db!(self, pool, [q = GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(GET), id)
     }
     pub async fn contact_verification_set(
         &self,
         v: &VerificationSet<'_>,
     ) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = VERIFICATION_SET], {
-            sqlx::query(q)
-                .bind(v.id)
-                .bind(v.is_verified)
-                .bind(v.score)
-                .bind(Json(v.verified_by))
-                .bind(Json(v.warnings))
-                .bind(v.now)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(
+            self,
+            VERIFICATION_SET,
+            v.id,
+            v.is_verified,
+            v.score,
+            Json(v.verified_by),
+            Json(v.warnings),
+            v.now
+        )
+        .map(|_| ())
     }
     pub async fn contact_enrichment_set(&self, e: &EnrichmentSet<'_>) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = ENRICHMENT_SET], {
-            sqlx::query(q)
-                .bind(e.id)
-                .bind(e.first_name)
-                .bind(e.last_name)
-                .bind(e.phone)
-                .bind(e.department)
-                .bind(e.company_id)
-                .bind(Json(e.tags))
-                .bind(e.now)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(
+            self,
+            ENRICHMENT_SET,
+            e.id,
+            e.first_name,
+            e.last_name,
+            e.phone,
+            e.department,
+            e.company_id,
+            Json(e.tags),
+            e.now
+        )
+        .map(|_| ())
     }
     pub async fn company_id_by_domain(&self, domain: &str) -> Result<Option<String>, sqlx::Error> {
-        on_db!(self, pool, [q = COMPANY_BY_DOMAIN], {
-            sqlx::query_scalar(q)
-                .bind(domain)
-                .fetch_optional(pool)
-                .await
-        })
+        fetch!(
+            self,
+            fetch_optional,
+            query_scalar(COMPANY_BY_DOMAIN),
+            domain
+        )
     }
 }

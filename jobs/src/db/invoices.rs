@@ -255,9 +255,7 @@ impl Tx {
 impl Db {
     /// By id, or by invoice number.
     pub async fn invoice_get(&self, id: &str) -> Result<Option<InvoiceRow>, sqlx::Error> {
-        on_db!(self, pool, [q = INVOICE_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(INVOICE_GET), id)
     }
     /// A page of invoices, newest first, with the total number that match.
     pub async fn invoice_list(
@@ -300,15 +298,7 @@ impl Db {
         status: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        on_db!(self, pool, [q = INVOICE_SET_STATUS], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(status)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected() == 1)
-        })
+        exec!(self, INVOICE_SET_STATUS, id, status, now).map(|n| n == 1)
     }
     /// Records that this sending job hands the invoice to the mail server, before it does: true
     /// when this call recorded it, false when an earlier run of the job did (at most one email).
@@ -319,34 +309,18 @@ impl Db {
         to: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        on_db!(self, pool, [q = EMAIL_CLAIM], {
-            sqlx::query(q)
-                .bind(job_id)
-                .bind(invoice_id)
-                .bind(to)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected() == 1)
-        })
+        exec!(self, EMAIL_CLAIM, job_id, invoice_id, to, now).map(|n| n == 1)
     }
     /// Forgets a claim whose message the mail server refused, so a retry may send it.
     pub async fn invoice_email_release(&self, job_id: &str) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = EMAIL_RELEASE], {
-            sqlx::query(q).bind(job_id).execute(pool).await.map(|_| ())
-        })
+        exec!(self, EMAIL_RELEASE, job_id).map(|_| ())
     }
     /// The stored PDF and the invoice version (`updated_at`) it shows.
     pub async fn invoice_pdf_get(
         &self,
         invoice_id: &str,
     ) -> Result<Option<(i64, Vec<u8>)>, sqlx::Error> {
-        on_db!(self, pool, [q = PDF_GET], {
-            sqlx::query_as(q)
-                .bind(invoice_id)
-                .fetch_optional(pool)
-                .await
-        })
+        fetch!(self, fetch_optional, query_as(PDF_GET), invoice_id)
     }
     /// Stores a rendering unless a newer version is already stored.
     pub async fn invoice_pdf_put(
@@ -356,45 +330,30 @@ impl Db {
         pdf: &[u8],
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = PDF_PUT], {
-            sqlx::query(q)
-                .bind(invoice_id)
-                .bind(version)
-                .bind(pdf)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(self, PDF_PUT, invoice_id, version, pdf, now).map(|_| ())
     }
     pub async fn payment_insert(&self, p: &PaymentRow) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = PAYMENT_INSERT], {
-            sqlx::query(q)
-                .bind(&p.id)
-                .bind(&p.invoice_id)
-                .bind(&p.provider)
-                .bind(&p.provider_ref)
-                .bind(p.amount_cents)
-                .bind(&p.currency)
-                .bind(&p.status)
-                .bind(&p.error)
-                .bind(p.created_at)
-                .bind(p.updated_at)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(
+            self,
+            PAYMENT_INSERT,
+            &p.id,
+            &p.invoice_id,
+            &p.provider,
+            &p.provider_ref,
+            p.amount_cents,
+            &p.currency,
+            &p.status,
+            &p.error,
+            p.created_at,
+            p.updated_at
+        )
+        .map(|_| ())
     }
     pub async fn payment_by_ref(
         &self,
         provider_ref: &str,
     ) -> Result<Option<PaymentRow>, sqlx::Error> {
-        on_db!(self, pool, [q = PAYMENT_BY_REF], {
-            sqlx::query_as(q)
-                .bind(provider_ref)
-                .fetch_optional(pool)
-                .await
-        })
+        fetch!(self, fetch_optional, query_as(PAYMENT_BY_REF), provider_ref)
     }
     /// The payment's new status; a success also marks its invoice paid, in the same transaction.
     pub async fn payment_settle(&self, s: &PaymentSettle<'_>) -> Result<(), sqlx::Error> {
@@ -423,9 +382,7 @@ impl Db {
         )
     }
     pub async fn payment_analytics(&self) -> Result<PaymentAnalytics, sqlx::Error> {
-        on_db!(self, pool, [q = PAYMENT_ANALYTICS], {
-            sqlx::query_as(q).fetch_one(pool).await
-        })
+        fetch!(self, fetch_one, query_as(PAYMENT_ANALYTICS))
     }
     /// Adds the items; an item whose name is already in the catalog updates that one.
     pub async fn catalog_upsert(&self, items: &[CatalogRow]) -> Result<(), sqlx::Error> {
@@ -447,9 +404,7 @@ impl Db {
         })
     }
     pub async fn catalog_list(&self) -> Result<Vec<CatalogRow>, sqlx::Error> {
-        on_db!(self, pool, [q = CATALOG_LIST], {
-            sqlx::query_as(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(CATALOG_LIST))
     }
 }
 

@@ -163,13 +163,13 @@ impl Tx {
     /// Finds the company by name and state and the contact by email; creates them, or fills only
     /// their empty fields (see [`LeadMerge`]).
     pub async fn lead_upsert(&mut self, l: &LeadUpsert<'_>) -> Result<LeadUpserted, sqlx::Error> {
-        let existing: Option<LeadCompanyRow> = on_tx!(self, conn, [q = COMPANY_FIND], {
-            sqlx::query_as(q)
-                .bind(l.company_name)
-                .bind(l.state)
-                .fetch_optional(&mut *conn)
-                .await
-        })?;
+        let existing: Option<LeadCompanyRow> = fetch_tx!(
+            self,
+            fetch_optional,
+            query_as(COMPANY_FIND),
+            l.company_name,
+            l.state
+        )?;
         let (company_id, company_created, company_merge) = match existing {
             Some(row) => {
                 let mut merge = LeadMerge::default();
@@ -178,44 +178,38 @@ impl Tx {
                     merge.text("company type", row.company_type.as_deref(), l.company_type);
                 let revenue = merge.number("revenue", row.revenue, l.revenue);
                 if !merge.is_unchanged() {
-                    on_tx!(self, conn, [q = COMPANY_FILL], {
-                        sqlx::query(q)
-                            .bind(&row.id)
-                            .bind(city)
-                            .bind(company_type)
-                            .bind(revenue)
-                            .bind(l.now)
-                            .execute(&mut *conn)
-                            .await
-                            .map(|_| ())
-                    })?;
+                    exec_tx!(
+                        self,
+                        COMPANY_FILL,
+                        &row.id,
+                        city,
+                        company_type,
+                        revenue,
+                        l.now
+                    )
+                    .map(|_| ())?;
                 }
                 (row.id, false, merge)
             }
             None => {
                 let id = ulid::Ulid::new().to_string();
-                on_tx!(self, conn, [q = COMPANY_INSERT], {
-                    sqlx::query(q)
-                        .bind(&id)
-                        .bind(l.company_name)
-                        .bind(l.company_type)
-                        .bind(l.revenue)
-                        .bind(l.city)
-                        .bind(l.state)
-                        .bind(l.now)
-                        .execute(&mut *conn)
-                        .await
-                        .map(|_| ())
-                })?;
+                exec_tx!(
+                    self,
+                    COMPANY_INSERT,
+                    &id,
+                    l.company_name,
+                    l.company_type,
+                    l.revenue,
+                    l.city,
+                    l.state,
+                    l.now
+                )
+                .map(|_| ())?;
                 (id, true, LeadMerge::default())
             }
         };
-        let contact: Option<LeadContactRow> = on_tx!(self, conn, [q = CONTACT_FIND], {
-            sqlx::query_as(q)
-                .bind(l.email)
-                .fetch_optional(&mut *conn)
-                .await
-        })?;
+        let contact: Option<LeadContactRow> =
+            fetch_tx!(self, fetch_optional, query_as(CONTACT_FIND), l.email)?;
         let (contact_id, contact_created, contact_merge) = match contact {
             Some(row) => {
                 // A returning lead (or anyone who knows the address): fill only what is missing.
@@ -225,37 +219,35 @@ impl Tx {
                 let notes = merge.text("notes", row.notes.as_deref(), l.message);
                 let company = merge.text("company", row.company_id.as_deref(), Some(&company_id));
                 if !merge.is_unchanged() {
-                    on_tx!(self, conn, [q = CONTACT_FILL], {
-                        sqlx::query(q)
-                            .bind(&row.id)
-                            .bind(last_name)
-                            .bind(phone)
-                            .bind(notes)
-                            .bind(company)
-                            .bind(l.now)
-                            .execute(&mut *conn)
-                            .await
-                            .map(|_| ())
-                    })?;
+                    exec_tx!(
+                        self,
+                        CONTACT_FILL,
+                        &row.id,
+                        last_name,
+                        phone,
+                        notes,
+                        company,
+                        l.now
+                    )
+                    .map(|_| ())?;
                 }
                 (row.id, false, merge)
             }
             None => {
                 let id = ulid::Ulid::new().to_string();
-                on_tx!(self, conn, [q = CONTACT_INSERT], {
-                    sqlx::query(q)
-                        .bind(&id)
-                        .bind(&company_id)
-                        .bind(l.first_name)
-                        .bind(l.last_name)
-                        .bind(l.email)
-                        .bind(l.phone)
-                        .bind(l.message)
-                        .bind(l.now)
-                        .execute(&mut *conn)
-                        .await
-                        .map(|_| ())
-                })?;
+                exec_tx!(
+                    self,
+                    CONTACT_INSERT,
+                    &id,
+                    &company_id,
+                    l.first_name,
+                    l.last_name,
+                    l.email,
+                    l.phone,
+                    l.message,
+                    l.now
+                )
+                .map(|_| ())?;
                 (id, true, LeadMerge::default())
             }
         };
@@ -270,6 +262,15 @@ impl Tx {
     }
 }
 
+const CONTACT_FACTS_MANY: Sql = in_list!(
+    "SELECT c.id, c.title, c.email, c.phone, c.is_verified, c.status, co.revenue, co.state,
+            co.company_type, co.website, co.phone AS company_phone, co.growth_rate,
+            co.id IS NOT NULL AS has_company
+     FROM contacts c LEFT JOIN companies co ON co.id = c.company_id
+     WHERE c.id IN ",
+    1,
+    " AND (c.score_factors IS NULL OR c.score < ?2)"
+);
 const COMPANY_FACTS: Sql = sql!(
     "SELECT revenue, state, company_type, website, phone, growth_rate FROM companies WHERE id = ?1"
 );
@@ -284,9 +285,8 @@ const COMPANY_SCORE: Sql = sql!(
 
 impl Db {
     pub async fn contact_score_facts(&self, id: &str) -> Result<Option<ContactFacts>, sqlx::Error> {
-        let row: Option<ContactFactsRow> = on_db!(self, pool, [q = CONTACT_FACTS], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })?;
+        let row: Option<ContactFactsRow> =
+            fetch!(self, fetch_optional, query_as(CONTACT_FACTS), id)?;
         let Some(row) = row else { return Ok(None) };
         let company = match &row.company_id {
             Some(cid) => self.company_score_facts(cid).await?,
@@ -302,9 +302,8 @@ impl Db {
         }))
     }
     pub async fn company_score_facts(&self, id: &str) -> Result<Option<CompanyFacts>, sqlx::Error> {
-        let row: Option<CompanyFactsRow> = on_db!(self, pool, [q = COMPANY_FACTS], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })?;
+        let row: Option<CompanyFactsRow> =
+            fetch!(self, fetch_optional, query_as(COMPANY_FACTS), id)?;
         Ok(row.map(CompanyFacts::from))
     }
     pub async fn contact_score_set(&self, s: &ScoreSet<'_>) -> Result<bool, sqlx::Error> {
@@ -333,7 +332,10 @@ impl Db {
         ids: &[String],
         below: i32,
     ) -> Result<Vec<(String, ContactFacts)>, sqlx::Error> {
-        dispatch!(self, contact_score_facts_many(ids, below))
+        let ids = Value::from(ids).to_string();
+        let rows: Vec<ContactFactsManyRow> =
+            fetch!(self, fetch_all, query_as(CONTACT_FACTS_MANY), &ids, below)?;
+        Ok(rows.into_iter().map(Into::into).collect())
     }
     /// Many contacts' scores in one transaction.
     pub async fn contact_scores_set_many(

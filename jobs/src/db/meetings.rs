@@ -147,13 +147,7 @@ impl Db {
         from: i64,
         limit: i64,
     ) -> Result<Vec<MeetingRow>, sqlx::Error> {
-        on_db!(self, pool, [q = MEETINGS_UPCOMING], {
-            sqlx::query_as(q)
-                .bind(from)
-                .bind(limit)
-                .fetch_all(pool)
-                .await
-        })
+        fetch!(self, fetch_all, query_as(MEETINGS_UPCOMING), from, limit)
     }
     /// What `user_id`'s calendar feed shows: scheduled or confirmed meetings from `from` on, on
     /// their calendar or on no one's; soonest first.
@@ -163,24 +157,19 @@ impl Db {
         from: i64,
         limit: i64,
     ) -> Result<Vec<MeetingRow>, sqlx::Error> {
-        on_db!(self, pool, [q = MEETINGS_FEED], {
-            sqlx::query_as(q)
-                .bind(user_id)
-                .bind(from)
-                .bind(limit)
-                .fetch_all(pool)
-                .await
-        })
+        fetch!(
+            self,
+            fetch_all,
+            query_as(MEETINGS_FEED),
+            user_id,
+            from,
+            limit
+        )
     }
     /// The version in the user's current feed URL; `None` when the user does not exist.
     pub async fn calendar_feed_version(&self, user_id: &str) -> Result<Option<i32>, sqlx::Error> {
         const Q: Sql = sql!("SELECT calendar_feed_version FROM users WHERE id = ?1");
-        on_db!(self, pool, [q = Q], {
-            sqlx::query_scalar(q)
-                .bind(user_id)
-                .fetch_optional(pool)
-                .await
-        })
+        fetch!(self, fetch_optional, query_scalar(Q), user_id)
     }
     /// Revokes the user's feed URL by bumping its version; the new version (`None`: no such user).
     pub async fn calendar_feed_rotate(&self, user_id: &str) -> Result<Option<i32>, sqlx::Error> {
@@ -188,17 +177,10 @@ impl Db {
             "UPDATE users SET calendar_feed_version = calendar_feed_version + 1 WHERE id = ?1
              RETURNING calendar_feed_version"
         );
-        on_db!(self, pool, [q = Q], {
-            sqlx::query_scalar(q)
-                .bind(user_id)
-                .fetch_optional(pool)
-                .await
-        })
+        fetch!(self, fetch_optional, query_scalar(Q), user_id)
     }
     pub async fn calendar_stats(&self, now: i64) -> Result<CalendarStats, sqlx::Error> {
-        on_db!(self, pool, [q = CALENDAR_STATS], {
-            sqlx::query_as(q).bind(now).fetch_one(pool).await
-        })
+        fetch!(self, fetch_one, query_as(CALENDAR_STATS), now)
     }
     pub async fn meeting_list(
         &self,
@@ -223,9 +205,7 @@ impl Db {
         })
     }
     pub async fn meeting_get_by_id(&self, id: &str) -> Result<Option<MeetingRow>, sqlx::Error> {
-        on_db!(self, pool, [q = MEETING_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(MEETING_GET), id)
     }
 }
 
@@ -235,65 +215,58 @@ impl Tx {
         &mut self,
         id: &str,
     ) -> Result<Option<MeetingRow>, sqlx::Error> {
-        on_tx!(self, conn, [q = MEETING_GET_FOR_UPDATE], {
-            sqlx::query_as(q).bind(id).fetch_optional(conn).await
-        })
+        fetch_tx!(self, fetch_optional, query_as(MEETING_GET_FOR_UPDATE), id)
     }
     pub async fn meeting_insert(&mut self, m: &MeetingRow) -> Result<(), sqlx::Error> {
-        on_tx!(self, conn, [q = MEETING_INSERT], {
-            sqlx::query(q)
-                .bind(&m.id)
-                .bind(&m.title)
-                .bind(&m.description)
-                .bind(&m.company_id)
-                .bind(&m.contact_id)
-                .bind(m.scheduled_at)
-                .bind(m.duration)
-                .bind(&m.location)
-                .bind(&m.meeting_type)
-                .bind(&m.agenda)
-                .bind(&m.attendees)
-                .bind(&m.status)
-                .bind(&m.sync_status)
-                .bind(&m.google_calendar_event_id)
-                .bind(&m.google_meet_link)
-                .bind(m.last_synced_at)
-                .bind(m.google_calendar_sync_enabled)
-                .bind(m.created_at)
-                .bind(m.updated_at)
-                .bind(&m.calendar_owner_id)
-                .bind(&m.sync_error)
-                .execute(conn)
-                .await
-                .map(|_| ())
-        })
+        exec_tx!(
+            self,
+            MEETING_INSERT,
+            &m.id,
+            &m.title,
+            &m.description,
+            &m.company_id,
+            &m.contact_id,
+            m.scheduled_at,
+            m.duration,
+            &m.location,
+            &m.meeting_type,
+            &m.agenda,
+            &m.attendees,
+            &m.status,
+            &m.sync_status,
+            &m.google_calendar_event_id,
+            &m.google_meet_link,
+            m.last_synced_at,
+            m.google_calendar_sync_enabled,
+            m.created_at,
+            m.updated_at,
+            &m.calendar_owner_id,
+            &m.sync_error
+        )
+        .map(|_| ())
     }
     /// Writes every mutable column of `m`; the number of rows changed (0: gone).
     pub async fn meeting_update(&mut self, m: &MeetingRow) -> Result<u64, sqlx::Error> {
-        on_tx!(self, conn, [q = MEETING_UPDATE], {
-            sqlx::query(q)
-                .bind(&m.id)
-                .bind(&m.title)
-                .bind(&m.description)
-                .bind(&m.company_id)
-                .bind(&m.contact_id)
-                .bind(m.scheduled_at)
-                .bind(m.duration)
-                .bind(&m.location)
-                .bind(&m.meeting_type)
-                .bind(&m.agenda)
-                .bind(&m.attendees)
-                .bind(&m.status)
-                .bind(m.updated_at)
-                .execute(conn)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec_tx!(
+            self,
+            MEETING_UPDATE,
+            &m.id,
+            &m.title,
+            &m.description,
+            &m.company_id,
+            &m.contact_id,
+            m.scheduled_at,
+            m.duration,
+            &m.location,
+            &m.meeting_type,
+            &m.agenda,
+            &m.attendees,
+            &m.status,
+            m.updated_at
+        )
     }
     /// Deletes the meeting; its title if it existed.
     pub async fn meeting_delete(&mut self, id: &str) -> Result<Option<String>, sqlx::Error> {
-        on_tx!(self, conn, [q = MEETING_DELETE], {
-            sqlx::query_scalar(q).bind(id).fetch_optional(conn).await
-        })
+        fetch_tx!(self, fetch_optional, query_scalar(MEETING_DELETE), id)
     }
 }

@@ -136,45 +136,35 @@ pub struct ReportContact {
 
 impl Db {
     pub async fn metrics_deals(&self) -> Result<Vec<MetricsDeal>, sqlx::Error> {
-        on_db!(self, pool, [q = DEALS], {
-            sqlx::query_as(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(DEALS))
     }
     pub async fn dashboard_counts(
         &self,
         w: &DashboardWindows,
     ) -> Result<DashboardCounts, sqlx::Error> {
-        on_db!(self, pool, [q = COUNTS], {
-            sqlx::query_as(q)
-                .bind(w.now)
-                .bind(w.recent_since)
-                .bind(w.previous_since)
-                .bind(w.month_start)
-                .bind(w.month_end)
-                .fetch_one(pool)
-                .await
-        })
+        fetch!(
+            self,
+            fetch_one,
+            query_as(COUNTS),
+            w.now,
+            w.recent_since,
+            w.previous_since,
+            w.month_start,
+            w.month_end
+        )
     }
     /// Meetings created and contacts contacted since `since`.
     pub async fn dashboard_window_counts(&self, since: i64) -> Result<WindowCounts, sqlx::Error> {
-        on_db!(self, pool, [q = WINDOW_COUNTS], {
-            sqlx::query_as(q).bind(since).fetch_one(pool).await
-        })
+        fetch!(self, fetch_one, query_as(WINDOW_COUNTS), since)
     }
     /// Companies per stored `state` value (as written: abbreviations or names).
     pub async fn dashboard_state_counts(&self) -> Result<Vec<StateCount>, sqlx::Error> {
-        on_db!(self, pool, [q = STATE_COUNTS], {
-            sqlx::query_as(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(STATE_COUNTS))
     }
     pub async fn report_companies(&self) -> Result<Vec<ReportCompany>, sqlx::Error> {
-        on_db!(self, pool, [q = REPORT_COMPANIES], {
-            sqlx::query_as(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(REPORT_COMPANIES))
     }
     pub async fn report_contacts(&self) -> Result<Vec<ReportContact>, sqlx::Error> {
-        on_db!(self, pool, [q = REPORT_CONTACTS], {
-            sqlx::query_as(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(REPORT_CONTACTS))
     }
 }

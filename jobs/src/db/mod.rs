@@ -1,34 +1,16 @@
-//! The one place that runs SQL. [`Db`] is a pool over either backend; each query is a function of
-//! the same name in [`sqlite`] and [`postgres`], taking one params struct, and [`Db`] dispatches.
+//! The one place that runs SQL. [`Db`] is a pool over either backend and [`Tx`] a transaction on
+//! it. Each area's queries are written once in `<area>.rs` (`sql!` makes each dialect's text at
+//! compile time, `on_db!`/`on_tx!` compile one body per backend); what must differ between the
+//! engines is in [`sqlite`] and [`postgres`], each piece with a `Differs:` line saying why.
 //!
 //! Errors are [`sqlx::Error`]; callers turn them into `ApiError` (a logged 500) or a job error.
-
-/// Calls `$f` with the backend's pool, from the module of the same dialect.
-macro_rules! dispatch {
-    ($db:expr, $f:ident ( $($arg:expr),* )) => {
-        match $db {
-            Db::Sqlite(pool) => sqlite::$f(pool, $($arg),*).await,
-            Db::Postgres(pool) => postgres::$f(pool, $($arg),*).await,
-        }
-    };
-}
-
-/// Calls `$f` with the transaction's connection, from the module of the same dialect.
-macro_rules! dispatch_tx {
-    ($tx:expr, $f:ident ( $($arg:expr),* )) => {
-        match $tx {
-            Tx::Sqlite(tx) => sqlite::$f(&mut **tx, $($arg),*).await,
-            Tx::Postgres(tx) => postgres::$f(&mut **tx, $($arg),*).await,
-        }
-    };
-}
 
 #[macro_use]
 pub mod sql;
 pub mod postgres;
 pub mod sqlite;
 
-// CRM areas: each has its params, rows and `impl Db`/`impl Tx` here, and its SQL in sqlite/ and postgres/.
+// The areas: each has its params, rows, queries and `impl Db`/`impl Tx` in its file.
 mod activities;
 mod calendar;
 mod companies;
@@ -42,10 +24,12 @@ pub(crate) mod leads;
 mod meetings;
 mod metrics;
 mod ops;
+mod queue;
 mod secrets;
 mod seed;
 mod sequences;
 mod suppressions;
+mod users;
 mod voice;
 
 pub use activities::*;
@@ -61,10 +45,12 @@ pub use leads::*;
 pub use meetings::*;
 pub use metrics::*;
 pub use ops::*;
+pub use queue::*;
 pub use secrets::*;
 pub use seed::*;
 pub use sequences::*;
 pub use suppressions::*;
+pub use users::*;
 pub use voice::*;
 
 use std::str::FromStr;
@@ -172,10 +158,6 @@ impl Db {
         Ok(())
     }
 
-    pub async fn ping(&self) -> Result<(), sqlx::Error> {
-        dispatch!(self, ping())
-    }
-
     pub async fn close(&self) {
         match self {
             Self::Sqlite(pool) => pool.close().await,
@@ -190,120 +172,6 @@ impl Db {
             Self::Sqlite(pool) => Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?),
             Self::Postgres(pool) => Tx::Postgres(pool.begin().await?),
         })
-    }
-
-    // ---- jobs ----
-    pub async fn job_insert(&self, p: &JobInsert<'_>) -> Result<Inserted, sqlx::Error> {
-        let mut tx = self.begin().await?;
-        let inserted = tx.job_insert(p).await?;
-        tx.commit().await?;
-        Ok(inserted)
-    }
-    pub async fn job_insert_many(&self, p: &JobInsertMany<'_>) -> Result<u64, sqlx::Error> {
-        dispatch!(self, job_insert_many(p))
-    }
-    pub async fn job_get_by_id(&self, id: &str) -> Result<Option<JobRow>, sqlx::Error> {
-        dispatch!(self, job_get_by_id(id))
-    }
-    pub async fn job_list(&self, p: &JobList<'_>) -> Result<(Vec<JobRow>, i64), sqlx::Error> {
-        dispatch!(self, job_list(p))
-    }
-    pub async fn job_fetch(&self, p: &JobFetch<'_>) -> Result<Vec<FetchedJob>, sqlx::Error> {
-        dispatch!(self, job_fetch(p))
-    }
-    pub async fn job_next_run_at(&self, kind: &str) -> Result<Option<i64>, sqlx::Error> {
-        dispatch!(self, job_next_run_at(kind))
-    }
-    pub async fn job_finish_batch(&self, p: &JobFinishBatch<'_>) -> Result<(), sqlx::Error> {
-        dispatch!(self, job_finish_batch(p))
-    }
-    pub async fn job_progress_set(&self, p: &JobProgress<'_>) -> Result<bool, sqlx::Error> {
-        dispatch!(self, job_progress_set(p))
-    }
-    pub async fn job_cancel(&self, id: &str, now: i64) -> Result<CancelOutcome, sqlx::Error> {
-        dispatch!(self, job_cancel(id, now))
-    }
-    pub async fn job_retry(&self, id: &str, now: i64) -> Result<Option<String>, sqlx::Error> {
-        dispatch!(self, job_retry(id, now))
-    }
-    pub async fn job_cancel_requested(&self, worker_id: &str) -> Result<Vec<String>, sqlx::Error> {
-        dispatch!(self, job_cancel_requested(worker_id))
-    }
-    pub async fn job_release(&self, p: &JobRelease<'_>) -> Result<u64, sqlx::Error> {
-        dispatch!(self, job_release(p))
-    }
-    pub async fn job_rescue(&self, p: &JobRescue<'_>) -> Result<Vec<Rescued>, sqlx::Error> {
-        dispatch!(self, job_rescue(p))
-    }
-    pub async fn job_prune(&self, cutoff: i64, batch: i64) -> Result<u64, sqlx::Error> {
-        dispatch!(self, job_prune(cutoff, batch))
-    }
-    pub async fn job_counts(&self) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
-        dispatch!(self, job_counts())
-    }
-    pub async fn job_oldest_ready(&self, now: i64) -> Result<Vec<(String, i64)>, sqlx::Error> {
-        dispatch!(self, job_oldest_ready(now))
-    }
-    pub async fn job_finished_since(&self, since: i64) -> Result<Vec<FinishedJob>, sqlx::Error> {
-        dispatch!(self, job_finished_since(since))
-    }
-    /// Jobs finished since `since`, counted per kind, status and `bucket_ms`-wide time bucket.
-    pub async fn job_finished_buckets(
-        &self,
-        since: i64,
-        bucket_ms: i64,
-    ) -> Result<Vec<FinishedBucket>, sqlx::Error> {
-        dispatch!(self, job_finished_buckets(since, bucket_ms))
-    }
-    pub async fn job_attempt_list(&self, id: &str) -> Result<Vec<AttemptRow>, sqlx::Error> {
-        dispatch!(self, job_attempt_list(id))
-    }
-
-    // ---- workers ----
-    pub async fn worker_upsert(&self, w: &WorkerRow) -> Result<(), sqlx::Error> {
-        dispatch!(self, worker_upsert(w))
-    }
-    pub async fn worker_heartbeat(&self, id: &str, now: i64) -> Result<(), sqlx::Error> {
-        dispatch!(self, worker_heartbeat(id, now))
-    }
-    pub async fn worker_delete(&self, id: &str) -> Result<(), sqlx::Error> {
-        dispatch!(self, worker_delete(id))
-    }
-    pub async fn worker_delete_dead(&self, cutoff: i64) -> Result<u64, sqlx::Error> {
-        dispatch!(self, worker_delete_dead(cutoff))
-    }
-    pub async fn worker_list(&self) -> Result<Vec<WorkerListed>, sqlx::Error> {
-        dispatch!(self, worker_list())
-    }
-
-    // ---- users and sessions ----
-    pub async fn user_insert(&self, u: &UserRow) -> Result<(), sqlx::Error> {
-        dispatch!(self, user_insert(u))
-    }
-    pub async fn user_get_by_email(&self, email: &str) -> Result<Option<UserRow>, sqlx::Error> {
-        dispatch!(self, user_get_by_email(email))
-    }
-    pub async fn user_count(&self) -> Result<i64, sqlx::Error> {
-        dispatch!(self, user_count())
-    }
-    pub async fn session_insert(&self, s: &SessionInsert<'_>) -> Result<(), sqlx::Error> {
-        dispatch!(self, session_insert(s))
-    }
-    pub async fn session_get(
-        &self,
-        token_hash: &str,
-        now: i64,
-    ) -> Result<Option<(UserRow, bool)>, sqlx::Error> {
-        dispatch!(self, session_get(token_hash, now))
-    }
-    pub async fn session_delete(&self, token_hash: &str) -> Result<(), sqlx::Error> {
-        dispatch!(self, session_delete(token_hash))
-    }
-    pub async fn session_delete_expired(&self, now: i64) -> Result<u64, sqlx::Error> {
-        dispatch!(self, session_delete_expired(now))
-    }
-    pub async fn audit_list(&self, limit: i64) -> Result<Vec<AuditRow>, sqlx::Error> {
-        dispatch!(self, audit_list(limit))
     }
 }
 
@@ -326,271 +194,4 @@ impl Tx {
             Self::Postgres(tx) => tx.rollback().await,
         }
     }
-    /// Inserts a job, or finds the one that already holds its idempotency key.
-    pub async fn job_insert(&mut self, p: &JobInsert<'_>) -> Result<Inserted, sqlx::Error> {
-        dispatch_tx!(self, job_insert(p))
-    }
-    /// Wakes the workers of `kind` in other processes once this transaction commits.
-    pub async fn job_notify(&mut self, kind: &str) -> Result<(), sqlx::Error> {
-        match self {
-            Self::Sqlite(_) => Ok(()),
-            Self::Postgres(tx) => postgres::job_notify(tx, kind).await,
-        }
-    }
-    pub async fn audit_insert(&mut self, a: &AuditInsert<'_>) -> Result<(), sqlx::Error> {
-        dispatch_tx!(self, audit_insert(a))
-    }
-}
-
-// ---- params and rows ----
-
-pub struct JobInsert<'a> {
-    pub id: &'a str,
-    pub kind: &'a str,
-    pub payload: &'a Value,
-    pub status: &'a str,
-    pub max_attempts: i32,
-    pub run_at: i64,
-    pub created_at: i64,
-    pub idempotency_key: Option<&'a str>,
-    /// Unique among active jobs only (see migration 0006).
-    pub active_key: Option<&'a str>,
-}
-
-/// The result of an insert: the job's id and status, and whether this call created it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Inserted {
-    pub id: String,
-    pub status: String,
-    pub created: bool,
-}
-
-/// Many jobs of one kind in one statement (benchmarks, fan-out); no idempotency keys.
-pub struct JobInsertMany<'a> {
-    pub ids: &'a [String],
-    pub kind: &'a str,
-    pub payload: &'a Value,
-    pub max_attempts: i32,
-    pub now: i64,
-}
-
-pub struct JobList<'a> {
-    pub kind: Option<&'a str>,
-    pub status: Option<&'a str>,
-    /// `%text%` (LIKE-escaped, lower case) matched against the payload and the error.
-    pub text: Option<&'a str>,
-    /// Created from (ms, inclusive) / before (ms, exclusive).
-    pub from: Option<i64>,
-    pub until: Option<i64>,
-    pub limit: i64,
-    pub offset: i64,
-}
-
-pub struct JobFetch<'a> {
-    pub kind: &'a str,
-    pub worker_id: &'a str,
-    pub now: i64,
-    pub limit: i64,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct FetchedJob {
-    pub id: String,
-    pub payload: Json<Value>,
-    pub attempts: i32,
-    pub max_attempts: i32,
-}
-
-/// How one run of a job ended, as the worker reports it.
-#[derive(Debug, Clone)]
-pub enum Finish {
-    Succeeded {
-        result: Option<Value>,
-    },
-    /// Back to the queue at `run_at` (a retry with backoff).
-    Retry {
-        run_at: i64,
-        error: String,
-    },
-    Failed {
-        error: String,
-    },
-    Cancelled,
-    /// Not run to its end by this worker (shutdown): back to the queue, the attempt not counted.
-    Released,
-}
-
-impl Finish {
-    /// The outcome and error an attempt row records; success and release write none.
-    pub fn attempt_record(&self) -> Option<(&'static str, &str)> {
-        match self {
-            Self::Retry { error, .. } => Some(("retry", error.as_str())),
-            Self::Failed { error } => Some(("failed", error.as_str())),
-            Self::Cancelled => Some(("cancelled", "cancelled")),
-            Self::Succeeded { .. } | Self::Released => None,
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub struct FinishItem {
-    pub id: String,
-    pub attempt: i32,
-    pub started_at: i64,
-    pub finish: Finish,
-}
-
-pub struct JobFinishBatch<'a> {
-    pub worker_id: &'a str,
-    pub now: i64,
-    pub items: &'a [FinishItem],
-}
-
-pub struct JobProgress<'a> {
-    pub id: &'a str,
-    pub worker_id: &'a str,
-    pub percent: i32,
-    pub message: &'a str,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CancelOutcome {
-    NotFound,
-    /// It had not started: it never will.
-    Cancelled,
-    /// It is running: its worker was asked to stop it.
-    Requested,
-    /// Already finished, with this status.
-    Finished(String),
-}
-
-pub struct JobRelease<'a> {
-    pub worker_id: &'a str,
-    /// `None`: every job this worker still holds.
-    pub ids: Option<&'a [String]>,
-}
-
-pub struct JobRescue<'a> {
-    pub now: i64,
-    /// Workers whose heartbeat is older than this are dead.
-    pub cutoff: i64,
-    pub error: &'a str,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Rescued {
-    pub id: String,
-    pub kind: String,
-    pub status: String,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct JobRow {
-    pub id: String,
-    pub kind: String,
-    pub payload: Json<Value>,
-    pub status: String,
-    pub attempts: i32,
-    pub max_attempts: i32,
-    pub run_at: i64,
-    pub created_at: i64,
-    pub started_at: Option<i64>,
-    pub finished_at: Option<i64>,
-    pub locked_by: Option<String>,
-    pub cancel_requested: bool,
-    pub progress_percent: Option<i32>,
-    pub progress_message: Option<String>,
-    pub result: Option<Json<Value>>,
-    pub error: Option<String>,
-    pub idempotency_key: Option<String>,
-    pub active_key: Option<String>,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct FinishedJob {
-    pub kind: String,
-    pub status: String,
-    pub started_at: Option<i64>,
-    pub finished_at: i64,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct FinishedBucket {
-    pub kind: String,
-    pub status: String,
-    /// Start of the bucket (ms since the epoch).
-    pub bucket: i64,
-    pub count: i64,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct AttemptRow {
-    pub attempt: i32,
-    pub worker_id: Option<String>,
-    pub started_at: Option<i64>,
-    pub finished_at: i64,
-    pub outcome: String,
-    pub error: String,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct WorkerRow {
-    pub id: String,
-    pub hostname: String,
-    pub pid: i32,
-    pub kinds: String,
-    pub concurrency: i32,
-    pub started_at: i64,
-    pub heartbeat_at: i64,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct WorkerListed {
-    pub id: String,
-    pub hostname: String,
-    pub pid: i32,
-    pub kinds: String,
-    pub concurrency: i32,
-    pub started_at: i64,
-    pub heartbeat_at: i64,
-    pub running: i64,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct UserRow {
-    pub id: String,
-    pub email: String,
-    pub password_hash: String,
-    pub first_name: Option<String>,
-    pub last_name: Option<String>,
-    pub is_admin: bool,
-    pub created_at: i64,
-}
-
-pub struct SessionInsert<'a> {
-    pub token_hash: &'a str,
-    pub user_id: &'a str,
-    pub is_admin: bool,
-    pub created_at: i64,
-    pub expires_at: i64,
-}
-
-pub struct AuditInsert<'a> {
-    pub id: &'a str,
-    pub actor_id: Option<&'a str>,
-    pub actor_email: Option<&'a str>,
-    pub action: &'a str,
-    pub target: Option<&'a str>,
-    pub detail: Option<&'a Value>,
-    pub created_at: i64,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct AuditRow {
-    pub id: String,
-    pub actor_email: Option<String>,
-    pub action: String,
-    pub target: Option<String>,
-    pub detail: Option<Json<Value>>,
-    pub created_at: i64,
 }

@@ -69,46 +69,22 @@ impl Db {
         by: Option<&str>,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        on_db!(self, pool, [q = KIND_PAUSE], {
-            sqlx::query(q)
-                .bind(kind)
-                .bind(by)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected() == 1)
-        })
+        exec!(self, KIND_PAUSE, kind, by, now).map(|n| n == 1)
     }
     /// False when the kind was not paused.
     pub async fn kind_resume(&self, kind: &str) -> Result<bool, sqlx::Error> {
-        on_db!(self, pool, [q = KIND_RESUME], {
-            sqlx::query(q)
-                .bind(kind)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected() == 1)
-        })
+        exec!(self, KIND_RESUME, kind).map(|n| n == 1)
     }
     pub async fn kinds_paused(&self) -> Result<Vec<String>, sqlx::Error> {
-        on_db!(self, pool, [q = KINDS_PAUSED], {
-            sqlx::query_scalar(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_scalar(KINDS_PAUSED))
     }
     /// The job's kind when it was waiting and now is due.
     pub async fn job_run_now(&self, id: &str, now: i64) -> Result<Option<String>, sqlx::Error> {
-        on_db!(self, pool, [q = JOB_RUN_NOW], {
-            sqlx::query_scalar(q)
-                .bind(id)
-                .bind(now)
-                .fetch_optional(pool)
-                .await
-        })
+        fetch!(self, fetch_optional, query_scalar(JOB_RUN_NOW), id, now)
     }
     /// The job's kind when it existed and was not running.
     pub async fn job_delete(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
-        on_db!(self, pool, [q = JOB_DELETE], {
-            sqlx::query_scalar(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_scalar(JOB_DELETE), id)
     }
     /// Jobs changed (for `cancel`: cancelled plus asked to stop).
     pub async fn jobs_bulk(&self, b: &JobBulk<'_>) -> Result<u64, sqlx::Error> {

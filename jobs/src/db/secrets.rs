@@ -34,9 +34,7 @@ pub fn secret_token_generate() -> String {
 
 impl Db {
     async fn app_secret_get(&self, name: &str) -> Result<Option<String>, sqlx::Error> {
-        on_db!(self, pool, [q = GET], {
-            sqlx::query_scalar(q).bind(name).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_scalar(GET), name)
     }
 
     async fn app_secret_put(
@@ -96,15 +94,7 @@ impl Tx {
         let fresh = secret_token_generate();
         let now = crate::time::now_ms();
         let sealed = sealer.seal(&fresh, name);
-        on_tx!(self, conn, [q = SET], {
-            sqlx::query(q)
-                .bind(name)
-                .bind(&sealed)
-                .bind(now)
-                .execute(&mut *conn)
-                .await
-                .map(|_| ())
-        })?;
+        exec_tx!(self, SET, name, &sealed, now).map(|_| ())?;
         Ok(fresh)
     }
 }

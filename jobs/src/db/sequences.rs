@@ -209,9 +209,86 @@ pub struct KeyedMessage {
     pub next_attempt_at: Option<i64>,
 }
 
-// Differs (in sqlite/ and postgres/): `sequence_counts` (`::bigint` sums), `step_reorder` (the
-// position of an id in the list), `enrollments_insert` (the random id and casts), `enrollment_list`
-// and `executions` (`?N::text IS NULL`), `enrollments_lease` (Postgres locks with SKIP LOCKED).
+/// Each step of sequence ?1 takes its position in the JSON array of ids ?2, at ?3.
+/// Differs: an element's position (json_each's key; WITH ORDINALITY, from 1, in Postgres).
+const STEP_REORDER: Sql = Sql {
+    sqlite: sql!(
+        "UPDATE sequence_steps SET updated_at = ?3,
+             step_order = (SELECT CAST(j.key AS INTEGER) FROM json_each(?2) j
+                           WHERE j.value = sequence_steps.id)
+         WHERE sequence_id = ?1 AND id IN (SELECT value FROM json_each(?2))"
+    )
+    .sqlite,
+    postgres: sql!(
+        "UPDATE sequence_steps SET updated_at = ?3,
+             step_order = (SELECT (j.ord - 1)::int
+                           FROM jsonb_array_elements_text(?2::jsonb) WITH ORDINALITY AS j(value, ord)
+                           WHERE j.value = sequence_steps.id)
+         WHERE sequence_id = ?1 AND id IN (SELECT jsonb_array_elements_text(?2::jsonb))"
+    )
+    .postgres,
+};
+
+/// Enrolls the audience (?1..?5) in sequence ?6, up to ?7 contacts, at ?8; never a contact twice,
+/// never a suppressed address.
+macro_rules! enrollments_insert {
+    ($d:ident) => {
+        concat!(
+            "INSERT INTO sequence_enrollments (id, sequence_id, contact_id, status, current_step,
+                 next_action_at, enrolled_at, updated_at)
+             SELECT ",
+            random_id!($d),
+            ", CAST(?6 AS TEXT), c.id, 'active', 0, CAST(?8 AS BIGINT), CAST(?8 AS BIGINT),
+                 CAST(?8 AS BIGINT)
+             FROM contacts c LEFT JOIN companies co ON co.id = c.company_id
+             WHERE ",
+            audience!($d),
+            " AND NOT EXISTS (SELECT 1 FROM sequence_enrollments x
+                              WHERE x.sequence_id = ?6 AND x.contact_id = c.id)
+              AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.email = lower(trim(c.email)))
+             ORDER BY c.created_at, c.id
+             LIMIT ?7"
+        )
+    };
+}
+const ENROLLMENTS_INSERT: Sql = per_dialect!(enrollments_insert);
+
+const SEQUENCE_COUNTS: Sql = in_list!(
+    "SELECT sequence_id, COUNT(*) AS total,
+         CAST(SUM(CASE WHEN status = 'active' THEN 1 ELSE 0 END) AS BIGINT) AS active,
+         CAST(SUM(CASE WHEN status = 'completed' THEN 1 ELSE 0 END) AS BIGINT) AS completed
+     FROM sequence_enrollments WHERE sequence_id IN ",
+    1,
+    " GROUP BY sequence_id"
+);
+const ENROLLMENT_LIST: Sql = sql!(
+    "SELECT e.id, e.sequence_id, e.contact_id, e.status, e.current_step, e.next_action_at,
+         e.variant, e.exit_reason, e.enrolled_at, e.completed_at, c.first_name, c.last_name, c.email
+     FROM sequence_enrollments e JOIN contacts c ON c.id = e.contact_id
+     WHERE e.sequence_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR e.status = ?2)
+     ORDER BY e.next_action_at IS NULL, e.next_action_at, e.enrolled_at, e.id
+     LIMIT ?3 OFFSET ?4"
+);
+const ENROLLMENT_COUNT: Sql = sql!(
+    "SELECT COUNT(*) FROM sequence_enrollments
+     WHERE sequence_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR status = ?2)"
+);
+/// Differs: Postgres skips the enrollments another tick holds, so two ticks lease disjoint sets.
+const ENROLLMENTS_LEASE: Sql = locking!(
+    "UPDATE sequence_enrollments SET leased_until = ?2
+     WHERE id IN (
+         SELECT e.id FROM sequence_enrollments e JOIN email_sequences s ON s.id = e.sequence_id
+         WHERE e.status = 'active' AND e.next_action_at <= ?1 AND s.status = 'active'
+             AND (e.leased_until IS NULL OR e.leased_until <= ?1)
+         ORDER BY e.next_action_at LIMIT ?3",
+    "FOR UPDATE OF e SKIP LOCKED",
+    ") RETURNING id, sequence_id, current_step, next_action_at"
+);
+const EXECUTIONS: Sql = sql!(
+    "SELECT id, contact_id, current_step, next_action_at, status FROM sequence_enrollments
+     WHERE CAST(?1 AS TEXT) IS NULL OR status = ?1
+     ORDER BY next_action_at IS NULL, next_action_at, enrolled_at DESC LIMIT ?2"
+);
 
 const SEQUENCE_LIST: Sql = select!(
     sequence_columns,
@@ -355,7 +432,14 @@ impl Tx {
         lease_until: i64,
         limit: i64,
     ) -> Result<Vec<DueEnrollment>, sqlx::Error> {
-        dispatch_tx!(self, enrollments_lease(now, lease_until, limit))
+        fetch_tx!(
+            self,
+            fetch_all,
+            query_as(ENROLLMENTS_LEASE),
+            now,
+            lease_until,
+            limit
+        )
     }
     /// Ends a contact's active enrollments (a meeting booked, a reply, ...): how many.
     pub async fn enrollments_exit_contact(
@@ -364,33 +448,23 @@ impl Tx {
         reason: &str,
         now: i64,
     ) -> Result<u64, sqlx::Error> {
-        on_tx!(self, conn, [q = ENROLLMENTS_EXIT_CONTACT], {
-            sqlx::query(q)
-                .bind(contact_id)
-                .bind(reason)
-                .bind(now)
-                .execute(conn)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec_tx!(self, ENROLLMENTS_EXIT_CONTACT, contact_id, reason, now)
     }
     /// False when the enrollment was no longer in the state `a` starts from.
     pub async fn enrollment_advance(&mut self, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
-        let done = on_tx!(self, conn, [q = ENROLLMENT_ADVANCE], {
-            sqlx::query(q)
-                .bind(a.id)
-                .bind(a.from_step)
-                .bind(a.from_due)
-                .bind(a.to_step)
-                .bind(a.next_action_at)
-                .bind(a.status)
-                .bind(a.exit_reason)
-                .bind(a.variant)
-                .bind(a.now)
-                .execute(conn)
-                .await
-                .map(|r| r.rows_affected())
-        })?;
+        let done = exec_tx!(
+            self,
+            ENROLLMENT_ADVANCE,
+            a.id,
+            a.from_step,
+            a.from_due,
+            a.to_step,
+            a.next_action_at,
+            a.status,
+            a.exit_reason,
+            a.variant,
+            a.now
+        )?;
         Ok(done > 0)
     }
 }
@@ -399,16 +473,12 @@ impl Db {
     /// The enrollments (with contact and engagement) of these ids that still exist.
     pub async fn enrollment_runs(&self, ids: &[String]) -> Result<Vec<EnrollmentRun>, sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        on_db!(self, pool, [q = ENROLLMENT_RUNS], {
-            sqlx::query_as(q).bind(&ids).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(ENROLLMENT_RUNS), &ids)
     }
     /// Ends the leases of these enrollments (a paused sequence: the tick takes them again on resume).
     pub async fn enrollments_release(&self, ids: &[String]) -> Result<(), sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        on_db!(self, pool, [q = ENROLLMENTS_RELEASE], {
-            sqlx::query(q).bind(&ids).execute(pool).await.map(|_| ())
-        })
+        exec!(self, ENROLLMENTS_RELEASE, &ids).map(|_| ())
     }
     /// Ends a contact's active enrollments (replied, unsubscribed, bounced).
     pub async fn enrollments_exit_contact(
@@ -423,9 +493,7 @@ impl Db {
         Ok(n)
     }
     pub async fn execution_metrics(&self) -> Result<ExecutionMetrics, sqlx::Error> {
-        on_db!(self, pool, [q = EXECUTION_METRICS], {
-            sqlx::query_as(q).fetch_one(pool).await
-        })
+        fetch!(self, fetch_one, query_as(EXECUTION_METRICS))
     }
     /// Enrollments of every sequence with this status, soonest next action first.
     pub async fn executions(
@@ -433,7 +501,7 @@ impl Db {
         status: Option<&str>,
         limit: i64,
     ) -> Result<Vec<EnrollmentState>, sqlx::Error> {
-        dispatch!(self, executions(status, limit))
+        fetch!(self, fetch_all, query_as(EXECUTIONS), status, limit)
     }
     /// Ledger rows of these dedupe keys.
     pub async fn messages_by_keys(
@@ -441,147 +509,116 @@ impl Db {
         keys: &[String],
     ) -> Result<Vec<KeyedMessage>, sqlx::Error> {
         let keys = Value::from(keys.to_vec()).to_string();
-        on_db!(self, pool, [q = MESSAGES_BY_KEYS], {
-            sqlx::query_as(q).bind(&keys).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(MESSAGES_BY_KEYS), &keys)
     }
 
     /// Newest first.
     pub async fn sequence_list(&self) -> Result<Vec<SequenceRow>, sqlx::Error> {
-        on_db!(self, pool, [q = SEQUENCE_LIST], {
-            sqlx::query_as(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(SEQUENCE_LIST))
     }
     /// Active sequences with this trigger.
     pub async fn sequences_by_trigger(
         &self,
         trigger: &str,
     ) -> Result<Vec<SequenceRow>, sqlx::Error> {
-        on_db!(self, pool, [q = SEQUENCES_BY_TRIGGER], {
-            sqlx::query_as(q).bind(trigger).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(SEQUENCES_BY_TRIGGER), trigger)
     }
     pub async fn sequence_get(&self, id: &str) -> Result<Option<SequenceRow>, sqlx::Error> {
-        on_db!(self, pool, [q = SEQUENCE_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(SEQUENCE_GET), id)
     }
     pub async fn sequence_counts(
         &self,
         ids: &[String],
     ) -> Result<Vec<SequenceCounts>, sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        dispatch!(self, sequence_counts(&ids))
+        fetch!(self, fetch_all, query_as(SEQUENCE_COUNTS), &ids)
     }
     pub async fn sequence_insert(&self, s: &SequenceRow) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = SEQUENCE_INSERT], {
-            sqlx::query(q)
-                .bind(&s.id)
-                .bind(&s.name)
-                .bind(&s.description)
-                .bind(&s.status)
-                .bind(&s.trigger_type)
-                .bind(&s.trigger_config)
-                .bind(&s.enrollment_rules)
-                .bind(&s.exit_rules)
-                .bind(s.ab_testing_enabled)
-                .bind(&s.ab_test_config)
-                .bind(s.max_daily_enrollments)
-                .bind(s.created_at)
-                .bind(s.updated_at)
-                .bind(&s.sending_window)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(
+            self,
+            SEQUENCE_INSERT,
+            &s.id,
+            &s.name,
+            &s.description,
+            &s.status,
+            &s.trigger_type,
+            &s.trigger_config,
+            &s.enrollment_rules,
+            &s.exit_rules,
+            s.ab_testing_enabled,
+            &s.ab_test_config,
+            s.max_daily_enrollments,
+            s.created_at,
+            s.updated_at,
+            &s.sending_window
+        )
+        .map(|_| ())
     }
     /// Writes every mutable column; rows changed (0: gone).
     pub async fn sequence_update(&self, s: &SequenceRow) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = SEQUENCE_UPDATE], {
-            sqlx::query(q)
-                .bind(&s.id)
-                .bind(&s.name)
-                .bind(&s.description)
-                .bind(&s.status)
-                .bind(&s.trigger_type)
-                .bind(&s.trigger_config)
-                .bind(&s.enrollment_rules)
-                .bind(&s.exit_rules)
-                .bind(s.ab_testing_enabled)
-                .bind(&s.ab_test_config)
-                .bind(s.max_daily_enrollments)
-                .bind(s.updated_at)
-                .bind(&s.sending_window)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(
+            self,
+            SEQUENCE_UPDATE,
+            &s.id,
+            &s.name,
+            &s.description,
+            &s.status,
+            &s.trigger_type,
+            &s.trigger_config,
+            &s.enrollment_rules,
+            &s.exit_rules,
+            s.ab_testing_enabled,
+            &s.ab_test_config,
+            s.max_daily_enrollments,
+            s.updated_at,
+            &s.sending_window
+        )
     }
     pub async fn sequence_delete(&self, id: &str) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = SEQUENCE_DELETE], {
-            sqlx::query(q)
-                .bind(id)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, SEQUENCE_DELETE, id)
     }
 
     /// In running order.
     pub async fn step_list(&self, sequence_id: &str) -> Result<Vec<StepRow>, sqlx::Error> {
-        on_db!(self, pool, [q = STEP_LIST], {
-            sqlx::query_as(q).bind(sequence_id).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(STEP_LIST), sequence_id)
     }
     pub async fn step_stats(&self, sequence_id: &str) -> Result<Vec<StepStats>, sqlx::Error> {
-        on_db!(self, pool, [q = STEP_STATS], {
-            sqlx::query_as(q).bind(sequence_id).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(STEP_STATS), sequence_id)
     }
     pub async fn step_insert(&self, s: &StepRow) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = STEP_INSERT], {
-            sqlx::query(q)
-                .bind(&s.id)
-                .bind(&s.sequence_id)
-                .bind(&s.name)
-                .bind(&s.kind)
-                .bind(s.step_order)
-                .bind(&s.config)
-                .bind(s.delay_minutes)
-                .bind(&s.conditional_rules)
-                .bind(s.created_at)
-                .bind(s.updated_at)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(
+            self,
+            STEP_INSERT,
+            &s.id,
+            &s.sequence_id,
+            &s.name,
+            &s.kind,
+            s.step_order,
+            &s.config,
+            s.delay_minutes,
+            &s.conditional_rules,
+            s.created_at,
+            s.updated_at
+        )
+        .map(|_| ())
     }
     pub async fn step_update(&self, s: &StepRow) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = STEP_UPDATE], {
-            sqlx::query(q)
-                .bind(&s.id)
-                .bind(&s.sequence_id)
-                .bind(&s.name)
-                .bind(&s.kind)
-                .bind(s.step_order)
-                .bind(&s.config)
-                .bind(s.delay_minutes)
-                .bind(&s.conditional_rules)
-                .bind(s.updated_at)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(
+            self,
+            STEP_UPDATE,
+            &s.id,
+            &s.sequence_id,
+            &s.name,
+            &s.kind,
+            s.step_order,
+            &s.config,
+            s.delay_minutes,
+            &s.conditional_rules,
+            s.updated_at
+        )
     }
     pub async fn step_delete(&self, sequence_id: &str, id: &str) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = STEP_DELETE], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(sequence_id)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, STEP_DELETE, id, sequence_id)
     }
     /// Sets `step_order` to each id's position in `ids` (all of the sequence's steps).
     pub async fn step_reorder(
@@ -591,7 +628,7 @@ impl Db {
         now: i64,
     ) -> Result<(), sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        dispatch!(self, step_reorder(sequence_id, &ids, now))
+        exec!(self, STEP_REORDER, sequence_id, &ids, now).map(|_| ())
     }
 
     /// Enrollments made since `since` (the daily allowance).
@@ -600,17 +637,29 @@ impl Db {
         sequence_id: &str,
         since: i64,
     ) -> Result<i64, sqlx::Error> {
-        on_db!(self, pool, [q = ENROLLMENTS_SINCE], {
-            sqlx::query_scalar(q)
-                .bind(sequence_id)
-                .bind(since)
-                .fetch_one(pool)
-                .await
-        })
+        fetch!(
+            self,
+            fetch_one,
+            query_scalar(ENROLLMENTS_SINCE),
+            sequence_id,
+            since
+        )
     }
     /// Enrolls matching contacts not enrolled before (up to `limit`); how many were enrolled.
     pub async fn enrollments_insert(&self, e: &Enroll<'_>) -> Result<u64, sqlx::Error> {
-        dispatch!(self, enrollments_insert(e))
+        let a = e.audience;
+        exec!(
+            self,
+            ENROLLMENTS_INSERT,
+            a.score_min,
+            a.score_max,
+            a.statuses_json(),
+            a.states_json(),
+            a.ids_json(),
+            e.sequence_id,
+            e.limit,
+            e.now
+        )
     }
     /// Soonest next action first.
     pub async fn enrollment_list(
@@ -620,7 +669,26 @@ impl Db {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<EnrollmentRow>, i64), sqlx::Error> {
-        dispatch!(self, enrollment_list(sequence_id, status, limit, offset))
+        on_db!(
+            self,
+            pool,
+            [list = ENROLLMENT_LIST, count = ENROLLMENT_COUNT],
+            {
+                let rows = sqlx::query_as(list)
+                    .bind(sequence_id)
+                    .bind(status)
+                    .bind(limit)
+                    .bind(offset)
+                    .fetch_all(pool)
+                    .await?;
+                let total = sqlx::query_scalar(count)
+                    .bind(sequence_id)
+                    .bind(status)
+                    .fetch_one(pool)
+                    .await?;
+                Ok((rows, total))
+            }
+        )
     }
     /// Ends an active enrollment with `reason`; false when there was none.
     pub async fn enrollment_exit(
@@ -630,16 +698,7 @@ impl Db {
         reason: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        let done = on_db!(self, pool, [q = ENROLLMENT_EXIT], {
-            sqlx::query(q)
-                .bind(id)
-                .bind(sequence_id)
-                .bind(reason)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })?;
+        let done = exec!(self, ENROLLMENT_EXIT, id, sequence_id, reason, now)?;
         Ok(done > 0)
     }
 
@@ -650,78 +709,53 @@ impl Db {
         reason: &str,
         now: i64,
     ) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = ENROLLMENTS_EXIT_ALL], {
-            sqlx::query(q)
-                .bind(sequence_id)
-                .bind(reason)
-                .bind(now)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, ENROLLMENTS_EXIT_ALL, sequence_id, reason, now)
     }
 
     pub async fn reply_rule_list(&self) -> Result<Vec<ReplyRuleRow>, sqlx::Error> {
-        on_db!(self, pool, [q = REPLY_RULE_LIST], {
-            sqlx::query_as(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(REPLY_RULE_LIST))
     }
     pub async fn reply_rule_get(&self, id: &str) -> Result<Option<ReplyRuleRow>, sqlx::Error> {
-        on_db!(self, pool, [q = REPLY_RULE_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(REPLY_RULE_GET), id)
     }
     pub async fn reply_rule_insert(&self, r: &ReplyRuleRow) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = REPLY_RULE_INSERT], {
-            sqlx::query(q)
-                .bind(&r.id)
-                .bind(&r.name)
-                .bind(&r.trigger_type)
-                .bind(&r.keywords)
-                .bind(&r.action)
-                .bind(r.times_triggered)
-                .bind(r.is_active)
-                .bind(r.created_at)
-                .bind(r.updated_at)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(
+            self,
+            REPLY_RULE_INSERT,
+            &r.id,
+            &r.name,
+            &r.trigger_type,
+            &r.keywords,
+            &r.action,
+            r.times_triggered,
+            r.is_active,
+            r.created_at,
+            r.updated_at
+        )
+        .map(|_| ())
     }
     pub async fn reply_rule_update(&self, r: &ReplyRuleRow) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = REPLY_RULE_UPDATE], {
-            sqlx::query(q)
-                .bind(&r.id)
-                .bind(&r.name)
-                .bind(&r.trigger_type)
-                .bind(&r.keywords)
-                .bind(&r.action)
-                .bind(r.is_active)
-                .bind(r.updated_at)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(
+            self,
+            REPLY_RULE_UPDATE,
+            &r.id,
+            &r.name,
+            &r.trigger_type,
+            &r.keywords,
+            &r.action,
+            r.is_active,
+            r.updated_at
+        )
     }
     /// When each message of a step was handed to the server (lateness figures).
     pub async fn step_sent_times(&self, step_id: &str) -> Result<Vec<i64>, sqlx::Error> {
-        on_db!(self, pool, [q = STEP_SENT_TIMES], {
-            sqlx::query_scalar(q).bind(step_id).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_scalar(STEP_SENT_TIMES), step_id)
     }
     /// Counts one firing of a rule.
     pub async fn reply_rule_triggered(&self, id: &str) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = REPLY_RULE_TRIGGERED], {
-            sqlx::query(q).bind(id).execute(pool).await.map(|_| ())
-        })
+        exec!(self, REPLY_RULE_TRIGGERED, id).map(|_| ())
     }
     pub async fn reply_rule_delete(&self, id: &str) -> Result<u64, sqlx::Error> {
-        on_db!(self, pool, [q = REPLY_RULE_DELETE], {
-            sqlx::query(q)
-                .bind(id)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        })
+        exec!(self, REPLY_RULE_DELETE, id)
     }
 }

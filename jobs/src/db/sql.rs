@@ -84,6 +84,43 @@ macro_rules! on_tx {
     };
 }
 
+/// Runs statement `$q` on `$db` (a [`Db`](super::Db)) with each `$arg` bound: the rows it changed.
+macro_rules! exec {
+    ($db:expr, $q:expr $(, $arg:expr)* $(,)?) => {
+        on_db!($db, pool, [q = $q], {
+            sqlx::query(q)$(.bind($arg))*.execute(pool).await.map(|r| r.rows_affected())
+        })
+    };
+}
+
+/// `sqlx::$kind($q)` (`query_as` or `query_scalar`) on `$db` with each `$arg` bound, read with
+/// `$method` (`fetch_all`, `fetch_one` or `fetch_optional`).
+macro_rules! fetch {
+    ($db:expr, $method:ident, $kind:ident($q:expr) $(, $arg:expr)* $(,)?) => {
+        on_db!($db, pool, [q = $q], {
+            sqlx::$kind(q)$(.bind($arg))*.$method(pool).await
+        })
+    };
+}
+
+/// As [`exec!`], inside a transaction (a [`Tx`](super::Tx)).
+macro_rules! exec_tx {
+    ($tx:expr, $q:expr $(, $arg:expr)* $(,)?) => {
+        on_tx!($tx, conn, [q = $q], {
+            sqlx::query(q)$(.bind($arg))*.execute(conn).await.map(|r| r.rows_affected())
+        })
+    };
+}
+
+/// As [`fetch!`], inside a transaction (a [`Tx`](super::Tx)).
+macro_rules! fetch_tx {
+    ($tx:expr, $method:ident, $kind:ident($q:expr) $(, $arg:expr)* $(,)?) => {
+        on_tx!($tx, conn, [q = $q], {
+            sqlx::$kind(q)$(.bind($arg))*.$method(conn).await
+        })
+    };
+}
+
 /// Differs: a list travels as one JSON array of text, read with `json_each` in SQLite and with
 /// `jsonb_array_elements_text` in Postgres. `in_list!(before, n, after)` is the statement with the
 /// list as placeholder `?n` between `before` and `after`.
@@ -132,6 +169,92 @@ macro_rules! select {
             " ",
             $rest
         ))
+    };
+}
+
+/// `$text!(sqlite)` and `$text!(postgres)` as one [`Sql`]: for a statement that puts in fragments
+/// that differ ([`random_id!`], [`json_object!`], [`audience!`]), each given the dialect's name.
+macro_rules! per_dialect {
+    ($text:ident) => {
+        $crate::db::sql::Sql {
+            sqlite: sql!($text!(sqlite)).sqlite,
+            postgres: sql!($text!(postgres)).postgres,
+        }
+    };
+}
+
+/// Differs: a random 32-hex-digit id (SQLite has no UUID function).
+macro_rules! random_id {
+    (sqlite) => {
+        "lower(hex(randomblob(16)))"
+    };
+    (postgres) => {
+        "replace(gen_random_uuid()::text, '-', '')"
+    };
+}
+
+/// Differs: the function that builds a JSON object from key/value pairs.
+macro_rules! json_object {
+    (sqlite) => {
+        "json_object"
+    };
+    (postgres) => {
+        "jsonb_build_object"
+    };
+}
+
+/// Differs: the rows (column `value`) of a JSON array of text bound as placeholder `$n`.
+macro_rules! json_rows {
+    (sqlite, $n:literal) => {
+        concat!("json_each(?", $n, ")")
+    };
+    (postgres, $n:literal) => {
+        concat!("jsonb_array_elements_text(?", $n, "::jsonb)")
+    };
+}
+
+/// A campaign's audience as a WHERE clause over `contacts c LEFT JOIN companies co`: score range
+/// ?1..?2, then JSON arrays of statuses ?3, states ?4 and contact ids ?5 (NULL: any contact).
+/// Differs: the arrays are read with `json_each` in SQLite and with jsonb functions in Postgres.
+macro_rules! audience {
+    (sqlite) => {
+        audience!("json_array_length", "json_each", "")
+    };
+    (postgres) => {
+        audience!("jsonb_array_length", "jsonb_array_elements_text", "::jsonb")
+    };
+    ($len:literal, $each:literal, $cast:literal) => {
+        concat!(
+            "c.email IS NOT NULL AND trim(c.email) <> ''
+             AND (CAST(?1 AS INTEGER) IS NULL OR c.score >= ?1)
+             AND (CAST(?2 AS INTEGER) IS NULL OR c.score <= ?2)
+             AND (",
+            $len,
+            "(?3",
+            $cast,
+            ") = 0
+                  OR c.status IN (SELECT value FROM ",
+            $each,
+            "(?3",
+            $cast,
+            ")))
+             AND (",
+            $len,
+            "(?4",
+            $cast,
+            ") = 0
+                  OR upper(co.state) IN (SELECT upper(value) FROM ",
+            $each,
+            "(?4",
+            $cast,
+            ")))
+             AND (CAST(?5 AS TEXT) IS NULL
+                  OR c.id IN (SELECT value FROM ",
+            $each,
+            "(?5",
+            $cast,
+            ")))"
+        )
     };
 }
 

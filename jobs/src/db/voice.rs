@@ -115,6 +115,14 @@ const CALL_LIST: Sql = sql!(concat!(
     " WHERE (CAST(?1 AS TEXT) IS NULL OR v.contact_id = ?1)
      ORDER BY v.created_at DESC, v.id DESC LIMIT ?2"
 ));
+/// Moves a call on only from one of the statuses in ?11 (a JSON array).
+const CALL_ADVANCE: Sql = in_list!(
+    "UPDATE voice_calls SET status = ?2, provider_call_id = ?3, outcome = ?4, transcript = ?5,
+         summary = ?6, duration_seconds = ?7, suggested_meeting = ?8, error = ?9, updated_at = ?10
+     WHERE id = ?1 AND status IN ",
+    11,
+    ""
+);
 const DOCUMENT_INSERT: Sql = sql!(
     "INSERT INTO ai_documents (id, task, media_type, file_name, body, created_at)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
@@ -136,59 +144,51 @@ const REPLY_OUTCOMES: Sql = sql!(
 
 impl Db {
     pub async fn voice_agent_list(&self) -> Result<Vec<VoiceAgentRow>, sqlx::Error> {
-        on_db!(self, pool, [q = AGENT_LIST], {
-            sqlx::query_as(q).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(AGENT_LIST))
     }
     pub async fn voice_agent_get(&self, id: &str) -> Result<Option<VoiceAgentRow>, sqlx::Error> {
-        on_db!(self, pool, [q = AGENT_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(AGENT_GET), id)
     }
     pub async fn voice_agent_insert(&self, a: &VoiceAgentRow) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = AGENT_INSERT], {
-            sqlx::query(q)
-                .bind(&a.id)
-                .bind(&a.name)
-                .bind(&a.status)
-                .bind(&a.capabilities)
-                .bind(&a.description)
-                .bind(a.created_at)
-                .bind(a.updated_at)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        })
+        exec!(
+            self,
+            AGENT_INSERT,
+            &a.id,
+            &a.name,
+            &a.status,
+            &a.capabilities,
+            &a.description,
+            a.created_at,
+            a.updated_at
+        )
+        .map(|_| ())
     }
     pub async fn voice_agent_update(&self, a: &VoiceAgentRow) -> Result<bool, sqlx::Error> {
-        on_db!(self, pool, [q = AGENT_UPDATE], {
-            sqlx::query(q)
-                .bind(&a.id)
-                .bind(&a.name)
-                .bind(&a.status)
-                .bind(&a.capabilities)
-                .bind(&a.description)
-                .bind(a.updated_at)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected() > 0)
-        })
+        exec!(
+            self,
+            AGENT_UPDATE,
+            &a.id,
+            &a.name,
+            &a.status,
+            &a.capabilities,
+            &a.description,
+            a.updated_at
+        )
+        .map(|n| n > 0)
     }
     pub async fn voice_call_get(&self, id: &str) -> Result<Option<VoiceCallRow>, sqlx::Error> {
-        on_db!(self, pool, [q = CALL_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(CALL_GET), id)
     }
     pub async fn voice_call_by_provider_id(
         &self,
         provider_id: &str,
     ) -> Result<Option<VoiceCallRow>, sqlx::Error> {
-        on_db!(self, pool, [q = CALL_BY_PROVIDER_ID], {
-            sqlx::query_as(q)
-                .bind(provider_id)
-                .fetch_optional(pool)
-                .await
-        })
+        fetch!(
+            self,
+            fetch_optional,
+            query_as(CALL_BY_PROVIDER_ID),
+            provider_id
+        )
     }
     /// Newest first; one contact's when `contact_id` is given.
     pub async fn voice_call_list(
@@ -196,13 +196,7 @@ impl Db {
         contact_id: Option<&str>,
         limit: i64,
     ) -> Result<Vec<VoiceCallRow>, sqlx::Error> {
-        on_db!(self, pool, [q = CALL_LIST], {
-            sqlx::query_as(q)
-                .bind(contact_id)
-                .bind(limit)
-                .fetch_all(pool)
-                .await
-        })
+        fetch!(self, fetch_all, query_as(CALL_LIST), contact_id, limit)
     }
     /// Moves a call from one of `from` to the row's status and fields; `false` when it was not in
     /// one of them any more (a late or repeated callback, or a call already finished).
@@ -211,61 +205,69 @@ impl Db {
         c: &VoiceCallRow,
         from: &[&str],
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, voice_call_advance(c, from))
+        let from = Value::from(from.to_vec()).to_string();
+        exec!(
+            self,
+            CALL_ADVANCE,
+            &c.id,
+            &c.status,
+            &c.provider_call_id,
+            &c.outcome,
+            &c.transcript,
+            &c.summary,
+            c.duration_seconds,
+            &c.suggested_meeting,
+            &c.error,
+            c.updated_at,
+            &from
+        )
+        .map(|n| n > 0)
     }
     pub async fn ai_document_get(&self, id: &str) -> Result<Option<AiDocumentRow>, sqlx::Error> {
-        on_db!(self, pool, [q = DOCUMENT_GET], {
-            sqlx::query_as(q).bind(id).fetch_optional(pool).await
-        })
+        fetch!(self, fetch_optional, query_as(DOCUMENT_GET), id)
     }
     pub async fn ai_document_delete(&self, id: &str) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = DOCUMENT_DELETE], {
-            sqlx::query(q).bind(id).execute(pool).await.map(|_| ())
-        })
+        exec!(self, DOCUMENT_DELETE, id).map(|_| ())
     }
     /// Emailed contacts and whether they replied (at most `limit`).
     pub async fn reply_outcomes(&self, limit: i64) -> Result<Vec<ReplyOutcome>, sqlx::Error> {
-        on_db!(self, pool, [q = REPLY_OUTCOMES], {
-            sqlx::query_as(q).bind(limit).fetch_all(pool).await
-        })
+        fetch!(self, fetch_all, query_as(REPLY_OUTCOMES), limit)
     }
 }
 
 impl Tx {
     /// With the job that places it, in one transaction.
     pub async fn voice_call_insert(&mut self, c: &VoiceCallRow) -> Result<(), sqlx::Error> {
-        on_tx!(self, conn, [q = CALL_INSERT], {
-            sqlx::query(q)
-                .bind(&c.id)
-                .bind(&c.contact_id)
-                .bind(&c.agent_id)
-                .bind(&c.purpose)
-                .bind(&c.to_phone)
-                .bind(&c.status)
-                .bind(c.simulated)
-                .bind(&c.job_id)
-                .bind(c.scheduled_for)
-                .bind(&c.actor_id)
-                .bind(c.created_at)
-                .bind(c.updated_at)
-                .execute(&mut *conn)
-                .await
-                .map(|_| ())
-        })
+        exec_tx!(
+            self,
+            CALL_INSERT,
+            &c.id,
+            &c.contact_id,
+            &c.agent_id,
+            &c.purpose,
+            &c.to_phone,
+            &c.status,
+            c.simulated,
+            &c.job_id,
+            c.scheduled_for,
+            &c.actor_id,
+            c.created_at,
+            c.updated_at
+        )
+        .map(|_| ())
     }
     /// With the job that reads it, in one transaction.
     pub async fn ai_document_insert(&mut self, d: &AiDocumentRow) -> Result<(), sqlx::Error> {
-        on_tx!(self, conn, [q = DOCUMENT_INSERT], {
-            sqlx::query(q)
-                .bind(&d.id)
-                .bind(&d.task)
-                .bind(&d.media_type)
-                .bind(&d.file_name)
-                .bind(&d.body)
-                .bind(d.created_at)
-                .execute(&mut *conn)
-                .await
-                .map(|_| ())
-        })
+        exec_tx!(
+            self,
+            DOCUMENT_INSERT,
+            &d.id,
+            &d.task,
+            &d.media_type,
+            &d.file_name,
+            &d.body,
+            d.created_at
+        )
+        .map(|_| ())
     }
 }

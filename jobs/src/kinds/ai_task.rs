@@ -22,7 +22,7 @@ impl JobKind for AiTask {
     const TIME_BUDGET: Duration = Duration::from_secs(300);
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
-        let llm = ctx.queue.providers.llm.clone();
+        let llm = ctx.env.providers.llm.clone();
         self.task
             .run(ctx.db(), llm.as_deref())
             .await

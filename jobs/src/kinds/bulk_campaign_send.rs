@@ -67,7 +67,7 @@ impl JobKind for BulkCampaignSend {
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         let db = ctx.db().clone();
-        let mailing = ctx.queue.providers.mailing.clone();
+        let mailing = ctx.env.providers.mailing.clone();
         let campaign = db.campaign_get(&self.campaign_id).await?.ok_or_else(|| {
             JobError::Permanent(format!("campaign {} not found", self.campaign_id))
         })?;
@@ -173,7 +173,7 @@ impl JobKind for BulkCampaignSend {
             };
             let at = at.max(run.limited_until.unwrap_or(0));
             if let Some(when) = Utc.timestamp_millis_opt(at).single() {
-                ctx.queue
+                ctx.env
                     .enqueue(
                         NewJob::new(Self::NAME, json!({ "campaignId": campaign.id }))
                             .idempotency_key(format!(

@@ -45,7 +45,7 @@ impl JobKind for CalendarSync {
     }
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
-        let Some(google) = ctx.queue.providers.calendar.clone() else {
+        let Some(google) = ctx.env.providers.calendar.clone() else {
             return Err(JobError::Permanent(
                 "Google Calendar is not configured on this server".into(),
             ));
@@ -72,7 +72,7 @@ impl JobKind for CalendarSync {
         match result {
             Ok(v) => Ok(v),
             Err(e) => {
-                let last = ctx.attempt >= ctx.queue.max_attempts(Self::NAME).unwrap_or(1);
+                let last = ctx.attempt >= ctx.env.max_attempts(Self::NAME).unwrap_or(1);
                 let transient = matches!(e, CalendarError::Unavailable(_));
                 if transient && !last {
                     return Err(JobError::Retry(e.to_string()));
@@ -125,7 +125,7 @@ impl<'a> Session<'a> {
         if self.account.error.is_some() {
             return Err(CalendarError::Revoked);
         }
-        let now = ctx.queue.clock.now_ms();
+        let now = ctx.env.clock.now_ms();
         let fresh = !self.access.is_empty() && self.account.expires_at - REFRESH_MARGIN_MS > now;
         if fresh && !force {
             return Ok(self.access.clone());
@@ -166,7 +166,7 @@ impl<'a> Session<'a> {
     async fn revoked(&mut self, ctx: &JobContext) -> Result<String, CalendarError> {
         let message = CalendarError::Revoked.to_string();
         ctx.db()
-            .calendar_account_failed(&self.account.user_id, &message, ctx.queue.clock.now_ms())
+            .calendar_account_failed(&self.account.user_id, &message, ctx.env.clock.now_ms())
             .await
             .map_err(|e| CalendarError::Unavailable(format!("database error: {e}")))?;
         self.account.error = Some(message);
@@ -247,7 +247,7 @@ async fn upsert(
                 async move { google.upsert_event(&token, &input, known.as_deref()).await }
             })
             .await?;
-        let now = ctx.queue.clock.now_ms();
+        let now = ctx.env.clock.now_ms();
         let written = ctx
             .db()
             .meeting_sync_done(&SyncDone {

@@ -30,7 +30,7 @@ impl JobKind for ContactVerify {
             .filter(|e| email_syntax_ok(e))
             .and_then(email_domain);
         let mx = match &domain {
-            Some(d) => Some(ctx.queue.providers.mail.mx(d).await),
+            Some(d) => Some(ctx.env.providers.mail.mx(d).await),
             None => None,
         };
         let v = verify(&c, mx.as_ref());

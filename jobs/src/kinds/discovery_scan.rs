@@ -244,7 +244,7 @@ impl JobKind for DiscoveryScan {
             .saturating_duration_since(tokio::time::Instant::now());
         // Stop a little before the worker would, so what was found is committed and reported.
         let stop_at = ctx.deadline - Duration::from_millis(250);
-        let provider = ctx.queue.providers.discovery.clone();
+        let provider = ctx.env.providers.discovery.clone();
         let provider_name = provider.name();
         let query = scan.query();
         let (tx, mut rx) = tokio::sync::mpsc::channel(4);

@@ -46,7 +46,7 @@ impl JobKind for DocumentAi {
             .await
             .map_err(|e| JobError::Permanent(format!("the document could not be read ({e})")))?
             .map_err(JobError::Permanent)?;
-        let llm = ctx.queue.providers.llm.clone();
+        let llm = ctx.env.providers.llm.clone();
         let (system, schema_name, schema) = if extract {
             (
                 "Read this invoice. Amounts in dollars as numbers; confidence 0-100; null for what is not there.",

@@ -21,7 +21,7 @@ impl JobKind for EmailSend {
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         let db = ctx.db().clone();
-        let mailing = ctx.queue.providers.mailing.clone();
+        let mailing = ctx.env.providers.mailing.clone();
         let Some((status, _)) = db.message_status(&self.message_id).await? else {
             return Err(JobError::Permanent(format!(
                 "message {} not found",
@@ -56,7 +56,7 @@ impl JobKind for EmailSend {
         if let Some(at) = retry_at
             && let Some(when) = Utc.timestamp_millis_opt(at).single()
         {
-            ctx.queue
+            ctx.env
                 .enqueue(
                     NewJob::new(Self::NAME, json!({ "messageId": self.message_id }))
                         .idempotency_key(format!(

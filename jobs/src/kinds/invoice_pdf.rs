@@ -33,7 +33,7 @@ impl JobKind for InvoicePdf {
         let pdf = render(
             &invoice,
             &items,
-            &Issuer::of(&ctx.queue.providers.mailing.sender),
+            &Issuer::of(&ctx.env.providers.mailing.sender),
         );
         db.invoice_pdf_put(&invoice.id, invoice.updated_at, &pdf, now_ms())
             .await?;

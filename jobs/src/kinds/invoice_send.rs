@@ -39,7 +39,7 @@ impl JobKind for InvoiceSend {
             .filter(|e| !e.trim().is_empty())
             .ok_or_else(|| JobError::Permanent("This invoice has no customer email".into()))?;
         let items = db.invoice_items(std::slice::from_ref(&invoice.id)).await?;
-        let mailing = &ctx.queue.providers.mailing;
+        let mailing = &ctx.env.providers.mailing;
         let pdf = render(&invoice, &items, &Issuer::of(&mailing.sender));
         let bad = |e: String| JobError::Permanent(e);
         let from: Mailbox = mailing
@@ -102,7 +102,7 @@ impl JobKind for InvoiceSend {
             .map_err(|e| bad(format!("the message could not be built: {e}")))?;
         // Recorded before it is handed over, keyed by the job: a run that dies mid-send is not
         // followed by a second email (at most once, as campaigns do); a refusal is forgotten.
-        let now = ctx.queue.clock.now_ms();
+        let now = ctx.env.clock.now_ms();
         let claimed = db
             .invoice_email_claim(&invoice.id, &ctx.id, &to, now)
             .await?;
@@ -124,7 +124,7 @@ impl JobKind for InvoiceSend {
         let status = if invoice.status == "draft" {
             db.invoice_set_status(&invoice.id, "sent", now).await?;
             if let Some(updated) = db.invoice_get(&invoice.id).await? {
-                ctx.queue
+                ctx.env
                     .enqueue(
                         NewJob::new("invoice_pdf", json!({"invoiceId": updated.id}))
                             .unique_while_active(format!(

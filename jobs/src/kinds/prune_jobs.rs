@@ -19,7 +19,7 @@ impl JobKind for PruneJobs {
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         let now = now_ms();
-        let cutoff = now - ctx.queue.settings.retention.as_millis() as i64;
+        let cutoff = now - ctx.env.settings.retention.as_millis() as i64;
         let mut deleted = 0;
         loop {
             let n = ctx.db().job_prune(cutoff, BATCH).await?;

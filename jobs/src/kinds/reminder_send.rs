@@ -43,7 +43,7 @@ impl JobKind for ReminderSend {
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         let db = ctx.db().clone();
-        let now = ctx.queue.clock.now_ms();
+        let now = ctx.env.clock.now_ms();
         let m = match db.meeting_get_by_id(&self.meeting_id).await? {
             None => return Ok(json!({ "skipped": "meeting deleted" })),
             Some(m) if m.scheduled_at != self.scheduled_at => {
@@ -73,7 +73,7 @@ impl JobKind for ReminderSend {
             self.personalize,
             now,
         );
-        let mailing = ctx.queue.providers.mailing.clone();
+        let mailing = ctx.env.providers.mailing.clone();
         let key = format!("reminder:{}:{}:{}", m.id, m.scheduled_at, self.slot);
 
         let emails: Vec<(String, String, String, bool)> = if self.email {
@@ -145,7 +145,7 @@ impl JobKind for ReminderSend {
                 contact_id: c.id.clone(),
                 detail: Some(REMINDER_TAG.into()),
             };
-            ctx.queue
+            ctx.env
                 .enqueue(
                     NewJob::new(SequenceTrigger::NAME, json!(trigger))
                         .idempotency_key(format!("{key}:trigger")),
@@ -200,7 +200,7 @@ impl JobKind for ReminderSend {
                 _ => continue,
             };
             let when = chrono::DateTime::from_timestamp_millis(at).unwrap_or_default();
-            ctx.queue
+            ctx.env
                 .enqueue(
                     NewJob::new(EmailSend::NAME, json!({ "messageId": r.id }))
                         .idempotency_key(format!("email_send:{}:reminder", r.id))

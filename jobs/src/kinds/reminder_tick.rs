@@ -23,11 +23,11 @@ impl JobKind for ReminderTick {
     const MAX_ATTEMPTS: i32 = 1;
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
-        let offsets = &ctx.queue.settings.reminder_offsets;
+        let offsets = &ctx.env.settings.reminder_offsets;
         let Some(horizon) = offsets.iter().max() else {
             return Ok(json!({ "enqueued": 0 }));
         };
-        let now = ctx.queue.clock.now_ms();
+        let now = ctx.env.clock.now_ms();
         let rows = ctx
             .db()
             .reminder_candidates(now, now + horizon * 60_000)
@@ -44,7 +44,7 @@ impl JobKind for ReminderTick {
         }
         let retry = |e: crate::queue::QueueError| JobError::Retry(e.to_string());
         let (mut enqueued, mut skipped) = (0, 0);
-        let mut tx = ctx.queue.begin().await.map_err(retry)?;
+        let mut tx = ctx.env.begin().await.map_err(retry)?;
         for (meeting_id, (start, recorded)) in &meetings {
             let Some(slot) = due_slot(offsets, *start, now) else {
                 continue;

@@ -107,7 +107,7 @@ impl JobKind for SequenceStepSend {
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         let db = ctx.db().clone();
-        let now = ctx.queue.clock.now_ms();
+        let now = ctx.env.clock.now_ms();
         let ids: Vec<String> = self.due.iter().map(|d| d.id.clone()).collect();
         let sequence = match db.sequence_get(&self.sequence_id).await? {
             Some(s) if s.status == "active" => s,
@@ -386,7 +386,7 @@ async fn send_emails(
     batch: &[(usize, Option<&'static str>)],
 ) -> Result<Vec<Next>, JobError> {
     let db = ctx.db();
-    let mailing = ctx.queue.providers.mailing.clone();
+    let mailing = ctx.env.providers.mailing.clone();
     let sender_name = mailing
         .sender
         .from
@@ -489,7 +489,7 @@ async fn send_emails(
         &content,
     )
     .await?;
-    let later = || ctx.queue.clock.now_ms() + 60_000;
+    let later = || ctx.env.clock.now_ms() + 60_000;
     let rows: HashMap<String, (String, Option<i64>)> = db
         .messages_by_keys(&keys)
         .await?

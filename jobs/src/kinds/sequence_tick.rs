@@ -28,10 +28,10 @@ impl JobKind for SequenceTick {
     const MAX_ATTEMPTS: i32 = 1;
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
-        let now = ctx.queue.clock.now_ms();
+        let now = ctx.env.clock.now_ms();
         let lease_until = now + LEASE_MS;
         let retry = |e: crate::queue::QueueError| JobError::Retry(e.to_string());
-        let mut tx = ctx.queue.begin().await.map_err(retry)?;
+        let mut tx = ctx.env.begin().await.map_err(retry)?;
         let due = tx
             .tx()
             .enrollments_lease(now, lease_until, TICK_MAX)

@@ -25,7 +25,7 @@ impl JobKind for SequenceTrigger {
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         let db = ctx.db();
-        let now = ctx.queue.clock.now_ms();
+        let now = ctx.env.clock.now_ms();
         let today = now - now.rem_euclid(86_400_000);
         let key = match self.trigger.as_str() {
             "deal_stage_changed" => Some("stage"),

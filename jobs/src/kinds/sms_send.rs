@@ -35,8 +35,8 @@ pub async fn deliver(ctx: &JobContext, id: &str) -> Result<String, JobError> {
     if db.sms_claim(id).await? == 0 {
         return Ok(row.status);
     }
-    let now = || ctx.queue.clock.now_ms();
-    let (status, provider_id, error, activity) = match &ctx.queue.providers.sms {
+    let now = || ctx.env.clock.now_ms();
+    let (status, provider_id, error, activity) = match &ctx.env.providers.sms {
         None => (
             "demo",
             None,

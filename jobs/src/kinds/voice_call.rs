@@ -31,8 +31,8 @@ impl JobKind for VoiceCall {
         if !matches!(call.status.as_str(), "queued" | "scheduled") {
             return Ok(json!({"callId": call.id, "status": call.status}));
         }
-        let now = ctx.queue.clock.now_ms();
-        let Some(api) = ctx.queue.providers.voice.clone() else {
+        let now = ctx.env.clock.now_ms();
+        let Some(api) = ctx.env.providers.voice.clone() else {
             call.status = "completed".into();
             call.simulated = true;
             call.transcript = Some(format!(
@@ -67,7 +67,7 @@ impl JobKind for VoiceCall {
         };
         let callback = format!(
             "{}/api/webhooks/voice",
-            ctx.queue
+            ctx.env
                 .providers
                 .mailing
                 .sender
@@ -92,7 +92,7 @@ impl JobKind for VoiceCall {
                 };
                 call.provider_call_id = Some(p.id.clone());
                 call.error = None;
-                call.updated_at = ctx.queue.clock.now_ms();
+                call.updated_at = ctx.env.clock.now_ms();
                 db.voice_call_advance(&call, &["queued", "scheduled"])
                     .await?;
                 metrics::counter!("prospector_voice_calls_total", "status" => "placed")
@@ -105,7 +105,7 @@ impl JobKind for VoiceCall {
             Err(e) => {
                 call.status = "failed".into();
                 call.error = Some(e.to_string());
-                call.updated_at = ctx.queue.clock.now_ms();
+                call.updated_at = ctx.env.clock.now_ms();
                 db.voice_call_advance(&call, &["queued", "scheduled"])
                     .await?;
                 metrics::counter!("prospector_voice_calls_total", "status" => "failed")

@@ -20,7 +20,7 @@ use crate::db::{self, Db, Inserted, JobInsert, JobRow, Tx};
 use crate::providers::Providers;
 use crate::time::{from_datetime, now_ms, to_rfc3339};
 
-pub use registry::{Handler, JobContext, JobError, JobKind, KindSpec, Registry};
+pub use registry::{Handler, JobContext, JobEnv, JobError, JobKind, KindSpec, Registry};
 
 #[derive(Debug, thiserror::Error)]
 pub enum QueueError {

@@ -11,9 +11,12 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::db::{Db, JobProgress};
+use crate::config::QueueSettings;
+use crate::db::{Db, Inserted, JobProgress};
+use crate::providers::Providers;
+use crate::time::Clock;
 
-use super::Queue;
+use super::{JobTx, NewJob, Queue, QueueError};
 
 /// How a handler run failed.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -38,7 +41,7 @@ pub struct JobContext {
     pub id: String,
     pub attempt: i32,
     pub worker_id: Arc<str>,
-    pub queue: Queue,
+    pub env: JobEnv,
     /// Fires when ops cancel the job; the worker also drops the handler's future then.
     pub cancel: CancellationToken,
     /// When the worker stops this run (its time budget): a handler that can end early with partial
@@ -48,7 +51,7 @@ pub struct JobContext {
 
 impl JobContext {
     pub fn db(&self) -> &Db {
-        &self.queue.db
+        &self.env.db
     }
 
     /// This run, as the claimant of the email messages it sends.
@@ -61,7 +64,7 @@ impl JobContext {
 
     /// Records progress, visible in `GET /api/jobs/{id}` while the job runs.
     pub async fn progress(&self, percent: i32, message: impl AsRef<str>) -> Result<(), JobError> {
-        self.queue
+        self.env
             .db
             .job_progress_set(&JobProgress {
                 id: &self.id,
@@ -71,6 +74,42 @@ impl JobContext {
             })
             .await?;
         Ok(())
+    }
+}
+
+/// What a job works with: the database, the outside services, the clock, the queue's settings,
+/// and a way to enqueue follow-up jobs. Not the queue itself: a job cannot reach its registry or
+/// the workers' wake-ups.
+#[derive(Clone)]
+pub struct JobEnv {
+    pub db: Db,
+    pub providers: Arc<Providers>,
+    pub clock: Arc<Clock>,
+    pub settings: Arc<QueueSettings>,
+    queue: Queue,
+}
+
+impl JobEnv {
+    pub fn new(queue: &Queue) -> Self {
+        Self {
+            db: queue.db.clone(),
+            providers: queue.providers.clone(),
+            clock: queue.clock.clone(),
+            settings: queue.settings.clone(),
+            queue: queue.clone(),
+        }
+    }
+    /// Enqueues a follow-up job.
+    pub async fn enqueue(&self, job: NewJob) -> Result<Inserted, QueueError> {
+        self.queue.enqueue(job).await
+    }
+    /// A transaction that enqueues follow-up jobs together with the job's own writes.
+    pub async fn begin(&self) -> Result<JobTx, QueueError> {
+        self.queue.begin().await
+    }
+    /// How many attempts a job of `kind` gets.
+    pub fn max_attempts(&self, kind: &str) -> Result<i32, QueueError> {
+        self.queue.max_attempts(kind)
     }
 }
 

@@ -1,8 +1,6 @@
 //! Companies, Postgres dialect: only what differs (the rest is written once in `db/companies.rs`).
 
-use std::collections::HashSet;
-
-use sqlx::{PgConnection, Postgres, QueryBuilder};
+use sqlx::{Postgres, QueryBuilder};
 
 use crate::db::CompanySearch;
 use crate::domain::like_pattern;
@@ -17,16 +15,4 @@ impl CompanySearch for Postgres {
         .push_bind(like_pattern(q))
         .push(" ESCAPE '\\'");
     }
-}
-
-// Differs: the id list binds as a text[] compared with = ANY (SQLite: a JSON array, json_each).
-pub async fn company_ids_existing(
-    conn: &mut PgConnection,
-    ids: &[String],
-) -> Result<HashSet<String>, sqlx::Error> {
-    let found: Vec<String> = sqlx::query_scalar("SELECT id FROM companies WHERE id = ANY($1)")
-        .bind(ids)
-        .fetch_all(conn)
-        .await?;
-    Ok(found.into_iter().collect())
 }

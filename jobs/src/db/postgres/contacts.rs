@@ -1,6 +1,6 @@
 //! Contacts, Postgres dialect: only what differs (the rest is written once in `db/contacts.rs`).
 
-use sqlx::{PgConnection, Postgres, QueryBuilder};
+use sqlx::{Postgres, QueryBuilder};
 
 use crate::db::ContactsDialect;
 use crate::domain::like_pattern;
@@ -20,23 +20,4 @@ impl ContactsDialect for Postgres {
     fn push_in_list(qb: &mut QueryBuilder<Postgres>, list: &[String]) {
         qb.push(" = ANY(").push_bind(list).push(")");
     }
-}
-
-// Differs: the tag is appended and looked for with jsonb operators (SQLite: json_insert, json_each).
-pub async fn contact_tag_add(
-    conn: &mut PgConnection,
-    id: &str,
-    tag: &str,
-    now: i64,
-) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE contacts SET tags = tags || to_jsonb($2::text), updated_at = $3
-         WHERE id = $1 AND NOT (tags ? $2)",
-    )
-    .bind(id)
-    .bind(tag)
-    .bind(now)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() > 0)
 }

@@ -1,8 +1,6 @@
 //! Companies, SQLite dialect: only what differs (the rest is written once in `db/companies.rs`).
 
-use std::collections::HashSet;
-
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
+use sqlx::{QueryBuilder, Sqlite};
 
 use crate::db::CompanySearch;
 use crate::domain::like_pattern;
@@ -31,18 +29,4 @@ impl CompanySearch for Sqlite {
                 .push(" ESCAPE '\\')");
         }
     }
-}
-
-// Differs: the id list binds as one JSON array read with json_each() (Postgres: a text[] = ANY).
-pub async fn company_ids_existing(
-    conn: &mut SqliteConnection,
-    ids: &[String],
-) -> Result<HashSet<String>, sqlx::Error> {
-    let found: Vec<String> = sqlx::query_scalar(
-        "SELECT id FROM companies WHERE id IN (SELECT value FROM json_each(?1))",
-    )
-    .bind(serde_json::Value::from(ids).to_string())
-    .fetch_all(conn)
-    .await?;
-    Ok(found.into_iter().collect())
 }

@@ -1,6 +1,6 @@
 //! Contacts, SQLite dialect: only what differs (the rest is written once in `db/contacts.rs`).
 
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
+use sqlx::{QueryBuilder, Sqlite};
 
 use crate::db::ContactsDialect;
 use crate::domain::like_pattern;
@@ -34,24 +34,4 @@ impl ContactsDialect for Sqlite {
             .push_bind(serde_json::Value::from(list).to_string())
             .push("))");
     }
-}
-
-// Differs: the tag is appended with json_insert() and looked for with json_each() (Postgres: jsonb
-// operators).
-pub async fn contact_tag_add(
-    conn: &mut SqliteConnection,
-    id: &str,
-    tag: &str,
-    now: i64,
-) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE contacts SET tags = json_insert(tags, '$[#]', ?2), updated_at = ?3
-         WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM json_each(contacts.tags) WHERE value = ?2)",
-    )
-    .bind(id)
-    .bind(tag)
-    .bind(now)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() > 0)
 }

@@ -1,0 +1,154 @@
+//! Logins, their sessions, and the audit log. Written once for both dialects.
+
+use serde_json::Value;
+use sqlx::Row;
+use sqlx::types::Json;
+
+use super::sql::Sql;
+use super::*;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct UserRow {
+    pub id: String,
+    pub email: String,
+    pub password_hash: String,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub is_admin: bool,
+    pub created_at: i64,
+}
+
+pub struct SessionInsert<'a> {
+    pub token_hash: &'a str,
+    pub user_id: &'a str,
+    pub is_admin: bool,
+    pub created_at: i64,
+    pub expires_at: i64,
+}
+
+pub struct AuditInsert<'a> {
+    pub id: &'a str,
+    pub actor_id: Option<&'a str>,
+    pub actor_email: Option<&'a str>,
+    pub action: &'a str,
+    pub target: Option<&'a str>,
+    pub detail: Option<&'a Value>,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AuditRow {
+    pub id: String,
+    pub actor_email: Option<String>,
+    pub action: String,
+    pub target: Option<String>,
+    pub detail: Option<Json<Value>>,
+    pub created_at: i64,
+}
+
+const USER_INSERT: Sql = sql!(
+    "INSERT INTO users (id, email, password_hash, first_name, last_name, is_admin, created_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+);
+const USER_BY_EMAIL: Sql = sql!(
+    "SELECT id, email, password_hash, first_name, last_name, is_admin, created_at
+     FROM users WHERE email = ?1"
+);
+const USER_COUNT: Sql = sql!("SELECT COUNT(*) FROM users");
+const SESSION_INSERT: Sql = sql!(
+    "INSERT INTO sessions (token_hash, user_id, is_admin, created_at, expires_at)
+     VALUES (?1, ?2, ?3, ?4, ?5)"
+);
+const SESSION_GET: Sql = sql!(
+    "SELECT u.id, u.email, u.password_hash, u.first_name, u.last_name, u.is_admin, u.created_at,
+            s.is_admin AS session_admin
+     FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.token_hash = ?1 AND s.expires_at > ?2"
+);
+const SESSION_DELETE: Sql = sql!("DELETE FROM sessions WHERE token_hash = ?1");
+const SESSION_DELETE_EXPIRED: Sql = sql!("DELETE FROM sessions WHERE expires_at <= ?1");
+const AUDIT_INSERT: Sql = sql!(
+    "INSERT INTO audit_log (id, actor_id, actor_email, action, target, detail, created_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+);
+const AUDIT_LIST: Sql = sql!(
+    "SELECT id, actor_email, action, target, detail, created_at FROM audit_log
+     ORDER BY created_at DESC, id DESC LIMIT ?1"
+);
+
+impl Db {
+    pub async fn user_insert(&self, u: &UserRow) -> Result<(), sqlx::Error> {
+        exec!(
+            self,
+            USER_INSERT,
+            &u.id,
+            &u.email,
+            &u.password_hash,
+            &u.first_name,
+            &u.last_name,
+            u.is_admin,
+            u.created_at
+        )
+        .map(|_| ())
+    }
+    pub async fn user_get_by_email(&self, email: &str) -> Result<Option<UserRow>, sqlx::Error> {
+        fetch!(self, fetch_optional, query_as(USER_BY_EMAIL), email)
+    }
+    pub async fn user_count(&self) -> Result<i64, sqlx::Error> {
+        fetch!(self, fetch_one, query_scalar(USER_COUNT))
+    }
+    pub async fn session_insert(&self, s: &SessionInsert<'_>) -> Result<(), sqlx::Error> {
+        exec!(
+            self,
+            SESSION_INSERT,
+            s.token_hash,
+            s.user_id,
+            s.is_admin,
+            s.created_at,
+            s.expires_at
+        )
+        .map(|_| ())
+    }
+    /// The session's user, and whether the session was opened through the admin sign-in.
+    pub async fn session_get(
+        &self,
+        token_hash: &str,
+        now: i64,
+    ) -> Result<Option<(UserRow, bool)>, sqlx::Error> {
+        on_db!(self, pool, [q = SESSION_GET], {
+            let row = sqlx::query(q)
+                .bind(token_hash)
+                .bind(now)
+                .fetch_optional(pool)
+                .await?;
+            row.map(|r| Ok((sqlx::FromRow::from_row(&r)?, r.try_get("session_admin")?)))
+                .transpose()
+        })
+    }
+    pub async fn session_delete(&self, token_hash: &str) -> Result<(), sqlx::Error> {
+        exec!(self, SESSION_DELETE, token_hash).map(|_| ())
+    }
+    pub async fn session_delete_expired(&self, now: i64) -> Result<u64, sqlx::Error> {
+        exec!(self, SESSION_DELETE_EXPIRED, now)
+    }
+    pub async fn audit_list(&self, limit: i64) -> Result<Vec<AuditRow>, sqlx::Error> {
+        fetch!(self, fetch_all, query_as(AUDIT_LIST), limit)
+    }
+}
+
+impl Tx {
+    pub async fn audit_insert(&mut self, a: &AuditInsert<'_>) -> Result<(), sqlx::Error> {
+        exec_tx!(
+            self,
+            AUDIT_INSERT,
+            a.id,
+            a.actor_id,
+            a.actor_email,
+            a.action,
+            a.target,
+            a.detail.map(Json),
+            a.created_at
+        )
+        .map(|_| ())
+    }
+}
