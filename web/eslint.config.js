@@ -19,6 +19,8 @@ const queryKeyLiterals = [
 ];
 const notInTests = ['**/*.test.{ts,tsx}', 'src/testing/**'];
 
+// Route files compose: queries, mutations, http calls, forms and schemas live in features/<f>.
+const ROUTE_MESSAGE = 'Route files compose; put queries and mutations in features/<f>/api, forms and schemas in features/<f>/components.';
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'coverage', 'e2e-artifacts'] },
@@ -43,8 +45,56 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/features/*/api/query-keys.ts', ...notInTests],
+    ignores: ['src/features/*/api/query-keys.ts', 'src/app/routes/**', ...notInTests],
     rules: { 'no-restricted-syntax': ['error', ...queryKeyLiterals] },
+  },
+  {
+    files: ['src/app/routes/**/*.{ts,tsx}'],
+    ignores: notInTests,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...queryKeyLiterals,
+        { selector: "CallExpression[callee.name='fetch']", message: ROUTE_MESSAGE },
+        { selector: "CallExpression[callee.object.name='window'][callee.property.name='fetch']", message: ROUTE_MESSAGE },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@tanstack/react-query',
+              importNames: [
+                'useMutation',
+                'useQuery',
+                'useQueries',
+                'useSuspenseQuery',
+                'useInfiniteQuery',
+                'useQueryClient',
+                'queryOptions',
+              ],
+              message: ROUTE_MESSAGE,
+            },
+            // The error helpers (ApiError, serverMessageOr, errorMessage) stay allowed, for toasts.
+            {
+              name: '@/lib/api-client',
+              importNames: ['api', 'buildUrl', 'errorFromResponse', 'nullOn401', 'toPage'],
+              message: ROUTE_MESSAGE,
+            },
+            { name: 'zod', message: ROUTE_MESSAGE },
+            { name: 'react-hook-form', message: ROUTE_MESSAGE },
+            { name: '@hookform/resolvers/zod', message: ROUTE_MESSAGE },
+          ],
+          patterns: [
+            {
+              group: ['**/lib/api-client'],
+              importNames: ['api', 'buildUrl', 'errorFromResponse', 'nullOn401', 'toPage'],
+              message: ROUTE_MESSAGE,
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['**/*.{js,mjs}'],

@@ -1,11 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
+import { averageCompletion } from '@/features/sequences/components/sequence-stats';
 import { db } from '@/testing/mocks/db';
 import { makeSequence } from '@/testing/mocks/sequence-handlers';
 import { renderApp } from '@/testing/test-utils';
-
-import { averageCompletion } from './email-sequences';
 
 describe('Email Sequences', () => {
   it("creates a sequence with the seed's rules, then adds a delayed step in the builder", async () => {

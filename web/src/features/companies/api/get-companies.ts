@@ -31,3 +31,7 @@ export const getCompaniesQueryOptions = (filters: CompanyFilters) =>
   });
 
 export const useCompanies = (filters: CompanyFilters) => useQuery(getCompaniesQueryOptions(filters));
+
+/** A score band's total: one row fetched, the count read from X-Total-Count. */
+export const useCompanyBandTotal = (scoreBand: CompanyFilters['scoreBand']) =>
+  useQuery(getCompaniesQueryOptions({ scoreBand, limit: 1, offset: 0 })).data?.total;

@@ -1,0 +1,45 @@
+import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
+import { formatRevenue } from '@/lib/rules';
+import type { Company } from '@/types/api';
+
+/** A company in the list: open its details, or edit it (also by clicking its revenue). */
+export function CompanyCard({ company, onOpen, onEdit }: { company: Company; onOpen: () => void; onEdit: () => void }) {
+  return (
+    <li className="rounded-xl bg-white p-4 shadow-xs ring-1 ring-slate-200">
+      <div className="flex items-start justify-between gap-2">
+        <h2 className="font-semibold text-slate-900">
+          <button type="button" onClick={onOpen} className="text-left hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600">
+            {company.name}
+          </button>
+        </h2>
+        <ScoreBadge score={company.score} />
+      </div>
+      <p className="mt-1 text-sm text-slate-500">{[company.industry, company.location].filter(Boolean).join(' · ') || '—'}</p>
+      <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+        <StatusPill status={company.status} />
+        {/* Clicking the revenue opens the edit dialog (seed 000 §2.8). */}
+        <button
+          type="button"
+          onClick={onEdit}
+          aria-label={`Edit revenue of ${company.name}: ${formatRevenue(company.revenue)}`}
+          className="text-slate-700 underline decoration-dotted hover:text-indigo-700"
+        >
+          {formatRevenue(company.revenue)}
+        </button>
+        <span className="text-slate-500">
+          {company.contactCount} {company.contactCount === 1 ? 'contact' : 'contacts'}
+        </span>
+      </div>
+      <div className="mt-3">
+        <button
+          type="button"
+          onClick={onEdit}
+          aria-label={`Edit ${company.name}`}
+          className="rounded-md px-2 py-1 text-xs font-semibold text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50"
+        >
+          Edit
+        </button>
+      </div>
+    </li>
+  );
+}

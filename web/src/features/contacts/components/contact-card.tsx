@@ -1,0 +1,63 @@
+import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
+import { isExecutive, scoreLabel } from '@/lib/rules';
+import { toast } from '@/stores/toasts';
+import type { Contact } from '@/types/api';
+
+import { VerifyButton } from './verify-button';
+
+/** A contact in the list: email, call, verify, edit, and its email history. */
+export function ContactCard({ contact, onEdit, onHistory }: { contact: Contact; onEdit: () => void; onHistory: () => void }) {
+  const name = `${contact.firstName} ${contact.lastName}`;
+  const noEmail = () =>
+    toast({ title: 'No Email Address', description: 'Email address not available for this contact.', variant: 'destructive' });
+  const noPhone = () =>
+    toast({ title: 'No Phone Number', description: 'Phone number not available for this contact.', variant: 'destructive' });
+  const action = 'rounded-md px-2 py-1 text-xs font-semibold text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50';
+  return (
+    <li aria-label={name} className="rounded-xl bg-white p-4 shadow-xs ring-1 ring-slate-200">
+      <div className="flex items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h2 className="font-semibold text-slate-900">{name}</h2>
+          <p className="truncate text-sm text-slate-500">{contact.title ?? 'No title'}</p>
+        </div>
+        <div className="text-right">
+          <ScoreBadge score={contact.score} />
+          <p className="mt-1 text-xs text-slate-500">{scoreLabel(contact.score)}</p>
+        </div>
+      </div>
+      <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+        <StatusPill status={contact.status} />
+        {isExecutive(contact.title) ? <span className="rounded bg-purple-50 px-1.5 text-xs text-purple-700">Executive</span> : null}
+        {contact.isVerified ? <span className="text-xs text-emerald-700">Verified</span> : null}
+      </div>
+      <p className="mt-2 truncate text-sm text-slate-600">{contact.email ?? 'No email'}</p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        {contact.email ? (
+          <a className={action} href={`mailto:${contact.email}`}>
+            Email
+          </a>
+        ) : (
+          <button type="button" className={action} onClick={noEmail}>
+            Email
+          </button>
+        )}
+        {contact.phone ? (
+          <a className={action} href={`tel:${contact.phone}`}>
+            Call
+          </a>
+        ) : (
+          <button type="button" className={action} onClick={noPhone}>
+            Call
+          </button>
+        )}
+        <VerifyButton contact={contact} className={`${action} disabled:cursor-wait disabled:opacity-60`} />
+        <button type="button" className={action} onClick={onEdit} aria-label={`Edit ${name}`}>
+          Edit
+        </button>
+        <button type="button" className={action} onClick={onHistory} aria-label={`Email history of ${name}`}>
+          History
+        </button>
+      </div>
+    </li>
+  );
+}

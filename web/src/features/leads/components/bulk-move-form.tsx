@@ -1,0 +1,53 @@
+import { Button } from '@/components/ui/button';
+import { Field, inputClass } from '@/components/ui/field';
+import { toast } from '@/stores/toasts';
+
+import { useBulkMoveLeads } from '../api/bulk-move-leads';
+import { useLeadBoard } from '../api/get-lead-board';
+
+/** Moves the selected leads to one stage; `onMoved` clears the selection. */
+export function BulkMoveForm({
+  selected,
+  target,
+  onTargetChange,
+  onMoved,
+}: {
+  selected: Set<string>;
+  target: string;
+  onTargetChange: (stage: string) => void;
+  onMoved: () => void;
+}) {
+  const stages = useLeadBoard().data ?? [];
+  const bulkMove = useBulkMoveLeads({
+    onSuccess: (r) => {
+      toast({ title: 'Leads Moved', description: `${r.updated} of ${r.matched} contacts moved.`, variant: 'success' });
+      onMoved();
+    },
+    onError: () => toast({ title: 'Bulk Update Failed', description: 'Failed to update some contacts.', variant: 'destructive' }),
+  });
+  return (
+    <form
+      aria-label="Bulk move"
+      className="flex flex-wrap items-end gap-3 rounded-lg bg-indigo-50 p-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (target && selected.size > 0) bulkMove.mutate({ contactIds: [...selected], status: target });
+      }}
+    >
+      <p className="text-sm font-medium text-indigo-900">{selected.size} selected</p>
+      <Field label="Move selected to">
+        <select className={inputClass} value={target} onChange={(e) => onTargetChange(e.target.value)}>
+          <option value="">Choose a stage</option>
+          {stages.map((s) => (
+            <option key={s.stage} value={s.stage}>
+              {s.title}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Button type="submit" disabled={!target || selected.size === 0 || bulkMove.isPending}>
+        Move
+      </Button>
+    </form>
+  );
+}
