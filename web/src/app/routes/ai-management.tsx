@@ -1,7 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useState, type ReactNode } from 'react';
 
-import { Card, EmptyState, ErrorState, Skeleton, StatTile } from '@/components/ui/states';
+import { Card, ErrorState, Skeleton, StatTile } from '@/components/ui/states';
 import { TabList } from '@/components/ui/tabs';
 import { useAiAnalytics } from '@/features/ai/api/get-ai-analytics';
 import { useAutomationPreview } from '@/features/ai/api/get-automation-preview';
@@ -12,6 +12,7 @@ import { AgentsPanel, InsightsPanel, TrainingPanel } from '@/features/ai/compone
 import { EmailAutomationPanel } from '@/features/ai/components/email-automation-panel';
 import { fractionPercent, percentOrDash } from '@/features/ai/components/figures';
 import { McpPanel } from '@/features/ai/components/mcp-panel';
+import { ModelPerformance } from '@/features/ai/components/model-performance';
 import { OrchestrationTools } from '@/features/ai/components/orchestration-tools';
 
 /** Seed 002 §9: the page's reads refresh every 30 s while auto-refresh is on. */
@@ -26,44 +27,6 @@ const TABS = [
   ['training', 'Training'],
   ['config', 'Config'],
 ] as const;
-
-function ModelPerformance({ models }: { models: AiAnalytics['modelPerformance'] }) {
-  const rows = Object.entries(models);
-  return (
-    <Card title="Model Performance">
-      {rows.length === 0 ? (
-        <EmptyState title="No AI tasks have run yet" />
-      ) : (
-        <div className="relative overflow-x-auto">
-          <table className="w-full min-w-[30rem] text-sm" aria-label="Model performance">
-            <thead className="text-left text-xs text-slate-500 uppercase">
-              <tr>
-                <th scope="col" className="py-1 pr-3">Model</th>
-                <th scope="col" className="py-1 pr-3">Accuracy</th>
-                <th scope="col" className="py-1 pr-3">Speed</th>
-                <th scope="col" className="py-1 pr-3">Tasks</th>
-                <th scope="col" className="py-1">Specialty</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(([name, m]) => (
-                <tr key={name} className="border-t border-slate-100">
-                  <th scope="row" className="py-1.5 pr-3 text-left font-medium">
-                    {name}
-                  </th>
-                  <td className="py-1.5 pr-3 tabular-nums">{fractionPercent(m.accuracy)}</td>
-                  <td className="py-1.5 pr-3 tabular-nums">{m.speed ?? '—'}</td>
-                  <td className="py-1.5 pr-3 tabular-nums">{m.usage.toLocaleString()}</td>
-                  <td className="py-1.5 text-slate-600">{m.specialty ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </Card>
-  );
-}
 
 /** AI Orchestration Center (seed 002 §2, ai-management): real agent analytics, the AI tools and the integrations. */
 export function AiManagementRoute() {

@@ -1,121 +1,18 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { EmptyState, ErrorState, StatTile } from '@/components/ui/states';
-import { TabList } from '@/components/ui/tabs';
-import { useChangeBulkCampaign } from '@/features/campaigns/api/change-bulk-campaign';
-import { useBulkCampaigns } from '@/features/campaigns/api/get-bulk-campaigns';
-import { usePerformance } from '@/features/campaigns/api/get-performance';
-import { useSendBulkCampaign } from '@/features/campaigns/api/send-bulk-campaign';
-import { ratePercent, type BulkCampaign } from '@/features/campaigns/api/types';
-import { BulkCampaignCard } from '@/features/campaigns/components/bulk-campaign-card';
-import { CreateBulkCampaignDialog } from '@/features/campaigns/components/create-bulk-campaign-dialog';
+import { StatTile } from '@/components/ui/states';
 import { screenHref } from '@/config/paths';
-import { ApiError } from '@/lib/api-client';
-import { toast } from '@/stores/toasts';
-
-const RECENT = 5;
-const ACTIVE = ['scheduled', 'sending', 'sent'];
-
-const failure = (error: Error) => (error instanceof ApiError && error.serverMessage) || 'Failed to send campaign';
+import { usePerformance } from '@/features/campaigns/api/get-performance';
+import { BulkCampaignTabs } from '@/features/campaigns/components/bulk-campaign-tabs';
+import { CreateBulkCampaignDialog } from '@/features/campaigns/components/create-bulk-campaign-dialog';
 
 /** Bulk Email Campaigns (seed 002 §2): overview, active campaigns with live delivery, analytics. */
 export function EmailCampaignsRoute() {
   const { pathname } = useLocation();
-  const campaigns = useBulkCampaigns();
   const performance = usePerformance();
   const [creating, setCreating] = useState(false);
-  const send = useSendBulkCampaign({
-    onSuccess: (r) =>
-      toast({ title: 'Campaign Sending', description: `Sending to ${r.totalRecipients} recipients.`, variant: 'success' }),
-    onError: (e) => toast({ title: 'Send Failed', description: failure(e), variant: 'destructive' }),
-  });
-  const change = useChangeBulkCampaign({
-    onError: (e) => toast({ title: 'Update Failed', description: failure(e), variant: 'destructive' }),
-  });
-  const busy = send.isPending || change.isPending;
-
-  const card = (c: BulkCampaign) => (
-    <BulkCampaignCard
-      key={c.id}
-      campaign={c}
-      busy={busy}
-      onSend={() => send.mutate(c.id)}
-      onAction={(action) => change.mutate({ id: c.id, action })}
-    />
-  );
-
-  let overview;
-  let active;
-  let analytics;
-  if (campaigns.isPending) {
-    overview = active = analytics = <p className="text-sm text-slate-500">Loading campaigns...</p>;
-  } else if (campaigns.isError) {
-    overview = active = analytics = (
-      <ErrorState title="Could not load campaigns" error={campaigns.error} onRetry={() => campaigns.refetch()} />
-    );
-  } else {
-    const all = campaigns.data;
-    overview =
-      all.length === 0 ? (
-        <EmptyState title="No campaigns yet">No campaigns created yet. Create your first bulk email campaign to get started.</EmptyState>
-      ) : (
-        <ul aria-label="Recent campaigns" className="space-y-3">
-          {all.slice(0, RECENT).map(card)}
-        </ul>
-      );
-    const running = all.filter((c) => ACTIVE.includes(c.status));
-    active =
-      running.length === 0 ? (
-        <EmptyState title="Nothing active">No active campaigns at the moment.</EmptyState>
-      ) : (
-        <ul aria-label="Active campaigns" className="space-y-3">
-          {running.map(card)}
-        </ul>
-      );
-    const totals = all.reduce(
-      (t, c) => ({
-        sent: t.sent + c.stats.sent,
-        delivered: t.delivered + c.stats.delivered,
-        opened: t.opened + c.stats.opened,
-        clicked: t.clicked + c.stats.clicked,
-      }),
-      { sent: 0, delivered: 0, opened: 0, clicked: 0 },
-    );
-    analytics = (
-      <div className="space-y-4">
-        <table className="w-full text-sm" aria-label="Campaign rates">
-          <thead className="text-left text-xs uppercase text-slate-500">
-            <tr>
-              <th scope="col">Campaign</th>
-              <th scope="col">Opened</th>
-              <th scope="col">Clicked</th>
-            </tr>
-          </thead>
-          <tbody>
-            {all.slice(0, RECENT).map((c) => (
-              <tr key={c.id} className="border-t border-slate-100">
-                <th scope="row" className="py-1 text-left font-normal">
-                  {c.name}
-                </th>
-                <td className="tabular-nums">{ratePercent(c.stats.opened, c.stats.sent)}%</td>
-                <td className="tabular-nums">{ratePercent(c.stats.clicked, c.stats.sent)}%</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-          <StatTile label="Sent" value={totals.sent.toLocaleString()} />
-          <StatTile label="Delivered" value={totals.delivered.toLocaleString()} />
-          <StatTile label="Opened" value={totals.opened.toLocaleString()} />
-          <StatTile label="Clicked" value={totals.clicked.toLocaleString()} />
-        </div>
-      </div>
-    );
-  }
-
   const perf = performance.data;
   return (
     <div className="space-y-6">
@@ -141,15 +38,7 @@ export function EmailCampaignsRoute() {
           <StatTile label="Avg Reply Rate" value={`${perf.averageReplyRate}%`} />
         </div>
       ) : null}
-      <Tabs.Root defaultValue="overview">
-        <TabList
-          label="Campaign views"
-          tabs={[['overview', 'Campaign Overview'], ['active', 'Active Campaigns'], ['analytics', 'Analytics']]}
-        />
-        <Tabs.Content value="overview">{overview}</Tabs.Content>
-        <Tabs.Content value="active">{active}</Tabs.Content>
-        <Tabs.Content value="analytics">{analytics}</Tabs.Content>
-      </Tabs.Root>
+      <BulkCampaignTabs />
       {creating ? <CreateBulkCampaignDialog onClose={() => setCreating(false)} /> : null}
     </div>
   );

@@ -4,26 +4,11 @@ import { Link, useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
 import { SearchInput } from '@/components/ui/search-input';
-import { EmptyState, ErrorState, Skeleton, StatTile } from '@/components/ui/states';
+import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { screenHref } from '@/config/paths';
-import { downloadInvoicePdf } from '@/features/invoicing/api/download-invoice-pdf';
 import { useInvoices } from '@/features/invoicing/api/get-invoices';
-import { INVOICE_STATUSES, type Invoice, type InvoiceFilters, type InvoiceStatus } from '@/features/invoicing/api/types';
-import { useUpdateInvoiceStatus } from '@/features/invoicing/api/update-invoice-status';
-import { serverMessageOr } from '@/lib/api-client';
-import { formatUsd } from '@/lib/invoice-math';
-import { toast } from '@/stores/toasts';
-
-const COLUMN_LABEL: Record<InvoiceStatus, string> = { draft: 'Draft', sent: 'Sent', paid: 'Paid', overdue: 'Overdue' };
-const COLUMN_CLASS: Record<InvoiceStatus, string> = {
-  draft: 'border-slate-300',
-  sent: 'border-sky-400',
-  paid: 'border-emerald-500',
-  overdue: 'border-rose-500',
-};
-
-/** Cents-exact sum of dollar amounts. */
-const sum = (items: Invoice[]) => items.reduce((a, i) => a + Math.round(i.totalAmount * 100), 0) / 100;
+import type { InvoiceFilters } from '@/features/invoicing/api/types';
+import { InvoiceBoard, InvoiceStats } from '@/features/invoicing/components/invoice-board';
 
 /** Invoice History (seed 002 §2): refresh, five stat tiles, search and dates, and the four-status board. */
 export function InvoiceHistoryRoute() {
@@ -31,21 +16,7 @@ export function InvoiceHistoryRoute() {
   const [filters, setFilters] = useState<InvoiceFilters>({ search: '', status: '', dateFrom: '', dateTo: '' });
   const invoices = useInvoices(filters);
   const onSearch = useCallback((search: string) => setFilters((f) => ({ ...f, search })), []);
-  const update = useUpdateInvoiceStatus({
-    onError: (e) =>
-      toast({ title: 'Failed to update invoice status', description: serverMessageOr(e, 'Please try again.'), variant: 'destructive' }),
-  });
   const items = invoices.data?.items ?? [];
-  const by = (s: InvoiceStatus) => items.filter((i) => i.status === s);
-  const outstanding = [...by('sent'), ...by('overdue')];
-
-  const download = async (invoice: Invoice) => {
-    try {
-      await downloadInvoicePdf(invoice);
-    } catch (e) {
-      toast({ title: 'Failed to download PDF', description: serverMessageOr(e as Error, 'Please try again.'), variant: 'destructive' });
-    }
-  };
 
   return (
     <div className="space-y-6">
@@ -61,13 +32,7 @@ export function InvoiceHistoryRoute() {
           </Button>
         </div>
       </div>
-      <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
-        <StatTile label="Total Invoices" value={invoices.data?.total ?? 0} />
-        <StatTile label="Total Amount" value={formatUsd(sum(items))} />
-        <StatTile label="Paid" value={formatUsd(sum(by('paid')))} note={`${by('paid').length} invoices`} />
-        <StatTile label="Outstanding" value={formatUsd(sum(outstanding))} note={`${outstanding.length} invoices`} />
-        <StatTile label="Overdue" value={by('overdue').length} note={formatUsd(sum(by('overdue')))} />
-      </div>
+      <InvoiceStats items={items} total={invoices.data?.total ?? 0} />
       <div className="grid gap-3 sm:grid-cols-3">
         <Field label="Search invoices">
           <SearchInput
@@ -93,54 +58,7 @@ export function InvoiceHistoryRoute() {
           {filters.search || filters.dateFrom || filters.dateTo ? 'Try other filters.' : 'Create an invoice to see it here.'}
         </EmptyState>
       ) : (
-        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
-          {INVOICE_STATUSES.map((status) => (
-            <section key={status} aria-label={COLUMN_LABEL[status]} className={`rounded-xl border-t-4 bg-slate-50 p-3 ${COLUMN_CLASS[status]}`}>
-              <h2 className="mb-2 flex justify-between font-semibold">
-                <span>{COLUMN_LABEL[status]}</span>
-                <span className="text-sm text-slate-500">{by(status).length}</span>
-              </h2>
-              <ul className="space-y-2">
-                {by(status).map((inv) => (
-                  <li key={inv.id} aria-label={inv.invoiceNumber} className="rounded-lg bg-white p-3 text-sm shadow-xs ring-1 ring-slate-200">
-                    <div className="flex items-start justify-between gap-2">
-                      <span className="font-semibold break-all">{inv.invoiceNumber}</span>
-                      <span className="font-bold tabular-nums">{formatUsd(inv.totalAmount)}</span>
-                    </div>
-                    <p className="text-slate-700">{inv.customerName}</p>
-                    <p className="text-xs text-slate-500">
-                      {inv.date} · due {inv.dueDate}
-                    </p>
-                    <div className="mt-2 flex flex-wrap items-center gap-2">
-                      {inv.status === 'paid' ? (
-                        <span className="rounded-full bg-emerald-100 px-2 text-xs font-semibold text-emerald-800">Paid</span>
-                      ) : (
-                        <label className="text-xs">
-                          <span className="sr-only">Status of {inv.invoiceNumber}</span>
-                          <select
-                            className="rounded-md border-0 py-1 text-xs ring-1 ring-slate-300"
-                            value={inv.status}
-                            disabled={update.isPending}
-                            onChange={(e) => update.mutate({ id: inv.id, status: e.target.value as InvoiceStatus })}
-                          >
-                            {INVOICE_STATUSES.map((s) => (
-                              <option key={s} value={s}>
-                                {COLUMN_LABEL[s]}
-                              </option>
-                            ))}
-                          </select>
-                        </label>
-                      )}
-                      <Button size="sm" variant="secondary" onClick={() => void download(inv)} aria-label={`Download PDF of ${inv.invoiceNumber}`}>
-                        PDF
-                      </Button>
-                    </div>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ))}
-        </div>
+        <InvoiceBoard items={items} />
       )}
     </div>
   );
