@@ -14,9 +14,13 @@ use axum::response::{IntoResponse, Response};
 use jobs::ai::documents::{self, MAX_DOCUMENT_BYTES};
 use jobs::ai::{CONTENT_TYPES, MAX_INSIGHT_ROWS, Task};
 use jobs::db::{AiDocumentRow, CompanyFilter, JobList};
+use jobs::domain::analytics::{
+    self, AGENTS, AnalyticsInput, Call, EmailCounts, MODEL_KINDS, ModelRun, ReplyOutcome,
+    kind_counts, ratio, round3,
+};
 use jobs::kinds::document_ai::NEEDS_VISION;
 use jobs::queue::NewJob;
-use jobs::time::{now_ms, to_rfc3339};
+use jobs::time::now_ms;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -25,32 +29,19 @@ use crate::extract::{CurrentUser, Json};
 use crate::jobs_api::accepted;
 use crate::{Access, AppState, Routes};
 
-/// The AI kinds, each one "agent" of the analytics: (kind, agent type, task type).
-const AGENTS: [(&str, &str, &str); 6] = [
-    ("ai_score", "Lead Scoring", "score one contact"),
-    ("bulk_ai_score", "Bulk Scoring", "score many contacts"),
-    ("discovery_scan", "Discovery", "find companies and contacts"),
-    (
-        "ai_task",
-        "Content",
-        "sentiment, research, outreach, content, insights",
-    ),
-    (
-        "document_ai",
-        "Document",
-        "invoice extraction and document analysis",
-    ),
-    ("voice_call", "Voice", "qualification and follow-up calls"),
-];
-
 pub(crate) fn routes() -> Routes {
     let limit = MAX_DOCUMENT_BYTES + 64 * 1024;
     Routes::new()
         .post("/api/ai/sentiment-analysis", Access::User, sentiment)
+        .body::<SentimentBody>()
         .post("/api/ai/market-intelligence", Access::User, intelligence)
+        .body::<IntelligenceBody>()
         .post("/api/ai/generate-outreach", Access::User, outreach)
+        .body::<OutreachBody>()
         .post("/api/ai/generate-content", Access::User, content)
+        .body::<ContentBody>()
         .post("/api/ai/generate-insights", Access::User, insights)
+        .body::<InsightsBody>()
         .upload(
             "/api/ai/invoice-extract",
             Access::User,
@@ -127,7 +118,7 @@ fn text(v: &Option<String>) -> Option<String> {
         .map(|s| s.chars().take(2000).collect())
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SentimentBody {
     company_name: Option<String>,
@@ -154,7 +145,7 @@ async fn sentiment(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct IntelligenceBody {
     company_name: Option<String>,
@@ -181,7 +172,7 @@ async fn intelligence(
     .await
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CompanyData {
     industry: Option<String>,
@@ -189,7 +180,7 @@ struct CompanyData {
     state: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct OutreachBody {
     contact_name: Option<String>,
@@ -223,14 +214,14 @@ async fn outreach(
     .await
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 struct ContentContext {
     description: Option<String>,
     #[serde(rename = "type")]
     kind: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct ContentBody {
     #[serde(rename = "type")]
     kind: Option<String>,
@@ -280,7 +271,7 @@ async fn content(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct InsightsBody {
     data: Option<Value>,
 }
@@ -390,21 +381,6 @@ async fn document_upload(
 
 // ---- analytics and status ----
 
-/// Per kind: (total, succeeded, failed).
-async fn kind_counts(state: &AppState) -> ApiResult<BTreeMap<String, (i64, i64, i64)>> {
-    let mut by_kind: BTreeMap<String, (i64, i64, i64)> = BTreeMap::new();
-    for (kind, status, n) in state.queue.db.job_counts().await? {
-        let e = by_kind.entry(kind).or_default();
-        e.0 += n;
-        if status == "succeeded" {
-            e.1 += n;
-        } else if status == "failed" {
-            e.2 += n;
-        }
-    }
-    Ok(by_kind)
-}
-
 async fn recent(
     state: &AppState,
     kind: &str,
@@ -427,180 +403,23 @@ async fn recent(
     Ok(rows)
 }
 
-fn ratio(a: i64, b: i64) -> f64 {
-    if b == 0 { 0.0 } else { a as f64 / b as f64 }
-}
-
-/// Confidence that grows with the sample: 0.5 with a handful, towards 0.95 with hundreds.
-fn confidence(n: usize) -> f64 {
-    ((n as f64 / (n as f64 + 30.0)) * 0.95).clamp(0.5, 0.95)
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
-}
-
+/// Reads what the analytics count ([`jobs::domain::analytics`] computes them).
 async fn analytics(State(state): State<AppState>, _u: CurrentUser) -> ApiResult<axum::Json<Value>> {
     let db = &state.queue.db;
-    let counts = kind_counts(&state).await?;
+    let counts = kind_counts(db.job_counts().await?);
     let outcomes = db.reply_outcomes(20_000).await?;
-    let scored: Vec<_> = outcomes.iter().filter(|o| o.scored == 1).collect();
     let calls = db.voice_call_list(None, 1000).await?;
-    let finished_calls = calls
-        .iter()
-        .filter(|c| c.transcript.is_some() && !c.simulated)
-        .count();
     let companies = db.company_count(&CompanyFilter::default()).await?;
-
-    let mut agents = Vec::new();
-    let mut total_training = 0i64;
-    let mut rates = Vec::new();
-    for (kind, agent_type, task_type) in AGENTS {
-        let (total, ok, _) = counts.get(kind).copied().unwrap_or_default();
-        let last = recent(&state, kind, None, 1).await?.into_iter().next();
-        let (accuracy, training) = match kind {
-            "ai_score" | "bulk_ai_score" => {
-                let agree = scored
-                    .iter()
-                    .filter(|o| (o.score >= 70) == (o.replied == 1))
-                    .count();
-                (
-                    (!scored.is_empty()).then(|| round3(ratio(agree as i64, scored.len() as i64))),
-                    scored.len() as i64,
-                )
-            }
-            "discovery_scan" => (None, companies),
-            "voice_call" => (None, finished_calls as i64),
-            _ => (None, ok),
-        };
-        total_training += training;
-        if total > 0 {
-            rates.push(ratio(ok, total));
-        }
-        agents.push(json!({
-            "agentId": kind,
-            "agentType": agent_type,
-            "taskType": task_type,
-            "totalTasks": total,
-            "successfulTasks": ok,
-            "successRate": format!("{:.2}", ratio(ok, total)),
-            "averageAccuracy": accuracy,
-            "trainingDataCount": training,
-            "lastTrainingUpdate": last.map(|j| to_rfc3339(j.finished_at.unwrap_or(j.created_at))),
-        }));
-    }
-
-    let mut insights = Vec::new();
-    let (high, low): (Vec<_>, Vec<_>) = outcomes.iter().partition(|o| o.score >= 70);
-    if !high.is_empty() && !low.is_empty() {
-        let rate = |v: &[&jobs::db::ReplyOutcome]| {
-            ratio(
-                v.iter().filter(|o| o.replied == 1).count() as i64,
-                v.len() as i64,
-            )
-        };
-        let (h, l) = (rate(&high), rate(&low));
-        let predicts = h > l;
-        insights.push(json!({
-            "id": "reply-by-score", "agentType": "Lead Scoring",
-            "insightType": if predicts { "pattern" } else { "improvement" },
-            "title": if predicts { "Scores of 70 and above predict replies" } else { "Scores do not predict replies yet" },
-            "description": format!(
-                "Contacts scored 70+ replied {:.1}% of the time ({} emailed); those below 70 replied {:.1}% ({} emailed).{}",
-                h * 100.0, high.len(), l * 100.0, low.len(),
-                if predicts { " Prioritise high scores in campaigns." } else { " Review the scoring factors." }
-            ),
-            "confidence": round3(confidence(outcomes.len())),
-            "impactScore": round3((h - l).abs().min(1.0)),
-            "actionable": true, "implemented": false,
-        }));
-    }
-    let mut by_state: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
-    for o in &outcomes {
-        if let Some(s) = o.state.as_deref() {
-            let e = by_state.entry(s).or_default();
-            e.0 += 1;
-            e.1 += o.replied;
+    let mut last_runs = BTreeMap::new();
+    for (kind, ..) in AGENTS {
+        if let Some(j) = recent(&state, kind, None, 1).await?.into_iter().next() {
+            last_runs.insert(kind, j.finished_at.unwrap_or(j.created_at));
         }
     }
-    if let Some((st, (n, r))) = by_state
-        .iter()
-        .filter(|(_, (n, _))| *n >= 5)
-        .max_by(|a, b| ratio(a.1.1, a.1.0).total_cmp(&ratio(b.1.1, b.1.0)))
-        .filter(|(_, (_, r))| *r > 0)
-    {
-        insights.push(json!({
-            "id": format!("reply-by-state-{st}"), "agentType": "Lead Scoring", "insightType": "pattern",
-            "title": format!("{st} answers most"),
-            "description": format!("{r} of {n} emailed contacts in {st} replied ({:.1}%), the best of any state with 5 or more.", ratio(*r, *n) * 100.0),
-            "confidence": round3(confidence(*n as usize)), "impactScore": round3(ratio(*r, *n)),
-            "actionable": true, "implemented": false,
-        }));
+    let mut runs = Vec::new();
+    for kind in MODEL_KINDS {
+        runs.extend(recent(&state, kind, Some("succeeded"), 500).await?);
     }
-    let completed: Vec<_> = calls
-        .iter()
-        .filter(|c| c.status == "completed" && !c.simulated)
-        .collect();
-    if !completed.is_empty() {
-        let q = completed
-            .iter()
-            .filter(|c| c.outcome.as_deref() == Some("qualified"))
-            .count();
-        insights.push(json!({
-            "id": "voice-qualified", "agentType": "Voice", "insightType": "pattern",
-            "title": format!("{q} of {} answered calls qualified the lead", completed.len()),
-            "description": "Outcome of calls placed through the voice agents.",
-            "confidence": round3(confidence(completed.len())), "impactScore": round3(ratio(q as i64, completed.len() as i64)),
-            "actionable": false, "implemented": false,
-        }));
-    }
-    for (kind, agent_type, _) in AGENTS {
-        let (total, _, failed) = counts.get(kind).copied().unwrap_or_default();
-        if total >= 5 && ratio(failed, total) > 0.2 {
-            insights.push(json!({
-                "id": format!("failing-{kind}"), "agentType": agent_type, "insightType": "alert",
-                "title": format!("{agent_type} jobs are failing"),
-                "description": format!("{failed} of {total} {kind} jobs failed; see the ops dashboard for their errors."),
-                "confidence": 0.95, "impactScore": round3(ratio(failed, total)),
-                "actionable": true, "implemented": false,
-            }));
-        }
-    }
-
-    // Model performance: per provider that ran AI tasks, from the recorded results.
-    let mut models: BTreeMap<String, (u64, u64, usize)> = BTreeMap::new();
-    for kind in ["ai_task", "document_ai"] {
-        for j in recent(&state, kind, Some("succeeded"), 500).await? {
-            let Some(r) = j.result.map(|r| r.0) else {
-                continue;
-            };
-            let model = r["model"]
-                .as_str()
-                .map_or_else(|| "template".to_string(), str::to_string);
-            let e = models.entry(model).or_default();
-            e.2 += 1;
-            if let Some(ms) = r["latencyMs"].as_u64() {
-                e.0 += ms;
-                e.1 += 1;
-            } else if let (Some(s), Some(f)) = (j.started_at, j.finished_at) {
-                e.0 += u64::try_from(f - s).unwrap_or(0);
-                e.1 += 1;
-            }
-        }
-    }
-    let configured = state.queue.providers.llm.as_ref().map(|l| l.model.clone());
-    if let Some(m) = &configured {
-        models.entry(m.clone()).or_default();
-    }
-    models.entry("template".into()).or_default();
-    let model_performance: Map<String, Value> = models
-        .into_iter()
-        .map(|(name, (ms, n, usage))| {
-            let specialty = if name == "template" { "rule-based fallbacks from CRM data" } else { "content, research, documents" };
-            (name, json!({"accuracy": null, "speed": ms.checked_div(n).map(|avg| format!("{avg} ms")), "usage": usage, "specialty": specialty}))
-        })
-        .collect();
-
     let events = db.event_counts(now_ms() - 30 * 86_400_000).await?;
     let msgs = |t: &str| {
         events
@@ -608,32 +427,52 @@ async fn analytics(State(state): State<AppState>, _u: CurrentUser) -> ApiResult<
             .find(|c| c.event_type == t)
             .map_or(0, |c| c.messages)
     };
-    let sent = msgs("sent");
     let (_, active_campaigns) = db.campaign_list("bulk", 1, 0).await?;
-    let routed: i64 = AGENTS
+    let outcomes: Vec<ReplyOutcome<'_>> = outcomes
         .iter()
-        .map(|(k, ..)| counts.get(*k).map_or(0, |c| c.0))
-        .sum();
-    let routed_ok: i64 = AGENTS
+        .map(|o| ReplyOutcome {
+            score: o.score,
+            scored: o.scored == 1,
+            state: o.state.as_deref(),
+            replied: o.replied,
+        })
+        .collect();
+    let calls: Vec<Call<'_>> = calls
         .iter()
-        .map(|(k, ..)| counts.get(*k).map_or(0, |c| c.1))
-        .sum();
-    Ok(axum::Json(json!({
-        "totalAgents": AGENTS.len(),
-        "totalTrainingData": total_training,
-        "averageSuccessRate": if rates.is_empty() { 0.0 } else { round3(rates.iter().sum::<f64>() / rates.len() as f64) },
-        "agentPerformance": agents,
-        "recentInsights": insights,
-        "performanceMetrics": {
-            "currentCampaigns": active_campaigns,
-            "openRate": round3(ratio(msgs("opened"), sent) * 100.0),
-            "clickThroughRate": round3(ratio(msgs("clicked"), sent) * 100.0),
-            "conversionRate": round3(ratio(msgs("replied"), sent) * 100.0),
+        .map(|c| Call {
+            status: &c.status,
+            outcome: c.outcome.as_deref(),
+            has_transcript: c.transcript.is_some(),
+            simulated: c.simulated,
+        })
+        .collect();
+    let model_runs: Vec<ModelRun<'_>> = runs
+        .iter()
+        .filter_map(|j| {
+            Some(ModelRun {
+                result: &j.result.as_ref()?.0,
+                started_at: j.started_at,
+                finished_at: j.finished_at,
+            })
+        })
+        .collect();
+    let configured = state.queue.providers.llm.as_ref().map(|l| l.model.clone());
+    Ok(axum::Json(analytics::analytics(&AnalyticsInput {
+        counts: &counts,
+        outcomes: &outcomes,
+        calls: &calls,
+        companies,
+        last_runs: &last_runs,
+        model_runs: &model_runs,
+        configured_model: configured.as_deref(),
+        email: EmailCounts {
+            sent: msgs("sent"),
+            opened: msgs("opened"),
+            clicked: msgs("clicked"),
+            replied: msgs("replied"),
         },
-        "aiOrchestration": {"tasksRouted": routed, "efficiency": round3(ratio(routed_ok, routed) * 100.0), "costSavings": null},
-        "modelPerformance": model_performance,
-        // Task runs count only while the queue keeps them (JOB_RETENTION_SECS); CRM examples stay.
-        "jobRetentionDays": state.queue.settings.retention.as_secs_f64() / 86_400.0,
+        active_campaigns,
+        retention_days: state.queue.settings.retention.as_secs_f64() / 86_400.0,
     })))
 }
 

@@ -29,6 +29,7 @@ use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
+use crate::validate::field_error;
 use crate::{Access, AppState, Routes};
 
 const STATE_TTL_MS: i64 = 10 * 60_000;
@@ -379,10 +380,10 @@ async fn send_sms(
 ) -> ApiResult<Response> {
     let message = input.message.unwrap_or_default().trim().to_string();
     if message.is_empty() {
-        return Err(crate::deals::field_error("message", "Message is required"));
+        return Err(field_error("message", "Message is required"));
     }
     if message.chars().count() > SMS_MAX_CHARS {
-        return Err(crate::deals::field_error(
+        return Err(field_error(
             "message",
             format!("Message must be at most {SMS_MAX_CHARS} characters"),
         ));
@@ -394,7 +395,7 @@ async fn send_sms(
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
     {
-        return Err(crate::deals::field_error(
+        return Err(field_error(
             "type",
             "type must be a short lower-case word such as custom, reminder or follow_up",
         ));

@@ -16,10 +16,11 @@ use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::contacts::{ContactView, field_error, merge_text, present};
+use crate::contacts::ContactView;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{Page, paging};
+use crate::validate::{field_error, merge_text, present};
 use crate::{Access, AppState, Routes};
 
 /// Contacts listed with one company (its detail, `include=contacts`).
@@ -129,7 +130,7 @@ fn state_checked(s: &str) -> ApiResult<String> {
     state_code(s).ok_or_else(|| {
         field_error(
             "state",
-            "state must be a US state: its two-letter code (e.g. TX) or its name".into(),
+            "state must be a US state: its two-letter code (e.g. TX) or its name",
         )
     })
 }
@@ -361,7 +362,7 @@ fn apply(b: &CompanyBody, w: &mut CompanyWrite) -> ApiResult<()> {
         w.name = name.trim().to_string();
     }
     if w.name.is_empty() {
-        return Err(field_error("name", NAME_REQUIRED.into()));
+        return Err(field_error("name", NAME_REQUIRED));
     }
     if let Some(revenue) = &b.revenue {
         match rules::revenue_dollars(revenue) {

@@ -22,13 +22,14 @@ use jobs::domain::contacts::{
 use jobs::domain::{like_pattern, non_empty, one_of_message};
 use jobs::queue::NewJob;
 use jobs::time::{now_ms, to_rfc3339};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::jobs_api::accepted;
 use crate::list::{Page, csv_download, paging, with_total};
+use crate::validate::{field_error, merge_text, present};
 use crate::{Access, AppState, Routes};
 
 /// Largest CSV upload (only `POST /api/contacts/import` accepts more than the API-wide limit).
@@ -162,14 +163,6 @@ fn status_checked(status: &str) -> ApiResult<String> {
     }
 }
 
-/// A 422 about one field; the message names the problem.
-pub(crate) fn field_error(field: &str, message: String) -> ApiError {
-    ApiError::fields(
-        message.clone(),
-        BTreeMap::from([(field.to_string(), message)]),
-    )
-}
-
 /// The list filters, validated (shared by the list and the export).
 fn filter_from(q: &ListQuery) -> ApiResult<ContactFilter> {
     let states = match non_empty(q.region.as_deref()) {
@@ -287,13 +280,6 @@ fn not_found() -> ApiError {
 
 // ---- create, update ----
 
-/// `Some(value)` for a field that is present (even `null`), so `None` means "absent".
-pub(crate) fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    d: D,
-) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
-}
-
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ContactBody {
@@ -317,17 +303,6 @@ struct ContactBody {
     #[serde(default, deserialize_with = "present")]
     source: Option<Option<String>>,
     tags: Option<Vec<String>>,
-}
-
-/// An optional text field of a body: absent keeps `current`, null or blank clears it.
-pub(crate) fn merge_text(
-    field: &Option<Option<String>>,
-    current: Option<String>,
-) -> Option<String> {
-    match field {
-        None => current,
-        Some(v) => non_empty(v.as_deref()),
-    }
 }
 
 /// Applies `b` to `w` and checks the result: the names and the email must end up non-empty.
@@ -356,20 +331,14 @@ fn apply(b: &ContactBody, w: &mut ContactWrite) -> ApiResult<()> {
     if let Some(email) = &w.email
         && !rules::is_valid_email(email)
     {
-        return Err(field_error(
-            "email",
-            "Please enter a valid email address.".into(),
-        ));
+        return Err(field_error("email", "Please enter a valid email address."));
     }
     if let Some(status) = &b.status {
         w.status = status_checked(status)?;
     }
     if let Some(score) = b.score {
         if !(0..=100).contains(&score) {
-            return Err(field_error(
-                "score",
-                "score must be between 0 and 100".into(),
-            ));
+            return Err(field_error("score", "score must be between 0 and 100"));
         }
         w.score = score as i32;
     }
@@ -600,10 +569,7 @@ async fn contact_bulk_status(
         .filter(|id| seen.insert(*id))
         .collect();
     if ids.is_empty() {
-        return Err(field_error(
-            "contactIds",
-            "Select at least one contact.".into(),
-        ));
+        return Err(field_error("contactIds", "Select at least one contact."));
     }
     if ids.len() > BULK_MAX {
         return Err(field_error(

@@ -7,38 +7,44 @@
 //! and converting a prospect that already is a deal are 409. Every change writes its activity in the
 //! transaction of the change.
 //!
-//! Bodies are read as JSON objects rather than typed structs so that a field's absence, its `null`
-//! and a value of the wrong type can each be told apart and reported per field (the seed's form sends
-//! numbers as strings or numbers, and partial updates only carry what changed).
-
-use std::collections::BTreeMap;
+//! Bodies are typed structs of [`Field`]s (see [`crate::validate`]), so that a field's absence, its
+//! `null` and a value of the wrong type can each be told apart and reported per field (the seed's
+//! form sends numbers as strings or numbers, and partial updates only carry what changed). The
+//! pipeline's rules and figures are [`jobs::domain::pipeline`]'s.
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use chrono::{Datelike, NaiveDate, TimeZone, Utc};
-use jobs::db::{ActivityInsert, DealList, DealRow, MetricsDeal, ProspectCompany, ProspectContact};
+use chrono::{Datelike, NaiveDate};
+use jobs::db::{ActivityInsert, DealList, DealRow, ProspectCompany, ProspectContact};
 use jobs::domain::deals::{STAGES, stage_default_probability};
+use jobs::domain::figures::day_of;
+use jobs::domain::pipeline::{
+    self, MetricsDeal, effective_stage, full_name, is_closed, next_stage, revenue_estimate,
+};
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{csv_download, paging, with_total};
+use crate::validate::{Body, Field, Fields, Number, Text, check_refs, field_error};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/deals", Access::User, deal_list)
         .post("/api/deals", Access::User, deal_create)
+        .body::<DealBody>()
         .post(
             "/api/deals/convert-prospect",
             Access::User,
             prospect_convert,
         )
+        .body::<ConvertBody>()
         .get("/api/deals/{id}", Access::User, deal_get)
         .put("/api/deals/{id}", Access::User, deal_update)
+        .body::<DealBody>()
         .delete("/api/deals/{id}", Access::User, deal_delete)
         .post("/api/deals/{id}/next-stage", Access::User, deal_next_stage)
         .get("/api/pipeline/prospects", Access::User, prospect_list)
@@ -48,120 +54,28 @@ pub(crate) fn routes() -> Routes {
 
 // ---- stages ----
 
-/// The board's columns, in order; `closed_lost` is not on the board.
-pub(crate) const BOARD_STAGES: [&str; 5] = [
-    "qualification",
-    "proposal",
-    "negotiation",
-    "decision",
-    "closed_won",
-];
-
 fn stages_message() -> String {
     let names: Vec<&str> = STAGES.iter().map(|(s, _)| *s).collect();
     format!("stage must be one of: {}", names.join(", "))
 }
 
-fn is_closed(stage: &str) -> bool {
-    stage == "closed_won" || stage == "closed_lost"
-}
-
-/// The stage a deal counts as: stage-less deals are qualification.
-pub(crate) fn effective_stage(stage: Option<&str>) -> &str {
-    stage.unwrap_or("qualification")
-}
-
-fn next_stage(stage: Option<&str>) -> Option<&'static str> {
-    let current = effective_stage(stage);
-    let i = BOARD_STAGES.iter().position(|s| *s == current)?;
-    BOARD_STAGES.get(i + 1).copied()
-}
-
-pub(crate) fn today() -> String {
-    Utc::now().date_naive().format("%Y-%m-%d").to_string()
+fn today() -> String {
+    day_of(now_ms())
 }
 
 // ---- body fields ----
 
-/// A JSON object body read field by field, collecting one error per field; the first error's text
-/// becomes the response's `message`.
-pub(crate) struct Fields {
-    map: Map<String, Value>,
-    errors: BTreeMap<String, String>,
-    first: Option<String>,
-}
-
-impl Fields {
-    pub(crate) fn new(map: Map<String, Value>) -> Self {
-        Self {
-            map,
-            errors: BTreeMap::new(),
-            first: None,
-        }
-    }
-
-    pub(crate) fn error(&mut self, field: &str, message: impl Into<String>) {
-        let message = message.into();
-        if self.first.is_none() {
-            self.first = Some(message.clone());
-        }
-        self.errors.entry(field.to_string()).or_insert(message);
-    }
-
-    pub(crate) fn has(&self, key: &str) -> bool {
-        self.map.contains_key(key)
-    }
-
-    pub(crate) fn raw(&self, key: &str) -> Option<&Value> {
-        self.map.get(key)
-    }
-
-    /// Absent → `None`; `null` or blank → `Some(None)`; text → `Some(Some(trimmed))`; numbers are
-    /// taken as their text; anything else is a field error.
-    pub(crate) fn text(&mut self, key: &str) -> Option<Option<String>> {
-        match self.map.get(key)? {
-            Value::Null => Some(None),
-            Value::String(s) => {
-                let t = s.trim();
-                Some((!t.is_empty()).then(|| t.to_string()))
-            }
-            Value::Number(n) => Some(Some(n.to_string())),
-            _ => {
-                self.error(key, format!("{key} must be text"));
-                Some(None)
-            }
-        }
-    }
-
-    /// 422 with every field error, if there are any.
-    pub(crate) fn finish(self) -> ApiResult<Map<String, Value>> {
-        match self.first {
-            Some(message) => Err(ApiError::fields(message, self.errors)),
-            None => Ok(self.map),
-        }
-    }
-}
-
-/// A 422 about one field: the message, repeated under `errors`.
-pub(crate) fn field_error(field: &str, message: impl Into<String>) -> ApiError {
-    let message = message.into();
-    ApiError::fields(
-        message.clone(),
-        BTreeMap::from([(field.to_string(), message)]),
-    )
-}
-
 /// A deal value: a JSON integer or a string of digits (whole dollars). `Err` is the field message.
-fn parse_value(v: &Value) -> Result<Option<i64>, &'static str> {
+fn parse_value(v: &Field<Number>) -> Result<Option<i64>, &'static str> {
     const BAD: &str = "Deal value must be a whole number of dollars";
     match v {
-        Value::Null => Ok(None),
-        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+        Field::Absent | Field::Null => Ok(None),
+        Field::Value(Number::Number(n)) => match (n.as_i64(), n.as_f64()) {
             (Some(i), _) if i >= 0 => Ok(Some(i)),
             (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 && f < 9.0e15 => Ok(Some(f as i64)),
             _ => Err(BAD),
         },
-        Value::String(s) => {
+        Field::Value(Number::Text(s)) => {
             let t = s.trim();
             if t.is_empty() {
                 Ok(None)
@@ -171,16 +85,16 @@ fn parse_value(v: &Value) -> Result<Option<i64>, &'static str> {
                 Err(BAD)
             }
         }
-        _ => Err(BAD),
+        Field::Wrong => Err(BAD),
     }
 }
 
 /// The seed's coercion: a number (or numeric text) clamped to 0–100 and rounded; anything
 /// non-numeric is 0.
-fn coerce_probability(v: &Value) -> i32 {
+fn coerce_probability(v: &Field<Number>) -> i32 {
     let n = match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse::<f64>().ok(),
+        Field::Value(Number::Number(n)) => n.as_f64(),
+        Field::Value(Number::Text(s)) => s.trim().parse::<f64>().ok(),
         _ => None,
     };
     match n {
@@ -300,6 +214,42 @@ async fn deal_get(
     Ok(Json(deal.into()))
 }
 
+/// A deal to create (title and value required), or the fields of one to change.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct DealBody {
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    title: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    description: Field<Text>,
+    /// Whole dollars.
+    #[serde(default)]
+    #[schema(value_type = Option<Number>)]
+    value: Field<Number>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    stage: Field<Text>,
+    /// 0–100; the stage's default when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<Number>)]
+    probability: Field<Number>,
+    /// `YYYY-MM-DD`.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    expected_close_date: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    contact_id: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    company_id: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    notes: Field<Text>,
+}
+
 /// The fields of a create or update body, each `None` when absent.
 #[derive(Default)]
 struct DealInput {
@@ -315,80 +265,54 @@ struct DealInput {
 }
 
 /// Reads and checks a deal body; `create` makes title and value required.
-fn read_deal(body: Map<String, Value>, create: bool) -> ApiResult<DealInput> {
-    let mut f = Fields::new(body);
+fn read_deal(b: DealBody, create: bool) -> ApiResult<DealInput> {
+    let mut f = Fields::default();
     let mut input = DealInput {
-        title: f.text("title"),
+        title: f.text("title", &b.title),
         ..Default::default()
     };
     if matches!(input.title, Some(None)) || (create && input.title.is_none()) {
         f.error("title", "Deal title is required");
     }
-    match f.raw("value").cloned() {
-        None if create => f.error("value", "Deal value is required"),
-        None => {}
-        Some(v) => match parse_value(&v) {
+    match &b.value {
+        Field::Absent if create => f.error("value", "Deal value is required"),
+        Field::Absent => {}
+        v => match parse_value(v) {
             Ok(None) => f.error("value", "Deal value is required"),
             Ok(Some(n)) => input.value = Some(Some(n)),
             Err(m) => f.error("value", m),
         },
     }
-    input.description = f.text("description");
-    input.notes = f.text("notes");
-    if f.has("stage") {
-        match f.text("stage") {
+    input.description = f.text("description", &b.description);
+    input.notes = f.text("notes", &b.notes);
+    if b.stage.is_present() {
+        match f.text("stage", &b.stage) {
             Some(Some(s)) if STAGES.iter().any(|(name, _)| *name == s) => input.stage = Some(s),
             Some(None) if create => {}
             _ => f.error("stage", stages_message()),
         }
     }
     // Absent or null: the stage's default applies (set by the caller).
-    if let Some(v) = f.raw("probability").filter(|v| !v.is_null()) {
-        input.probability = Some(coerce_probability(v));
+    if !matches!(b.probability, Field::Absent | Field::Null) {
+        input.probability = Some(coerce_probability(&b.probability));
     }
-    match f.text("expectedCloseDate") {
+    match f.text("expectedCloseDate", &b.expected_close_date) {
         Some(Some(s)) => match parse_close_date(&s) {
             Ok(d) => input.expected_close_date = Some(Some(d)),
             Err(m) => f.error("expectedCloseDate", m),
         },
         other => input.expected_close_date = other,
     }
-    input.contact_id = f.text("contactId");
-    input.company_id = f.text("companyId");
+    input.contact_id = f.text("contactId", &b.contact_id);
+    input.company_id = f.text("companyId", &b.company_id);
     f.finish()?;
     Ok(input)
-}
-
-/// 422 when a referenced company or contact does not exist.
-pub(crate) async fn check_refs(
-    tx: &mut jobs::db::Tx,
-    company_id: Option<&str>,
-    contact_id: Option<&str>,
-) -> ApiResult<()> {
-    let mut errors = BTreeMap::new();
-    let mut message = None;
-    if let Some(id) = company_id
-        && tx.prospect_company_get(id).await?.is_none()
-    {
-        message.get_or_insert("Company not found");
-        errors.insert("companyId".to_string(), "Company not found".to_string());
-    }
-    if let Some(id) = contact_id
-        && tx.prospect_contact_get(id).await?.is_none()
-    {
-        message.get_or_insert("Contact not found");
-        errors.insert("contactId".to_string(), "Contact not found".to_string());
-    }
-    match message {
-        Some(m) => Err(ApiError::fields(m, errors)),
-        None => Ok(()),
-    }
 }
 
 async fn deal_create(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<DealBody>,
 ) -> ApiResult<Response> {
     let input = read_deal(body, true)?;
     let stage = input.stage.unwrap_or_else(|| "qualification".to_string());
@@ -485,7 +409,7 @@ async fn deal_update(
     State(state): State<AppState>,
     user: CurrentUser,
     Path(id): Path<String>,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<DealBody>,
 ) -> ApiResult<Json<DealView>> {
     let input = read_deal(body, false)?;
     let mut jtx = state.queue.begin().await?;
@@ -674,24 +598,31 @@ async fn prospect_list(
     }))
 }
 
-/// The value a converted prospect's deal starts at: 1% of its company's annual revenue, in whole
-/// dollars (a $5.2M dealer gives $52,000, the industry's average deal size); 0 when the revenue is
-/// unknown.
-pub(crate) fn revenue_estimate(revenue: Option<i64>) -> i64 {
-    revenue.map(|r| r.max(0) / 100).unwrap_or(0)
+/// A prospect to turn into a deal.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ConvertBody {
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    prospect_id: Field<Text>,
+    /// `company` or `contact`.
+    #[serde(default)]
+    #[serde(rename = "type")]
+    #[schema(value_type = Option<String>)]
+    kind: Field<Text>,
 }
 
 async fn prospect_convert(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<ConvertBody>,
 ) -> ApiResult<Response> {
-    let mut f = Fields::new(body);
-    let prospect_id = f.text("prospectId").flatten();
+    let mut f = Fields::default();
+    let prospect_id = f.text("prospectId", &body.prospect_id).flatten();
     if prospect_id.is_none() {
         f.error("prospectId", "prospectId is required");
     }
-    let kind = f.text("type").flatten();
+    let kind = f.text("type", &body.kind).flatten();
     if !matches!(kind.as_deref(), Some("company" | "contact")) {
         f.error("type", "type must be one of: company, contact");
     }
@@ -775,210 +706,6 @@ async fn prospect_convert(
 
 // ---- metrics ----
 
-const TARGET_CLOSE_RATE: f64 = 20.0;
-const TARGET_CYCLE: i64 = 35;
-const INDUSTRY_AVG_CYCLE: i64 = 45;
-const INDUSTRY_AVG_CLOSE_RATE: f64 = 15.2;
-const INDUSTRY_AVG_DEAL_SIZE: i64 = 52_000;
-const DAY_MS: i64 = 86_400_000;
-
-#[derive(Debug, Serialize)]
-struct StageFigures {
-    stage: &'static str,
-    count: i64,
-    value: i64,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PipelineMetrics {
-    total_pipeline: i64,
-    qoq_growth: f64,
-    active_deals_count: i64,
-    weekly_growth: f64,
-    close_rate: f64,
-    target_close_rate: f64,
-    is_above_target: bool,
-    avg_cycle_days: i64,
-    target_cycle: i64,
-    industry_avg_cycle: i64,
-    expected_close_value: i64,
-    conversion_rate: f64,
-    industry_avg_close_rate: f64,
-    avg_deal_size: i64,
-    industry_avg_deal_size: i64,
-    pipeline_velocity: f64,
-    stage_breakdown: Vec<StageFigures>,
-}
-
-pub(crate) fn round1(x: f64) -> f64 {
-    if x.is_finite() {
-        (x * 10.0).round() / 10.0
-    } else {
-        0.0
-    }
-}
-
-/// `part / whole` in percent with one decimal; 0 when `whole` is 0.
-pub(crate) fn percent(part: i64, whole: i64) -> f64 {
-    if whole <= 0 {
-        0.0
-    } else {
-        round1(part as f64 * 100.0 / whole as f64)
-    }
-}
-
-/// Growth of `current` over `previous` in percent with one decimal: 100 from nothing to something,
-/// 0 from nothing to nothing.
-pub(crate) fn growth(current: i64, previous: i64) -> f64 {
-    match (current, previous) {
-        (0, 0) => 0.0,
-        (_, 0) => 100.0,
-        _ => round1((current - previous) as f64 * 100.0 / previous as f64),
-    }
-}
-
-fn ms_of(date: NaiveDate) -> i64 {
-    date.and_hms_opt(0, 0, 0)
-        .map(|t| Utc.from_utc_datetime(&t).timestamp_millis())
-        .unwrap_or(0)
-}
-
-/// Start (ms) of the calendar quarter `offset` quarters from the one holding `now` (UTC).
-fn quarter_start(now: i64, offset: i32) -> i64 {
-    let date = Utc
-        .timestamp_millis_opt(now)
-        .single()
-        .map(|t| t.date_naive())
-        .unwrap_or_default();
-    let quarter = date.year() * 4 + (date.month0() as i32) / 3 + offset;
-    NaiveDate::from_ymd_opt(
-        quarter.div_euclid(4),
-        (quarter.rem_euclid(4) * 3 + 1) as u32,
-        1,
-    )
-    .map(ms_of)
-    .unwrap_or(0)
-}
-
-/// Every figure of seed 001 §3 from the deals:
-/// - totalPipeline, activeDealsCount, expectedCloseValue: open deals (not closed_won/closed_lost);
-///   expectedCloseValue = Σ value × probability / 100, rounded to whole dollars;
-/// - qoqGrowth: value of open deals created this calendar quarter vs those created last quarter;
-/// - weeklyGrowth: deals created in the last 7 days vs the 7 days before;
-/// - closeRate = won / (won + lost); conversionRate = won / all deals (percent, one decimal);
-/// - avgCycleDays: mean days from creation to actualCloseDate of won deals (rounded);
-/// - avgDealSize: mean value of won deals, else of open deals;
-/// - pipelineVelocity (sales velocity, $K per day) = open deals × avgDealSize × closeRate / cycle
-///   days / 1000, the cycle being avgCycleDays, or the industry's 45 days before any win.
-fn compute_metrics(deals: &[MetricsDeal], now: i64) -> PipelineMetrics {
-    let stage_of = |d: &MetricsDeal| effective_stage(d.stage.as_deref()).to_string();
-    let open: Vec<&MetricsDeal> = deals.iter().filter(|d| !is_closed(&stage_of(d))).collect();
-    let won: Vec<&MetricsDeal> = deals
-        .iter()
-        .filter(|d| stage_of(d) == "closed_won")
-        .collect();
-    let lost = deals
-        .iter()
-        .filter(|d| stage_of(d) == "closed_lost")
-        .count() as i64;
-    let won_count = won.len() as i64;
-
-    let total_pipeline: i64 = open.iter().map(|d| d.value).sum();
-    let expected_close_value: f64 = open
-        .iter()
-        .map(|d| d.value as f64 * f64::from(d.probability) / 100.0)
-        .sum();
-    let this_quarter = quarter_start(now, 0);
-    let last_quarter = quarter_start(now, -1);
-    let created_in = |from: i64, to: i64| {
-        open.iter()
-            .filter(|d| d.created_at >= from && d.created_at < to)
-            .map(|d| d.value)
-            .sum::<i64>()
-    };
-    let qoq_growth = growth(
-        created_in(this_quarter, i64::MAX),
-        created_in(last_quarter, this_quarter),
-    );
-    let week = |from: i64, to: i64| {
-        deals
-            .iter()
-            .filter(|d| d.created_at >= from && d.created_at < to)
-            .count() as i64
-    };
-    let weekly_growth = growth(
-        week(now - 7 * DAY_MS, i64::MAX),
-        week(now - 14 * DAY_MS, now - 7 * DAY_MS),
-    );
-    let close_rate = percent(won_count, won_count + lost);
-    let conversion_rate = percent(won_count, deals.len() as i64);
-
-    let cycles: Vec<i64> = won
-        .iter()
-        .filter_map(|d| {
-            let closed =
-                NaiveDate::parse_from_str(d.actual_close_date.as_deref()?, "%Y-%m-%d").ok()?;
-            Some(((ms_of(closed) - d.created_at) / DAY_MS).max(0))
-        })
-        .collect();
-    let avg_cycle_days = if cycles.is_empty() {
-        0
-    } else {
-        (cycles.iter().sum::<i64>() as f64 / cycles.len() as f64).round() as i64
-    };
-    let mean = |ds: &[&MetricsDeal]| {
-        if ds.is_empty() {
-            0
-        } else {
-            (ds.iter().map(|d| d.value as f64).sum::<f64>() / ds.len() as f64).round() as i64
-        }
-    };
-    let avg_deal_size = if won.is_empty() {
-        mean(&open)
-    } else {
-        mean(&won)
-    };
-    let cycle = if avg_cycle_days > 0 {
-        avg_cycle_days
-    } else {
-        INDUSTRY_AVG_CYCLE
-    };
-    let pipeline_velocity = round1(
-        open.len() as f64 * avg_deal_size as f64 * (close_rate / 100.0) / cycle as f64 / 1000.0,
-    );
-    let stage_breakdown = BOARD_STAGES
-        .iter()
-        .map(|s| {
-            let in_stage = deals.iter().filter(|d| stage_of(d) == *s);
-            StageFigures {
-                stage: s,
-                count: in_stage.clone().count() as i64,
-                value: in_stage.map(|d| d.value).sum(),
-            }
-        })
-        .collect();
-    PipelineMetrics {
-        total_pipeline,
-        qoq_growth,
-        active_deals_count: open.len() as i64,
-        weekly_growth,
-        close_rate,
-        target_close_rate: TARGET_CLOSE_RATE,
-        is_above_target: close_rate > TARGET_CLOSE_RATE,
-        avg_cycle_days,
-        target_cycle: TARGET_CYCLE,
-        industry_avg_cycle: INDUSTRY_AVG_CYCLE,
-        expected_close_value: expected_close_value.round() as i64,
-        conversion_rate,
-        industry_avg_close_rate: INDUSTRY_AVG_CLOSE_RATE,
-        avg_deal_size,
-        industry_avg_deal_size: INDUSTRY_AVG_DEAL_SIZE,
-        pipeline_velocity,
-        stage_breakdown,
-    }
-}
-
 async fn pipeline_metrics(
     State(state): State<AppState>,
     _: CurrentUser,
@@ -987,21 +714,22 @@ async fn pipeline_metrics(
     let value = state
         .read_cache
         .get_or_compute("pipeline:metrics".into(), || async move {
-            let deals = db.metrics_deals().await?;
-            Ok(serde_json::to_value(compute_metrics(&deals, now_ms()))
+            let rows = db.metrics_deals().await?;
+            let deals: Vec<MetricsDeal<'_>> = rows
+                .iter()
+                .map(|d| MetricsDeal {
+                    value: d.value,
+                    stage: d.stage.as_deref(),
+                    probability: d.probability,
+                    created_at: d.created_at,
+                    actual_close_date: d.actual_close_date.as_deref(),
+                })
+                .collect();
+            Ok(serde_json::to_value(pipeline::metrics(&deals, now_ms()))
                 .map_err(anyhow::Error::from)?)
         })
         .await?;
     Ok(Json(value))
-}
-
-/// A contact's display name from its parts.
-pub(crate) fn full_name(first: Option<&str>, last: Option<&str>) -> String {
-    [first, last]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 async fn pipeline_export(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
@@ -1038,43 +766,23 @@ async fn pipeline_export(State(state): State<AppState>, _: CurrentUser) -> ApiRe
 mod tests {
     use super::*;
 
-    #[test]
-    fn stage_chain_and_probabilities() {
-        assert_eq!(next_stage(None), Some("proposal"));
-        assert_eq!(next_stage(Some("decision")), Some("closed_won"));
-        assert_eq!(next_stage(Some("closed_won")), None);
-        assert_eq!(next_stage(Some("closed_lost")), None);
-        assert_eq!(stage_default_probability("negotiation"), 65);
+    fn number(v: serde_json::Value) -> Field<Number> {
+        serde_json::from_value(v).unwrap_or_default()
     }
 
     #[test]
     fn values_and_probabilities_are_read_like_the_form() {
-        assert_eq!(parse_value(&Value::from("1500")), Ok(Some(1500)));
-        assert_eq!(parse_value(&Value::from(1500)), Ok(Some(1500)));
-        assert_eq!(parse_value(&Value::from("")), Ok(None));
-        assert!(parse_value(&Value::from("12a")).is_err());
-        assert!(parse_value(&Value::from(-1)).is_err());
-        assert_eq!(coerce_probability(&Value::from("abc")), 0);
-        assert_eq!(coerce_probability(&Value::from(150)), 100);
-        assert_eq!(coerce_probability(&Value::from("-5")), 0);
-        assert_eq!(coerce_probability(&Value::from(33.6)), 34);
-    }
-
-    #[test]
-    fn quarters_roll_over_years() {
-        let jan = ms_of(NaiveDate::from_ymd_opt(2026, 2, 10).unwrap_or_default());
-        assert_eq!(
-            quarter_start(jan, -1),
-            ms_of(NaiveDate::from_ymd_opt(2025, 10, 1).unwrap_or_default())
-        );
-    }
-
-    #[test]
-    fn no_deals_means_zeros() {
-        let m = compute_metrics(&[], 0);
-        assert_eq!(m.close_rate, 0.0);
-        assert_eq!(m.pipeline_velocity, 0.0);
-        assert_eq!(m.avg_deal_size, 0);
-        assert_eq!(m.stage_breakdown.len(), 5);
+        use serde_json::json;
+        assert_eq!(parse_value(&number(json!("1500"))), Ok(Some(1500)));
+        assert_eq!(parse_value(&number(json!(1500))), Ok(Some(1500)));
+        assert_eq!(parse_value(&number(json!(""))), Ok(None));
+        assert!(parse_value(&number(json!("12a"))).is_err());
+        assert!(parse_value(&number(json!(-1))).is_err());
+        assert!(parse_value(&number(json!(true))).is_err());
+        assert_eq!(coerce_probability(&number(json!("abc"))), 0);
+        assert_eq!(coerce_probability(&number(json!(150))), 100);
+        assert_eq!(coerce_probability(&number(json!("-5"))), 0);
+        assert_eq!(coerce_probability(&number(json!(33.6))), 34);
+        assert_eq!(coerce_probability(&number(json!([1]))), 0);
     }
 }

@@ -27,12 +27,12 @@ use jobs::providers::stripe::{StripeError, verify_signature};
 use jobs::queue::NewJob;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use crate::deals::{Fields, field_error};
 use crate::error::{ApiError, ApiResult, parse_upload};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
+use crate::validate::{Body, Field, Fields, Number, Object, Text, field_error};
 use crate::{Access, AppState, Routes};
 
 /// A catalog file may be large, but not unbounded.
@@ -45,11 +45,15 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/invoices", Access::User, invoice_list)
         .post("/api/invoices", Access::User, invoice_create)
+        .body::<InvoiceBody>()
         .get("/api/invoices/{id}", Access::User, invoice_get)
         .patch("/api/invoices/{id}", Access::User, invoice_status)
+        .body::<StatusBody>()
         .post("/api/invoices/{id}/send", Access::User, invoice_send)
+        .body::<SendBody>()
         .get("/api/invoices/{id}/pdf", Access::User, invoice_pdf)
         .post("/api/create-payment-intent", Access::User, payment_intent)
+        .body::<PaymentBody>()
         .post("/api/webhooks/stripe", Access::Public, stripe_webhook)
         .get("/api/catalog", Access::User, catalog_list)
         .upload(
@@ -193,17 +197,16 @@ async fn invoice_get(
 // ---- create ----
 
 /// Dollars (JSON number or text) as cents; `Err` is the field's message.
-fn money(v: &Value, message: &str) -> Result<i64, String> {
+fn money(v: &Field<Number>, message: &str) -> Result<i64, String> {
     match v {
-        Value::Number(n) => cents(&n.to_string()),
-        Value::String(s) => cents(s),
+        Field::Value(n) => cents(&n.text()),
         _ => None,
     }
     .ok_or_else(|| message.to_string())
 }
 
-fn date_field(f: &mut Fields, key: &str, label: &str) -> Option<NaiveDate> {
-    let text = f.text(key).flatten()?;
+fn date_field(f: &mut Fields, key: &str, field: &Field<Text>, label: &str) -> Option<NaiveDate> {
+    let text = f.text(key, field).flatten()?;
     match NaiveDate::parse_from_str(&text, "%Y-%m-%d") {
         Ok(d) => Some(d),
         Err(_) => {
@@ -213,6 +216,70 @@ fn date_field(f: &mut Fields, key: &str, label: &str) -> Option<NaiveDate> {
     }
 }
 
+/// A line of an invoice body.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct LineItemBody {
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    product_id: Field<Text>,
+    /// Required, at most 500 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    description: Field<String>,
+    /// A whole number from 1.
+    #[serde(default)]
+    #[schema(value_type = Option<Number>)]
+    quantity: Field<Number>,
+    /// Dollars, at most 2 decimals.
+    #[serde(default)]
+    #[schema(value_type = Option<Number>)]
+    unit_price: Field<Number>,
+}
+
+/// An invoice to create; amounts are dollars (numbers or text).
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct InvoiceBody {
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    customer_name: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    customer_email: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    customer_phone: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    billing_address: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    notes: Field<Text>,
+    /// `INV-<time>` when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    invoice_number: Field<Text>,
+    /// Percent, 0–100; 8.5 when absent or blank.
+    #[serde(default)]
+    #[schema(value_type = Option<Number>)]
+    tax_rate: Field<Number>,
+    #[serde(default)]
+    #[schema(value_type = Option<Number>)]
+    discount_amount: Field<Number>,
+    /// `YYYY-MM-DD`; today when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    date: Field<Text>,
+    /// `YYYY-MM-DD`; 30 days after the date when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    due_date: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<LineItemBody>>)]
+    line_items: Field<Vec<Field<Object<LineItemBody>>>>,
+}
+
 struct Line {
     product_id: Option<String>,
     description: String,
@@ -220,12 +287,11 @@ struct Line {
     unit_cents: i64,
 }
 
-fn read_lines(f: &mut Fields) -> Vec<Line> {
-    let raw = f.raw("lineItems").cloned();
-    let list = match raw {
-        Some(Value::Array(list)) => list,
-        None | Some(Value::Null) => Vec::new(),
-        Some(_) => {
+fn read_lines(f: &mut Fields, field: Field<Vec<Field<Object<LineItemBody>>>>) -> Vec<Line> {
+    let list = match field {
+        Field::Value(list) => list,
+        Field::Absent | Field::Null => Vec::new(),
+        Field::Wrong => {
             f.error("lineItems", "lineItems must be a list");
             return Vec::new();
         }
@@ -244,15 +310,14 @@ fn read_lines(f: &mut Fields) -> Vec<Line> {
     let mut lines = Vec::new();
     for (n, item) in list.iter().enumerate() {
         let key = |field: &str| format!("lineItems[{n}].{field}");
-        let Some(obj) = item.as_object() else {
+        let Field::Value(Object(item)) = item else {
             f.error(&key("description"), "Each line item must be an object");
             continue;
         };
-        let description = obj
-            .get("description")
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .unwrap_or_default();
+        let description = match &item.description {
+            Field::Value(d) => d.trim(),
+            _ => "",
+        };
         if description.is_empty() {
             f.error(&key("description"), "Line item description is required");
         } else if description.chars().count() > 500 {
@@ -261,9 +326,9 @@ fn read_lines(f: &mut Fields) -> Vec<Line> {
                 "Line item description is too long (at most 500 characters)",
             );
         }
-        let quantity = match obj.get("quantity") {
-            Some(Value::Number(n)) => n.as_i64(),
-            Some(Value::String(s)) => s.trim().parse::<i64>().ok(),
+        let quantity = match &item.quantity {
+            Field::Value(Number::Number(n)) => n.as_i64(),
+            Field::Value(Number::Text(s)) => s.trim().parse::<i64>().ok(),
             _ => None,
         }
         .filter(|q| (1..=1_000_000).contains(q));
@@ -273,26 +338,22 @@ fn read_lines(f: &mut Fields) -> Vec<Line> {
                 "Quantity must be a whole number of at least 1",
             );
         }
-        let unit = obj
-            .get("unitPrice")
-            .map(|v| {
-                money(
-                    v,
-                    "Unit price must be an amount in dollars with at most 2 decimals",
-                )
-            })
-            .unwrap_or_else(|| Err("Unit price is required".into()));
+        let unit = if item.unit_price.is_present() {
+            money(
+                &item.unit_price,
+                "Unit price must be an amount in dollars with at most 2 decimals",
+            )
+        } else {
+            Err("Unit price is required".into())
+        };
         if let Err(m) = &unit {
             f.error(&key("unitPrice"), m.clone());
         }
-        let product_id = obj
-            .get("productId")
-            .and_then(|v| match v {
-                Value::String(s) => Some(s.trim().to_string()),
-                Value::Number(n) => Some(n.to_string()),
-                _ => None,
-            })
-            .filter(|s| !s.is_empty());
+        let product_id = match &item.product_id {
+            Field::Value(Text(s)) => Some(s.trim().to_string()),
+            _ => None,
+        }
+        .filter(|s| !s.is_empty());
         if let (Some(quantity), Ok(unit_cents)) = (quantity, unit)
             && !description.is_empty()
         {
@@ -307,54 +368,64 @@ fn read_lines(f: &mut Fields) -> Vec<Line> {
     lines
 }
 
+/// Blank text in an amount field counts as absent (the form's emptied input).
+fn is_blank(v: &Field<Number>) -> bool {
+    match v {
+        Field::Absent | Field::Null => true,
+        Field::Value(Number::Text(s)) => s.trim().is_empty(),
+        _ => false,
+    }
+}
+
 async fn invoice_create(
     State(state): State<AppState>,
     _user: CurrentUser,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<InvoiceBody>,
 ) -> ApiResult<Response> {
-    let mut f = Fields::new(body);
-    let customer_name = f.text("customerName").flatten();
+    let mut f = Fields::default();
+    let customer_name = f.text("customerName", &body.customer_name).flatten();
     if customer_name.is_none() {
         f.error("customerName", "Customer name is required");
     }
-    let customer_email = f.text("customerEmail").flatten();
+    let customer_email = f.text("customerEmail", &body.customer_email).flatten();
     if let Some(e) = &customer_email
         && !is_valid_email(e)
     {
         f.error("customerEmail", "Valid email required");
     }
-    let customer_phone = f.text("customerPhone").flatten();
-    let billing_address = f.text("billingAddress").flatten();
-    let notes = f.text("notes").flatten();
+    let customer_phone = f.text("customerPhone", &body.customer_phone).flatten();
+    let billing_address = f.text("billingAddress", &body.billing_address).flatten();
+    let notes = f.text("notes", &body.notes).flatten();
     let invoice_number = f
-        .text("invoiceNumber")
+        .text("invoiceNumber", &body.invoice_number)
         .flatten()
         .unwrap_or_else(|| format!("INV-{}", now_ms()));
     if invoice_number.chars().count() > 64 {
         f.error("invoiceNumber", "Invoice number is too long (at most 64)");
     }
     // An emptied tax field means the default (the seed resets it to 8.5).
-    let tax = match f.raw("taxRate").cloned() {
-        None | Some(Value::Null) => Some(DEFAULT_TAX_MILLI),
-        Some(Value::String(s)) if s.trim().is_empty() => Some(DEFAULT_TAX_MILLI),
-        Some(Value::Number(n)) => tax_milli(&n.to_string()),
-        Some(Value::String(s)) => tax_milli(&s),
-        Some(_) => None,
+    let tax = match &body.tax_rate {
+        t if is_blank(t) => Some(DEFAULT_TAX_MILLI),
+        Field::Value(n) => tax_milli(&n.text()),
+        _ => None,
     };
     if tax.is_none() {
         f.error("taxRate", "Tax rate must be between 0 and 100");
     }
-    let discount = match f.raw("discountAmount").cloned() {
-        None | Some(Value::Null) => Ok(0),
-        Some(Value::String(s)) if s.trim().is_empty() => Ok(0),
-        Some(v) => money(&v, "Discount must be an amount of at least 0"),
+    let discount = if is_blank(&body.discount_amount) {
+        Ok(0)
+    } else {
+        money(
+            &body.discount_amount,
+            "Discount must be an amount of at least 0",
+        )
     };
     if let Err(m) = &discount {
         f.error("discountAmount", m.clone());
     }
-    let date = date_field(&mut f, "date", "Date");
-    let due = date_field(&mut f, "dueDate", "Due date");
-    let lines = read_lines(&mut f);
+    let date = date_field(&mut f, "date", &body.date, "Date");
+    let due = date_field(&mut f, "dueDate", &body.due_date, "Due date");
+    let lines = read_lines(&mut f, body.line_items);
     let date = date.unwrap_or_else(|| chrono::Utc::now().date_naive());
     let due = due.unwrap_or(date + Days::days(DUE_DAYS));
     if due < date {
@@ -431,9 +502,12 @@ fn status_message() -> String {
     format!("status must be one of: {}", STATUSES.join(", "))
 }
 
-#[derive(Debug, Deserialize)]
+/// The invoice's new status.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct StatusBody {
-    status: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    status: Field<String>,
 }
 
 async fn invoice_status(
@@ -442,14 +516,13 @@ async fn invoice_status(
     Path(id): Path<String>,
     Json(body): Json<StatusBody>,
 ) -> ApiResult<axum::Json<Value>> {
-    let status = body
-        .status
-        .as_ref()
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| STATUSES.contains(s))
-        .ok_or_else(|| field_error("status", status_message()))?
-        .to_string();
+    let status = match &body.status {
+        Field::Value(s) => Some(s.trim()),
+        _ => None,
+    }
+    .filter(|s| STATUSES.contains(s))
+    .ok_or_else(|| field_error("status", status_message()))?
+    .to_string();
     let (invoice, _) = load(&state, &id).await?;
     if invoice.status == "paid" {
         return Err(ApiError::conflict("Paid invoices cannot be changed"));
@@ -551,8 +624,10 @@ async fn invoice_pdf(
         .into_response())
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// Optional: the whole body may be left out.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 struct SendBody {
+    /// A note above the invoice, at most 2000 characters kept.
     message: Option<String>,
 }
 
@@ -601,17 +676,52 @@ async fn invoice_send(
 
 // ---- payments ----
 
+/// What the payment form sends about its invoice.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct PaymentMetadata {
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    invoice_number: Field<String>,
+}
+
+/// A payment of an invoice, named by its id or by `metadata.invoiceNumber`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct PaymentBody {
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    invoice_id: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<PaymentMetadata>)]
+    metadata: Field<Object<PaymentMetadata>>,
+    /// `usd`, the only one.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    currency: Field<Text>,
+    /// Dollars; must match the invoice's total.
+    #[serde(default)]
+    #[schema(value_type = Option<Number>)]
+    amount: Field<Number>,
+}
+
 async fn payment_intent(
     State(state): State<AppState>,
     _user: CurrentUser,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<PaymentBody>,
 ) -> ApiResult<Response> {
-    let mut f = Fields::new(body);
-    let metadata = f.raw("metadata").cloned().unwrap_or(Value::Null);
+    let mut f = Fields::default();
+    let metadata_number = match &body.metadata {
+        Field::Value(Object(m)) => match &m.invoice_number {
+            Field::Value(n) => Some(n.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
     let invoice_ref = f
-        .text("invoiceId")
+        .text("invoiceId", &body.invoice_id)
         .flatten()
-        .or_else(|| metadata["invoiceNumber"].as_str().map(String::from))
+        .or(metadata_number)
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty());
     if invoice_ref.is_none() {
@@ -621,16 +731,16 @@ async fn payment_intent(
         );
     }
     let currency = f
-        .text("currency")
+        .text("currency", &body.currency)
         .flatten()
         .unwrap_or_else(|| CURRENCY.into())
         .to_ascii_lowercase();
     if currency != CURRENCY {
         f.error("currency", "Only usd is supported");
     }
-    let amount = f.raw("amount").map(|v| {
+    let amount = body.amount.is_present().then(|| {
         money(
-            v,
+            &body.amount,
             "Amount must be an amount in dollars with at most 2 decimals",
         )
     });

@@ -34,6 +34,7 @@ mod ops;
 mod scoring;
 mod sequences;
 mod tracking;
+mod validate;
 mod voice;
 mod web;
 

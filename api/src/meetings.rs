@@ -19,12 +19,12 @@ use jobs::db::{ActivityInsert, MeetingList, MeetingRow};
 use jobs::kinds::CalendarSync;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::deals::{Fields, check_refs, field_error};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
+use crate::validate::{Body, Field, Fields, Number, Text, check_refs, field_error};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
@@ -33,8 +33,10 @@ pub(crate) fn routes() -> Routes {
         .get("/api/calendar/stats", Access::User, calendar_stats)
         .get("/api/meetings", Access::User, meeting_list)
         .post("/api/meetings", Access::User, meeting_create)
+        .body::<MeetingBody>()
         .get("/api/meetings/{id}", Access::User, meeting_get)
         .put("/api/meetings/{id}", Access::User, meeting_update)
+        .body::<MeetingBody>()
         .delete("/api/meetings/{id}", Access::User, meeting_delete)
 }
 
@@ -173,13 +175,64 @@ fn parse_when(s: &str) -> Option<i64> {
 }
 
 /// A duration: a positive whole number of minutes, as a JSON number or digits.
-fn parse_duration(v: &Value) -> Option<i32> {
+fn parse_duration(v: &Field<Number>) -> Option<i32> {
     let n = match v {
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => s.trim().parse::<i64>().ok(),
+        Field::Value(Number::Number(n)) => n.as_i64(),
+        Field::Value(Number::Text(s)) => s.trim().parse::<i64>().ok(),
         _ => None,
     }?;
     (1..=MAX_DURATION).contains(&n).then_some(n as i32)
+}
+
+/// Attendees: comma-separated text (the seed's form), or a list of names.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum Attendees {
+    /// Items that are not text are skipped.
+    List(Vec<Field<String>>),
+    Text(Text),
+}
+
+/// A meeting to schedule (title and date required), or the fields of one to change.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct MeetingBody {
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    title: Field<Text>,
+    /// An ISO 8601 date-time; without an offset it is UTC.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    scheduled_date: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    description: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    company_id: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    contact_id: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    location: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    agenda: Field<Text>,
+    /// Comma-separated names (a list of names is joined the same way).
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    attendees: Field<Attendees>,
+    /// Minutes, 1 to 1440.
+    #[serde(default)]
+    #[schema(value_type = Option<Number>)]
+    duration: Field<Number>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    meeting_type: Field<Text>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    status: Field<Text>,
 }
 
 /// The fields of a meeting body, each `None` when absent.
@@ -198,16 +251,16 @@ struct MeetingInput {
     status: Option<String>,
 }
 
-fn read_meeting(body: Map<String, Value>, create: bool) -> ApiResult<MeetingInput> {
-    let mut f = Fields::new(body);
+fn read_meeting(b: MeetingBody, create: bool) -> ApiResult<MeetingInput> {
+    let mut f = Fields::default();
     let mut input = MeetingInput {
-        title: f.text("title"),
+        title: f.text("title", &b.title),
         ..Default::default()
     };
     if matches!(input.title, Some(None)) || (create && input.title.is_none()) {
         f.error("title", "Title is required");
     }
-    match f.text("scheduledDate") {
+    match f.text("scheduledDate", &b.scheduled_date) {
         None if !create => {}
         None | Some(None) => f.error("scheduledDate", "Date and time are required"),
         Some(Some(s)) => match parse_when(&s) {
@@ -218,27 +271,30 @@ fn read_meeting(body: Map<String, Value>, create: bool) -> ApiResult<MeetingInpu
             ),
         },
     }
-    input.description = f.text("description");
-    input.company_id = f.text("companyId");
-    input.contact_id = f.text("contactId");
-    input.location = f.text("location");
-    input.agenda = f.text("agenda");
-    // Comma-separated text (the seed's form); a list of names is joined the same way.
-    input.attendees = match f.raw("attendees").cloned() {
-        Some(Value::Array(items)) => {
+    input.description = f.text("description", &b.description);
+    input.company_id = f.text("companyId", &b.company_id);
+    input.contact_id = f.text("contactId", &b.contact_id);
+    input.location = f.text("location", &b.location);
+    input.agenda = f.text("agenda", &b.agenda);
+    input.attendees = match b.attendees {
+        Field::Value(Attendees::List(items)) => {
             let names: Vec<String> = items
-                .iter()
-                .filter_map(|v| v.as_str().map(|s| s.trim().to_string()))
+                .into_iter()
+                .filter_map(|v| match v {
+                    Field::Value(s) => Some(s.trim().to_string()),
+                    _ => None,
+                })
                 .filter(|s| !s.is_empty())
                 .collect();
             Some((!names.is_empty()).then(|| names.join(", ")))
         }
-        _ => f.text("attendees"),
+        Field::Value(Attendees::Text(t)) => f.text("attendees", &Field::Value(t)),
+        Field::Absent => None,
+        Field::Null => f.text("attendees", &Field::Null),
+        Field::Wrong => f.text("attendees", &Field::Wrong),
     };
-    if let Some(v) = f.raw("duration").cloned()
-        && !v.is_null()
-    {
-        match parse_duration(&v) {
+    if !matches!(b.duration, Field::Absent | Field::Null) {
+        match parse_duration(&b.duration) {
             Some(d) => input.duration = Some(d),
             None => f.error(
                 "duration",
@@ -246,15 +302,15 @@ fn read_meeting(body: Map<String, Value>, create: bool) -> ApiResult<MeetingInpu
             ),
         }
     }
-    if f.has("meetingType") {
-        match f.text("meetingType") {
+    if b.meeting_type.is_present() {
+        match f.text("meetingType", &b.meeting_type) {
             Some(Some(t)) if TYPES.contains(&t.as_str()) => input.meeting_type = Some(t),
             Some(None) if create => {}
             _ => f.error("meetingType", type_message()),
         }
     }
-    if f.has("status") {
-        match f.text("status") {
+    if b.status.is_present() {
+        match f.text("status", &b.status) {
             Some(Some(s)) if STATUSES.contains(&s.as_str()) => input.status = Some(s),
             _ => f.error("status", status_message()),
         }
@@ -284,7 +340,7 @@ async fn meeting_activity(
 async fn meeting_create(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<MeetingBody>,
 ) -> ApiResult<Response> {
     let input = read_meeting(body, true)?;
     let now = now_ms();
@@ -335,7 +391,7 @@ async fn meeting_update(
     State(state): State<AppState>,
     user: CurrentUser,
     Path(id): Path<String>,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<MeetingBody>,
 ) -> ApiResult<Json<MeetingView>> {
     let input = read_meeting(body, false)?;
     let mut jtx = state.queue.begin().await?;
@@ -479,9 +535,11 @@ mod tests {
         assert!(parse_when("2026-03-01T15:00:00Z").is_some());
         assert!(parse_when("2026-03-01T15:00").is_some());
         assert!(parse_when("tomorrow").is_none());
-        assert_eq!(parse_duration(&Value::from("45")), Some(45));
-        assert_eq!(parse_duration(&Value::from(0)), None);
-        assert_eq!(parse_duration(&Value::from(1.5)), None);
+        let duration = |v: Value| parse_duration(&serde_json::from_value(v).unwrap_or_default());
+        assert_eq!(duration(Value::from("45")), Some(45));
+        assert_eq!(duration(Value::from(0)), None);
+        assert_eq!(duration(Value::from(1.5)), None);
+        assert_eq!(duration(Value::from(true)), None);
     }
 }
 

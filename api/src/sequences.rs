@@ -24,6 +24,7 @@ use crate::campaigns::TargetFilters;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
+use crate::validate::{Body, Field};
 use crate::{Access, AppState, Routes};
 
 pub const NAME_MESSAGE: &str = "Name must be at least 2 characters";
@@ -52,11 +53,14 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/email-sequences", User, sequence_list)
         .post("/api/email-sequences", User, sequence_create)
+        .body::<SequenceBody>()
         .get("/api/email-sequences/{id}", User, sequence_get)
         .patch("/api/email-sequences/{id}", User, sequence_update)
+        .body::<SequenceBody>()
         .delete("/api/email-sequences/{id}", User, sequence_delete)
         .get("/api/email-sequences/{id}/steps", User, step_list)
         .post("/api/email-sequences/{id}/steps", User, step_create)
+        .body::<StepBody>()
         .post(
             "/api/email-sequences/{id}/steps/reorder",
             User,
@@ -68,6 +72,7 @@ pub(crate) fn routes() -> Routes {
             User,
             step_update,
         )
+        .body::<StepBody>()
         .delete(
             "/api/email-sequences/{id}/steps/{step_id}",
             User,
@@ -87,11 +92,14 @@ pub(crate) fn routes() -> Routes {
         )
         .get("/api/reply-rules", User, rule_list)
         .post("/api/reply-rules", User, rule_create)
+        .body::<RuleBody>()
         .patch("/api/reply-rules/{id}", User, rule_update)
+        .body::<RuleBody>()
         .delete("/api/reply-rules/{id}", User, rule_delete)
 }
 
-/// Field errors collected while reading a body; the first one is the message.
+/// Field errors collected while reading a body; the message is the first by field name (unlike
+/// [`crate::validate::Fields`], whose message is the first one found).
 #[derive(Default)]
 struct Errors(BTreeMap<String, String>);
 
@@ -109,19 +117,25 @@ impl Errors {
     }
 }
 
+/// A JSON object kept as sent (configs and rules are documents of their own).
+type JsonObject = Map<String, Value>;
+
 /// A text field: `Some(None)` when present but not a string.
-fn text(body: &Map<String, Value>, key: &str) -> Option<Option<String>> {
-    body.get(key)
-        .map(|v| v.as_str().map(|s| s.trim().to_string()))
+fn text(field: &Field<String>) -> Option<Option<String>> {
+    match field {
+        Field::Absent => None,
+        Field::Value(s) => Some(Some(s.trim().to_string())),
+        Field::Null | Field::Wrong => Some(None),
+    }
 }
 
 fn enum_field(
-    body: &Map<String, Value>,
     key: &str,
+    field: &Field<String>,
     allowed: &[&str],
     errors: &mut Errors,
 ) -> Option<String> {
-    match text(body, key)? {
+    match text(field)? {
         Some(v) if allowed.contains(&v.as_str()) => Some(v),
         _ => {
             errors.add(key, one_of_message(key, allowed));
@@ -130,10 +144,11 @@ fn enum_field(
     }
 }
 
-fn object_field(body: &Map<String, Value>, key: &str, errors: &mut Errors) -> Option<Value> {
-    match body.get(key)? {
-        v @ Value::Object(_) => Some(v.clone()),
-        _ => {
+fn object_field(key: &str, field: Field<JsonObject>, errors: &mut Errors) -> Option<Value> {
+    match field {
+        Field::Absent => None,
+        Field::Value(v) => Some(Value::Object(v)),
+        Field::Null | Field::Wrong => {
             errors.add(key, format!("{key} must be an object"));
             None
         }
@@ -142,14 +157,15 @@ fn object_field(body: &Map<String, Value>, key: &str, errors: &mut Errors) -> Op
 
 /// A nullable object: `Some(None)` for an explicit null.
 fn nullable_object(
-    body: &Map<String, Value>,
     key: &str,
+    field: Field<JsonObject>,
     errors: &mut Errors,
 ) -> Option<Option<Value>> {
-    match body.get(key)? {
-        Value::Null => Some(None),
-        v @ Value::Object(_) => Some(Some(v.clone())),
-        _ => {
+    match field {
+        Field::Absent => None,
+        Field::Null => Some(None),
+        Field::Value(v) => Some(Some(Value::Object(v))),
+        Field::Wrong => {
             errors.add(key, format!("{key} must be an object or null"));
             None
         }
@@ -157,23 +173,32 @@ fn nullable_object(
 }
 
 fn int_field(
-    body: &Map<String, Value>,
     key: &str,
+    field: &Field<i64>,
     min: i64,
     message: &str,
     errors: &mut Errors,
 ) -> Option<i32> {
-    let v = body.get(key)?;
-    match v
-        .as_i64()
-        .filter(|n| *n >= min)
-        .and_then(|n| i32::try_from(n).ok())
-    {
+    let n = match field {
+        Field::Absent => return None,
+        Field::Value(n) => Some(*n),
+        Field::Null | Field::Wrong => None,
+    };
+    match n.filter(|n| *n >= min).and_then(|n| i32::try_from(n).ok()) {
         Some(n) => Some(n),
         None => {
             errors.add(key, message);
             None
         }
+    }
+}
+
+/// A true/false field: `Err` when present but not a boolean.
+fn bool_field(field: &Field<bool>) -> Result<Option<bool>, ()> {
+    match field {
+        Field::Absent => Ok(None),
+        Field::Value(b) => Ok(Some(*b)),
+        Field::Null | Field::Wrong => Err(()),
     }
 }
 
@@ -254,29 +279,74 @@ async fn sequence_list(State(state): State<AppState>, _: CurrentUser) -> ApiResu
     Ok(axum::Json(items).into_response())
 }
 
+/// A sequence to create (name and description required), or the fields of one to change.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SequenceBody {
+    /// At least 2 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    name: Field<String>,
+    /// At least 10 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    description: Field<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    status: Field<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    trigger_type: Field<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    trigger_config: Field<JsonObject>,
+    /// The bulk campaigns' targeting filters.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    enrollment_rules: Field<JsonObject>,
+    /// `statuses` and `tags`, each a list of text.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    exit_rules: Field<JsonObject>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    sending_window: Field<JsonObject>,
+    #[serde(default)]
+    #[schema(value_type = Option<bool>)]
+    ab_testing_enabled: Field<bool>,
+    /// `splitPercent`: 1–99.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    ab_test_config: Field<JsonObject>,
+    /// At least 1.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    max_daily_enrollments: Field<i64>,
+}
+
 /// Applies the fields present in `body` to `s` (all of them when creating).
-fn apply_sequence(body: &Map<String, Value>, s: &mut SequenceRow, creating: bool) -> ApiResult<()> {
+fn apply_sequence(body: SequenceBody, s: &mut SequenceRow, creating: bool) -> ApiResult<()> {
     let mut errors = Errors::default();
-    match text(body, "name") {
+    match text(&body.name) {
         Some(Some(n)) if n.chars().count() >= 2 => s.name = n,
         None if !creating => {}
         _ => errors.add("name", NAME_MESSAGE),
     }
-    match text(body, "description") {
+    match text(&body.description) {
         Some(Some(d)) if d.chars().count() >= 10 => s.description = d,
         None if !creating => {}
         _ => errors.add("description", DESCRIPTION_MESSAGE),
     }
-    if let Some(v) = enum_field(body, "status", &STATUSES_SEQ, &mut errors) {
+    if let Some(v) = enum_field("status", &body.status, &STATUSES_SEQ, &mut errors) {
         s.status = v;
     }
-    if let Some(v) = enum_field(body, "triggerType", &TRIGGERS, &mut errors) {
+    if let Some(v) = enum_field("triggerType", &body.trigger_type, &TRIGGERS, &mut errors) {
         s.trigger_type = v;
     }
-    if let Some(v) = object_field(body, "triggerConfig", &mut errors) {
+    if let Some(v) = object_field("triggerConfig", body.trigger_config, &mut errors) {
         s.trigger_config = SqlJson(v);
     }
-    if let Some(v) = object_field(body, "enrollmentRules", &mut errors) {
+    if let Some(v) = object_field("enrollmentRules", body.enrollment_rules, &mut errors) {
         // The bulk campaigns' targeting, stored with states as codes.
         let rules = serde_json::from_value::<TargetFilters>(v)
             .map_err(|e| ApiError::unprocessable(format!("enrollmentRules: {e}")))
@@ -292,24 +362,24 @@ fn apply_sequence(body: &Map<String, Value>, s: &mut SequenceRow, creating: bool
             Err(e) => errors.add("enrollmentRules", e.to_string()),
         }
     }
-    if let Some(v) = object_field(body, "exitRules", &mut errors) {
+    if let Some(v) = object_field("exitRules", body.exit_rules, &mut errors) {
         match exit_rules(&v) {
             Ok(()) => s.exit_rules = SqlJson(v),
             Err(m) => errors.add("exitRules", m),
         }
     }
-    if let Some(v) = nullable_object(body, "sendingWindow", &mut errors) {
+    if let Some(v) = nullable_object("sendingWindow", body.sending_window, &mut errors) {
         match v.map(|w| SendingWindow::parse(&w).map(|_| w)).transpose() {
             Ok(w) => s.sending_window = w.map(SqlJson),
             Err(m) => errors.add("sendingWindow", m),
         }
     }
-    match body.get("abTestingEnabled") {
-        None => {}
-        Some(Value::Bool(b)) => s.ab_testing_enabled = *b,
-        Some(_) => errors.add("abTestingEnabled", "abTestingEnabled must be true or false"),
+    match bool_field(&body.ab_testing_enabled) {
+        Ok(None) => {}
+        Ok(Some(b)) => s.ab_testing_enabled = b,
+        Err(()) => errors.add("abTestingEnabled", "abTestingEnabled must be true or false"),
     }
-    if let Some(v) = nullable_object(body, "abTestConfig", &mut errors) {
+    if let Some(v) = nullable_object("abTestConfig", body.ab_test_config, &mut errors) {
         let split = v.as_ref().and_then(|c| c.get("splitPercent"));
         if split.is_some_and(|p| !p.as_i64().is_some_and(|n| (1..=99).contains(&n))) {
             errors.add(
@@ -321,8 +391,8 @@ fn apply_sequence(body: &Map<String, Value>, s: &mut SequenceRow, creating: bool
         }
     }
     if let Some(n) = int_field(
-        body,
         "maxDailyEnrollments",
+        &body.max_daily_enrollments,
         1,
         "Max daily enrollments must be at least 1",
         &mut errors,
@@ -335,7 +405,7 @@ fn apply_sequence(body: &Map<String, Value>, s: &mut SequenceRow, creating: bool
 async fn sequence_create(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<SequenceBody>,
 ) -> ApiResult<Response> {
     let now = now_ms();
     let mut s = SequenceRow {
@@ -354,7 +424,7 @@ async fn sequence_create(
         updated_at: now,
         sending_window: None,
     };
-    apply_sequence(&body, &mut s, true)?;
+    apply_sequence(body, &mut s, true)?;
     state.queue.db.sequence_insert(&s).await?;
     let view = view_of(&state, s).await?;
     Ok((StatusCode::CREATED, axum::Json(view)).into_response())
@@ -382,11 +452,11 @@ async fn sequence_update(
     State(state): State<AppState>,
     _: CurrentUser,
     Path(id): Path<String>,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<SequenceBody>,
 ) -> ApiResult<Response> {
     let mut s = load(&state, &id).await?;
     let was = s.status.clone();
-    apply_sequence(&body, &mut s, false)?;
+    apply_sequence(body, &mut s, false)?;
     s.updated_at = now_ms();
     let db = &state.queue.db;
     if db.sequence_update(&s).await? == 0 {
@@ -476,25 +546,52 @@ async fn steps_view(state: &AppState, id: &str) -> ApiResult<Response> {
     Ok(axum::Json(items).into_response())
 }
 
+/// A step to add (name required), or the fields of one to change.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct StepBody {
+    /// At least 2 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    name: Field<String>,
+    #[serde(default)]
+    #[serde(rename = "type")]
+    #[schema(value_type = Option<String>)]
+    kind: Field<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    step_order: Field<i64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    delay_minutes: Field<i64>,
+    /// What the step does; checked against its type.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    config: Field<JsonObject>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    conditional_rules: Field<JsonObject>,
+}
+
 /// Applies the fields present in `body`; an email step may name a template, which must exist.
 async fn apply_step(
     state: &AppState,
-    body: &Map<String, Value>,
+    body: StepBody,
     s: &mut StepRow,
     creating: bool,
 ) -> ApiResult<()> {
     let mut errors = Errors::default();
-    match text(body, "name") {
+    match text(&body.name) {
         Some(Some(n)) if n.chars().count() >= 2 => s.name = n,
         None if !creating => {}
         _ => errors.add("name", NAME_MESSAGE),
     }
-    if let Some(v) = enum_field(body, "type", &STEP_TYPES, &mut errors) {
+    if let Some(v) = enum_field("type", &body.kind, &STEP_TYPES, &mut errors) {
         s.kind = v;
     }
     if let Some(n) = int_field(
-        body,
         "stepOrder",
+        &body.step_order,
         0,
         "stepOrder must be 0 or more",
         &mut errors,
@@ -502,18 +599,18 @@ async fn apply_step(
         s.step_order = n;
     }
     if let Some(n) = int_field(
-        body,
         "delayMinutes",
+        &body.delay_minutes,
         0,
         "delayMinutes must be 0 or more",
         &mut errors,
     ) {
         s.delay_minutes = n;
     }
-    if let Some(v) = object_field(body, "config", &mut errors) {
+    if let Some(v) = object_field("config", body.config, &mut errors) {
         s.config = SqlJson(v);
     }
-    if let Some(v) = nullable_object(body, "conditionalRules", &mut errors) {
+    if let Some(v) = nullable_object("conditionalRules", body.conditional_rules, &mut errors) {
         s.conditional_rules = v.map(SqlJson);
     }
     if let Err(m) = step_config(&s.kind, &s.config.0) {
@@ -611,12 +708,14 @@ async fn step_create(
     State(state): State<AppState>,
     _: CurrentUser,
     Path(id): Path<String>,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<StepBody>,
 ) -> ApiResult<Response> {
     load(&state, &id).await?;
     let now = now_ms();
     let mut s = StepRow {
-        id: ulid::Ulid::new().to_string(),
+        // Steps list by creation: an id that sorts after the last one keeps two steps added in one
+        // millisecond in their order.
+        id: jobs::domain::new_id(),
         sequence_id: id,
         name: String::new(),
         kind: "email".into(),
@@ -627,7 +726,7 @@ async fn step_create(
         created_at: now,
         updated_at: now,
     };
-    apply_step(&state, &body, &mut s, true).await?;
+    apply_step(&state, body, &mut s, true).await?;
     state.queue.db.step_insert(&s).await?;
     Ok((StatusCode::CREATED, axum::Json(step_view(s, &[]))).into_response())
 }
@@ -648,10 +747,10 @@ async fn step_update(
     State(state): State<AppState>,
     _: CurrentUser,
     Path((id, step_id)): Path<(String, String)>,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<StepBody>,
 ) -> ApiResult<Response> {
     let mut s = find_step(&state, &id, &step_id).await?;
-    apply_step(&state, &body, &mut s, false).await?;
+    apply_step(&state, body, &mut s, false).await?;
     s.updated_at = now_ms();
     if state.queue.db.step_update(&s).await? == 0 {
         return Err(ApiError::not_found("Step not found"));
@@ -844,30 +943,56 @@ async fn rule_list(State(state): State<AppState>, _: CurrentUser) -> ApiResult<R
     Ok(axum::Json(rules).into_response())
 }
 
-fn apply_rule(body: &Map<String, Value>, r: &mut ReplyRuleRow, creating: bool) -> ApiResult<()> {
+/// A reply rule to create (name required), or the fields of one to change.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct RuleBody {
+    /// At least 2 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    name: Field<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    trigger_type: Field<String>,
+    /// Needed by a `keyword` rule.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<String>>)]
+    keywords: Field<Vec<String>>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    action: Field<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<bool>)]
+    is_active: Field<bool>,
+}
+
+fn apply_rule(body: RuleBody, r: &mut ReplyRuleRow, creating: bool) -> ApiResult<()> {
     let mut errors = Errors::default();
-    match text(body, "name") {
+    match text(&body.name) {
         Some(Some(n)) if n.chars().count() >= 2 => r.name = n,
         None if !creating => {}
         _ => errors.add("name", NAME_MESSAGE),
     }
-    if let Some(v) = enum_field(body, "triggerType", &RULE_TRIGGERS, &mut errors) {
+    if let Some(v) = enum_field(
+        "triggerType",
+        &body.trigger_type,
+        &RULE_TRIGGERS,
+        &mut errors,
+    ) {
         r.trigger_type = v;
     }
-    if let Some(v) = enum_field(body, "action", &RULE_ACTIONS, &mut errors) {
+    if let Some(v) = enum_field("action", &body.action, &RULE_ACTIONS, &mut errors) {
         r.action = v;
     }
-    match body.get("keywords") {
-        None => {}
-        Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
-            r.keywords = SqlJson(Value::Array(items.clone()));
-        }
-        Some(_) => errors.add("keywords", "keywords must be a list of words"),
+    match body.keywords {
+        Field::Absent => {}
+        Field::Value(words) => r.keywords = SqlJson(Value::from(words)),
+        Field::Null | Field::Wrong => errors.add("keywords", "keywords must be a list of words"),
     }
-    match body.get("isActive") {
-        None => {}
-        Some(Value::Bool(b)) => r.is_active = *b,
-        Some(_) => errors.add("isActive", "isActive must be true or false"),
+    match bool_field(&body.is_active) {
+        Ok(None) => {}
+        Ok(Some(b)) => r.is_active = b,
+        Err(()) => errors.add("isActive", "isActive must be true or false"),
     }
     let no_keywords = r.keywords.0.as_array().is_none_or(|a| a.is_empty());
     if r.trigger_type == "keyword" && no_keywords {
@@ -879,7 +1004,7 @@ fn apply_rule(body: &Map<String, Value>, r: &mut ReplyRuleRow, creating: bool) -
 async fn rule_create(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<RuleBody>,
 ) -> ApiResult<Response> {
     let now = now_ms();
     let mut r = ReplyRuleRow {
@@ -893,7 +1018,7 @@ async fn rule_create(
         created_at: now,
         updated_at: now,
     };
-    apply_rule(&body, &mut r, true)?;
+    apply_rule(body, &mut r, true)?;
     state.queue.db.reply_rule_insert(&r).await?;
     Ok((StatusCode::CREATED, axum::Json(rule_view(r))).into_response())
 }
@@ -902,14 +1027,14 @@ async fn rule_update(
     State(state): State<AppState>,
     _: CurrentUser,
     Path(id): Path<String>,
-    Json(body): Json<Map<String, Value>>,
+    Body(body): Body<RuleBody>,
 ) -> ApiResult<Response> {
     let db = &state.queue.db;
     let mut r = db
         .reply_rule_get(&id)
         .await?
         .ok_or_else(|| ApiError::not_found("Reply rule not found"))?;
-    apply_rule(&body, &mut r, false)?;
+    apply_rule(body, &mut r, false)?;
     r.updated_at = now_ms();
     db.reply_rule_update(&r).await?;
     Ok(axum::Json(rule_view(r)).into_response())

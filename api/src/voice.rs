@@ -26,13 +26,17 @@ pub(crate) fn routes() -> Routes {
         .get("/api/kojie/health", Access::User, health)
         .get("/api/kojie/voice-agents", Access::User, agent_list)
         .post("/api/kojie/voice-agents", Access::User, agent_create)
+        .body::<AgentBody>()
         .patch("/api/kojie/voice-agents/{id}", Access::User, agent_update)
+        .body::<AgentBody>()
         .post("/api/kojie/voice-call", Access::User, voice_call)
+        .body::<CallBody>()
         .post(
             "/api/kojie/schedule-followup",
             Access::User,
             schedule_followup,
         )
+        .body::<CallBody>()
         .get("/api/kojie/calls", Access::User, call_list)
         .get("/api/kojie/calls/{id}", Access::User, call_get)
         .post("/api/webhooks/voice", Access::Public, webhook)
@@ -78,7 +82,7 @@ async fn agent_list(
     )))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct AgentBody {
     name: Option<String>,
@@ -177,7 +181,7 @@ fn call_json(c: &VoiceCallRow) -> Value {
     })
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CallBody {
     contact_id: Option<String>,

@@ -1,12 +1,16 @@
 //! Domain rules with the seeds' messages and enumerations: no I/O. The api validates requests with
 //! them and the import job validates rows with the same functions, so both say the same thing.
 
+pub mod analytics;
 pub mod catalog;
 pub mod companies;
 pub mod contacts;
+pub mod dashboard;
 pub mod deals;
 pub mod discovery;
+pub mod figures;
 pub mod invoices;
+pub mod pipeline;
 
 /// A new entity id: a ULID that sorts after every id this process made before, so lists ordered by
 /// `created_at DESC, id DESC` stay newest first within one millisecond.

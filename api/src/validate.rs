@@ -1,0 +1,283 @@
+//! Request bodies and their checks, shared by every handler.
+//!
+//! Each route that takes a JSON body has one typed body struct (`#[derive(Deserialize,
+//! utoipa::ToSchema)]`, declared with `Routes::body`, so the OpenAPI document carries its schema).
+//! Bodies checked field by field (deals, meetings, invoices, sequences) keep the seed's behaviour:
+//! - [`Body`] reads the request as a JSON object first, exactly as before (same rejections for a body
+//!   that is not an object; a repeated key keeps its last value), then into the struct;
+//! - their fields are [`Field`]s, whose deserialization never fails: a field records whether it was
+//!   absent (`#[serde(default)]`), `null`, a value of its type, or of another type. So an absent field
+//!   is told from a null one, and a value of the wrong type gets the seed's message for that field
+//!   (through [`Fields`]) instead of serde's generic rejection of the whole body;
+//! - [`Text`] and [`Number`] accept what the seed's forms send (numbers as text, amounts as digits).
+//!
+//! [`Fields`] collects one error per field; the first one recorded becomes the 422's `message`.
+
+use std::collections::BTreeMap;
+
+use axum::extract::{FromRequest, Request};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+
+/// A JSON object body read into `T` (see the module's notes).
+pub(crate) struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let Json(map) = Json::<Map<String, Value>>::from_request(req, state).await?;
+        // Only a body field that is not a `Field` can fail here; it is the same 422 axum gives.
+        serde_json::from_value(Value::Object(map))
+            .map(Body)
+            .map_err(|e| {
+                ApiError::unprocessable(format!(
+                    "Failed to deserialize the JSON body into the target type: {e}"
+                ))
+            })
+    }
+}
+
+/// One field of a body; see the module's notes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) enum Field<T> {
+    #[default]
+    Absent,
+    Null,
+    Value(T),
+    /// Present, but neither `null` nor a `T`.
+    Wrong,
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Field<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match Value::deserialize(d)? {
+            Value::Null => Self::Null,
+            v => serde_json::from_value(v).map_or(Self::Wrong, Self::Value),
+        })
+    }
+}
+
+impl<T> Field<T> {
+    pub(crate) fn is_present(&self) -> bool {
+        !matches!(self, Self::Absent)
+    }
+}
+
+/// A nested object of a body read into `T`: only a JSON object is one (a list is not read
+/// positionally, as serde would a struct).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Object<T>(pub T);
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = Map::<String, Value>::deserialize(d)?;
+        serde_json::from_value(Value::Object(map))
+            .map(Object)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Text as forms send it: a string, or a number taken as its text.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Text(pub String);
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(s) => Ok(Self(s)),
+            Value::Number(n) => Ok(Self(n.to_string())),
+            other => Err(serde::de::Error::custom(format!(
+                "expected text, found {other}"
+            ))),
+        }
+    }
+}
+
+/// A number as forms send it: a JSON number, or text (digits) the handler parses.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum Number {
+    Number(serde_json::Number),
+    Text(String),
+}
+
+impl Number {
+    /// The number's text: a JSON number as serde_json writes it, text as sent.
+    pub(crate) fn text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Self::Number(n) => n.to_string().into(),
+            Self::Text(s) => s.as_str().into(),
+        }
+    }
+}
+
+impl utoipa::PartialSchema for Number {
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::Number))
+            .item(ObjectBuilder::new().schema_type(Type::String))
+            .description(Some("A number, or its digits as text"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Number {}
+
+/// Field errors collected while checking a body.
+#[derive(Default)]
+pub(crate) struct Fields {
+    errors: BTreeMap<String, String>,
+    first: Option<String>,
+}
+
+impl Fields {
+    pub(crate) fn error(&mut self, field: &str, message: impl Into<String>) {
+        let message = message.into();
+        if self.first.is_none() {
+            self.first = Some(message.clone());
+        }
+        self.errors.entry(field.to_string()).or_insert(message);
+    }
+
+    /// Absent → `None`; `null` or blank → `Some(None)`; text → `Some(Some(trimmed))`; a number is
+    /// its text; anything else is a field error.
+    pub(crate) fn text(&mut self, key: &str, field: &Field<Text>) -> Option<Option<String>> {
+        match field {
+            Field::Absent => None,
+            Field::Null => Some(None),
+            Field::Value(Text(s)) => {
+                let t = s.trim();
+                Some((!t.is_empty()).then(|| t.to_string()))
+            }
+            Field::Wrong => {
+                self.error(key, format!("{key} must be text"));
+                Some(None)
+            }
+        }
+    }
+
+    /// 422 with every field error, if there are any.
+    pub(crate) fn finish(self) -> ApiResult<()> {
+        match self.first {
+            Some(message) => Err(ApiError::fields(message, self.errors)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A 422 about one field: the message, repeated under `errors`.
+pub(crate) fn field_error(field: &str, message: impl Into<String>) -> ApiError {
+    let message = message.into();
+    ApiError::fields(
+        message.clone(),
+        BTreeMap::from([(field.to_string(), message)]),
+    )
+}
+
+/// `Some(value)` for a field that is present (even `null`), so `None` means "absent".
+pub(crate) fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// An optional text field of a body: absent keeps `current`, null or blank clears it.
+pub(crate) fn merge_text(
+    field: &Option<Option<String>>,
+    current: Option<String>,
+) -> Option<String> {
+    match field {
+        None => current,
+        Some(v) => jobs::domain::non_empty(v.as_deref()),
+    }
+}
+
+/// 422 when a referenced company or contact does not exist.
+pub(crate) async fn check_refs(
+    tx: &mut jobs::db::Tx,
+    company_id: Option<&str>,
+    contact_id: Option<&str>,
+) -> ApiResult<()> {
+    let mut errors = BTreeMap::new();
+    let mut message = None;
+    if let Some(id) = company_id
+        && tx.prospect_company_get(id).await?.is_none()
+    {
+        message.get_or_insert("Company not found");
+        errors.insert("companyId".to_string(), "Company not found".to_string());
+    }
+    if let Some(id) = contact_id
+        && tx.prospect_contact_get(id).await?.is_none()
+    {
+        message.get_or_insert("Contact not found");
+        errors.insert("contactId".to_string(), "Contact not found".to_string());
+    }
+    match message {
+        Some(m) => Err(ApiError::fields(m, errors)),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Debug, Deserialize)]
+    struct Sample {
+        #[serde(default)]
+        a: Field<Text>,
+        #[serde(default)]
+        b: Field<Number>,
+        #[serde(default)]
+        c: Field<bool>,
+    }
+
+    fn sample(v: Value) -> Sample {
+        serde_json::from_value(v).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn fields_tell_absent_null_value_and_wrong_apart() {
+        let s = sample(json!({ "a": 12, "b": "15", "c": null }));
+        assert_eq!(s.a, Field::Value(Text("12".into())));
+        assert_eq!(s.b, Field::Value(Number::Text("15".into())));
+        assert_eq!(s.c, Field::Null);
+        let s = sample(json!({ "a": [1], "b": {}, "c": "yes" }));
+        assert_eq!((s.a, s.b, s.c), (Field::Wrong, Field::Wrong, Field::Wrong));
+        let s = sample(json!({}));
+        assert!(!s.a.is_present() && !s.b.is_present() && !s.c.is_present());
+        match sample(json!({ "b": 1.5 })).b {
+            Field::Value(n) => assert_eq!(n.text(), "1.5"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn text_checks_collect_the_first_message() {
+        let mut f = Fields::default();
+        assert_eq!(f.text("a", &Field::Absent), None);
+        assert_eq!(f.text("a", &Field::Null), Some(None));
+        assert_eq!(f.text("a", &Field::Value(Text("  ".into()))), Some(None));
+        assert_eq!(
+            f.text("a", &Field::Value(Text(" x ".into()))),
+            Some(Some("x".into()))
+        );
+        assert_eq!(f.text("title", &Field::Wrong), Some(None));
+        f.error("b", "second");
+        match f.finish() {
+            Err(ApiError::Invalid { message, errors }) => {
+                assert_eq!(message, "title must be text");
+                assert_eq!(errors.len(), 2);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

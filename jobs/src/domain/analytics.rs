@@ -1,0 +1,481 @@
+//! The AI analytics (seed 002 §7 "AI orchestration and management"): each AI job kind is an
+//! "agent"; its figures, the insights and the model performance are computed from the job counts,
+//! the reply outcomes of scored contacts, the voice calls and the recorded AI runs.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use crate::time::to_rfc3339;
+
+/// The AI kinds, each one "agent" of the analytics: (kind, agent type, task type).
+pub const AGENTS: [(&str, &str, &str); 6] = [
+    ("ai_score", "Lead Scoring", "score one contact"),
+    ("bulk_ai_score", "Bulk Scoring", "score many contacts"),
+    ("discovery_scan", "Discovery", "find companies and contacts"),
+    (
+        "ai_task",
+        "Content",
+        "sentiment, research, outreach, content, insights",
+    ),
+    (
+        "document_ai",
+        "Document",
+        "invoice extraction and document analysis",
+    ),
+    ("voice_call", "Voice", "qualification and follow-up calls"),
+];
+
+/// The job kinds whose runs record the model that answered.
+pub const MODEL_KINDS: [&str; 2] = ["ai_task", "document_ai"];
+
+/// A score of this or more counts as "high" (predicts a reply).
+const HIGH_SCORE: i32 = 70;
+
+/// `a / b`; 0 when `b` is 0.
+pub fn ratio(a: i64, b: i64) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+/// Confidence that grows with the sample: 0.5 with a handful, towards 0.95 with hundreds.
+fn confidence(n: usize) -> f64 {
+    ((n as f64 / (n as f64 + 30.0)) * 0.95).clamp(0.5, 0.95)
+}
+
+pub fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// Jobs of one kind: (total, succeeded, failed).
+pub type KindCounts = (i64, i64, i64);
+
+/// Per kind, from `(kind, status, count)` rows.
+pub fn kind_counts(
+    rows: impl IntoIterator<Item = (String, String, i64)>,
+) -> BTreeMap<String, KindCounts> {
+    let mut by_kind: BTreeMap<String, KindCounts> = BTreeMap::new();
+    for (kind, status, n) in rows {
+        let e = by_kind.entry(kind).or_default();
+        e.0 += n;
+        if status == "succeeded" {
+            e.1 += n;
+        } else if status == "failed" {
+            e.2 += n;
+        }
+    }
+    by_kind
+}
+
+/// An emailed contact: its score, whether the score came from scoring, its state, and whether it
+/// replied (0 or 1).
+#[derive(Debug, Clone, Copy)]
+pub struct ReplyOutcome<'a> {
+    pub score: i32,
+    pub scored: bool,
+    pub state: Option<&'a str>,
+    pub replied: i64,
+}
+
+/// A voice call as the analytics read it.
+#[derive(Debug, Clone, Copy)]
+pub struct Call<'a> {
+    pub status: &'a str,
+    pub outcome: Option<&'a str>,
+    pub has_transcript: bool,
+    pub simulated: bool,
+}
+
+/// A succeeded AI run with its recorded result (`model`, `latencyMs`).
+#[derive(Debug, Clone, Copy)]
+pub struct ModelRun<'a> {
+    pub result: &'a Value,
+    pub started_at: Option<i64>,
+    pub finished_at: Option<i64>,
+}
+
+/// Messages of the last 30 days by what happened to them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EmailCounts {
+    pub sent: i64,
+    pub opened: i64,
+    pub clicked: i64,
+    pub replied: i64,
+}
+
+/// Everything the analytics are computed from.
+#[derive(Debug, Clone, Copy)]
+pub struct AnalyticsInput<'a> {
+    pub counts: &'a BTreeMap<String, KindCounts>,
+    pub outcomes: &'a [ReplyOutcome<'a>],
+    pub calls: &'a [Call<'a>],
+    pub companies: i64,
+    /// Per agent kind, when its latest job finished (or was created, if it has not).
+    pub last_runs: &'a BTreeMap<&'a str, i64>,
+    pub model_runs: &'a [ModelRun<'a>],
+    /// The configured LLM's model, if any.
+    pub configured_model: Option<&'a str>,
+    pub email: EmailCounts,
+    pub active_campaigns: i64,
+    pub retention_days: f64,
+}
+
+fn agent_performance(i: &AnalyticsInput<'_>) -> (Vec<Value>, i64, Vec<f64>) {
+    let scored: Vec<_> = i.outcomes.iter().filter(|o| o.scored).collect();
+    let finished_calls = i
+        .calls
+        .iter()
+        .filter(|c| c.has_transcript && !c.simulated)
+        .count();
+    let mut agents = Vec::new();
+    let mut total_training = 0i64;
+    let mut rates = Vec::new();
+    for (kind, agent_type, task_type) in AGENTS {
+        let (total, ok, _) = i.counts.get(kind).copied().unwrap_or_default();
+        let (accuracy, training) = match kind {
+            "ai_score" | "bulk_ai_score" => {
+                let agree = scored
+                    .iter()
+                    .filter(|o| (o.score >= HIGH_SCORE) == (o.replied == 1))
+                    .count();
+                (
+                    (!scored.is_empty()).then(|| round3(ratio(agree as i64, scored.len() as i64))),
+                    scored.len() as i64,
+                )
+            }
+            "discovery_scan" => (None, i.companies),
+            "voice_call" => (None, finished_calls as i64),
+            _ => (None, ok),
+        };
+        total_training += training;
+        if total > 0 {
+            rates.push(ratio(ok, total));
+        }
+        agents.push(json!({
+            "agentId": kind,
+            "agentType": agent_type,
+            "taskType": task_type,
+            "totalTasks": total,
+            "successfulTasks": ok,
+            "successRate": format!("{:.2}", ratio(ok, total)),
+            "averageAccuracy": accuracy,
+            "trainingDataCount": training,
+            "lastTrainingUpdate": i.last_runs.get(kind).map(|ms| to_rfc3339(*ms)),
+        }));
+    }
+    (agents, total_training, rates)
+}
+
+fn insights(i: &AnalyticsInput<'_>) -> Vec<Value> {
+    let mut insights = Vec::new();
+    let (high, low): (Vec<_>, Vec<_>) = i.outcomes.iter().partition(|o| o.score >= HIGH_SCORE);
+    if !high.is_empty() && !low.is_empty() {
+        let rate = |v: &[&ReplyOutcome<'_>]| {
+            ratio(
+                v.iter().filter(|o| o.replied == 1).count() as i64,
+                v.len() as i64,
+            )
+        };
+        let (h, l) = (rate(&high), rate(&low));
+        let predicts = h > l;
+        insights.push(json!({
+            "id": "reply-by-score", "agentType": "Lead Scoring",
+            "insightType": if predicts { "pattern" } else { "improvement" },
+            "title": if predicts { "Scores of 70 and above predict replies" } else { "Scores do not predict replies yet" },
+            "description": format!(
+                "Contacts scored 70+ replied {:.1}% of the time ({} emailed); those below 70 replied {:.1}% ({} emailed).{}",
+                h * 100.0, high.len(), l * 100.0, low.len(),
+                if predicts { " Prioritise high scores in campaigns." } else { " Review the scoring factors." }
+            ),
+            "confidence": round3(confidence(i.outcomes.len())),
+            "impactScore": round3((h - l).abs().min(1.0)),
+            "actionable": true, "implemented": false,
+        }));
+    }
+    let mut by_state: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
+    for o in i.outcomes {
+        if let Some(s) = o.state {
+            let e = by_state.entry(s).or_default();
+            e.0 += 1;
+            e.1 += o.replied;
+        }
+    }
+    if let Some((st, (n, r))) = by_state
+        .iter()
+        .filter(|(_, (n, _))| *n >= 5)
+        .max_by(|a, b| ratio(a.1.1, a.1.0).total_cmp(&ratio(b.1.1, b.1.0)))
+        .filter(|(_, (_, r))| *r > 0)
+    {
+        insights.push(json!({
+            "id": format!("reply-by-state-{st}"), "agentType": "Lead Scoring", "insightType": "pattern",
+            "title": format!("{st} answers most"),
+            "description": format!("{r} of {n} emailed contacts in {st} replied ({:.1}%), the best of any state with 5 or more.", ratio(*r, *n) * 100.0),
+            "confidence": round3(confidence(*n as usize)), "impactScore": round3(ratio(*r, *n)),
+            "actionable": true, "implemented": false,
+        }));
+    }
+    let completed: Vec<_> = i
+        .calls
+        .iter()
+        .filter(|c| c.status == "completed" && !c.simulated)
+        .collect();
+    if !completed.is_empty() {
+        let q = completed
+            .iter()
+            .filter(|c| c.outcome == Some("qualified"))
+            .count();
+        insights.push(json!({
+            "id": "voice-qualified", "agentType": "Voice", "insightType": "pattern",
+            "title": format!("{q} of {} answered calls qualified the lead", completed.len()),
+            "description": "Outcome of calls placed through the voice agents.",
+            "confidence": round3(confidence(completed.len())), "impactScore": round3(ratio(q as i64, completed.len() as i64)),
+            "actionable": false, "implemented": false,
+        }));
+    }
+    for (kind, agent_type, _) in AGENTS {
+        let (total, _, failed) = i.counts.get(kind).copied().unwrap_or_default();
+        if total >= 5 && ratio(failed, total) > 0.2 {
+            insights.push(json!({
+                "id": format!("failing-{kind}"), "agentType": agent_type, "insightType": "alert",
+                "title": format!("{agent_type} jobs are failing"),
+                "description": format!("{failed} of {total} {kind} jobs failed; see the ops dashboard for their errors."),
+                "confidence": 0.95, "impactScore": round3(ratio(failed, total)),
+                "actionable": true, "implemented": false,
+            }));
+        }
+    }
+    insights
+}
+
+/// Per model that ran AI tasks (the template fallback and the configured model always listed):
+/// its mean latency and how many runs it answered.
+fn model_performance(i: &AnalyticsInput<'_>) -> Map<String, Value> {
+    // Per model: (sum of latencies in ms, runs with a latency, runs).
+    let mut models: BTreeMap<String, (u64, u64, usize)> = BTreeMap::new();
+    for run in i.model_runs {
+        let model = run.result["model"]
+            .as_str()
+            .map_or_else(|| "template".to_string(), str::to_string);
+        let e = models.entry(model).or_default();
+        e.2 += 1;
+        if let Some(ms) = run.result["latencyMs"].as_u64() {
+            e.0 += ms;
+            e.1 += 1;
+        } else if let (Some(s), Some(f)) = (run.started_at, run.finished_at) {
+            e.0 += u64::try_from(f - s).unwrap_or(0);
+            e.1 += 1;
+        }
+    }
+    if let Some(m) = i.configured_model {
+        models.entry(m.to_string()).or_default();
+    }
+    models.entry("template".into()).or_default();
+    models
+        .into_iter()
+        .map(|(name, (ms, n, usage))| {
+            let specialty = if name == "template" { "rule-based fallbacks from CRM data" } else { "content, research, documents" };
+            (name, json!({"accuracy": null, "speed": ms.checked_div(n).map(|avg| format!("{avg} ms")), "usage": usage, "specialty": specialty}))
+        })
+        .collect()
+}
+
+/// The `/api/ai/analytics` document.
+pub fn analytics(i: &AnalyticsInput<'_>) -> Value {
+    let (agents, total_training, rates) = agent_performance(i);
+    let routed: i64 = AGENTS
+        .iter()
+        .map(|(k, ..)| i.counts.get(*k).map_or(0, |c| c.0))
+        .sum();
+    let routed_ok: i64 = AGENTS
+        .iter()
+        .map(|(k, ..)| i.counts.get(*k).map_or(0, |c| c.1))
+        .sum();
+    let e = i.email;
+    json!({
+        "totalAgents": AGENTS.len(),
+        "totalTrainingData": total_training,
+        "averageSuccessRate": if rates.is_empty() { 0.0 } else { round3(rates.iter().sum::<f64>() / rates.len() as f64) },
+        "agentPerformance": agents,
+        "recentInsights": insights(i),
+        "performanceMetrics": {
+            "currentCampaigns": i.active_campaigns,
+            "openRate": round3(ratio(e.opened, e.sent) * 100.0),
+            "clickThroughRate": round3(ratio(e.clicked, e.sent) * 100.0),
+            "conversionRate": round3(ratio(e.replied, e.sent) * 100.0),
+        },
+        "aiOrchestration": {"tasksRouted": routed, "efficiency": round3(ratio(routed_ok, routed) * 100.0), "costSavings": null},
+        "modelPerformance": model_performance(i),
+        // Task runs count only while the queue keeps them (JOB_RETENTION_SECS); CRM examples stay.
+        "jobRetentionDays": i.retention_days,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input<'a>(
+        counts: &'a BTreeMap<String, KindCounts>,
+        outcomes: &'a [ReplyOutcome<'a>],
+        calls: &'a [Call<'a>],
+        last_runs: &'a BTreeMap<&'a str, i64>,
+        model_runs: &'a [ModelRun<'a>],
+    ) -> AnalyticsInput<'a> {
+        AnalyticsInput {
+            counts,
+            outcomes,
+            calls,
+            companies: 12,
+            last_runs,
+            model_runs,
+            configured_model: Some("gpt-test"),
+            email: EmailCounts {
+                sent: 200,
+                opened: 50,
+                clicked: 5,
+                replied: 3,
+            },
+            active_campaigns: 2,
+            retention_days: 14.0,
+        }
+    }
+
+    fn outcome(score: i32, replied: i64, state: Option<&str>) -> ReplyOutcome<'_> {
+        ReplyOutcome {
+            score,
+            scored: true,
+            state,
+            replied,
+        }
+    }
+
+    #[test]
+    fn counts_by_kind() {
+        let c = kind_counts([
+            ("ai_task".to_string(), "succeeded".to_string(), 3),
+            ("ai_task".into(), "failed".into(), 2),
+            ("ai_task".into(), "queued".into(), 1),
+        ]);
+        assert_eq!(c["ai_task"], (6, 3, 2));
+    }
+
+    #[test]
+    fn nothing_yet_gives_zeros_and_the_template_model() {
+        let (counts, last, no_runs) = (BTreeMap::new(), BTreeMap::new(), []);
+        let mut i = input(&counts, &[], &[], &last, &no_runs);
+        i.configured_model = None;
+        i.email = EmailCounts::default();
+        let a = analytics(&i);
+        assert_eq!(a["totalAgents"], 6);
+        assert_eq!(a["averageSuccessRate"], 0.0);
+        assert_eq!(a["recentInsights"], json!([]));
+        assert_eq!(a["performanceMetrics"]["openRate"], 0.0);
+        assert_eq!(a["aiOrchestration"]["efficiency"], 0.0);
+        assert_eq!(a["modelPerformance"]["template"]["usage"], 0);
+        assert!(a["modelPerformance"]["template"]["speed"].is_null());
+        // Discovery's training data is the companies on file.
+        assert_eq!(a["agentPerformance"][2]["trainingDataCount"], 12);
+        assert_eq!(a["totalTrainingData"], 12);
+    }
+
+    #[test]
+    fn figures_and_insights_from_known_runs() {
+        let counts = BTreeMap::from([
+            ("ai_score".to_string(), (4, 3, 1)),
+            ("ai_task".to_string(), (10, 5, 5)),
+        ]);
+        // Scored 70+: 2 of 3 replied; below 70: 1 of 4. TX has 5 with 3 replies.
+        let outcomes = [
+            outcome(90, 1, Some("TX")),
+            outcome(80, 1, Some("TX")),
+            outcome(75, 0, Some("TX")),
+            outcome(40, 1, Some("TX")),
+            outcome(30, 0, Some("TX")),
+            outcome(20, 0, Some("OK")),
+            outcome(10, 0, None),
+        ];
+        let calls = [
+            Call {
+                status: "completed",
+                outcome: Some("qualified"),
+                has_transcript: true,
+                simulated: false,
+            },
+            Call {
+                status: "completed",
+                outcome: None,
+                has_transcript: true,
+                simulated: true,
+            },
+        ];
+        let last = BTreeMap::from([("ai_task", 1_772_409_600_000)]);
+        let results = [
+            json!({"model": "gpt-test", "latencyMs": 300}),
+            json!({"model": "gpt-test"}),
+            json!({}),
+        ];
+        let runs = [
+            ModelRun {
+                result: &results[0],
+                started_at: None,
+                finished_at: None,
+            },
+            ModelRun {
+                result: &results[1],
+                started_at: Some(1_000),
+                finished_at: Some(1_500),
+            },
+            ModelRun {
+                result: &results[2],
+                started_at: None,
+                finished_at: None,
+            },
+        ];
+        let a = analytics(&input(&counts, &outcomes, &calls, &last, &runs));
+        let score = &a["agentPerformance"][0];
+        assert_eq!(score["successRate"], "0.75");
+        // 90, 80 replied (agree), 75 did not (disagree), 40 replied (disagree), 30, 20, 10 did not.
+        assert_eq!(score["averageAccuracy"], round3(5.0 / 7.0));
+        assert_eq!(score["trainingDataCount"], 7);
+        assert_eq!(
+            a["agentPerformance"][3]["lastTrainingUpdate"],
+            "2026-03-02T00:00:00.000Z"
+        );
+        // Two kinds ran: (0.75 + 0.5) / 2.
+        assert_eq!(a["averageSuccessRate"], 0.625);
+        assert_eq!(a["aiOrchestration"]["tasksRouted"], 14);
+        assert_eq!(
+            a["aiOrchestration"]["efficiency"],
+            round3(8.0 / 14.0 * 100.0)
+        );
+        assert_eq!(a["performanceMetrics"]["openRate"], 25.0);
+        assert_eq!(a["performanceMetrics"]["conversionRate"], 1.5);
+        let ids: Vec<&str> = a["recentInsights"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|i| i["id"].as_str())
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                "reply-by-score",
+                "reply-by-state-TX",
+                "voice-qualified",
+                "failing-ai_task"
+            ]
+        );
+        let by_score = &a["recentInsights"][0];
+        assert_eq!(by_score["insightType"], "pattern");
+        assert_eq!(by_score["impactScore"], round3(2.0 / 3.0 - 0.25));
+        assert_eq!(
+            a["recentInsights"][2]["title"],
+            "1 of 1 answered calls qualified the lead"
+        );
+        let gpt = &a["modelPerformance"]["gpt-test"];
+        assert_eq!(
+            (gpt["usage"].clone(), gpt["speed"].clone()),
+            (json!(2), json!("400 ms"))
+        );
+        assert_eq!(a["modelPerformance"]["template"]["usage"], 1);
+    }
+}
