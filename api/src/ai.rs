@@ -24,9 +24,9 @@ use jobs::time::now_ms;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use crate::enqueue::accepted;
 use crate::error::{ApiError, ApiResult, parse_upload};
 use crate::extract::{CurrentUser, Json};
-use crate::jobs_api::accepted;
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {

@@ -120,7 +120,7 @@ async fn trigger_automation(
     if state.queue.db.contact_get(&id).await?.is_none() {
         return Err(ApiError::not_found("Contact not found"));
     }
-    let job = crate::contacts::trigger_job(&event, &id, input.detail.as_deref())?;
+    let job = crate::enqueue::trigger_job(&event, &id, input.detail.as_deref())?;
     let inserted = state.queue.enqueue(job).await?;
     Ok((
         StatusCode::ACCEPTED,

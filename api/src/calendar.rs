@@ -27,6 +27,7 @@ use jobs::time::now_ms;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::enqueue;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::validate::field_error;
@@ -209,13 +210,6 @@ async fn require_grant(state: &AppState, user: &CurrentUser) -> ApiResult<()> {
     }
 }
 
-pub(crate) fn sync_job(job: &CalendarSync) -> ApiResult<NewJob> {
-    Ok(NewJob::new(
-        CalendarSync::NAME,
-        serde_json::to_value(job).map_err(anyhow::Error::from)?,
-    ))
-}
-
 /// Sync and update are one call: the job inserts or patches as the meeting's event id says.
 async fn sync_meeting(
     State(state): State<AppState>,
@@ -228,7 +222,7 @@ async fn sync_meeting(
         return Err(ApiError::not_found("Meeting not found"));
     }
     let inserted = jtx
-        .enqueue(sync_job(&CalendarSync {
+        .enqueue(enqueue::job(&CalendarSync {
             meeting_id: id,
             op: "upsert".into(),
             owner_id: None,
@@ -260,7 +254,7 @@ async fn remove_meeting(
     let owner = m.calendar_owner_id.clone().unwrap_or(user.user.id.clone());
     jtx.tx().meeting_sync_disable(&id).await?;
     let inserted = jtx
-        .enqueue(sync_job(&CalendarSync {
+        .enqueue(enqueue::job(&CalendarSync {
             meeting_id: id,
             op: "delete".into(),
             owner_id: Some(owner),

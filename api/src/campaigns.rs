@@ -14,8 +14,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
 use jobs::db::{Audience, CampaignRow, CampaignStats, DeliverabilityRow, TemplateRow};
-use jobs::domain::contacts::{STATUSES, is_status, is_valid_email};
-use jobs::geo::state_code;
+use jobs::domain::contacts::{STATUSES, is_valid_email};
+use jobs::domain::figures::rate;
 use jobs::kinds::BulkCampaignSend;
 use jobs::kinds::bulk_campaign_send::campaign_audience;
 use jobs::mailing::{effective_daily_limit, window_keys};
@@ -28,6 +28,7 @@ use sqlx::types::Json as SqlJson;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AdminUser, CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
+use crate::targeting::{TargetFilters, check_filters};
 use crate::{Access, AppState, Routes};
 
 pub const BULK_REQUIRED: &str = "Please provide campaign name, subject, and select a template.";
@@ -305,32 +306,6 @@ async fn bulk_get(
     bulk_view_of(&state, &id).await
 }
 
-/// Targeting shared by bulk campaigns and sequence enrollment.
-#[derive(Deserialize, Default, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct TargetFilters {
-    score_min: Option<i32>,
-    score_max: Option<i32>,
-    #[serde(default)]
-    statuses: Vec<String>,
-    #[serde(default)]
-    states: Vec<String>,
-}
-
-impl TargetFilters {
-    /// The validated audience (states as two-letter codes).
-    pub(crate) fn audience(&self, contact_ids: Option<Vec<String>>) -> ApiResult<Audience> {
-        let (statuses, states) = check_filters(self)?;
-        Ok(Audience {
-            score_min: self.score_min,
-            score_max: self.score_max,
-            statuses,
-            states,
-            contact_ids,
-        })
-    }
-}
-
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BulkInput {
@@ -343,49 +318,6 @@ struct BulkInput {
     target_filters: TargetFilters,
     selected_contact_ids: Option<Vec<String>>,
     schedule_at: Option<String>,
-}
-
-/// Checks targeting; states come back as two-letter codes.
-fn check_filters(f: &TargetFilters) -> ApiResult<(Vec<String>, Vec<String>)> {
-    let mut errors = BTreeMap::new();
-    for (key, v) in [("scoreMin", f.score_min), ("scoreMax", f.score_max)] {
-        if v.is_some_and(|v| !(0..=100).contains(&v)) {
-            errors.insert(
-                format!("targetFilters.{key}"),
-                "must be between 0 and 100".to_string(),
-            );
-        }
-    }
-    if let (Some(a), Some(b)) = (f.score_min, f.score_max)
-        && a > b
-    {
-        errors.insert(
-            "targetFilters.scoreMax".into(),
-            "must not be below scoreMin".into(),
-        );
-    }
-    if let Some(bad) = f.statuses.iter().find(|s| !is_status(s)) {
-        errors.insert(
-            "targetFilters.statuses".into(),
-            format!("unknown status {bad:?}; allowed: {}", STATUSES.join(", ")),
-        );
-    }
-    let mut states = Vec::new();
-    for s in &f.states {
-        match state_code(s) {
-            Some(code) => states.push(code.to_string()),
-            None => {
-                errors.insert(
-                    "targetFilters.states".into(),
-                    format!("unknown state {s:?}: use a US state name or two-letter code"),
-                );
-            }
-        }
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::fields("Invalid targeting", errors));
-    }
-    Ok((f.statuses.clone(), states))
 }
 
 async fn bulk_create(
@@ -614,15 +546,6 @@ async fn audience_count(
         .audience_count(&filters.audience(None)?)
         .await?;
     Ok(axum::Json(json!({ "count": count })).into_response())
-}
-
-/// Rounded percent of `part` in `whole`, 0 when nothing was sent.
-pub(crate) fn rate(part: i64, whole: i64) -> f64 {
-    if whole <= 0 {
-        0.0
-    } else {
-        (part as f64 * 1000.0 / whole as f64).round() / 10.0
-    }
 }
 
 /// Totals over every bulk campaign; averages are of per-campaign rates over campaigns that sent.

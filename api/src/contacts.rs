@@ -25,9 +25,9 @@ use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::enqueue::{accepted, trigger_job};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
-use crate::jobs_api::accepted;
 use crate::list::{Page, csv_download, paging, with_total};
 use crate::validate::{field_error, merge_text, present};
 use crate::{Access, AppState, Routes};
@@ -784,22 +784,4 @@ async fn contact_import(
     let inserted = tx.enqueue(job).await?;
     tx.commit().await?;
     Ok(accepted(&inserted.id, &inserted.status))
-}
-
-/// The job that enrolls a contact in the active sequences a change triggers.
-pub(crate) fn trigger_job(
-    trigger: &str,
-    contact_id: &str,
-    detail: Option<&str>,
-) -> ApiResult<jobs::queue::NewJob> {
-    use jobs::queue::JobKind;
-    let job = jobs::kinds::SequenceTrigger {
-        trigger: trigger.to_string(),
-        contact_id: contact_id.to_string(),
-        detail: detail.map(String::from),
-    };
-    Ok(jobs::queue::NewJob::new(
-        jobs::kinds::SequenceTrigger::NAME,
-        serde_json::to_value(job).map_err(anyhow::Error::from)?,
-    ))
 }

@@ -379,7 +379,7 @@ async fn stage_activity(
 ) -> ApiResult<()> {
     if let Some(contact) = &deal.contact_id {
         let stage = effective_stage(deal.stage.as_deref());
-        jtx.enqueue(crate::contacts::trigger_job(
+        jtx.enqueue(crate::enqueue::trigger_job(
             "deal_stage_changed",
             contact,
             Some(stage),

@@ -8,9 +8,9 @@ use jobs::kinds::DiscoveryScan;
 use jobs::queue::{JobKind, NewJob};
 use serde_json::json;
 
+use crate::enqueue::accepted;
 use crate::error::ApiResult;
 use crate::extract::{CurrentUser, Json};
-use crate::jobs_api::accepted;
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {

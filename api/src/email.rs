@@ -18,20 +18,19 @@ use axum::response::{IntoResponse, Response};
 use jobs::db::{
     ActivityInsert, AuditInsert, CampaignRow, EventInsert, MessageInsert, WEBHOOK_TOKEN,
 };
+use jobs::domain::figures::rate;
 use jobs::email::sendgrid;
 use jobs::kinds::EmailSend;
 use jobs::mailing::{address_of, apply_event};
 use jobs::queue::{JobKind, NewJob};
-use jobs::sealed::Sealer;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
-use crate::campaigns::rate;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AdminUser, CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
+use crate::webhook_token::{check_install_token, install_token, sealer};
 use crate::{Access, AppState, Routes};
 
 pub const NO_EMAIL: &str = "No Email Address: Email address not available for this contact.";
@@ -351,51 +350,6 @@ fn event_type(e: &sendgrid::Event) -> Option<&'static str> {
 #[derive(Deserialize)]
 pub(crate) struct TokenQuery {
     token: Option<String>,
-}
-
-/// Equal secrets, compared in constant time: the digests of both (the same length whatever was
-/// sent), every byte, no early exit.
-pub(crate) fn same_secret(given: &str, expected: &str) -> bool {
-    let (a, b) = (
-        Sha256::digest(given.as_bytes()),
-        Sha256::digest(expected.as_bytes()),
-    );
-    a.iter()
-        .zip(b.iter())
-        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-        == 0
-}
-
-fn sealer(state: &AppState) -> Sealer {
-    Sealer::new(state.config.secret_key.expose())
-}
-
-/// The install's webhook token (made on first need). Read from the database on every call, so a
-/// rotation through any api process takes effect in all of them at once.
-pub(crate) async fn install_token(state: &AppState) -> ApiResult<String> {
-    Ok(state
-        .queue
-        .db
-        .secret_token(&sealer(state), WEBHOOK_TOKEN)
-        .await?)
-}
-
-/// 401 unless `given` is the install's webhook token.
-pub(crate) async fn check_install_token(
-    state: &AppState,
-    given: Option<&str>,
-    what: &str,
-) -> ApiResult<()> {
-    let expected = install_token(state).await?;
-    match given {
-        Some(g) if same_secret(g, &expected) => Ok(()),
-        _ => {
-            tracing::info!(what, "webhook call without a valid token refused");
-            Err(ApiError::unauthorized(format!(
-                "Missing or invalid {what} token: use the URL shown on the Email Configuration screen"
-            )))
-        }
-    }
 }
 
 async fn webhook(

@@ -43,7 +43,7 @@ pub(crate) fn metrics_refused(
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "));
-    if given.is_some_and(|g| crate::email::same_secret(g.trim(), token.expose())) {
+    if given.is_some_and(|g| crate::webhook_token::same_secret(g.trim(), token.expose())) {
         return None;
     }
     Some(

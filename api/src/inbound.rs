@@ -18,9 +18,9 @@ use jobs::time::now_ms;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::email::{check_install_token, same_secret};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
+use crate::webhook_token::{check_install_token, same_secret};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {

@@ -671,7 +671,7 @@ async fn invoice_send(
             .unique_while_active(format!("invoice_send:{}", invoice.id)),
         )
         .await?;
-    Ok(crate::jobs_api::accepted(&job.id, &job.status))
+    Ok(crate::enqueue::accepted(&job.id, &job.status))
 }
 
 // ---- payments ----

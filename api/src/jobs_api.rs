@@ -23,14 +23,3 @@ async fn job_get(
         .map(axum::Json)
         .ok_or_else(|| ApiError::not_found("Job not found"))
 }
-
-/// The answer of every endpoint that enqueues: `202`, `Location`, `{"jobId","status"}`.
-pub(crate) fn accepted(id: &str, status: &str) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    (
-        axum::http::StatusCode::ACCEPTED,
-        [(axum::http::header::LOCATION, format!("/api/jobs/{id}"))],
-        axum::Json(serde_json::json!({ "jobId": id, "status": status })),
-    )
-        .into_response()
-}

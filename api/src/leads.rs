@@ -249,14 +249,14 @@ async fn lead_create(
         serde_json::to_value(&score).map_err(anyhow::Error::from)?,
     ))
     .await?;
-    tx.enqueue(crate::contacts::trigger_job(
+    tx.enqueue(crate::enqueue::trigger_job(
         "form_submitted",
         &saved.contact_id,
         None,
     )?)
     .await?;
     if saved.contact_created {
-        tx.enqueue(crate::contacts::trigger_job(
+        tx.enqueue(crate::enqueue::trigger_job(
             "contact_created",
             &saved.contact_id,
             None,

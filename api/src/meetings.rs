@@ -486,7 +486,7 @@ async fn meeting_update(
         tx.meeting_sync_request(&m.id, &owner).await?;
         m.sync_status = "pending".into();
         m.sync_error = None;
-        jtx.enqueue(crate::calendar::sync_job(&CalendarSync {
+        jtx.enqueue(crate::enqueue::job(&CalendarSync {
             meeting_id: m.id.clone(),
             op: "upsert".into(),
             owner_id: None,
@@ -514,7 +514,7 @@ async fn meeting_delete(
     meeting_activity(jtx.tx(), "meeting_cancelled", &description, &id, &user).await?;
     // Its calendar event goes with it.
     if let (Some(event_id), Some(owner)) = (m.google_calendar_event_id, m.calendar_owner_id) {
-        jtx.enqueue(crate::calendar::sync_job(&CalendarSync {
+        jtx.enqueue(crate::enqueue::job(&CalendarSync {
             meeting_id: id,
             op: "delete".into(),
             owner_id: Some(owner),

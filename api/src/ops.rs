@@ -13,9 +13,9 @@ use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::enqueue::accepted;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AdminUser, Json, Path, Query};
-use crate::jobs_api::accepted;
 use crate::list::{paging, with_total};
 use crate::{Access, AppState, Routes};
 

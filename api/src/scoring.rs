@@ -10,9 +10,9 @@ use jobs::queue::{JobKind, NewJob};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::enqueue::accepted;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path};
-use crate::jobs_api::accepted;
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {

@@ -20,10 +20,10 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use sqlx::types::Json as SqlJson;
 
-use crate::campaigns::TargetFilters;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
+use crate::targeting::TargetFilters;
 use crate::validate::{Body, Field};
 use crate::{Access, AppState, Routes};
 

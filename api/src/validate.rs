@@ -128,7 +128,11 @@ impl utoipa::PartialSchema for Number {
     }
 }
 
-impl utoipa::ToSchema for Number {}
+impl utoipa::ToSchema for Number {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "NumberOrText".into()
+    }
+}
 
 /// Field errors collected while checking a body.
 #[derive(Default)]

@@ -33,6 +33,16 @@ pub fn growth(current: i64, previous: i64) -> f64 {
     }
 }
 
+/// `part / whole` in percent with one decimal, rounded in one step (`part × 1000 / whole`): the
+/// email and campaign rates. 0 when nothing was sent.
+pub fn rate(part: i64, whole: i64) -> f64 {
+    if whole <= 0 {
+        0.0
+    } else {
+        (part as f64 * 1000.0 / whole as f64).round() / 10.0
+    }
+}
+
 /// `YYYY-MM-DD` of a time (ms since the epoch), in UTC.
 pub fn day_of(ms: i64) -> String {
     Utc.timestamp_millis_opt(ms)
@@ -55,6 +65,9 @@ mod tests {
         assert_eq!(percent(3, 3), 100.0);
         assert_eq!(round1(f64::NAN), 0.0);
         assert_eq!(round1(0.05), 0.1);
+        assert_eq!(rate(1, 8), 12.5);
+        assert_eq!(rate(2, 3), 66.7);
+        assert_eq!(rate(4, 0), 0.0);
     }
 
     #[test]

@@ -1,0 +1,39 @@
+//! What the handlers that enqueue share: a job from its typed payload, the sequence trigger job, and
+//! the `202` answer with the job to follow.
+
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use jobs::queue::{JobKind, NewJob};
+
+use crate::error::ApiResult;
+
+/// The job of a kind, from its payload.
+pub(crate) fn job<K: JobKind>(payload: &K) -> ApiResult<NewJob> {
+    Ok(NewJob::new(
+        K::NAME,
+        serde_json::to_value(payload).map_err(anyhow::Error::from)?,
+    ))
+}
+
+/// The job that enrolls a contact in the active sequences a change triggers.
+pub(crate) fn trigger_job(
+    trigger: &str,
+    contact_id: &str,
+    detail: Option<&str>,
+) -> ApiResult<NewJob> {
+    job(&jobs::kinds::SequenceTrigger {
+        trigger: trigger.to_string(),
+        contact_id: contact_id.to_string(),
+        detail: detail.map(String::from),
+    })
+}
+
+/// The answer of every endpoint that enqueues: `202`, `Location`, `{"jobId","status"}`.
+pub(crate) fn accepted(id: &str, status: &str) -> Response {
+    (
+        StatusCode::ACCEPTED,
+        [(header::LOCATION, format!("/api/jobs/{id}"))],
+        axum::Json(serde_json::json!({ "jobId": id, "status": status })),
+    )
+        .into_response()
+}
