@@ -505,9 +505,10 @@ fn status_message() -> String {
 /// The invoice's new status.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct StatusBody {
-    #[serde(default)]
+    /// An `Option` (not `#[serde(default)]`): read as before, a missing or null status is the
+    /// field's error, and a list body is serde's.
     #[schema(value_type = Option<String>)]
-    status: Field<String>,
+    status: Option<Field<String>>,
 }
 
 async fn invoice_status(
@@ -517,7 +518,7 @@ async fn invoice_status(
     Json(body): Json<StatusBody>,
 ) -> ApiResult<axum::Json<Value>> {
     let status = match &body.status {
-        Field::Value(s) => Some(s.trim()),
+        Some(Field::Value(s)) => Some(s.trim()),
         _ => None,
     }
     .filter(|s| STATUSES.contains(s))
