@@ -14,7 +14,9 @@ use crate::extract::{CurrentUser, Json};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
-    Routes::new().post("/api/discovery/scan", Access::User, scan)
+    Routes::new()
+        .post("/api/discovery/scan", Access::User, scan)
+        .body::<DiscoveryScan>()
 }
 
 async fn scan(

@@ -115,6 +115,9 @@ pub struct RouteInfo {
     pub access: Access,
     /// The JSON body's schema and the schemas it refers to, for the OpenAPI document.
     pub body: Option<BodySchema>,
+    /// The handler's extractors, by type name: a test checks that a route reading a JSON body
+    /// declares its schema.
+    pub extractors: &'static str,
 }
 
 pub type BodySchema = fn() -> (
@@ -145,6 +148,7 @@ impl Routes {
         path: &'static str,
         access: Access,
         handler: MethodRouter<AppState>,
+        extractors: &'static str,
     ) -> Self {
         self.router = self.router.route(path, handler);
         self.table.push(RouteInfo {
@@ -152,6 +156,7 @@ impl Routes {
             path,
             access,
             body: None,
+            extractors,
         });
         self
     }
@@ -162,7 +167,14 @@ impl Routes {
         access: Access,
         handler: H,
     ) -> Self {
-        self.add(Method::GET, path, access, axum::routing::get(handler))
+        let extractors = std::any::type_name::<T>();
+        self.add(
+            Method::GET,
+            path,
+            access,
+            axum::routing::get(handler),
+            extractors,
+        )
     }
 
     fn post<H: Handler<T, AppState>, T: 'static>(
@@ -171,7 +183,14 @@ impl Routes {
         access: Access,
         handler: H,
     ) -> Self {
-        self.add(Method::POST, path, access, axum::routing::post(handler))
+        let extractors = std::any::type_name::<T>();
+        self.add(
+            Method::POST,
+            path,
+            access,
+            axum::routing::post(handler),
+            extractors,
+        )
     }
 
     fn put<H: Handler<T, AppState>, T: 'static>(
@@ -180,7 +199,14 @@ impl Routes {
         access: Access,
         handler: H,
     ) -> Self {
-        self.add(Method::PUT, path, access, axum::routing::put(handler))
+        let extractors = std::any::type_name::<T>();
+        self.add(
+            Method::PUT,
+            path,
+            access,
+            axum::routing::put(handler),
+            extractors,
+        )
     }
 
     fn patch<H: Handler<T, AppState>, T: 'static>(
@@ -189,7 +215,14 @@ impl Routes {
         access: Access,
         handler: H,
     ) -> Self {
-        self.add(Method::PATCH, path, access, axum::routing::patch(handler))
+        let extractors = std::any::type_name::<T>();
+        self.add(
+            Method::PATCH,
+            path,
+            access,
+            axum::routing::patch(handler),
+            extractors,
+        )
     }
 
     fn delete<H: Handler<T, AppState>, T: 'static>(
@@ -198,7 +231,14 @@ impl Routes {
         access: Access,
         handler: H,
     ) -> Self {
-        self.add(Method::DELETE, path, access, axum::routing::delete(handler))
+        let extractors = std::any::type_name::<T>();
+        self.add(
+            Method::DELETE,
+            path,
+            access,
+            axum::routing::delete(handler),
+            extractors,
+        )
     }
 
     /// A POST that takes a file: its own body limit instead of [`BODY_LIMIT`].
@@ -210,7 +250,13 @@ impl Routes {
         handler: H,
     ) -> Self {
         let route = axum::routing::post(handler).layer(DefaultBodyLimit::max(limit));
-        self.add(Method::POST, path, access, route)
+        self.add(
+            Method::POST,
+            path,
+            access,
+            route,
+            std::any::type_name::<T>(),
+        )
     }
 
     /// Declares the JSON body of the route added last (for the OpenAPI document).

@@ -155,4 +155,34 @@ mod tests {
         );
         assert!(doc["paths"]["/api/contacts"]["get"]["security"].is_array());
     }
+
+    #[test]
+    fn every_route_that_reads_a_json_body_documents_its_schema() {
+        let table = crate::route_table();
+        let reading: Vec<_> = table
+            .iter()
+            .filter(|r| r.extractors.contains("Json<") || r.extractors.contains("Body<"))
+            .collect();
+        assert!(
+            reading.len() > 40,
+            "the extractors are seen: {}",
+            reading.len()
+        );
+        let missing: Vec<String> = reading
+            .iter()
+            .filter(|r| r.body.is_none())
+            .map(|r| format!("{} {} ({})", r.method, r.path, r.extractors))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "JSON bodies without a schema: {missing:#?}"
+        );
+        let doc = serde_json::to_value(document(&table)).unwrap_or_default();
+        let scan = &doc["paths"]["/api/discovery/scan"]["post"]["requestBody"]["content"];
+        let fields = &scan["application/json"]["schema"]["properties"];
+        assert!(
+            fields["cityState"].is_object() && fields["discoverySource"].is_object(),
+            "{scan}"
+        );
+    }
 }

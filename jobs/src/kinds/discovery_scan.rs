@@ -22,7 +22,7 @@ pub const MISSING_PARAMETERS: &str =
 pub const INVALID_CITY_STATE: &str = "Please enter a valid city and state (e.g., 'Dallas, TX' or 'Dallas Texas') or just a state name.";
 
 /// A scan request, in the seed's field names (000 §3, §7.3).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DiscoveryScan {
     #[serde(default)]
