@@ -623,21 +623,36 @@ async fn reminders(db: TestDb) {
     .await;
     meeting(&app, &c, json!({ "title": "Walkthrough", "scheduledDate": iso(app.queue.clock.now_ms() + 5 * hour), "contactId": c2 })).await;
     let body = json!({ "includeEmail": true, "includeSMS": false, "personalizeMessages": false, "triggerAutomation": true });
+    // A job with progress: its result tells what went now and what waits in the queue.
     let (s, v) = send(c.post(app.url("/api/calendar/send-reminders")).json(&body)).await;
-    assert_eq!(s, 200, "{v}");
+    assert_eq!(s, 202, "{v}");
+    let job = app
+        .wait_status(&c, v["jobId"].as_str().unwrap(), "succeeded", T)
+        .await;
+    let v = &job["result"];
+    assert_eq!(job["progress"]["percent"], 100, "{job}");
     // Design review (2 addresses) and Walkthrough (1): no SMS asked for.
     assert_eq!(
         (
             v["emailsSent"].clone(),
+            v["emailsQueued"].clone(),
             v["smsSent"].clone(),
             v["meetings"].clone()
         ),
-        (json!(3), json!(0), json!(2))
+        (json!(3), json!(0), json!(0), json!(2)),
+        "{job}"
     );
     let (_, again) = send(c.post(app.url("/api/calendar/send-reminders")).json(&body)).await;
+    let again = app
+        .wait_status(&c, again["jobId"].as_str().unwrap(), "succeeded", T)
+        .await;
     assert_eq!(
-        (again["emailsSent"].clone(), again["smsSent"].clone()),
-        (json!(0), json!(0))
+        (
+            again["result"]["emailsSent"].clone(),
+            again["result"]["alreadyReminded"].clone()
+        ),
+        (json!(0), json!(2)),
+        "{again}"
     );
     sink.wait_for(9, T).await;
     let walkthrough = sink

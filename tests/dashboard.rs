@@ -124,8 +124,8 @@ async fn dashboard_metrics(db: TestDb) {
     for (i, age) in [5, 6, 7, 40, 45, 100].iter().enumerate() {
         company_at(&app.db, &format!("Co {i}"), now - age * DAY).await;
     }
-    insert_contact(&app.db, "A", None, "email_sent", Some(now - DAY), None).await;
-    insert_contact(&app.db, "B", None, "new_lead", Some(now - 3 * DAY), None).await;
+    let a = insert_contact(&app.db, "A", None, "email_sent", Some(now - DAY), None).await;
+    let b = insert_contact(&app.db, "B", None, "new_lead", Some(now - 3 * DAY), None).await;
     insert_contact(&app.db, "C", None, "contacted", None, None).await;
     insert_contact(&app.db, "D", None, "responded", None, None).await;
     insert_contact(&app.db, "E", None, "discovered", None, None).await;
@@ -137,13 +137,15 @@ async fn dashboard_metrics(db: TestDb) {
         now - DAY,
         now - 2 * DAY,
     ];
+    // A books two, B one that is cancelled, the last is with nobody on file.
+    let with = [Some(&a), Some(&a), None, Some(&b)];
     let mut ids = Vec::new();
     for (i, t) in times.iter().enumerate() {
         let m = post_ok(
             &app,
             &c,
             "/api/meetings",
-            json!({"title": format!("M{i}"), "scheduledDate": rfc(*t)}),
+            json!({"title": format!("M{i}"), "scheduledDate": rfc(*t), "contactId": with[i]}),
         )
         .await;
         ids.push(m["id"].as_str().unwrap().to_string());
@@ -192,8 +194,15 @@ async fn dashboard_metrics(db: TestDb) {
     assert_eq!(m["prospectsChangeText"], "+50% from last month");
     assert_eq!(m["meetingsScheduled"], 3, "cancelled meetings do not count");
     assert_eq!(
-        m["meetingConversionRate"], 75.0,
-        "3 meetings / 4 contacted contacts"
+        m["meetingConversionRate"], 25.0,
+        "of the 4 contacted in 30 days, A booked (twice: one contact); B's meeting was cancelled"
+    );
+    let month = app
+        .get_json(&c, "/api/dashboard/campaign-performance?timeframe=30")
+        .await;
+    assert_eq!(
+        month["meetingRate"], m["meetingConversionRate"],
+        "the same figure on both cards"
     );
     assert_eq!(m["activeDeals"], 2);
     assert_eq!(m["pipelineValue"], 1500);
@@ -227,18 +236,21 @@ async fn campaign_performance(db: TestDb) {
     assert_eq!(empty["meetingRate"], 0.0);
 
     let now = now_ms();
+    let mut k = Vec::new();
     for (i, age) in [1, 2, 3, 6, 20].iter().enumerate() {
-        insert_contact(
-            &app.db,
-            &format!("K{i}"),
-            None,
-            "email_sent",
-            Some(now - age * DAY),
-            None,
-        )
-        .await;
+        k.push(
+            insert_contact(
+                &app.db,
+                &format!("K{i}"),
+                None,
+                "email_sent",
+                Some(now - age * DAY),
+                None,
+            )
+            .await,
+        );
     }
-    insert_contact(
+    let old = insert_contact(
         &app.db,
         "Old",
         None,
@@ -247,12 +259,17 @@ async fn campaign_performance(db: TestDb) {
         None,
     )
     .await;
-    for i in 0..2 {
+    // K0 and K3 book; so do Old (not contacted in any window) and nobody on file: neither counts,
+    // which keeps the rate at most 100 %.
+    for (i, who) in [Some(&k[0]), Some(&k[3]), Some(&old), None]
+        .iter()
+        .enumerate()
+    {
         post_ok(
             &app,
             &c,
             "/api/meetings",
-            json!({"title": format!("M{i}"), "scheduledDate": "2031-01-01T10:00:00Z"}),
+            json!({"title": format!("M{i}"), "scheduledDate": "2031-01-01T10:00:00Z", "contactId": who}),
         )
         .await;
     }
@@ -261,7 +278,7 @@ async fn campaign_performance(db: TestDb) {
         .await;
     assert_eq!(
         week["meetingRate"], 50.0,
-        "2 meetings / 4 contacted this week"
+        "2 of the 4 contacted this week booked"
     );
     assert_eq!(week["deliveryRate"], 0.0);
     assert_eq!(week["responseRate"], 0.0);
@@ -271,7 +288,7 @@ async fn campaign_performance(db: TestDb) {
         .await;
     assert_eq!(
         month["meetingRate"], 40.0,
-        "2 meetings / 5 contacted in 30 days"
+        "2 of the 5 contacted in 30 days booked"
     );
     assert_eq!(month["timeframe"], 30);
     let quarter = app

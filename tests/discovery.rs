@@ -267,7 +267,30 @@ async fn budget_with_nothing_found_fails_clearly(db: TestDb) {
     app.stop().await;
 }
 
+/// A user (not an admin) finds the scan under way again after a reload; none once it is over.
+async fn a_user_finds_the_running_scan(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let user = app.user().await;
+    let active = || async { app.get_json(&user, "/api/discovery/scans/active").await };
+    assert_eq!(active().await, Value::Null, "no scan yet");
+    let (status, v) = post_scan(&app, &user, texas_scan()).await;
+    assert_eq!(status, 202, "{v}");
+    let found = active().await;
+    assert_eq!(found["id"], v["jobId"], "{found}");
+    assert_eq!(found["kind"], "discovery_scan");
+    let (status, _) = send(user.get(app.url("/api/ops/jobs"))).await;
+    assert_eq!(status, 403, "the ops list stays admin-only");
+    exec!(&app.db, "UPDATE jobs SET status = 'cancelled'");
+    assert_eq!(
+        active().await,
+        Value::Null,
+        "a finished scan is not under way"
+    );
+    app.stop().await;
+}
+
 both_backends!(
+    a_user_finds_the_running_scan,
     validation_messages_of_the_seed,
     catalog_scan_stores_and_rescans_without_duplicates,
     budget_stops_a_slow_provider_and_keeps_results,

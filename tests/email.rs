@@ -73,17 +73,6 @@ async fn webhook_path(app: &TestApp, admin: &Client) -> String {
     path
 }
 
-/// Lifts the sending limits (admin call).
-async fn limits(app: &TestApp, admin: &Client, hourly: i64, daily: i64) {
-    let (status, body) = send(
-        admin
-            .put(app.url("/api/deliverability-settings"))
-            .json(&json!({ "hourlyLimit": hourly, "dailyLimit": daily })),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-}
-
 async fn campaign(app: &TestApp, c: &Client, id: &str) -> Value {
     app.get_json(c, &format!("/api/campaigns/bulk-email/{id}"))
         .await
@@ -114,7 +103,7 @@ async fn bulk_campaign_reaches_each_recipient_once(db: TestDb) {
     let app = app_with(&db, &sink, None).await;
     let admin = app.admin().await;
     let user = app.user().await;
-    limits(&app, &admin, 1000, 1000).await;
+    app.set_send_limits(&admin, 1000, 1000).await;
     let mut wanted = Vec::new();
     for (i, first) in ["Ann", "<script>alert(1)</script>", "Cy", "Dee"]
         .iter()
@@ -313,7 +302,7 @@ async fn smtp_deferral_and_permanent_failure(db: TestDb) {
     let app = app_with(&db, &sink, None).await;
     let admin = app.admin().await;
     let user = app.user().await;
-    limits(&app, &admin, 1000, 1000).await;
+    app.set_send_limits(&admin, 1000, 1000).await;
     for (name, email) in [
         ("Ok", "ok@example.test"),
         ("Later", "later@example.test"),
@@ -408,7 +397,7 @@ async fn limits_defer_to_the_next_window(db: TestDb) {
     let app = app_with(&db, &sink, None).await;
     let admin = app.admin().await;
     let user = app.user().await;
-    limits(&app, &admin, 2, 100).await;
+    app.set_send_limits(&admin, 2, 100).await;
     for i in 0..5 {
         insert_contact(
             &app.db,
@@ -510,7 +499,7 @@ async fn direct_email_tracking_and_webhook(db: TestDb) {
     let app = app_with(&db, &sink, Some(public)).await;
     let admin = app.admin().await;
     let user = app.user().await;
-    limits(&app, &admin, 1000, 1000).await;
+    app.set_send_limits(&admin, 1000, 1000).await;
     let contact = insert_contact(&app.db, "Dana", Some("dana@example.test"), "new_lead", 70).await;
     let nomail = insert_contact(&app.db, "Nomail", None, "new_lead", 70).await;
 
@@ -748,7 +737,7 @@ async fn scheduled_targeted_paused_and_cancelled(db: TestDb) {
     let app = app_with(&db, &sink, None).await;
     let admin = app.admin().await;
     let user = app.user().await;
-    limits(&app, &admin, 1000, 1000).await;
+    app.set_send_limits(&admin, 1000, 1000).await;
     let now = now_ms();
     for (id, state) in [("co-tx", "TX"), ("co-ok", "OK")] {
         exec!(
@@ -809,7 +798,7 @@ async fn scheduled_targeted_paused_and_cancelled(db: TestDb) {
     assert!(subject.ends_with("of Bath Co TX"), "{subject}");
 
     // Held by the hourly limit: pause, resume (held again), cancel (the rest is cancelled).
-    limits(&app, &admin, 3, 1000).await;
+    app.set_send_limits(&admin, 3, 1000).await;
     let (_, c) = send(
         user.post(app.url("/api/campaigns/bulk-email"))
             .json(&json!({
@@ -857,7 +846,7 @@ async fn kill_the_worker_mid_campaign(db: TestDb) {
     let sink = SmtpSink::start();
     let app = TestApp::idle(&db).await;
     let admin = app.admin().await;
-    limits(&app, &admin, 1_000_000, 1_000_000).await;
+    app.set_send_limits(&admin, 1_000_000, 1_000_000).await;
     let now = now_ms();
     let values: Vec<String> = (0..N)
         .map(|i| {

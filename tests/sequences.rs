@@ -11,7 +11,6 @@ use common::smtp::SmtpSink;
 use common::*;
 use jobs::db::Db;
 use jobs::kinds::SequenceTick;
-use jobs::providers::Providers;
 use jobs::queue::{JobKind, NewJob};
 use jobs::time::now_ms;
 use reqwest::Client;
@@ -360,22 +359,9 @@ async fn tick(app: &TestApp) {
 /// An app that mails a loopback SMTP server, limits raised for tests; a staff user's client.
 async fn mailing_app(db: &TestDb) -> (SmtpSink, TestApp, Client) {
     let sink = SmtpSink::start();
-    let app = TestApp::spawn(
-        db,
-        AppOptions {
-            providers: Some(Providers::embedded().with_mailing(sink.mailing(None))),
-            ..AppOptions::default()
-        },
-    )
-    .await;
+    let app = TestApp::mailing_to(db, &sink).await;
     let admin = app.admin().await;
-    let (status, _) = send(
-        admin
-            .put(app.url("/api/deliverability-settings"))
-            .json(&json!({ "hourlyLimit": 1000, "dailyLimit": 1000 })),
-    )
-    .await;
-    assert_eq!(status, 200);
+    app.set_send_limits(&admin, 1000, 1000).await;
     let user = app.user().await;
     (sink, app, user)
 }
@@ -1233,7 +1219,212 @@ async fn automation_figures_and_triggers(db: TestDb) {
     app.stop().await;
 }
 
+/// Editing a running sequence in the app: a step added after a reorder goes last, enrollments stay
+/// with their step when steps move or one is deleted, an A/B email step's variants are edited and
+/// checked, and the detail says why the sequence waits.
+async fn editing_steps_keeps_enrollments_in_place(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let user = app.user().await;
+    let contact = insert_contact(&app.db, "Ed", Some("ed@example.test"), 50).await;
+    let email = |name: &str| json!({ "name": name, "config": { "subject": "Hi", "body": "Hello {{firstName}}", "format": "text" } });
+    let id = sequence_with(
+        &app,
+        &user,
+        json!({}),
+        &[email("Alpha"), email("Bravo"), email("Charlie")],
+        std::slice::from_ref(&contact),
+    )
+    .await;
+    let seq = |p: &str| app.url(&format!("/api/email-sequences/{id}{p}"));
+    let steps = app
+        .get_json(&user, &format!("/api/email-sequences/{id}/steps"))
+        .await;
+    let step_id = |name: &str| {
+        steps
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let (a, b, c) = (step_id("Alpha"), step_id("Bravo"), step_id("Charlie"));
+    // The contact is at Bravo.
+    exec!(
+        &app.db,
+        "UPDATE sequence_enrollments SET current_step = 1 WHERE contact_id = $1",
+        &contact
+    );
+    let at = || async {
+        let e = enrollments_of(&app, &user, &id).await;
+        (
+            e[0]["currentStep"].as_i64().unwrap(),
+            e[0]["currentStepName"].as_str().map(String::from),
+        )
+    };
+    assert_eq!(at().await, (1, Some("Bravo".into())));
+
+    let (status, list) = send(
+        user.post(seq("/steps/reorder"))
+            .json(&json!({ "stepIds": [c, a, b] })),
+    )
+    .await;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(at().await, (2, Some("Bravo".into())), "moved with its step");
+    let (status, d) = send(user.post(seq("/steps")).json(&email("Delta"))).await;
+    assert_eq!(status, 201, "{d}");
+    let names = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let steps = app
+        .get_json(&user, &format!("/api/email-sequences/{id}/steps"))
+        .await;
+    assert_eq!(
+        names(&steps),
+        ["Charlie", "Alpha", "Bravo", "Delta"],
+        "a new step goes last"
+    );
+
+    let (status, _) = send(user.delete(seq(&format!("/steps/{c}")))).await;
+    assert_eq!(status, 204);
+    assert_eq!(
+        at().await,
+        (1, Some("Bravo".into())),
+        "an earlier step deleted"
+    );
+    let (status, _) = send(user.delete(seq(&format!("/steps/{b}")))).await;
+    assert_eq!(status, 204);
+    assert_eq!(
+        at().await,
+        (1, Some("Delta".into())),
+        "its own step deleted: it goes on with the next"
+    );
+
+    // An A/B email step: both variants, then B edited alone; bad variants and formats are refused.
+    let ab = json!({ "name": "Split intro", "config": { "format": "text", "variants": {
+        "A": { "subject": "Quick question", "body": "Hi {{firstName}}" },
+        "B": { "subject": "Seats at {{companyName}}", "body": "Hello {{firstName}}" } } } });
+    let (status, st) = send(user.post(seq("/steps")).json(&ab)).await;
+    assert_eq!(status, 201, "{st}");
+    let sid = st["id"].as_str().unwrap();
+    let edited = json!({ "name": "Split intro v2", "config": { "format": "text", "variants": {
+        "A": { "subject": "Quick question", "body": "Hi {{firstName}}" },
+        "B": { "subject": "A better subject", "body": "Hello {{firstName}}" } } } });
+    let (status, st) = send(user.patch(seq(&format!("/steps/{sid}"))).json(&edited)).await;
+    assert_eq!(status, 200, "{st}");
+    assert_eq!(st["name"], "Split intro v2");
+    assert_eq!(st["config"]["variants"]["B"]["subject"], "A better subject");
+    assert_eq!(st["config"]["variants"]["A"]["subject"], "Quick question");
+    for (config, message) in [
+        (
+            json!({ "variants": { "C": { "subject": "x" } } }),
+            "config.variants holds A and/or B",
+        ),
+        (
+            json!({ "format": "rtf" }),
+            "config.format must be text or html",
+        ),
+    ] {
+        let (status, r) = send(
+            user.patch(seq(&format!("/steps/{sid}")))
+                .json(&json!({ "config": config })),
+        )
+        .await;
+        assert_eq!(status, 422, "{r}");
+        assert!(r["message"].as_str().unwrap().starts_with(message), "{r}");
+    }
+
+    // Why it waits: active and able to send, then a closed window, then paused, then a draft.
+    let detail = || async {
+        app.get_json(&user, &format!("/api/email-sequences/{id}"))
+            .await
+    };
+    assert_eq!(detail().await["waiting"], Value::Null);
+    use chrono::Datelike;
+    let in_two_days = chrono::Utc::now() + chrono::Duration::days(2);
+    let day = in_two_days.weekday().to_string().to_lowercase();
+    let window = json!({ "sendingWindow": { "days": [day], "start": "09:00", "end": "17:00", "timezone": "UTC" } });
+    let (status, r) = send(user.patch(seq("")).json(&window)).await;
+    assert_eq!(status, 200, "{r}");
+    let w = detail().await["waiting"].clone();
+    assert_eq!(w["reason"], "outside_sending_window", "{w}");
+    assert_eq!(w["label"], "Outside the sending window");
+    let expected = format!("{}T09:00:00", in_two_days.date_naive());
+    assert!(
+        w["until"].as_str().unwrap().starts_with(&expected),
+        "{w} {expected}"
+    );
+    for (status, reason) in [("paused", "paused"), ("draft", "draft")] {
+        send(user.patch(seq("")).json(&json!({ "status": status }))).await;
+        let w = detail().await["waiting"].clone();
+        assert_eq!(
+            (w["reason"].as_str(), &w["until"]),
+            (Some(reason), &Value::Null)
+        );
+    }
+    app.stop().await;
+}
+
+/// An email step written in the app (plain text, A and B content, merge fields with a fallback)
+/// splits contacts between its variants without the sequence-wide A/B switch, and its body goes
+/// out as paragraphs with the fields filled in.
+async fn written_ab_email_splits_and_reads_as_paragraphs(db: TestDb) {
+    let (sink, app, user) = mailing_app(&db).await;
+    let mut ids = Vec::new();
+    for i in 0..16 {
+        let email = format!("w{i}@example.test");
+        ids.push(insert_contact(&app.db, &format!("W{i}"), Some(&email), 60).await);
+    }
+    let body = "Hi {{firstName}},\n\nSeats in {{state | your state}}?";
+    let id = sequence_with(
+        &app,
+        &user,
+        json!({}),
+        &[
+            json!({ "name": "Split intro", "config": { "format": "text", "variants": {
+            "A": { "subject": "Alpha {{firstName}}", "body": body },
+            "B": { "subject": "Beta {{firstName}}", "body": body } } } }),
+        ],
+        &ids,
+    )
+    .await;
+    tick(&app).await;
+    assert_eq!(sink.count(), 16);
+    let mut words = std::collections::BTreeSet::new();
+    for m in sink.messages() {
+        let subject = common::smtp::header(&m.raw, "Subject").unwrap();
+        let (word, first) = subject.split_once(' ').unwrap();
+        words.insert(word.to_string());
+        let msg = common::smtp::parse(&m.raw);
+        let html = msg.body_html(0).unwrap();
+        assert!(
+            html.contains(&format!("<p>Hi {first},</p>"))
+                && html.contains("<p>Seats in your state?</p>"),
+            "{html}"
+        );
+    }
+    assert_eq!(
+        words.into_iter().collect::<Vec<_>>(),
+        ["Alpha", "Beta"],
+        "both variants sent"
+    );
+    let enrolled = enrollments_of(&app, &user, &id).await;
+    assert!(
+        enrolled.iter().all(|e| e["variant"].is_string()),
+        "{enrolled:?}"
+    );
+    app.stop().await;
+}
+
 both_backends!(
+    written_ab_email_splits_and_reads_as_paragraphs,
+    editing_steps_keeps_enrollments_in_place,
     triggers_enroll_contacts,
     sequences_steps_and_rules,
     enrollments_within_the_daily_allowance,

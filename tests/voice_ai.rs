@@ -611,6 +611,18 @@ async fn ai_tools_templates_and_model(tdb: TestDb) {
             Some("test-model")
         )
     );
+    // What the campaigns' AI builder reads to offer Generate (a model) or the composer (none).
+    let mcp = app.get_json(&c, "/api/mcp/status").await;
+    let ai = mcp["activeConnections"]
+        .as_array()
+        .and_then(|cs| cs.iter().find(|x| x["type"] == "ai"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (&ai["status"], &ai["detail"]),
+        (&json!("operational"), &json!("test-model")),
+        "{mcp}"
+    );
     let (s, v) = send(
         c.post(app.url("/api/ai/sentiment-analysis"))
             .json(&json!({"companyName": "Acme", "industry": "Baths"})),

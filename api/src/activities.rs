@@ -1,7 +1,14 @@
-//! `GET /api/activities`: the CRM's history, newest first.
+//! `GET /api/activities`: the CRM's history, newest first, paged (`limit`, `offset`, total in
+//! `x-total-count`). Besides the recorded activities it shows discovery scans, campaigns and
+//! batches of sends, derived from their own tables (see `jobs/src/db/activities.rs` for why).
+//!
+//! Each entry has `kind`, a `summary` to read, `at` (RFC 3339) and a `link` to the screen it is
+//! about (a root path such as `/discovery?job=…`, or null); the earlier fields (`type`,
+//! `description`, `entityType`, `entityId`, `timestamp`) stay for the clients that read them.
 
 use axum::extract::State;
 use axum::response::Response;
+use jobs::domain::activity_feed::{FeedEntry, feed_text};
 use jobs::time::to_rfc3339;
 use serde::{Deserialize, Serialize};
 
@@ -24,8 +31,12 @@ struct ListQuery {
 #[serde(rename_all = "camelCase")]
 struct ActivityView {
     id: String,
-    #[serde(rename = "type")]
     kind: String,
+    summary: String,
+    at: String,
+    link: Option<String>,
+    #[serde(rename = "type")]
+    legacy_type: String,
     description: String,
     entity_type: Option<String>,
     entity_id: Option<String>,
@@ -38,16 +49,31 @@ async fn activity_list(
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Response> {
     let (limit, offset) = paging(q.limit, q.offset)?;
-    let (rows, total) = state.queue.db.activity_list(limit, offset).await?;
+    let (rows, total) = state.queue.db.activity_feed(limit, offset).await?;
     let items = rows
         .into_iter()
-        .map(|a| ActivityView {
-            timestamp: to_rfc3339(a.created_at),
-            id: a.id,
-            kind: a.kind,
-            description: a.description,
-            entity_type: a.entity_type,
-            entity_id: a.entity_id,
+        .map(|r| {
+            let text = feed_text(&FeedEntry {
+                kind: &r.kind,
+                ref_type: r.ref_type.as_deref(),
+                ref_id: r.ref_id.as_deref(),
+                name: r.name.as_deref(),
+                n: r.n,
+                detail: r.detail.as_deref(),
+            });
+            let at = to_rfc3339(r.at);
+            ActivityView {
+                id: r.id,
+                legacy_type: r.kind.clone(),
+                kind: r.kind,
+                description: text.summary.clone(),
+                summary: text.summary,
+                timestamp: at.clone(),
+                at,
+                link: text.link,
+                entity_type: r.ref_type,
+                entity_id: r.ref_id,
+            }
         })
         .collect();
     Ok(with_total(items, total))

@@ -13,11 +13,12 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use jobs::ai::documents::{self, MAX_DOCUMENT_BYTES};
 use jobs::ai::{CONTENT_TYPES, MAX_INSIGHT_ROWS, Task};
-use jobs::db::{AiDocumentRow, CompanyFilter, JobList};
+use jobs::db::{AiDocumentRow, CompanyFilter, Db, FigureScope, JobList, figure_total};
 use jobs::domain::analytics::{
     self, AGENTS, AnalyticsInput, Call, EmailCounts, MODEL_KINDS, ModelRun, ReplyOutcome,
     kind_counts, ratio, round3,
 };
+use jobs::domain::email_figures::email_figures;
 use jobs::kinds::document_ai::NEEDS_VISION;
 use jobs::queue::NewJob;
 use jobs::time::now_ms;
@@ -420,13 +421,7 @@ async fn analytics(State(state): State<AppState>, _u: CurrentUser) -> ApiResult<
     for kind in MODEL_KINDS {
         runs.extend(recent(&state, kind, Some("succeeded"), 500).await?);
     }
-    let events = db.event_counts(now_ms() - 30 * 86_400_000).await?;
-    let msgs = |t: &str| {
-        events
-            .iter()
-            .find(|c| c.event_type == t)
-            .map_or(0, |c| c.messages)
-    };
+    let month = month_of_email(db).await?;
     let (_, active_campaigns) = db.campaign_list("bulk", 1, 0).await?;
     let outcomes: Vec<ReplyOutcome<'_>> = outcomes
         .iter()
@@ -466,10 +461,10 @@ async fn analytics(State(state): State<AppState>, _u: CurrentUser) -> ApiResult<
         model_runs: &model_runs,
         configured_model: configured.as_deref(),
         email: EmailCounts {
-            sent: msgs("sent"),
-            opened: msgs("opened"),
-            clicked: msgs("clicked"),
-            replied: msgs("replied"),
+            sent: month.sent,
+            opened: month.opened,
+            clicked: month.clicked,
+            replied: month.replied,
         },
         active_campaigns,
         retention_days: state.queue.settings.retention.as_secs_f64() / 86_400.0,
@@ -637,14 +632,8 @@ async fn email_automation(
     _u: CurrentUser,
 ) -> ApiResult<axum::Json<Value>> {
     let db = &state.queue.db;
-    let events = db.event_counts(now_ms() - 30 * 86_400_000).await?;
-    let msgs = |t: &str| {
-        events
-            .iter()
-            .find(|c| c.event_type == t)
-            .map_or(0, |c| c.messages)
-    };
-    let sent = msgs("sent");
+    let month = month_of_email(db).await?;
+    let f = email_figures(&month);
     let (_, campaigns) = db.campaign_list("bulk", 1, 0).await?;
     let contacts = db
         .contact_count(&jobs::db::ContactFilter::default())
@@ -654,7 +643,7 @@ async fn email_automation(
     Ok(axum::Json(json!({
         "currentCapabilities": {
             "totalCampaigns": campaigns,
-            "openRate": round3(ratio(msgs("opened"), sent) * 100.0),
+            "openRate": f.open_rate,
             "contactBase": contacts,
             "automationSequences": active,
         },
@@ -664,10 +653,10 @@ async fn email_automation(
             "potential": format!("{enrolled} enrolled"),
         })).collect::<Vec<_>>(),
         "performanceMetrics": {
-            "sent": sent, "opened": msgs("opened"), "clicked": msgs("clicked"), "replied": msgs("replied"),
-            "openRate": round3(ratio(msgs("opened"), sent) * 100.0),
-            "clickRate": round3(ratio(msgs("clicked"), sent) * 100.0),
-            "replyRate": round3(ratio(msgs("replied"), sent) * 100.0),
+            "sent": f.sent, "opened": f.opened, "clicked": f.clicked, "replied": f.replied,
+            "openRate": f.open_rate,
+            "clickRate": f.click_rate,
+            "replyRate": f.reply_rate,
         },
     })))
 }
@@ -684,11 +673,7 @@ async fn automation_preview(
         categories.entry(kind).or_default().push(name);
     }
     let flows = workflows(&state).await?;
-    let events = db.event_counts(now_ms() - 30 * 86_400_000).await?;
-    let sent = events
-        .iter()
-        .find(|c| c.event_type == "sent")
-        .map_or(0, |c| c.messages);
+    let sent = month_of_email(db).await?.sent;
     let meetings = db.calendar_stats(now_ms()).await?;
     let payments = db.payment_analytics().await?;
     Ok(axum::Json(json!({
@@ -732,4 +717,15 @@ fn span(minutes: i64) -> String {
     } else {
         plural(minutes as usize, "minute")
     }
+}
+
+/// The last 30 days' email counts, as every other screen counts them (docs/figures.md).
+async fn month_of_email(db: &Db) -> ApiResult<jobs::domain::email_figures::EmailCounts> {
+    let rows = db
+        .email_figures(&FigureScope {
+            since: Some(now_ms() - 30 * 86_400_000),
+            ..FigureScope::default()
+        })
+        .await?;
+    Ok(figure_total(&rows))
 }

@@ -1,5 +1,6 @@
 //! Sign-in, sign-out and the current user. Admin and ordinary sessions are separate (seed 000 §6):
-//! only the admin login creates an admin session.
+//! only the admin login creates an admin session. Ordinary users sign in on the web app's `/login`
+//! (which `GET /api/login` opens), admins on `/admin/login`.
 
 use axum::extract::State;
 use axum::http::{StatusCode, request::Parts};
@@ -8,6 +9,8 @@ use axum_extra::extract::CookieJar;
 use axum_extra::extract::cookie::{Cookie, SameSite};
 use jobs::auth::{dummy_hash, new_token, normalize_email, token_hash, verify_password};
 use jobs::db::{SessionInsert, UserRow};
+// The longest email and password accepted at login: argon2 never hashes a megabyte body.
+use jobs::domain::users::{MAX_EMAIL_CHARS, MAX_PASSWORD_CHARS};
 use jobs::time::now_ms;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -33,10 +36,8 @@ pub(crate) fn routes() -> Routes {
 
 pub const LOGIN_FAILED: &str = "Login failed. Please check your credentials.";
 pub const NOT_ADMIN: &str = "Only authorized admin accounts can access this panel.";
-/// Longest email accepted at login (RFC 5321's path limit).
-pub const MAX_EMAIL_CHARS: usize = 254;
-/// Longest password accepted at login: argon2 never hashes a megabyte body.
-pub const MAX_PASSWORD_CHARS: usize = 1024;
+/// Told only to whoever typed the right password: the account exists, an admin switched it off.
+pub const DISABLED: &str = "This account is disabled. Ask an administrator to enable it.";
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct LoginBody {
@@ -52,17 +53,21 @@ pub struct UserView {
     email: String,
     first_name: Option<String>,
     last_name: Option<String>,
+    /// The account has admin rights.
     is_admin: bool,
+    /// This session was opened at the admin login: the admin screens and calls are open to it.
+    admin_session: bool,
 }
 
 impl UserView {
-    fn new(user: &UserRow, is_admin: bool) -> Self {
+    fn new(user: &UserRow, is_admin: bool, admin_session: bool) -> Self {
         Self {
             id: user.id.clone(),
             email: user.email.clone(),
             first_name: user.first_name.clone(),
             last_name: user.last_name.clone(),
             is_admin,
+            admin_session: admin_session && is_admin,
         }
     }
 }
@@ -137,6 +142,9 @@ async fn login(
         _ => return Err(ApiError::unauthorized(LOGIN_FAILED)),
     };
     state.limits.login_failures.succeeded(&email);
+    if user.disabled_at.is_some() {
+        return Err(ApiError::forbidden(DISABLED));
+    }
     let is_admin = state.is_admin(&user);
     if admin && !is_admin {
         return Err(ApiError::forbidden(NOT_ADMIN));
@@ -163,7 +171,11 @@ async fn login(
         .max_age(time_duration(SESSION_TTL))
         .build();
     tracing::info!(user_id = %user.id, admin, "signed in");
-    Ok((jar.add(cookie), axum::Json(UserView::new(&user, is_admin))).into_response())
+    Ok((
+        jar.add(cookie),
+        axum::Json(UserView::new(&user, is_admin, admin)),
+    )
+        .into_response())
 }
 
 fn time_duration(d: std::time::Duration) -> cookie::time::Duration {
@@ -188,9 +200,9 @@ async fn logout(State(state): State<AppState>, jar: CookieJar) -> ApiResult<Resp
     Ok((jar, StatusCode::NO_CONTENT).into_response())
 }
 
-/// Browser navigation to sign in: the login screen.
+/// Browser navigation to sign in: the users' login screen (admins have their own at /admin/login).
 async fn login_page() -> Redirect {
-    Redirect::to("/admin/login")
+    Redirect::to("/login")
 }
 
 /// Browser navigation to sign out (ordinary users, seed 000 §2.2): a page whose button posts the
@@ -226,9 +238,17 @@ async fn admin_user(
     State(state): State<AppState>,
     AdminUser(current): AdminUser,
 ) -> axum::Json<UserView> {
-    axum::Json(UserView::new(&current.user, state.is_admin(&current.user)))
+    axum::Json(UserView::new(
+        &current.user,
+        state.is_admin(&current.user),
+        current.admin_session,
+    ))
 }
 
 async fn auth_user(State(state): State<AppState>, current: CurrentUser) -> axum::Json<UserView> {
-    axum::Json(UserView::new(&current.user, state.is_admin(&current.user)))
+    axum::Json(UserView::new(
+        &current.user,
+        state.is_admin(&current.user),
+        current.admin_session,
+    ))
 }

@@ -12,17 +12,16 @@
 //! `DELETE .../remove-from-calendar` mark the meeting pending and enqueue a `calendar_sync` job in
 //! one transaction (202 `{jobId, syncStatus}`); without a grant: 409 'No calendar tokens available.'
 //!
-//! `POST /api/calendar/send-reminders` sends a reminder now for each meeting in the reminder horizon
-//! (once per meeting time); `POST /api/contacts/{id}/send-sms` texts a contact.
+//! `POST /api/calendar/send-reminders` starts a `reminder_batch` job that sends a reminder now for
+//! each meeting in the reminder horizon (once per meeting time); `POST /api/contacts/{id}/send-sms` texts a contact.
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use jobs::db::{CalendarAccountRow, SmsInsert};
-use jobs::kinds::{CalendarSync, ReminderSend, SmsSend};
+use jobs::kinds::{CalendarSync, ReminderBatch, SmsSend};
 use jobs::providers::google::CalendarError;
 use jobs::queue::{JobKind, NewJob};
-use jobs::reminders::recipients;
 use jobs::time::now_ms;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -279,84 +278,25 @@ struct RemindersInput {
     trigger_automation: Option<bool>,
 }
 
+/// Starts a `reminder_batch` job (202 with the job to follow): its result says how many emails
+/// went and how many wait in the queue, and how many texts went.
 async fn send_reminders(
     State(state): State<AppState>,
     _: CurrentUser,
     Json(input): Json<RemindersInput>,
 ) -> ApiResult<Response> {
-    let email = input.include_email.unwrap_or(true);
-    let sms = input.include_sms.unwrap_or(true);
-    let trigger = input.trigger_automation.unwrap_or(false);
-    if !email && !sms && !trigger {
-        return Err(ApiError::unprocessable(
-            "Choose email, SMS or automation for the reminders.",
-        ));
-    }
-    let db = &state.queue.db;
-    let now = state.queue.clock.now_ms();
-    let horizon = state
+    let batch = ReminderBatch {
+        email: input.include_email.unwrap_or(true),
+        sms: input.include_sms.unwrap_or(true),
+        personalize: input.personalize_messages.unwrap_or(true),
+        trigger_automation: input.trigger_automation.unwrap_or(false),
+    };
+    batch.validate().map_err(ApiError::unprocessable)?;
+    let job = state
         .queue
-        .settings
-        .reminder_offsets
-        .iter()
-        .max()
-        .copied()
-        .unwrap_or(1440);
-    let meetings: Vec<_> = db
-        .meetings_upcoming(now + 1, 1000)
-        .await?
-        .into_iter()
-        .filter(|m| m.scheduled_at <= now + horizon * 60_000)
-        .collect();
-    let (mut emails_sent, mut sms_sent, mut reminded) = (0, 0, 0);
-    let mut jtx = state.queue.begin().await?;
-    for m in &meetings {
-        let contact = match &m.contact_id {
-            Some(id) => db.contact_get(id).await?,
-            None => None,
-        };
-        let who = recipients(m, contact.as_ref());
-        let n_email = if email { who.emails.len() } else { 0 };
-        let n_sms = usize::from(sms && who.phone.is_some());
-        if n_email + n_sms == 0 && !(trigger && contact.is_some()) {
-            continue;
-        }
-        // Slot 0: one reminder by hand per meeting time.
-        if !jtx
-            .tx()
-            .meeting_reminder_insert(&m.id, m.scheduled_at, 0, "queued", now)
-            .await?
-        {
-            continue;
-        }
-        let job = ReminderSend {
-            meeting_id: m.id.clone(),
-            scheduled_at: m.scheduled_at,
-            slot: 0,
-            email,
-            sms,
-            personalize: input.personalize_messages.unwrap_or(true),
-            trigger_automation: trigger,
-        };
-        jtx.enqueue(
-            NewJob::new(
-                ReminderSend::NAME,
-                serde_json::to_value(&job).map_err(anyhow::Error::from)?,
-            )
-            .idempotency_key(format!("reminder:{}:{}:0", m.id, m.scheduled_at)),
-        )
+        .enqueue(enqueue::job(&batch)?.unique_while_active("reminders"))
         .await?;
-        emails_sent += n_email;
-        sms_sent += n_sms;
-        reminded += 1;
-    }
-    jtx.commit().await?;
-    Ok(Json(json!({
-        "emailsSent": emails_sent,
-        "smsSent": sms_sent,
-        "meetings": reminded,
-    }))
-    .into_response())
+    Ok(enqueue::accepted(&job.id, &job.status))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

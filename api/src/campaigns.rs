@@ -3,9 +3,11 @@
 //!
 //! Choices: a bulk campaign with a future `scheduleAt` is created `scheduled` with its job enqueued
 //! for that time; `send` answers `successful` = recipients queued for delivery (suppressed addresses
-//! are skipped at send time and show in the campaign's progress). A single campaign is created
-//! `active` over its target audience (high-value: score ≥ 85, medium-value: 45–84, all-active: not
-//! customer or lost); its emailsSent/opens come from the ledger.
+//! are skipped at send time and show in the campaign's progress). A single campaign is created a
+//! `draft` over its target audience (high-value: score ≥ 85, medium-value: 45–84, all-active: not
+//! customer or lost) and sent, with the message written for it, as a bulk send to that audience
+//! (`POST /api/campaigns/{id}/send`); its emailsSent/opens come from the ledger. A campaign whose
+//! send job died shows `failed` with the job's reason (see `domain::campaigns`).
 
 use std::collections::BTreeMap;
 
@@ -13,12 +15,17 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
-use jobs::db::{Audience, CampaignRow, CampaignStats, DeliverabilityRow, TemplateRow};
+use jobs::db::{
+    Audience, CampaignRow, CampaignStats, DeliverabilityRow, FigureRow, FigureScope, TemplateRow,
+    figure_total,
+};
+use jobs::domain::campaigns::{CampaignState, LimitUse, SendJob, StateInput, campaign_state};
 use jobs::domain::contacts::{STATUSES, is_valid_email};
+use jobs::domain::email_figures::{EmailFigures, email_figures};
 use jobs::domain::figures::rate;
 use jobs::kinds::BulkCampaignSend;
 use jobs::kinds::bulk_campaign_send::campaign_audience;
-use jobs::mailing::{effective_daily_limit, window_keys};
+use jobs::mailing::{address_of, effective_daily_limit, window_keys};
 use jobs::queue::{JobKind, NewJob};
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
@@ -45,9 +52,14 @@ pub(crate) fn routes() -> Routes {
         .get("/api/email-templates", User, template_list)
         .post("/api/email-templates", User, template_create)
         .body::<TemplateInput>()
+        .put("/api/email-templates/{id}", User, template_update)
+        .body::<TemplateInput>()
+        .delete("/api/email-templates/{id}", User, template_delete)
         .get("/api/campaigns", User, single_list)
         .post("/api/campaigns", User, single_create)
         .body::<SingleInput>()
+        .post("/api/campaigns/{id}/send", User, single_send)
+        .body::<SingleSendInput>()
         .get("/api/campaigns/bulk-email", User, bulk_list)
         .post("/api/campaigns/bulk-email", User, bulk_create)
         .body::<BulkInput>()
@@ -57,11 +69,17 @@ pub(crate) fn routes() -> Routes {
             performance,
         )
         .get("/api/campaigns/bulk-email/audience", User, audience_count)
+        .get(
+            "/api/campaigns/bulk-email/audience/contacts",
+            User,
+            audience_contacts,
+        )
         .get("/api/campaigns/bulk-email/{id}", User, bulk_get)
         .post("/api/campaigns/bulk-email/{id}/send", User, bulk_send)
         .post("/api/campaigns/bulk-email/{id}/pause", User, bulk_pause)
         .post("/api/campaigns/bulk-email/{id}/resume", User, bulk_resume)
         .post("/api/campaigns/bulk-email/{id}/cancel", User, bulk_cancel)
+        .post("/api/campaigns/bulk-email/{id}/retry", User, bulk_retry)
         .get("/api/deliverability-settings", User, deliverability_get)
         .put("/api/deliverability-settings", Admin, deliverability_put)
         .body::<DeliverabilityInput>()
@@ -121,6 +139,58 @@ async fn template_create(
     _: CurrentUser,
     Json(input): Json<TemplateInput>,
 ) -> ApiResult<Response> {
+    let t = template_row(ulid::Ulid::new().to_string(), input)?;
+    state.queue.db.template_insert(&t).await?;
+    Ok((StatusCode::CREATED, axum::Json(TemplateView::from(t))).into_response())
+}
+
+/// Changes a template a user saved; built-in ones are starting points and stay as they are.
+async fn template_update(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+    Json(input): Json<TemplateInput>,
+) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    let existing = db
+        .template_get(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Template not found"))?;
+    if existing.is_builtin {
+        return Err(ApiError::conflict(
+            "Built-in templates cannot be changed; save a copy instead.",
+        ));
+    }
+    let mut t = template_row(id, input)?;
+    t.created_at = existing.created_at;
+    db.template_update(&t).await?;
+    Ok(axum::Json(TemplateView::from(t)).into_response())
+}
+
+async fn template_delete(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    let existing = db
+        .template_get(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Template not found"))?;
+    if existing.is_builtin {
+        return Err(ApiError::conflict("Built-in templates cannot be deleted."));
+    }
+    if db.template_in_use(&id).await? {
+        return Err(ApiError::conflict(
+            "A campaign was made from this template, so it stays; change it or save a new one.",
+        ));
+    }
+    db.template_delete(&id).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// A template from the form, or the 422 naming the missing fields.
+fn template_row(id: String, input: TemplateInput) -> ApiResult<TemplateRow> {
     let mut errors = BTreeMap::new();
     for (field, value) in [
         ("name", &input.name),
@@ -137,17 +207,15 @@ async fn template_create(
             errors,
         ));
     }
-    let t = TemplateRow {
-        id: ulid::Ulid::new().to_string(),
+    Ok(TemplateRow {
+        id,
         name: trimmed(&input.name).unwrap_or_default().to_string(),
         category: trimmed(&input.category).unwrap_or("custom").to_string(),
         subject: trimmed(&input.subject).unwrap_or_default().to_string(),
         body: input.body.unwrap_or_default(),
         is_builtin: false,
         created_at: now_ms(),
-    };
-    state.queue.db.template_insert(&t).await?;
-    Ok((StatusCode::CREATED, axum::Json(TemplateView::from(t))).into_response())
+    })
 }
 
 fn trimmed(v: &Option<String>) -> Option<&str> {
@@ -201,12 +269,37 @@ struct BulkView {
     total_recipients: i64,
     stats: StatsView,
     progress: ProgressView,
+    /// Why the send job died (`status` is `failed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure: Option<String>,
+    /// Why nothing is being sent now, and until when.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    waiting: Option<WaitingView>,
 }
 
-fn bulk_view(c: CampaignRow, s: Option<&CampaignStats>) -> BulkView {
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WaitingView {
+    reason: &'static str,
+    label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    until: Option<String>,
+}
+
+fn bulk_view(c: CampaignRow, s: Option<&CampaignStats>, state: Option<CampaignState>) -> BulkView {
     let s = s.cloned().unwrap_or_default();
     let total = s.total.max(i64::from(c.total_recipients));
+    let (status, failure, waiting) = match state {
+        Some(st) => (st.status, st.failure, st.waiting),
+        None => (c.status, None, None),
+    };
     BulkView {
+        failure,
+        waiting: waiting.map(|w| WaitingView {
+            reason: w.reason,
+            label: w.label,
+            until: w.until.map(to_rfc3339),
+        }),
         stats: StatsView {
             sent: s.sent,
             delivered: s.delivered,
@@ -227,7 +320,7 @@ fn bulk_view(c: CampaignRow, s: Option<&CampaignStats>) -> BulkView {
         id: c.id,
         name: c.name,
         description: c.description,
-        status: c.status,
+        status,
         subject: c.subject,
         template_id: c.template_id,
         from_email: c.from_email,
@@ -240,19 +333,104 @@ fn bulk_view(c: CampaignRow, s: Option<&CampaignStats>) -> BulkView {
     }
 }
 
+/// Each campaign's state as its send job and the limits make it (see `domain::campaigns`); only
+/// campaigns that may be waiting or failed read their job.
+async fn with_states(
+    state: &AppState,
+    rows: Vec<CampaignRow>,
+) -> ApiResult<Vec<(CampaignRow, Option<CampaignStats>, Option<CampaignState>)>> {
+    let rows = with_stats(state, rows).await?;
+    let db = &state.queue.db;
+    if !rows
+        .iter()
+        .any(|(c, _)| matches!(c.status.as_str(), "sending" | "scheduled" | "paused"))
+    {
+        return Ok(rows.into_iter().map(|(c, s)| (c, s, None)).collect());
+    }
+    let now = now_ms();
+    let kind_paused = db
+        .kinds_paused()
+        .await?
+        .iter()
+        .any(|k| k == BulkCampaignSend::NAME);
+    let settings = db.deliverability_get().await?;
+    let (hour, day) = window_keys(now);
+    let mailing = &state.queue.providers.mailing;
+    let mut out = Vec::with_capacity(rows.len());
+    for (c, s) in rows {
+        if !matches!(c.status.as_str(), "sending" | "scheduled" | "paused") {
+            out.push((c, s, None));
+            continue;
+        }
+        let job = db
+            .campaign_send_job(&c.id)
+            .await?
+            .map(|(status, run_at, error)| SendJob {
+                status,
+                run_at,
+                error,
+            });
+        let from = c.from_email.as_deref().unwrap_or(&mailing.sender.from);
+        let usage = db
+            .mailbox_usage(Some(&address_of(from)), &hour, &day)
+            .await?;
+        let st = campaign_state(&StateInput {
+            status: &c.status,
+            job: job.as_ref(),
+            kind_paused,
+            limits: LimitUse {
+                sent_this_hour: usage.this_hour,
+                hourly_limit: i64::from(settings.hourly_limit),
+                sent_today: usage.today,
+                daily_limit: effective_daily_limit(&settings, &usage),
+            },
+            deferred: s.as_ref().map_or(0, |s| s.deferred),
+            next_attempt_at: s.as_ref().and_then(|s| s.next_attempt_at),
+            now,
+        });
+        out.push((c, s, Some(st)));
+    }
+    Ok(out)
+}
+
+/// Each campaign's ledger stats, with the figures the screens show (sent, delivered, opened,
+/// clicked, replied, bounced) taken from `email_figures`, the one place every page counts them
+/// (docs/figures.md); the delivery progress stays the ledger's statuses.
 async fn with_stats(
     state: &AppState,
     rows: Vec<CampaignRow>,
 ) -> ApiResult<Vec<(CampaignRow, Option<CampaignStats>)>> {
     let ids: Vec<String> = rows.iter().map(|c| c.id.clone()).collect();
-    let stats = state.queue.db.campaign_stats(&ids).await?;
+    let db = &state.queue.db;
+    let stats = db.campaign_stats(&ids).await?;
+    let figures = db.email_figures(&FigureScope::default()).await?;
     Ok(rows
         .into_iter()
         .map(|c| {
-            let s = stats.iter().find(|s| s.campaign_id == c.id).cloned();
+            let s = stats
+                .iter()
+                .find(|s| s.campaign_id == c.id)
+                .cloned()
+                .map(|mut s| {
+                    let f = campaign_figures(&figures, &c.id);
+                    s.sent = f.sent;
+                    s.delivered = f.delivered;
+                    s.opened = f.opened;
+                    s.clicked = f.clicked;
+                    s.replied = f.replied;
+                    s.bounced = f.bounced;
+                    s
+                });
             (c, s)
         })
         .collect())
+}
+
+/// The figures of one campaign's messages.
+fn campaign_figures(rows: &[FigureRow], id: &str) -> EmailFigures {
+    email_figures(&figure_total(
+        rows.iter().filter(|r| r.campaign_id.as_deref() == Some(id)),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -268,10 +446,10 @@ async fn bulk_list(
 ) -> ApiResult<Response> {
     let (limit, offset) = paging(page.limit, page.offset)?;
     let (rows, total) = state.queue.db.campaign_list("bulk", limit, offset).await?;
-    let campaigns: Vec<BulkView> = with_stats(&state, rows)
+    let campaigns: Vec<BulkView> = with_states(&state, rows)
         .await?
         .into_iter()
-        .map(|(c, s)| bulk_view(c, s.as_ref()))
+        .map(|(c, s, st)| bulk_view(c, s.as_ref(), st))
         .collect();
     let mut res = axum::Json(json!({ "campaigns": campaigns })).into_response();
     res.headers_mut()
@@ -291,11 +469,11 @@ async fn load_bulk(state: &AppState, id: &str) -> ApiResult<CampaignRow> {
 
 async fn bulk_view_of(state: &AppState, id: &str) -> ApiResult<Response> {
     let c = load_bulk(state, id).await?;
-    let mut v = with_stats(state, vec![c]).await?;
-    let (c, s) = v
+    let mut v = with_states(state, vec![c]).await?;
+    let (c, s, st) = v
         .pop()
         .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
-    Ok(axum::Json(bulk_view(c, s.as_ref())).into_response())
+    Ok(axum::Json(bulk_view(c, s.as_ref(), st)).into_response())
 }
 
 async fn bulk_get(
@@ -312,7 +490,10 @@ struct BulkInput {
     name: Option<String>,
     description: Option<String>,
     subject: Option<String>,
+    /// The template it started from; optional when `body` is given.
     template_id: Option<String>,
+    /// Written in the composer: what is sent (else the template's body).
+    body: Option<String>,
     from_email: Option<String>,
     #[serde(default)]
     target_filters: TargetFilters,
@@ -325,15 +506,19 @@ async fn bulk_create(
     _: CurrentUser,
     Json(input): Json<BulkInput>,
 ) -> ApiResult<Response> {
-    let (Some(name), Some(subject), Some(template_id)) = (
+    let body = trimmed(&input.body);
+    let template_id = trimmed(&input.template_id);
+    let (Some(name), Some(subject), true) = (
         trimmed(&input.name),
         trimmed(&input.subject),
-        trimmed(&input.template_id),
+        body.is_some() || template_id.is_some(),
     ) else {
         return Err(ApiError::unprocessable(BULK_REQUIRED));
     };
     let db = &state.queue.db;
-    if db.template_get(template_id).await?.is_none() {
+    if let Some(template_id) = template_id
+        && db.template_get(template_id).await?.is_none()
+    {
         return Err(ApiError::unprocessable(format!(
             "Unknown template: {template_id}"
         )));
@@ -370,7 +555,7 @@ async fn bulk_create(
         description: trimmed(&input.description).map(String::from),
         status: "draft".into(),
         subject: Some(subject.to_string()),
-        template_id: Some(template_id.to_string()),
+        template_id: template_id.map(String::from),
         from_email,
         target_filters: Some(SqlJson(filters)),
         selected_contact_ids: selected.map(|ids| SqlJson(json!(ids))),
@@ -396,6 +581,9 @@ async fn bulk_create(
     // The campaign and its scheduled run commit together.
     let mut tx = state.queue.begin().await?;
     tx.tx().campaign_insert(&c).await?;
+    if let Some(body) = body {
+        tx.tx().campaign_body_set(&c.id, body).await?;
+    }
     if let Some(at) = scheduled {
         tx.enqueue(
             NewJob::new(BulkCampaignSend::NAME, json!({ "campaignId": c.id }))
@@ -405,12 +593,21 @@ async fn bulk_create(
         .await?;
     }
     tx.commit().await?;
-    let view = bulk_view(c, None);
+    let view = bulk_view(c, None, None);
     Ok((StatusCode::CREATED, axum::Json(view)).into_response())
+}
+
+/// The campaign's sending run: one at a time per campaign.
+fn send_job(campaign_id: &str) -> NewJob {
+    NewJob::new(BulkCampaignSend::NAME, json!({ "campaignId": campaign_id }))
+        .unique_while_active(format!("campaign:{campaign_id}"))
 }
 
 async fn start_sending(state: &AppState, c: &CampaignRow, from: &[&str]) -> ApiResult<Response> {
     let db = &state.queue.db;
+    if let Some(why) = state.queue.providers.mailing.send_blocked() {
+        return Err(ApiError::conflict(why));
+    }
     let recipients = db.audience_count(&campaign_audience(c)).await?;
     if recipients == 0 && from.contains(&"draft") {
         return Err(ApiError::unprocessable(NO_RECIPIENTS));
@@ -424,13 +621,7 @@ async fn start_sending(state: &AppState, c: &CampaignRow, from: &[&str]) -> ApiR
             from.join(" or ")
         )));
     }
-    let job = state
-        .queue
-        .enqueue(
-            NewJob::new(BulkCampaignSend::NAME, json!({ "campaignId": c.id }))
-                .unique_while_active(format!("campaign:{}", c.id)),
-        )
-        .await?;
+    let job = state.queue.enqueue(send_job(&c.id)).await?;
     Ok(axum::Json(json!({
         "success": true,
         "successful": recipients,
@@ -462,6 +653,28 @@ async fn bulk_resume(
 ) -> ApiResult<Response> {
     let c = load_bulk(&state, &id).await?;
     start_sending(&state, &c, &["paused"]).await
+}
+
+/// Sends again a campaign whose send job died (shown `failed`): a new job picks up the recipients
+/// still queued; those already handled are not sent twice (the ledger holds them).
+async fn bulk_retry(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let c = load_bulk(&state, &id).await?;
+    let failed = with_states(&state, vec![c])
+        .await?
+        .pop()
+        .and_then(|(_, _, st)| st)
+        .is_some_and(|st| st.status == "failed");
+    if !failed {
+        return Err(ApiError::conflict(
+            "Only a campaign whose sending failed can be retried",
+        ));
+    }
+    let job = state.queue.enqueue(send_job(&id)).await?;
+    Ok(axum::Json(json!({ "success": true, "jobId": job.id })).into_response())
 }
 
 async fn bulk_pause(
@@ -517,14 +730,52 @@ struct AudienceQuery {
     /// Comma-separated.
     statuses: Option<String>,
     states: Option<String>,
+    limit: Option<i64>,
+    offset: Option<i64>,
 }
 
-/// How many contacts a targeting matches (the create dialog's count).
-async fn audience_count(
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AudienceMemberView {
+    id: String,
+    first_name: String,
+    last_name: String,
+    email: Option<String>,
+    score: i32,
+    status: String,
+    company_name: Option<String>,
+}
+
+/// The contacts a targeting matches, a page at a time, by the same filter the send applies (the
+/// dialog's pick list, and the composer's preview picker); `X-Total-Count` is every match.
+async fn audience_contacts(
     State(state): State<AppState>,
     _: CurrentUser,
     Query(q): Query<AudienceQuery>,
 ) -> ApiResult<Response> {
+    let (limit, offset) = paging(q.limit, q.offset)?;
+    let audience = audience_filters(&q).audience(None)?;
+    let db = &state.queue.db;
+    let total = db.audience_count(&audience).await?;
+    let items: Vec<AudienceMemberView> = db
+        .audience_page(&audience, limit, offset)
+        .await?
+        .into_iter()
+        .map(|m| AudienceMemberView {
+            id: m.id,
+            first_name: m.first_name,
+            last_name: m.last_name,
+            email: m.email,
+            score: m.score,
+            status: m.status,
+            company_name: m.company_name,
+        })
+        .collect();
+    Ok(with_total(items, total))
+}
+
+/// The targeting of an audience query, as the send will read it.
+fn audience_filters(q: &AudienceQuery) -> TargetFilters {
     let split = |v: &Option<String>| -> Vec<String> {
         v.as_deref()
             .unwrap_or_default()
@@ -534,12 +785,21 @@ async fn audience_count(
             .map(String::from)
             .collect()
     };
-    let filters = TargetFilters {
+    TargetFilters {
         score_min: q.score_min,
         score_max: q.score_max,
         statuses: split(&q.statuses),
         states: split(&q.states),
-    };
+    }
+}
+
+/// How many contacts a targeting matches (the create dialog's count).
+async fn audience_count(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<AudienceQuery>,
+) -> ApiResult<Response> {
+    let filters = audience_filters(&q);
     let count = state
         .queue
         .db
@@ -548,29 +808,26 @@ async fn audience_count(
     Ok(axum::Json(json!({ "count": count })).into_response())
 }
 
-/// Totals over every bulk campaign; averages are of per-campaign rates over campaigns that sent.
+/// The figures of every bulk campaign's messages together (docs/figures.md). The "average" rates
+/// are of all those messages (opened / sent), so they agree with the other screens' rates.
 async fn performance(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
     let db = &state.queue.db;
     let (rows, total) = db.campaign_list("bulk", 10_000, 0).await?;
-    let ids: Vec<String> = rows.iter().map(|c| c.id.clone()).collect();
-    let stats = db.campaign_stats(&ids).await?;
-    let sent: Vec<&CampaignStats> = stats.iter().filter(|s| s.sent > 0).collect();
-    let avg = |f: fn(&CampaignStats) -> i64| {
-        if sent.is_empty() {
-            0.0
-        } else {
-            let sum: f64 = sent.iter().map(|s| rate(f(s), s.sent)).sum();
-            (sum * 10.0 / sent.len() as f64).round() / 10.0
-        }
-    };
+    let figures = db.email_figures(&FigureScope::default()).await?;
+    let f = email_figures(&figure_total(figures.iter().filter(|r| {
+        r.campaign_id
+            .as_deref()
+            .is_some_and(|id| rows.iter().any(|c| c.id == id))
+    })));
     Ok(axum::Json(json!({
         "success": true,
         "performance": {
             "totalCampaigns": total,
-            "totalEmailsSent": stats.iter().map(|s| s.sent).sum::<i64>(),
-            "averageOpenRate": avg(|s| s.opened),
-            "averageClickRate": avg(|s| s.clicked),
-            "averageReplyRate": avg(|s| s.replied),
+            "totalEmailsSent": f.sent,
+            "averageOpenRate": f.open_rate,
+            "averageClickRate": f.click_rate,
+            "averageReplyRate": f.reply_rate,
+            "figures": f,
         }
     }))
     .into_response())
@@ -594,15 +851,35 @@ struct SingleView {
     start_date: Option<String>,
     end_date: Option<String>,
     created_at: String,
+    subject: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    waiting: Option<WaitingView>,
 }
 
-fn single_view(c: CampaignRow, s: Option<&CampaignStats>) -> SingleView {
+fn single_view(
+    c: CampaignRow,
+    s: Option<&CampaignStats>,
+    state: Option<CampaignState>,
+) -> SingleView {
     let (sent, opened) = s.map(|s| (s.sent, s.opened)).unwrap_or_default();
+    let (status, failure, waiting) = match state {
+        Some(st) => (st.status, st.failure, st.waiting),
+        None => (c.status, None, None),
+    };
     SingleView {
+        subject: c.subject,
+        failure,
+        waiting: waiting.map(|w| WaitingView {
+            reason: w.reason,
+            label: w.label,
+            until: w.until.map(to_rfc3339),
+        }),
         id: c.id,
         name: c.name,
         description: c.description,
-        status: c.status,
+        status,
         target_audience: c.target_audience,
         ai_model: c.ai_model,
         emails_sent: sent,
@@ -626,10 +903,10 @@ async fn single_list(
         .db
         .campaign_list("single", limit, offset)
         .await?;
-    let items: Vec<SingleView> = with_stats(&state, rows)
+    let items: Vec<SingleView> = with_states(&state, rows)
         .await?
         .into_iter()
-        .map(|(c, s)| single_view(c, s.as_ref()))
+        .map(|(c, s, st)| single_view(c, s.as_ref(), st))
         .collect();
     Ok(with_total(items, total))
 }
@@ -703,7 +980,8 @@ async fn single_create(
         kind: "single".into(),
         name: name.to_string(),
         description: Some(description.to_string()),
-        status: "active".into(),
+        // A draft until its message is written and sent (`POST /api/campaigns/{id}/send`).
+        status: "draft".into(),
         subject: None,
         template_id: None,
         from_email: None,
@@ -715,14 +993,72 @@ async fn single_create(
         total_recipients: i32::try_from(recipients).unwrap_or(i32::MAX),
         created_at: now,
         updated_at: now,
-        started_at: Some(now),
+        started_at: None,
         sent_at: None,
         ended_at: None,
     };
     let mut tx = state.queue.db.begin().await?;
     tx.campaign_insert(&c).await?;
     tx.commit().await?;
-    Ok((StatusCode::CREATED, axum::Json(single_view(c, None))).into_response())
+    Ok((StatusCode::CREATED, axum::Json(single_view(c, None, None))).into_response())
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SingleSendInput {
+    subject: Option<String>,
+    body: Option<String>,
+}
+
+/// Sends a single campaign as a bulk send to its audience, with the message written for it; the
+/// answer names the job to follow.
+async fn single_send(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+    Json(input): Json<SingleSendInput>,
+) -> ApiResult<Response> {
+    let db = &state.queue.db;
+    let c = db
+        .campaign_get(&id)
+        .await?
+        .filter(|c| c.kind == "single")
+        .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
+    let (Some(subject), Some(body)) = (trimmed(&input.subject), trimmed(&input.body)) else {
+        return Err(ApiError::unprocessable("Subject and body are required."));
+    };
+    if c.status != "draft" && c.status != "active" {
+        return Err(ApiError::conflict(format!(
+            "Only a draft campaign can be sent; this one is {}",
+            c.status
+        )));
+    }
+    if let Some(why) = state.queue.providers.mailing.send_blocked() {
+        return Err(ApiError::conflict(why));
+    }
+    let audience = single_audience(c.target_audience.as_deref().unwrap_or("all-active"));
+    let recipients = db.audience_count(&audience).await?;
+    if recipients == 0 {
+        return Err(ApiError::unprocessable(NO_RECIPIENTS));
+    }
+    db.campaign_content_set(&c.id, subject, &audience.to_rules(), body)
+        .await?;
+    // Campaigns made before single ones could send were created `active`.
+    if !db
+        .campaign_set_status(&c.id, &["draft", "active"], "sending", now_ms())
+        .await?
+    {
+        return Err(ApiError::conflict(
+            "The campaign changed; reload and try again",
+        ));
+    }
+    let job = state.queue.enqueue(send_job(&c.id)).await?;
+    Ok(axum::Json(json!({
+        "success": true,
+        "totalRecipients": recipients,
+        "jobId": job.id,
+    }))
+    .into_response())
 }
 
 // ---- deliverability ----

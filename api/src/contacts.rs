@@ -17,9 +17,9 @@ use jobs::db::{
 };
 use jobs::domain::contacts::{
     self as rules, DEFAULT_SCORE, DEFAULT_STATUS, Direction, NO_EXPORT_MESSAGE, PIPELINE,
-    REQUIRED_MESSAGE, STATUSES,
+    REQUIRED_MESSAGE,
 };
-use jobs::domain::{like_pattern, non_empty, one_of_message};
+use jobs::domain::{non_empty, one_of_message};
 use jobs::queue::NewJob;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
@@ -29,6 +29,7 @@ use crate::enqueue::{accepted, trigger_job};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{Page, csv_download, paging, with_total};
+use crate::targeting::{ContactListFilter, status_checked};
 use crate::validate::{field_error, merge_text, present};
 use crate::{Access, AppState, Routes};
 
@@ -105,6 +106,10 @@ pub(crate) struct ContactView {
     verification_warnings: Vec<String>,
     /// The factors behind `score` (the contact dialog's AI analysis).
     score_factors: Option<serde_json::Value>,
+    /// The company's name, city and state (every contact, lead and customer card shows them).
+    company_name: Option<String>,
+    company_city: Option<String>,
+    company_state: Option<String>,
 }
 
 impl From<ContactRow> for ContactView {
@@ -132,6 +137,9 @@ impl From<ContactRow> for ContactView {
             verified_by: c.verified_by.0,
             verification_warnings: c.verification_warnings.0,
             score_factors: c.score_factors.map(|f| f.0),
+            company_name: c.company_name,
+            company_city: c.company_city,
+            company_state: c.company_state,
         }
     }
 }
@@ -154,38 +162,16 @@ struct ListQuery {
     offset: Option<i64>,
 }
 
-fn status_checked(status: &str) -> ApiResult<String> {
-    let status = status.trim();
-    if rules::is_status(status) {
-        Ok(status.to_string())
-    } else {
-        Err(field_error("status", one_of_message("status", &STATUSES)))
-    }
-}
-
 /// The list filters, validated (shared by the list and the export).
 fn filter_from(q: &ListQuery) -> ApiResult<ContactFilter> {
-    let states = match non_empty(q.region.as_deref()) {
-        None => None,
-        Some(region) => Some(
-            rules::region_states(&region)
-                .ok_or_else(|| {
-                    field_error("region", one_of_message("region", &rules::region_names()))
-                })?
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-        ),
-    };
-    Ok(ContactFilter {
-        q: non_empty(q.q.as_deref()),
-        role: non_empty(q.role.as_deref()).map(|s| like_pattern(&s)),
-        status: non_empty(q.status.as_deref())
-            .map(|s| status_checked(&s))
-            .transpose()?,
-        company_id: non_empty(q.company_id.as_deref()),
-        states,
-    })
+    ContactListFilter {
+        q: q.q.clone(),
+        role: q.role.clone(),
+        status: q.status.clone(),
+        region: q.region.clone(),
+        company_id: q.company_id.clone(),
+    }
+    .filter()
 }
 
 async fn contact_list(

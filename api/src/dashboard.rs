@@ -8,12 +8,13 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use jobs::db::DashboardWindows;
+use jobs::db::{DashboardWindows, FigureScope, figure_total};
 use jobs::domain::dashboard::{
     self, ReportCompany, ReportContact, ReportDeal, ReportSummary, TARGET_STATES, change_text,
-    is_state, month_bounds,
+    is_state, meeting_rate, month_bounds,
 };
-use jobs::domain::figures::{DAY_MS, day_of, growth, percent};
+use jobs::domain::email_figures::{EmailFigures, email_figures};
+use jobs::domain::figures::{DAY_MS, day_of, growth};
 use jobs::time::now_ms;
 use serde::{Deserialize, Serialize};
 
@@ -46,7 +47,8 @@ struct DashboardMetrics {
     prospects_change_text: String,
     /// Meetings that are not cancelled.
     meetings_scheduled: i64,
-    /// meetingsScheduled / contacts contacted, percent.
+    /// The meeting rate of the last 30 days (the campaign performance card's at 30 days): contacts
+    /// contacted in them who booked a meeting in them, per contact contacted, percent.
     meeting_conversion_rate: f64,
     /// Open deals (not closed_won or closed_lost).
     active_deals: i64,
@@ -86,13 +88,18 @@ async fn dashboard_metrics_compute(state: AppState) -> ApiResult<serde_json::Val
             month_end,
         })
         .await?;
+    let w = state
+        .queue
+        .db
+        .dashboard_window_counts(now - METRICS_MEETING_DAYS * DAY_MS)
+        .await?;
     let change = growth(c.companies_recent, c.companies_previous);
     let metrics = DashboardMetrics {
         prospects_identified: c.companies,
         prospects_change: change,
         prospects_change_text: change_text(change),
         meetings_scheduled: c.meetings,
-        meeting_conversion_rate: percent(c.meetings, c.contacts_contacted),
+        meeting_conversion_rate: meeting_rate(w.meetings_created, w.contacts_contacted),
         active_deals: c.active_deals,
         pipeline_value: c.pipeline_value,
         upcoming_meetings: c.upcoming_meetings,
@@ -107,20 +114,26 @@ struct TimeframeQuery {
     timeframe: Option<String>,
 }
 
+/// The window of the metrics card's meeting rate.
+const METRICS_MEETING_DAYS: i64 = 30;
+
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CampaignPerformance {
     timeframe: i64,
-    /// Delivered / sent, percent; 0 until emails are sent.
+    /// Delivered / sent, percent, of the messages sent in the window; 0 when none was.
     delivery_rate: f64,
-    /// Replied / delivered, percent; 0 until emails are sent.
+    /// Replied / sent, percent, of the messages sent in the window; 0 when none was.
     response_rate: f64,
-    /// Meetings created in the window / contacts contacted in the window, percent.
+    /// Contacts contacted in the window who booked a meeting in it, per contact contacted, percent.
     meeting_rate: f64,
-    /// False while there are no email sends to rate (the email engine is not built yet).
+    /// True once a message was sent in the window.
     email_data_available: bool,
+    /// Contacts contacted in the window with a meeting created in it.
     meetings_created: i64,
     contacts_contacted: i64,
+    /// The messages sent in the window: counts and rates as every screen shows them.
+    emails: EmailFigures,
 }
 
 async fn campaign_performance(
@@ -138,19 +151,25 @@ async fn campaign_performance(
             ));
         }
     };
-    let w = state
-        .queue
-        .db
-        .dashboard_window_counts(now_ms() - days * DAY_MS)
+    let db = &state.queue.db;
+    let since = now_ms() - days * DAY_MS;
+    let w = db.dashboard_window_counts(since).await?;
+    let rows = db
+        .email_figures(&FigureScope {
+            since: Some(since),
+            ..FigureScope::default()
+        })
         .await?;
+    let emails = email_figures(&figure_total(&rows));
     Ok(Json(CampaignPerformance {
         timeframe: days,
-        delivery_rate: 0.0,
-        response_rate: 0.0,
-        meeting_rate: percent(w.meetings_created, w.contacts_contacted),
-        email_data_available: false,
+        delivery_rate: emails.delivery_rate,
+        response_rate: emails.reply_rate,
+        meeting_rate: meeting_rate(w.meetings_created, w.contacts_contacted),
+        email_data_available: emails.sent > 0,
         meetings_created: w.meetings_created,
         contacts_contacted: w.contacts_contacted,
+        emails,
     }))
 }
 

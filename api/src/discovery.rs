@@ -4,8 +4,9 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use jobs::db::JobList;
 use jobs::kinds::DiscoveryScan;
-use jobs::queue::{JobKind, NewJob};
+use jobs::queue::{JobKind, JobView, NewJob};
 use serde_json::json;
 
 use crate::enqueue::accepted;
@@ -17,6 +18,35 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .post("/api/discovery/scan", Access::User, scan)
         .body::<DiscoveryScan>()
+        .get("/api/discovery/scans/active", Access::User, active_scan)
+}
+
+/// The newest discovery scan still under way (running, retrying, then queued), so a reloaded
+/// Discovery page follows it again; `null` when there is none. Any signed-in user may ask: the
+/// ops job list is for admins.
+async fn active_scan(
+    State(state): State<AppState>,
+    _: CurrentUser,
+) -> ApiResult<axum::Json<Option<JobView>>> {
+    for status in ["running", "retrying", "queued"] {
+        let (rows, _) = state
+            .queue
+            .db
+            .job_list(&JobList {
+                kind: Some(DiscoveryScan::NAME),
+                status: Some(status),
+                text: None,
+                from: None,
+                until: None,
+                limit: 1,
+                offset: 0,
+            })
+            .await?;
+        if let Some(job) = rows.into_iter().next() {
+            return Ok(axum::Json(Some(JobView::from(job))));
+        }
+    }
+    Ok(axum::Json(None))
 }
 
 async fn scan(

@@ -16,9 +16,11 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use jobs::db::{
-    ActivityInsert, AuditInsert, CampaignRow, EventInsert, MessageInsert, WEBHOOK_TOKEN,
+    ActivityInsert, AuditInsert, CampaignRow, EventInsert, FigureScope, MessageInsert,
+    WEBHOOK_TOKEN, figure_total,
 };
-use jobs::domain::figures::rate;
+use jobs::domain::email_figures::email_figures;
+use jobs::email::compose::render;
 use jobs::email::sendgrid;
 use jobs::kinds::EmailSend;
 use jobs::mailing::{address_of, apply_event};
@@ -34,6 +36,8 @@ use crate::webhook_token::{check_install_token, install_token, sealer};
 use crate::{Access, AppState, Routes};
 
 pub const NO_EMAIL: &str = "No Email Address: Email address not available for this contact.";
+/// Messages a contact's email history lists (newest first).
+const HISTORY_MESSAGES: i64 = 20;
 
 pub(crate) fn routes() -> Routes {
     use Access::{Admin, Public, User};
@@ -172,10 +176,43 @@ async fn email_history(
         .into_iter()
         .map(|e| json!({ "eventType": e.event_type, "timestamp": to_rfc3339(e.occurred_at) }))
         .collect();
+    // Its counts and rates as every screen shows them (docs/figures.md).
+    let figures = email_figures(&figure_total(
+        &db.email_figures(&FigureScope {
+            contact_id: Some(&id),
+            ..FigureScope::default()
+        })
+        .await?,
+    ));
+    // Every message, from the moment it is queued: a direct email shows before it is sent.
+    let messages: Vec<Value> = db
+        .contact_messages(&id, HISTORY_MESSAGES)
+        .await?
+        .into_iter()
+        .map(|m| {
+            let vars = m.vars.0.as_object().cloned().unwrap_or_default();
+            json!({
+                "id": m.id,
+                "subject": m.subject.map(|s| render(&s, &vars, false)),
+                "campaignName": m.campaign_name,
+                "to": m.to_email,
+                "status": m.status,
+                "error": m.last_error,
+                "createdAt": to_rfc3339(m.created_at),
+                "sentAt": m.sent_at.map(to_rfc3339),
+                "openedAt": m.opened_at.map(to_rfc3339),
+                "clickedAt": m.clicked_at.map(to_rfc3339),
+                "repliedAt": m.replied_at.map(to_rfc3339),
+                "bouncedAt": m.bounced_at.map(to_rfc3339),
+            })
+        })
+        .collect();
     Ok(axum::Json(json!({
         "totalEvents": total,
         "campaigns": campaigns,
         "recentEvents": recent,
+        "messages": messages,
+        "figures": figures,
     }))
     .into_response())
 }
@@ -185,8 +222,8 @@ struct Timeframe {
     timeframe: Option<String>,
 }
 
-/// Rates over the last `timeframe` days (default 30): distinct messages opened, clicked or replied
-/// per message sent, in percent with one decimal.
+/// The email figures (docs/figures.md) of the messages sent in the last `timeframe` days (default
+/// 30): the seed's fields and, in `figures`, every count and rate.
 async fn analytics(
     State(state): State<AppState>,
     _: CurrentUser,
@@ -206,24 +243,24 @@ async fn analytics(
                 ApiError::unprocessable("timeframe must be a number of days from 1 to 365")
             })?,
     };
-    let since = now_ms() - days * 86_400_000;
-    let counts = state.queue.db.event_counts(since).await?;
-    let messages = |t: &str| {
-        counts
-            .iter()
-            .find(|c| c.event_type == t)
-            .map(|c| c.messages)
-            .unwrap_or(0)
-    };
-    let sent = messages("sent");
+    let rows = state
+        .queue
+        .db
+        .email_figures(&FigureScope {
+            since: Some(now_ms() - days * 86_400_000),
+            ..FigureScope::default()
+        })
+        .await?;
+    let f = email_figures(&figure_total(&rows));
     Ok(axum::Json(json!({
         "timeframe": days,
-        "totalSent": sent,
-        "delivered": messages("delivered"),
-        "bounced": messages("bounced"),
-        "openRate": rate(messages("opened"), sent),
-        "clickRate": rate(messages("clicked"), sent),
-        "replyRate": rate(messages("replied"), sent),
+        "totalSent": f.sent,
+        "delivered": f.delivered,
+        "bounced": f.bounced,
+        "openRate": f.open_rate,
+        "clickRate": f.click_rate,
+        "replyRate": f.reply_rate,
+        "figures": f,
     }))
     .into_response())
 }

@@ -15,6 +15,7 @@ mod calendar;
 mod calendar_feed;
 mod campaigns;
 mod companies;
+mod composer;
 mod contacts;
 mod csrf;
 mod dashboard;
@@ -32,10 +33,12 @@ mod list;
 mod meetings;
 mod openapi;
 mod ops;
+mod outreach;
 mod scoring;
 mod sequences;
 mod targeting;
 mod tracking;
+mod users;
 mod validate;
 mod voice;
 mod web;
@@ -298,13 +301,16 @@ pub fn routes() -> Routes {
         .merge(discovery::routes())
         .merge(scoring::routes())
         .merge(campaigns::routes())
+        .merge(composer::routes())
         .merge(email::routes())
         .merge(tracking::routes())
         .merge(sequences::routes())
+        .merge(outreach::routes())
         .merge(inbound::routes())
         .merge(invoices::routes())
         .merge(voice::routes())
         .merge(ai::routes())
+        .merge(users::routes())
         .merge(openapi::routes())
 }
 

@@ -1,11 +1,14 @@
 //! Lead intelligence: AI scoring (seed 002 "Automation, scoring"), verification and enrichment
 //! (seed 001 §7), one contact or many, and the scoring insights. The work runs as jobs; the
-//! answers are `202` with the job to follow, whose result has the seed's shapes.
+//! answers are `202` with the job to follow, whose result has the seed's shapes. "Many" is a
+//! selection: picked contacts or everyone the contacts list's filters match (at most 10,000).
+
+use std::collections::HashSet;
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use jobs::kinds::{AiScore, BulkAiScore, ContactEnrich, ContactVerify, HIGH_VALUE, MAX_ENRICH};
+use jobs::kinds::{AiScore, BulkAiScore, ContactEnrich, ContactVerify, HIGH_VALUE};
 use jobs::queue::{JobKind, NewJob};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -13,6 +16,7 @@ use serde_json::json;
 use crate::enqueue::accepted;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path};
+use crate::targeting::Selection;
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
@@ -50,13 +54,38 @@ async fn score_one(
     Ok(accepted(&job.id, &job.status))
 }
 
+/// Which contacts: picked ids, the contacts of picked companies, or every contact the contacts
+/// list's filters match (`contactFilter`, the list's own query parameters), up to 10,000.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BulkBody {
-    #[serde(default)]
-    contact_ids: Vec<String>,
+    #[serde(flatten)]
+    selection: Selection,
     #[serde(default)]
     use_enterprise_model: bool,
+}
+
+/// The selected contacts' ids; `empty` is the answer when nothing is selected or matches.
+async fn selected_ids(
+    state: &AppState,
+    selection: &Selection,
+    empty: &str,
+) -> ApiResult<Vec<String>> {
+    let ids = match selection.contact_ids(&state.queue.db).await? {
+        Some(ids) if !ids.is_empty() => ids,
+        _ => return Err(ApiError::unprocessable(empty)),
+    };
+    // Picked contacts keep the order they were picked in: the job's results list them so.
+    let mut seen = HashSet::new();
+    let mut ordered: Vec<String> = selection
+        .contact_ids
+        .iter()
+        .flatten()
+        .filter(|id| seen.insert(id.as_str()))
+        .cloned()
+        .collect();
+    ordered.extend(ids.into_iter().filter(|id| !seen.contains(id.as_str())));
+    Ok(ordered)
 }
 
 async fn score_many(
@@ -64,20 +93,12 @@ async fn score_many(
     _: CurrentUser,
     Json(body): Json<BulkBody>,
 ) -> ApiResult<Response> {
-    if body.contact_ids.is_empty() {
-        return Err(ApiError::unprocessable(NO_CONTACTS));
-    }
-    if body.contact_ids.len() > jobs::kinds::MAX_BULK_SCORE {
-        return Err(ApiError::unprocessable(format!(
-            "At most {} contacts can be scored at once",
-            jobs::kinds::MAX_BULK_SCORE
-        )));
-    }
+    let ids = selected_ids(&state, &body.selection, NO_CONTACTS).await?;
     // Only contacts that need it (seed 002 §5): never scored or below the rescoring threshold.
     let due = state
         .queue
         .db
-        .contact_score_facts_many(&body.contact_ids, jobs::kinds::RESCORE_BELOW)
+        .contact_score_facts_many(&ids, jobs::kinds::RESCORE_BELOW)
         .await?;
     if due.is_empty() {
         let body = json!({ "message": ALL_SCORED, "scoringResults": [] });
@@ -174,11 +195,12 @@ async fn enrich_one(
     .await
 }
 
+/// Which contacts, as [`BulkBody`].
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct EnrichBody {
-    #[serde(default)]
-    contact_ids: Vec<String>,
+    #[serde(flatten)]
+    selection: Selection,
 }
 
 async fn enrich_many(
@@ -186,21 +208,11 @@ async fn enrich_many(
     _: CurrentUser,
     Json(body): Json<EnrichBody>,
 ) -> ApiResult<Response> {
-    if body.contact_ids.is_empty() {
-        return Err(ApiError::unprocessable(
-            "Select at least one contact to enrich.",
-        ));
-    }
-    if body.contact_ids.len() > MAX_ENRICH {
-        return Err(ApiError::unprocessable(format!(
-            "At most {MAX_ENRICH} contacts can be enriched at once"
-        )));
-    }
-    enqueue(
+    let contact_ids = selected_ids(
         &state,
-        &ContactEnrich {
-            contact_ids: body.contact_ids,
-        },
+        &body.selection,
+        "Select at least one contact to enrich.",
     )
-    .await
+    .await?;
+    enqueue(&state, &ContactEnrich { contact_ids }).await
 }

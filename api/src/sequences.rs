@@ -12,8 +12,16 @@ use std::collections::BTreeMap;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use jobs::db::{Audience, Enroll, ReplyRuleRow, SequenceCounts, SequenceRow, StepRow, StepStats};
+use jobs::db::{
+    Audience, Enroll, FigureRow, FigureScope, ReplyRuleRow, SequenceCounts, SequenceRow, StepRow,
+    figure_total,
+};
+use jobs::domain::email_figures::email_figures;
 use jobs::domain::one_of_message;
+use jobs::domain::sequences::{WaitInput, sequence_waiting, step_moves};
+use jobs::kinds::{SequenceStepSend, SequenceTick};
+use jobs::mailing::{effective_daily_limit, window_keys};
+use jobs::queue::JobKind;
 use jobs::sending_window::SendingWindow;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::Deserialize;
@@ -23,7 +31,7 @@ use sqlx::types::Json as SqlJson;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
-use crate::targeting::TargetFilters;
+use crate::targeting::{Selection, Skipped, TargetFilters};
 use crate::validate::{Body, Field};
 use crate::{Access, AppState, Routes};
 
@@ -256,12 +264,21 @@ fn sequence_view(s: SequenceRow, c: Option<&SequenceCounts>) -> Value {
 }
 
 async fn view_of(state: &AppState, s: SequenceRow) -> ApiResult<Value> {
-    let counts = state
-        .queue
-        .db
-        .sequence_counts(std::slice::from_ref(&s.id))
-        .await?;
-    Ok(sequence_view(s, counts.first()))
+    let db = &state.queue.db;
+    let counts = db.sequence_counts(std::slice::from_ref(&s.id)).await?;
+    // The sequence's email figures, counted like every other screen's (docs/figures.md).
+    let figures = email_figures(&figure_total(
+        &db.email_figures(&FigureScope {
+            sequence_id: Some(&s.id),
+            ..FigureScope::default()
+        })
+        .await?,
+    ));
+    let mut view = sequence_view(s, counts.first());
+    if let Some(v) = view.as_object_mut() {
+        v.insert("figures".into(), json!(figures));
+    }
+    Ok(view)
 }
 
 async fn sequence_list(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
@@ -445,7 +462,54 @@ async fn sequence_get(
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
     let s = load(&state, &id).await?;
-    Ok(axum::Json(view_of(&state, s).await?).into_response())
+    let counts = state
+        .queue
+        .db
+        .sequence_counts(std::slice::from_ref(&s.id))
+        .await?;
+    let waiting = waiting_of(&state, &s, counts.first().map_or(0, |c| c.active)).await?;
+    let mut view = view_of(&state, s).await?;
+    view["waiting"] = waiting;
+    Ok(axum::Json(view).into_response())
+}
+
+/// Why the sequence is not sending now and until when (`waiting` on its detail; null when it
+/// sends): from its enrollments, the sending limits (all mailboxes, as the deliverability screen
+/// counts them), ops' pauses of the sequence jobs and its window in the sender's zone.
+async fn waiting_of(state: &AppState, s: &SequenceRow, active: i64) -> ApiResult<Value> {
+    let db = &state.queue.db;
+    let now = now_ms();
+    let settings = db.deliverability_get().await?;
+    let (hour, day) = window_keys(now);
+    let usage = db.mailbox_usage(None, &hour, &day).await?;
+    let kinds_paused = db
+        .kinds_paused()
+        .await?
+        .iter()
+        .any(|k| k == SequenceTick::NAME || k == SequenceStepSend::NAME);
+    let window_opens = s
+        .sending_window
+        .as_ref()
+        .and_then(|w| SendingWindow::parse(&w.0).ok())
+        .map(|w| w.next_open(now, None));
+    let today = now - now.rem_euclid(86_400_000);
+    let waiting = sequence_waiting(&WaitInput {
+        status: &s.status,
+        now,
+        active_enrollments: active,
+        kinds_paused,
+        sent_this_hour: usage.this_hour,
+        hourly_limit: i64::from(settings.hourly_limit),
+        sent_today: usage.today,
+        daily_limit: effective_daily_limit(&settings, &usage),
+        window_opens,
+        enrolled_today: db.enrollments_since(&s.id, today).await?,
+        max_daily_enrollments: i64::from(s.max_daily_enrollments),
+    });
+    Ok(waiting.map_or(
+        Value::Null,
+        |w| json!({ "reason": w.reason, "label": w.label, "until": w.until.map(to_rfc3339) }),
+    ))
 }
 
 async fn sequence_update(
@@ -482,19 +546,21 @@ async fn sequence_delete(
 
 // ---- steps ----
 
-/// The counts of one step as the seed names them.
-fn totals(rows: &[&StepStats]) -> Map<String, Value> {
-    let sum = |f: fn(&StepStats) -> i64| rows.iter().map(|r| f(r)).sum::<i64>();
+/// The counts of one step (or variant) as the seed names them, from `email_figures` like every
+/// other screen's (docs/figures.md), and all its figures in `figures`.
+fn totals(rows: &[&FigureRow]) -> Map<String, Value> {
+    let f = email_figures(&figure_total(rows.iter().copied()));
     let mut m = Map::new();
-    m.insert("totalSent".into(), sum(|r| r.sent).into());
-    m.insert("totalOpened".into(), sum(|r| r.opened).into());
-    m.insert("totalClicked".into(), sum(|r| r.clicked).into());
-    m.insert("totalReplied".into(), sum(|r| r.replied).into());
-    m.insert("totalBounced".into(), sum(|r| r.bounced).into());
+    m.insert("totalSent".into(), f.sent.into());
+    m.insert("totalOpened".into(), f.opened.into());
+    m.insert("totalClicked".into(), f.clicked.into());
+    m.insert("totalReplied".into(), f.replied.into());
+    m.insert("totalBounced".into(), f.bounced.into());
+    m.insert("figures".into(), json!(f));
     m
 }
 
-fn step_view(s: StepRow, stats: &[&StepStats]) -> Value {
+fn step_view(s: StepRow, stats: &[&FigureRow]) -> Value {
     let mut variants: Vec<Value> = stats
         .iter()
         .filter_map(|r| {
@@ -535,11 +601,19 @@ async fn step_list(
 async fn steps_view(state: &AppState, id: &str) -> ApiResult<Response> {
     let db = &state.queue.db;
     let steps = db.step_list(id).await?;
-    let stats = db.step_stats(id).await?;
+    let stats = db
+        .email_figures(&FigureScope {
+            sequence_id: Some(id),
+            ..FigureScope::default()
+        })
+        .await?;
     let items: Vec<Value> = steps
         .into_iter()
         .map(|s| {
-            let st: Vec<&StepStats> = stats.iter().filter(|x| x.step_id == s.id).collect();
+            let st: Vec<&FigureRow> = stats
+                .iter()
+                .filter(|x| x.step_id.as_deref() == Some(s.id.as_str()))
+                .collect();
             step_view(s, &st)
         })
         .collect();
@@ -641,6 +715,12 @@ fn step_config(kind: &str, cfg: &Value) -> Result<(), String> {
             for key in ["subject", "body", "templateId"] {
                 text(cfg, key)?;
             }
+            if cfg
+                .get("format")
+                .is_some_and(|f| !matches!(f.as_str(), Some("text" | "html")))
+            {
+                return Err("config.format must be text or html".into());
+            }
             if let Some(variants) = cfg.get("variants") {
                 let map = variants
                     .as_object()
@@ -711,6 +791,17 @@ async fn step_create(
     Body(body): Body<StepBody>,
 ) -> ApiResult<Response> {
     load(&state, &id).await?;
+    // Without a place, a new step goes last (after a reorder, order 0 is the first step's).
+    let last = match body.step_order {
+        Field::Absent => state
+            .queue
+            .db
+            .step_list(&id)
+            .await?
+            .last()
+            .map(|s| s.step_order + 1),
+        _ => None,
+    };
     let now = now_ms();
     let mut s = StepRow {
         // Steps list by creation: an id that sorts after the last one keeps two steps added in one
@@ -727,6 +818,9 @@ async fn step_create(
         updated_at: now,
     };
     apply_step(&state, body, &mut s, true).await?;
+    if let Some(order) = last {
+        s.step_order = order;
+    }
     state.queue.db.step_insert(&s).await?;
     Ok((StatusCode::CREATED, axum::Json(step_view(s, &[]))).into_response())
 }
@@ -764,7 +858,15 @@ async fn step_delete(
     Path((id, step_id)): Path<(String, String)>,
 ) -> ApiResult<StatusCode> {
     load(&state, &id).await?;
-    if state.queue.db.step_delete(&id, &step_id).await? == 0 {
+    let db = &state.queue.db;
+    let steps = db.step_list(&id).await?;
+    let ids: Vec<String> = steps.into_iter().map(|s| s.id).collect();
+    if !ids.contains(&step_id) {
+        return Err(ApiError::not_found("Step not found"));
+    }
+    let rest: Vec<String> = ids.iter().filter(|s| **s != step_id).cloned().collect();
+    let moves = step_moves(&ids, &rest);
+    if db.step_delete(&id, &step_id, &moves, now_ms()).await? == 0 {
         return Err(ApiError::not_found("Step not found"));
     }
     Ok(StatusCode::NO_CONTENT)
@@ -785,25 +887,32 @@ async fn step_reorder(
 ) -> ApiResult<Response> {
     load(&state, &id).await?;
     let db = &state.queue.db;
-    let mut have: Vec<String> = db.step_list(&id).await?.into_iter().map(|s| s.id).collect();
-    let mut given = body.step_ids.clone();
-    have.sort();
-    given.sort();
+    let steps = db.step_list(&id).await?;
+    let ids: Vec<String> = steps.into_iter().map(|s| s.id).collect();
+    let mut have: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let mut given: Vec<&str> = body.step_ids.iter().map(String::as_str).collect();
+    have.sort_unstable();
+    given.sort_unstable();
     if have != given {
         return Err(ApiError::unprocessable(
             "stepIds must list every step of the sequence exactly once",
         ));
     }
-    db.step_reorder(&id, &body.step_ids, now_ms()).await?;
+    let moves = step_moves(&ids, &body.step_ids);
+    db.step_reorder(&id, &body.step_ids, &moves, now_ms())
+        .await?;
     steps_view(&state, &id).await
 }
 
 // ---- enrollments ----
 
+/// Who to enroll: a selection (picked contacts, picked companies' contacts, the contacts list's
+/// filters) and/or the campaigns' targeting; the sequence's enrollmentRules narrow either.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct EnrollInput {
-    contact_ids: Option<Vec<String>>,
+    #[serde(flatten)]
+    selection: Selection,
     target_filters: Option<TargetFilters>,
 }
 
@@ -819,23 +928,21 @@ async fn enroll(
             "An archived sequence takes no enrollments",
         ));
     }
-    let ids = input.contact_ids.filter(|ids| !ids.is_empty());
-    if ids.is_none() && input.target_filters.is_none() {
+    if input.selection.is_empty() && input.target_filters.is_none() {
         return Err(ApiError::unprocessable(
             "Give contactIds or targetFilters to enroll contacts",
         ));
     }
-    // Only contacts the sequence's enrollmentRules admit.
-    let audience = input
-        .target_filters
-        .unwrap_or_default()
-        .audience(ids)?
-        .narrow(&Audience::from_rules(&s.enrollment_rules.0));
     let db = &state.queue.db;
+    let ids = input.selection.contact_ids(db).await?;
+    let selection = input.target_filters.unwrap_or_default().audience(ids)?;
+    let rules = Audience::from_rules(&s.enrollment_rules.0);
+    let counts = db.selection_counts(&selection, Some(&s.id), &rules).await?;
     let now = now_ms();
     let today = now - now.rem_euclid(86_400_000);
     let left = i64::from(s.max_daily_enrollments) - db.enrollments_since(&s.id, today).await?;
-    let enrolled = match audience {
+    // Only contacts the sequence's enrollmentRules admit.
+    let enrolled = match selection.narrow(&rules) {
         Some(audience) if left > 0 => {
             db.enrollments_insert(&Enroll {
                 sequence_id: &s.id,
@@ -843,13 +950,15 @@ async fn enroll(
                 limit: left,
                 now,
             })
-            .await?
+            .await? as i64
         }
         _ => 0,
     };
     Ok(axum::Json(json!({
         "enrolled": enrolled,
-        "remainingToday": (left - enrolled as i64).max(0),
+        "selected": counts.selected,
+        "skipped": Skipped::of(&counts, enrolled),
+        "remainingToday": (left - enrolled).max(0),
         "maxDailyEnrollments": s.max_daily_enrollments,
     }))
     .into_response())

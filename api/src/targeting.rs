@@ -1,14 +1,16 @@
 //! The targeting of bulk campaigns and of sequence enrollment: which contacts, by score, status and
 //! state, checked with the campaigns' messages.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use jobs::db::Audience;
-use jobs::domain::contacts::{STATUSES, is_status};
+use jobs::db::{Audience, ContactFilter, Db, SelectionCounts};
+use jobs::domain::contacts::{self as rules, STATUSES, is_status};
+use jobs::domain::{like_pattern, non_empty, one_of_message};
 use jobs::geo::state_code;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult};
+use crate::validate::field_error;
 
 /// Targeting shared by bulk campaigns and sequence enrollment.
 #[derive(Deserialize, Default, utoipa::ToSchema)]
@@ -77,4 +79,128 @@ pub(crate) fn check_filters(f: &TargetFilters) -> ApiResult<(Vec<String>, Vec<St
         return Err(ApiError::fields("Invalid targeting", errors));
     }
     Ok((f.statuses.clone(), states))
+}
+
+pub(crate) fn status_checked(status: &str) -> ApiResult<String> {
+    let status = status.trim();
+    if is_status(status) {
+        Ok(status.to_string())
+    } else {
+        Err(field_error("status", one_of_message("status", &STATUSES)))
+    }
+}
+
+/// The contacts list's filters (`GET /api/contacts`): the list, its export and "select all N
+/// matching" read them alike.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ContactListFilter {
+    pub(crate) q: Option<String>,
+    pub(crate) role: Option<String>,
+    pub(crate) status: Option<String>,
+    pub(crate) region: Option<String>,
+    pub(crate) company_id: Option<String>,
+}
+
+impl ContactListFilter {
+    /// The validated filter.
+    pub(crate) fn filter(&self) -> ApiResult<ContactFilter> {
+        let states = match non_empty(self.region.as_deref()) {
+            None => None,
+            Some(region) => Some(
+                rules::region_states(&region)
+                    .ok_or_else(|| {
+                        field_error("region", one_of_message("region", &rules::region_names()))
+                    })?
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            ),
+        };
+        Ok(ContactFilter {
+            q: non_empty(self.q.as_deref()),
+            role: non_empty(self.role.as_deref()).map(|s| like_pattern(&s)),
+            status: non_empty(self.status.as_deref())
+                .map(|s| status_checked(&s))
+                .transpose()?,
+            company_id: non_empty(self.company_id.as_deref()),
+            states,
+        })
+    }
+}
+
+/// Most contacts one bulk action takes.
+pub(crate) const MAX_SELECTION: usize = 10_000;
+
+/// Who a bulk action is for: contacts picked by hand, the contacts of picked companies (discovery
+/// results), or every contact the contacts list's filters match. Several parts add up.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Selection {
+    pub(crate) contact_ids: Option<Vec<String>>,
+    pub(crate) company_ids: Option<Vec<String>>,
+    pub(crate) contact_filter: Option<ContactListFilter>,
+}
+
+impl Selection {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.contact_ids.as_ref().is_none_or(Vec::is_empty)
+            && self.company_ids.as_ref().is_none_or(Vec::is_empty)
+            && self.contact_filter.is_none()
+    }
+
+    /// The selected contacts' ids (None: nothing was selected, so targeting alone decides).
+    pub(crate) async fn contact_ids(&self, db: &Db) -> ApiResult<Option<Vec<String>>> {
+        if self.is_empty() {
+            return Ok(None);
+        }
+        let too_many = || {
+            ApiError::unprocessable(format!(
+                "At most {MAX_SELECTION} contacts can be selected at once; narrow the filters"
+            ))
+        };
+        let cap = MAX_SELECTION as i64 + 1;
+        let mut ids = BTreeSet::new();
+        ids.extend(self.contact_ids.iter().flatten().cloned());
+        if ids.len() > MAX_SELECTION {
+            return Err(too_many());
+        }
+        if let Some(companies) = self.company_ids.as_ref().filter(|c| !c.is_empty()) {
+            if companies.len() > MAX_SELECTION {
+                return Err(too_many());
+            }
+            ids.extend(db.contact_ids_of_companies(companies, cap).await?);
+        }
+        if let Some(filter) = &self.contact_filter {
+            ids.extend(db.contact_ids_matching(&filter.filter()?, cap).await?);
+        }
+        if ids.len() > MAX_SELECTION {
+            return Err(too_many());
+        }
+        Ok(Some(ids.into_iter().collect()))
+    }
+}
+
+/// Who an "add to sequence" or "add to campaign" reached and who it skipped, and why.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Skipped {
+    pub(crate) no_email: i64,
+    pub(crate) suppressed: i64,
+    pub(crate) already_enrolled: i64,
+    pub(crate) outside_rules: i64,
+    pub(crate) over_daily_limit: i64,
+}
+
+impl Skipped {
+    /// The breakdown once `added` of the eligible contacts went in.
+    pub(crate) fn of(counts: &SelectionCounts, added: i64) -> Self {
+        Self {
+            no_email: counts.no_email,
+            suppressed: counts.suppressed,
+            already_enrolled: counts.already_enrolled,
+            outside_rules: counts.outside_rules(),
+            over_daily_limit: (counts.eligible - added).max(0),
+        }
+    }
 }

@@ -8,14 +8,15 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 
 use crate::db::{Db, UserRow};
+use crate::domain::users;
 use crate::time::now_ms;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AuthError {
     #[error("email: enter a valid email address")]
     InvalidEmail,
-    #[error("password: use at least 8 characters")]
-    WeakPassword,
+    #[error("{0}")]
+    WeakPassword(String),
     #[error("a user with this email already exists")]
     Duplicate,
     #[error("password hashing failed: {0}")]
@@ -71,14 +72,11 @@ pub struct NewUser<'a> {
 
 pub async fn user_create(db: &Db, u: NewUser<'_>) -> Result<UserRow, AuthError> {
     let email = normalize_email(u.email);
-    let valid = email
-        .split_once('@')
-        .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'));
-    if !valid {
+    if !users::email_is_valid(&email) {
         return Err(AuthError::InvalidEmail);
     }
-    if u.password.chars().count() < 8 {
-        return Err(AuthError::WeakPassword);
+    if let Some(problem) = users::password_problem(u.password) {
+        return Err(AuthError::WeakPassword(problem));
     }
     if db.user_get_by_email(&email).await?.is_some() {
         return Err(AuthError::Duplicate);
@@ -91,8 +89,11 @@ pub async fn user_create(db: &Db, u: NewUser<'_>) -> Result<UserRow, AuthError> 
         last_name: u.last_name.map(str::to_string),
         is_admin: u.is_admin,
         created_at: now_ms(),
+        disabled_at: None,
     };
-    db.user_insert(&row).await?;
+    let mut tx = db.begin().await?;
+    tx.user_insert(&row).await?;
+    tx.commit().await?;
     Ok(row)
 }
 

@@ -119,6 +119,26 @@ impl Mailing {
     }
 }
 
+/// Why a real send cannot go (the api answers 409 with it; the sending jobs refuse with it too).
+pub const POSTAL_ADDRESS_MISSING: &str = "Real email needs the sender's postal address \
+     (MAIL_POSTAL_ADDRESS): every message must show it. Set it, then send again.";
+
+impl Mailing {
+    /// Messages leave the machine (`SMTP_URL`), rather than landing in the outbox.
+    pub fn is_smtp(&self) -> bool {
+        matches!(self.mailer, Mailer::Smtp { .. })
+    }
+    /// A postal address of the sender's own (not the placeholder of an unconfigured install).
+    pub fn postal_address_set(&self) -> bool {
+        let p = self.sender.postal_address.trim();
+        !p.is_empty() && p != MailSettings::default().postal_address
+    }
+    /// Why nothing may be sent for real now; `None` when sending may go ahead.
+    pub fn send_blocked(&self) -> Option<&'static str> {
+        (self.is_smtp() && !self.postal_address_set()).then_some(POSTAL_ADDRESS_MISSING)
+    }
+}
+
 /// The sender as settings describe it; tracking and unsubscribe links use `PUBLIC_BASE_URL`.
 pub fn sender_from(config: &Config) -> Sender {
     let m = &config.mail;
@@ -133,6 +153,19 @@ pub fn sender_from(config: &Config) -> Sender {
             .or_else(|| domain_of(&m.from).map(|d| format!("unsubscribe@{d}")))
             .unwrap_or_else(|| "unsubscribe@prospector.local".into()),
     }
+}
+
+/// The display name of `Name <addr>`, else the address: the `senderName` merge field.
+pub fn sender_name(from: &str) -> &str {
+    from.split_once('<')
+        .map(|(name, _)| name.trim().trim_matches('"'))
+        .filter(|n| !n.is_empty())
+        .unwrap_or(from)
+}
+
+/// Whether `from` is the placeholder sender of an install without `MAIL_FROM`.
+pub fn is_default_from(from: &str) -> bool {
+    domain_of(from).as_deref() == domain_of(&MailSettings::default().from).as_deref()
 }
 
 /// `Name <a@b.c>` or `a@b.c` → `b.c`.

@@ -338,6 +338,31 @@ impl TestApp {
         }
     }
 
+    /// The api and a worker that send mail to `sink`.
+    pub async fn mailing_to(tdb: &TestDb, sink: &smtp::SmtpSink) -> Self {
+        Self::spawn(
+            tdb,
+            AppOptions {
+                providers: Some(
+                    jobs::providers::Providers::embedded().with_mailing(sink.mailing(None)),
+                ),
+                ..Default::default()
+            },
+        )
+        .await
+    }
+
+    /// Sets the sending limits (an admin call), so a test's sends are not held back.
+    pub async fn set_send_limits(&self, admin: &reqwest::Client, hourly: i64, daily: i64) {
+        let (status, body) = send(
+            admin
+                .put(self.url("/api/deliverability-settings"))
+                .json(&json!({ "hourlyLimit": hourly, "dailyLimit": daily })),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+
     /// The api without a worker: jobs stay where they are until a test starts one.
     pub async fn idle(tdb: &TestDb) -> Self {
         Self::spawn(

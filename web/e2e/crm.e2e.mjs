@@ -43,8 +43,8 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const consoleErrors = [];
   page.on('console', (msg) => {
-    // Signed out, the session probe (GET /api/admin/user) answers 401 by design; Chromium logs it.
-    const probe = msg.location().url.endsWith('/api/admin/user') && msg.text().includes('401');
+    // Signed out, the session probes (GET /api/auth/user, /api/admin/user) answer 401 by design; Chromium logs them.
+    const probe = /\/api\/(admin|auth)\/user$/.test(msg.location().url) && msg.text().includes('401');
     if (msg.type() === 'error' && !probe) consoleErrors.push(`${msg.text()} (${msg.location().url})`);
   });
   page.on('pageerror', (error) => consoleErrors.push(String(error)));
@@ -123,18 +123,21 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
       const dialog = page.getByRole('dialog', { name: 'Create Bulk Email Campaign' });
       const campaign = `Dealer intro ${RUN}`;
       await dialog.getByLabel('Campaign name').fill(campaign);
-      await dialog.getByLabel('Subject').fill('Accessible bath products for your customers');
-      await dialog.getByLabel('Template', { exact: true }).selectOption('follow-up');
+      await dialog.getByRole('tab', { name: 'Message' }).click();
+      await dialog.getByLabel('Start from template').selectOption('follow-up');
+      await dialog.getByLabel('Subject', { exact: true }).fill('Accessible bath products for your customers');
       await dialog.getByRole('tab', { name: 'Target Contacts' }).click();
       await dialog.getByLabel('Minimum score').fill('0');
       await dialog.getByLabel('new lead').uncheck();
       await dialog.getByLabel('email sent').uncheck();
-      const picks = dialog.getByRole('list', { name: 'Contacts to pick' }).getByRole('checkbox');
+      await dialog.getByRole('checkbox', { name: /^Select all [\d,]+ matching$/ }).uncheck();
+      const picks = dialog.getByRole('list', { name: 'Matching contacts' }).getByRole('checkbox');
       await picks.nth(2).waitFor();
       for (const i of [0, 1, 2]) await picks.nth(i).check();
-      await dialog.getByTestId('audience-count').filter({ hasText: '3 picked by hand' }).waitFor();
-      await dialog.getByRole('tab', { name: 'Template Preview' }).click();
-      await dialog.getByTitle('Template preview').waitFor();
+      await dialog.getByTestId('audience-count').filter({ hasText: /^3 of [\d,]+ matching contacts picked\.$/ }).waitFor();
+      // The preview is the server's rendering for a real contact.
+      await dialog.getByRole('tab', { name: 'Message' }).click();
+      await dialog.getByTitle('Rendered email').waitFor();
       await shot(page, '04c-campaign-create');
       await dialog.getByRole('button', { name: 'Create Campaign' }).click();
       await toastTitled(page, 'Campaign Created');
@@ -174,9 +177,8 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
       await add.getByRole('button', { name: 'Add Step' }).click();
       await toastTitled(page, 'Step Added');
       await builder.getByRole('listitem', { name: 'First touch' }).getByText('after 2 days').waitFor();
-      // It is stored: a reload lists the sequence with its step.
+      // It is stored, and the open sequence is in the address: a reload shows it with its step.
       await page.reload();
-      await page.getByRole('button', { name: new RegExp(sequence) }).first().click();
       await page.getByRole('region', { name: `Steps of ${sequence}` }).getByRole('listitem', { name: 'First touch' }).waitFor();
       await shot(page, '04e-sequence');
     });
@@ -317,8 +319,9 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
       await shot(page, '13-campaigns');
       await page.goto('/admin/email-config');
       await page.getByRole('heading', { level: 1, name: 'Email Configuration' }).waitFor();
-      // The e2e server has no SMTP_URL: the page must say mail goes to the outbox.
-      await page.getByText('Demo mode: messages are written to the outbox folder').waitFor();
+      // The e2e server sends through the loopback SMTP sink, with a postal address: ready to send.
+      await page.getByText(/^SMTP relay /).waitFor();
+      await page.getByRole('heading', { name: 'Sending readiness' }).waitFor();
       await shot(page, '14-email-config');
     });
 
@@ -367,7 +370,8 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
       await page.goto('/admin/business-development');
       await page.getByRole('heading', { level: 1, name: 'Business Development Automation' }).waitFor();
       await page.getByRole('button', { name: 'Send Reminders' }).click();
-      await toastTitled(page, 'Reminders Sent');
+      // A job now: its end is reported with what was sent and what still waits.
+      await toastTitled(page, 'Reminders Done');
       await shot(page, '15-automation');
     });
 

@@ -402,14 +402,33 @@ pub fn content(content_type: &str, description: &str) -> String {
         _ => format!(
             "Subject: {}\n\nHi {{{{firstName}}}},\n\n{d}\n\nWould a short call this week work for you?\n\n\
              Best regards,\n{{{{senderName}}}}",
-            d.lines()
-                .next()
-                .unwrap_or(d)
-                .chars()
-                .take(70)
-                .collect::<String>()
+            whole_words(d.lines().next().unwrap_or(d), 70)
         ),
     }
+}
+
+/// `text` in at most `max` characters, cut between words (with "…"), never inside one; a first
+/// word longer than `max` is kept whole.
+fn whole_words(text: &str, max: usize) -> String {
+    let text = text.trim();
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for word in text.split_whitespace() {
+        if out.is_empty() {
+            out.push_str(word);
+            continue;
+        }
+        // The next word, its space and the "…" must fit.
+        if out.chars().count() + 1 + word.chars().count() + 1 > max {
+            out.push('…');
+            return out;
+        }
+        out.push(' ');
+        out.push_str(word);
+    }
+    out
 }
 
 /// What the rows say: size, and per field its type, spread and most common values.
@@ -516,6 +535,21 @@ mod tests {
             "{email}"
         );
         assert!(email.contains("{{firstName}}"), "{email}");
+        let long = content(
+            "email",
+            "Cold lead re-engagement campaign for remodelers who have not replied in ninety days",
+        );
+        assert!(
+            long.starts_with(
+                "Subject: Cold lead re-engagement campaign for remodelers who have not replied…\n"
+            ),
+            "{long}"
+        );
+        assert_eq!(
+            whole_words("Supercalifragilistic", 5),
+            "Supercalifragilistic"
+        );
+        assert_eq!(whole_words("Tubs and showers", 9), "Tubs and…");
     }
 
     #[test]

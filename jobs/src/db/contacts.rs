@@ -10,13 +10,26 @@ use sqlx::QueryBuilder;
 use super::sql::Sql;
 use super::*;
 
-/// The columns of [`ContactRow`], in its order.
+/// The columns of [`ContactRow`], in its order, over [`with_company!`].
 macro_rules! contact_columns {
     () => {
-        "id, company_id, first_name, last_name, email, phone, title, department, linkedin_url,
-         status, score, source, tags, notes, is_verified, verification_score, verified_by,
-         verified_at, verification_warnings, last_contacted_at, created_at, updated_at,
-         score_factors"
+        "c.id, c.company_id, c.first_name, c.last_name, c.email, c.phone, c.title, c.department,
+         c.linkedin_url, c.status, c.score, c.source, c.tags, c.notes, c.is_verified,
+         c.verification_score, c.verified_by, c.verified_at, c.verification_warnings,
+         c.last_contacted_at, c.created_at, c.updated_at, c.score_factors,
+         co.name AS company_name, co.city AS company_city, co.state AS company_state"
+    };
+}
+
+/// ` FROM $contacts c` with the contact's company as `co`: every card shows its company, read in
+/// the same query as the contact.
+macro_rules! with_company {
+    ($contacts:literal) => {
+        concat!(
+            " FROM ",
+            $contacts,
+            " c LEFT JOIN companies co ON co.id = c.company_id"
+        )
     };
 }
 
@@ -46,6 +59,10 @@ pub struct ContactRow {
     pub updated_at: i64,
     /// Why the contact has its score (the scorer's factors); `None` until it is scored.
     pub score_factors: Option<Json<serde_json::Value>>,
+    /// The contact's company (its name, city and state), when it has one.
+    pub company_name: Option<String>,
+    pub company_city: Option<String>,
+    pub company_state: Option<String>,
 }
 
 /// Filters of the contact list, export, customers list and board; every `None` is "any".
@@ -191,22 +208,34 @@ where
 const CONTACT_GET: Sql = sql!(concat!(
     "SELECT ",
     contact_columns!(),
-    " FROM contacts WHERE id = ?1"
+    with_company!("contacts"),
+    " WHERE c.id = ?1"
 ));
-// Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
-// write lock (and has no FOR UPDATE).
+// Differs: Postgres locks the row read before a write (the contact's, not its company's); SQLite's
+// BEGIN IMMEDIATE already holds the write lock (and has no FOR UPDATE).
 const CONTACT_GET_FOR_UPDATE: Sql = locking!(
     concat!(
         "SELECT ",
         contact_columns!(),
-        " FROM contacts WHERE id = ?1"
+        with_company!("contacts"),
+        " WHERE c.id = ?1"
     ),
-    "FOR UPDATE",
+    "FOR UPDATE OF c",
     ""
 );
-/// The list's page and count; [`push_filter`] adds the filters.
-const CONTACT_PAGE: Sql = sql!(concat!("SELECT ", contact_columns!(), " FROM contacts"));
+/// The list's page and count; [`push_filter`] adds the filters to the inner select, which is then
+/// closed by [`CONTACT_PAGE_END`] (the page is picked from contacts alone, then joined).
+const CONTACT_PAGE: Sql = sql!(concat!(
+    "SELECT ",
+    contact_columns!(),
+    " FROM (SELECT * FROM contacts"
+));
+const CONTACT_PAGE_END: &str = concat!(
+    ") c LEFT JOIN companies co ON co.id = c.company_id",
+    " ORDER BY c.created_at DESC, c.id DESC"
+);
 const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts");
+const CONTACT_IDS: Sql = sql!("SELECT id FROM contacts");
 /// Followed by the list of company ids, then the number per company.
 const CONTACTS_BY_COMPANIES: Sql = sql!(concat!(
     "SELECT ",
@@ -215,6 +244,8 @@ const CONTACTS_BY_COMPANIES: Sql = sql!(concat!(
          SELECT *, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY score DESC, created_at, id) AS rn
          FROM contacts WHERE company_id"
 ));
+const CONTACTS_BY_COMPANIES_END: &str =
+    ") c LEFT JOIN companies co ON co.id = c.company_id WHERE c.rn <= ";
 /// The CASTs: Postgres averages to NUMERIC.
 const STAGE_STATS: Sql = sql!(
     "SELECT status, COUNT(*) AS count, CAST(ROUND(AVG(score)) AS BIGINT) AS avg_score,
@@ -316,7 +347,8 @@ impl Db {
             qb.push(" ORDER BY created_at DESC, id DESC LIMIT ")
                 .push_bind(p.limit)
                 .push(" OFFSET ")
-                .push_bind(p.offset);
+                .push_bind(p.offset)
+                .push(CONTACT_PAGE_END);
             qb.build_query_as().fetch_all(pool).await
         })
     }
@@ -325,6 +357,19 @@ impl Db {
             let mut count = QueryBuilder::new(q);
             push_filter(&mut count, f);
             count.build_query_scalar().fetch_one(pool).await
+        })
+    }
+    /// The ids the list's filter matches (oldest first, at most `cap`): "select all N matching".
+    pub async fn contact_ids_matching(
+        &self,
+        f: &ContactFilter,
+        cap: i64,
+    ) -> Result<Vec<String>, sqlx::Error> {
+        on_db!(self, pool, [q = CONTACT_IDS], {
+            let mut qb = QueryBuilder::new(q);
+            push_filter(&mut qb, f);
+            qb.push(" ORDER BY created_at, id LIMIT ").push_bind(cap);
+            qb.build_query_scalar().fetch_all(pool).await
         })
     }
     /// Contacts of these companies, best score first, at most `per_company` each.
@@ -339,9 +384,9 @@ impl Db {
         on_db!(self, pool, [q = CONTACTS_BY_COMPANIES], {
             let mut qb = QueryBuilder::new(q);
             ContactsDialect::push_in_list(&mut qb, company_ids);
-            qb.push(") t WHERE rn <= ")
+            qb.push(CONTACTS_BY_COMPANIES_END)
                 .push_bind(per_company)
-                .push(" ORDER BY company_id, rn");
+                .push(" ORDER BY c.company_id, c.rn");
             qb.build_query_as().fetch_all(pool).await
         })
     }

@@ -117,11 +117,7 @@ const DEAL_PAGE: Sql = sql!(concat!(
     " ORDER BY created_at DESC, id DESC LIMIT ?4 OFFSET ?5"
 ));
 const DEAL_COUNT: Sql = sql!(concat!("SELECT COUNT(*) FROM deals", deal_filter!()));
-const DEAL_GET: Sql = sql!(concat!(
-    "SELECT ",
-    deal_columns!(),
-    " FROM deals WHERE id = ?1"
-));
+const DEAL_GET: Sql = select!(deal_columns, "deals", "WHERE id = ?1");
 // Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
 // write lock (and has no FOR UPDATE).
 const DEAL_GET_FOR_UPDATE: Sql = locking!(

@@ -306,13 +306,6 @@ pub struct Reserve<'a> {
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
-pub struct EventCount {
-    pub event_type: String,
-    pub events: i64,
-    pub messages: i64,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct HistoryCampaign {
     pub id: String,
     pub name: String,
@@ -325,6 +318,25 @@ pub struct HistoryCampaign {
 pub struct HistoryEvent {
     pub event_type: String,
     pub occurred_at: i64,
+}
+
+/// One message to a contact, as its email history lists it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct HistoryMessage {
+    pub id: String,
+    /// The message's own subject (direct email), else its campaign's; merge fields unrendered.
+    pub subject: Option<String>,
+    pub vars: Json<Value>,
+    pub campaign_name: Option<String>,
+    pub to_email: String,
+    pub status: String,
+    pub last_error: Option<String>,
+    pub created_at: i64,
+    pub sent_at: Option<i64>,
+    pub opened_at: Option<i64>,
+    pub clicked_at: Option<i64>,
+    pub replied_at: Option<i64>,
+    pub bounced_at: Option<i64>,
 }
 
 /// The ledger column that keeps an event type's first time.
@@ -365,6 +377,13 @@ const CAMPAIGN_LIST: Sql = select!(
     "WHERE kind = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
 );
 const CAMPAIGN_COUNT: Sql = sql!("SELECT COUNT(*) FROM campaigns WHERE kind = ?1");
+/// The newest `bulk_campaign_send` job of a campaign, however it was enqueued (Send Now, schedule,
+/// follow-up run, retry, ops).
+const CAMPAIGN_SEND_JOB: Sql = sql!(
+    "SELECT status, run_at, error FROM jobs
+     WHERE kind = 'bulk_campaign_send' AND payload ->> 'campaignId' = ?1
+     ORDER BY created_at DESC, id DESC LIMIT 1"
+);
 /// ?2: the statuses it may move from, a JSON array.
 const CAMPAIGN_SET_STATUS: Sql = in_list!(
     "UPDATE campaigns SET status = ?3, updated_at = ?4,
@@ -494,10 +513,6 @@ const EVENT_SETTLES_UNKNOWN: Sql = sql!(
      WHERE id = ?1 AND status = 'unknown'"
 );
 const EVENT_TOTAL: Sql = sql!("SELECT COUNT(*) FROM email_events");
-const EVENT_COUNTS: Sql = sql!(
-    "SELECT event_type, COUNT(*) AS events, COUNT(DISTINCT coalesce(message_id, id)) AS messages
-     FROM email_events WHERE occurred_at >= ?1 GROUP BY event_type"
-);
 const HISTORY_TOTAL: Sql = sql!("SELECT COUNT(*) FROM email_events WHERE contact_id = ?1");
 const HISTORY_CAMPAIGNS: Sql = sql!(
     "SELECT c.id, c.name, c.status, COUNT(*) AS total_events, MAX(e.occurred_at) AS last_event_at
@@ -507,6 +522,15 @@ const HISTORY_CAMPAIGNS: Sql = sql!(
 const HISTORY_RECENT: Sql = sql!(
     "SELECT event_type, occurred_at FROM email_events WHERE contact_id = ?1
      ORDER BY occurred_at DESC, id DESC LIMIT 10"
+);
+/// A contact's newest messages (test sends are not outreach).
+const HISTORY_MESSAGES: Sql = sql!(
+    "SELECT m.id, COALESCE(m.subject, c.subject) AS subject, m.vars, c.name AS campaign_name,
+            m.to_email, m.status, m.last_error, m.created_at, m.sent_at, m.opened_at, m.clicked_at,
+            m.replied_at, m.bounced_at
+     FROM email_messages m LEFT JOIN campaigns c ON c.id = m.campaign_id
+     WHERE m.contact_id = ?1 AND m.dedupe_key NOT LIKE 'test:%'
+     ORDER BY m.created_at DESC, m.id DESC LIMIT ?2"
 );
 /// Bounces before an admin last lifted the address's suppression are forgiven: the lift starts the
 /// count again (see suppression_lift in api/src/email.rs).
@@ -647,6 +671,13 @@ impl Db {
         let from = Value::from(from.to_vec()).to_string();
         let done = exec!(self, CAMPAIGN_SET_STATUS, id, &from, to, now)?;
         Ok(done > 0)
+    }
+    /// The newest send job of a campaign: (status, run_at, error).
+    pub async fn campaign_send_job(
+        &self,
+        id: &str,
+    ) -> Result<Option<(String, i64, Option<String>)>, sqlx::Error> {
+        fetch!(self, fetch_optional, query_as(CAMPAIGN_SEND_JOB), id)
     }
     pub async fn campaign_set_total(&self, id: &str, total: i64) -> Result<(), sqlx::Error> {
         exec!(self, CAMPAIGN_SET_TOTAL, id, total).map(|_| ())
@@ -792,10 +823,6 @@ impl Db {
     pub async fn event_total(&self) -> Result<i64, sqlx::Error> {
         fetch!(self, fetch_one, query_scalar(EVENT_TOTAL))
     }
-    /// Events and distinct messages per type since `since` (ms).
-    pub async fn event_counts(&self, since: i64) -> Result<Vec<EventCount>, sqlx::Error> {
-        fetch!(self, fetch_all, query_as(EVENT_COUNTS), since)
-    }
     pub async fn contact_email_history(
         &self,
         contact_id: &str,
@@ -823,6 +850,20 @@ impl Db {
                     .await?;
                 Ok((total, campaigns, recent))
             }
+        )
+    }
+    /// The contact's newest `limit` messages, newest first.
+    pub async fn contact_messages(
+        &self,
+        contact_id: &str,
+        limit: i64,
+    ) -> Result<Vec<HistoryMessage>, sqlx::Error> {
+        fetch!(
+            self,
+            fetch_all,
+            query_as(HISTORY_MESSAGES),
+            contact_id,
+            limit
         )
     }
     /// Hard bounces recorded for an address since its suppression was last lifted.

@@ -81,11 +81,7 @@ const MEETING_PAGE: Sql = sql!(concat!(
     " ORDER BY scheduled_at ASC, id ASC LIMIT ?4 OFFSET ?5"
 ));
 const MEETING_COUNT: Sql = sql!(concat!("SELECT COUNT(*) FROM meetings", meeting_filter!()));
-const MEETING_GET: Sql = sql!(concat!(
-    "SELECT ",
-    meeting_columns!(),
-    " FROM meetings WHERE id = ?1"
-));
+const MEETING_GET: Sql = select!(meeting_columns, "meetings", "WHERE id = ?1");
 // Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
 // write lock (and has no FOR UPDATE).
 const MEETING_GET_FOR_UPDATE: Sql = locking!(

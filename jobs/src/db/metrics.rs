@@ -36,12 +36,16 @@ const COUNTS: Sql = sql!(concat!(
         (SELECT CAST(COALESCE(SUM(value), 0) AS BIGINT) FROM deals
             WHERE stage IS NULL OR stage NOT IN ('closed_won', 'closed_lost')) AS pipeline_value"
 ));
+/// The meeting rate's parts since ?1: contacts contacted, and those of them with a meeting (not
+/// cancelled) created since; the second is a subset of the first, so the rate is at most 100 %.
 const WINDOW_COUNTS: Sql = sql!(concat!(
     "SELECT
-        (SELECT COUNT(*) FROM meetings WHERE created_at >= ?1) AS meetings_created,
-        (SELECT COUNT(*) FROM contacts WHERE ",
+        COUNT(CASE WHEN EXISTS (SELECT 1 FROM meetings mt WHERE mt.contact_id = c.id
+            AND mt.created_at >= ?1 AND mt.status <> 'cancelled') THEN 1 END) AS meetings_created,
+        COUNT(*) AS contacts_contacted
+     FROM contacts c WHERE ",
     contacted_at!(),
-    " >= ?1) AS contacts_contacted"
+    " >= ?1"
 ));
 const STATE_COUNTS: Sql = sql!("SELECT state, COUNT(*) AS count FROM companies GROUP BY state");
 const REPORT_COMPANIES: Sql = sql!(
@@ -95,6 +99,7 @@ pub struct DashboardCounts {
 
 #[derive(Debug, Clone, Default, sqlx::FromRow)]
 pub struct WindowCounts {
+    /// Contacts contacted in the window with a meeting created in it.
     pub meetings_created: i64,
     pub contacts_contacted: i64,
 }
@@ -153,7 +158,7 @@ impl Db {
             w.month_end
         )
     }
-    /// Meetings created and contacts contacted since `since`.
+    /// Contacts contacted since `since`, and those of them who booked a meeting since.
     pub async fn dashboard_window_counts(&self, since: i64) -> Result<WindowCounts, sqlx::Error> {
         fetch!(self, fetch_one, query_as(WINDOW_COUNTS), since)
     }

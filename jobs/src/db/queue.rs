@@ -341,14 +341,16 @@ const JOB_RETRY: Sql = sql!(
 );
 const JOB_CANCEL_REQUESTED: Sql =
     sql!("SELECT id FROM jobs WHERE locked_by = ?1 AND status = 'running' AND cancel_requested");
-const JOB_RELEASE_ALL: Sql = sql!(
-    "UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_by = NULL, started_at = NULL
-     WHERE locked_by = ?1 AND status = 'running'"
-);
-const JOB_RELEASE_ONE: Sql = sql!(
-    "UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_by = NULL, started_at = NULL
-     WHERE locked_by = ?1 AND status = 'running' AND id = ?2"
-);
+/// Back to the queue, the attempt not counted: the running jobs worker ?1 holds.
+macro_rules! job_release {
+    () => {
+        "UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_by = NULL,
+             started_at = NULL
+         WHERE locked_by = ?1 AND status = 'running'"
+    };
+}
+const JOB_RELEASE_ALL: Sql = sql!(job_release!());
+const JOB_RELEASE_ONE: Sql = sql!(concat!(job_release!(), " AND id = ?2"));
 /// Differs: Postgres skips the rows another rescuer holds.
 const JOB_ORPHANS: Sql = locking!(
     "SELECT id, attempts, locked_by, started_at FROM jobs

@@ -65,19 +65,6 @@ pub struct StepRow {
     pub updated_at: i64,
 }
 
-/// Ledger counts of one step's messages.
-#[derive(Debug, Clone, Default, sqlx::FromRow)]
-pub struct StepStats {
-    pub step_id: String,
-    /// One row per step and A/B variant (none when not split).
-    pub variant: Option<String>,
-    pub sent: i64,
-    pub opened: i64,
-    pub clicked: i64,
-    pub replied: i64,
-    pub bounced: i64,
-}
-
 /// An enrollment with the contact it is about.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct EnrollmentRow {
@@ -323,12 +310,6 @@ const STEP_LIST: Sql = select!(
     "WHERE sequence_id = ?1
          ORDER BY step_order, created_at, id"
 );
-const STEP_STATS: Sql = sql!(
-    "SELECT m.step_id AS step_id, m.variant, COUNT(m.sent_at) AS sent, COUNT(m.opened_at) AS opened,
-         COUNT(m.clicked_at) AS clicked, COUNT(m.replied_at) AS replied, COUNT(m.bounced_at) AS bounced
-     FROM email_messages m JOIN sequence_steps s ON s.id = m.step_id
-     WHERE s.sequence_id = ?1 GROUP BY m.step_id, m.variant"
-);
 const STEP_INSERT: Sql = sql!(concat!(
     "INSERT INTO sequence_steps (",
     step_columns!(),
@@ -340,6 +321,16 @@ const STEP_UPDATE: Sql = sql!(
      WHERE id = ?1 AND sequence_id = ?2"
 );
 const STEP_DELETE: Sql = sql!("DELETE FROM sequence_steps WHERE id = ?1 AND sequence_id = ?2");
+/// Parks the active enrollments at position ?2 at -(?3 + 1), out of the way of the other moves,
+/// and ends their lease: a step job holding them finds them moved and leaves them alone.
+const ENROLLMENTS_STEP_PARK: Sql = sql!(
+    "UPDATE sequence_enrollments SET current_step = -(?3 + 1), leased_until = NULL, updated_at = ?4
+     WHERE sequence_id = ?1 AND status = 'active' AND current_step = ?2"
+);
+const ENROLLMENTS_STEP_UNPARK: Sql = sql!(
+    "UPDATE sequence_enrollments SET current_step = -current_step - 1
+     WHERE sequence_id = ?1 AND current_step < 0"
+);
 const STEP_SENT_TIMES: Sql =
     sql!("SELECT sent_at FROM email_messages WHERE step_id = ?1 AND sent_at IS NOT NULL");
 
@@ -449,6 +440,30 @@ impl Tx {
         now: i64,
     ) -> Result<u64, sqlx::Error> {
         exec_tx!(self, ENROLLMENTS_EXIT_CONTACT, contact_id, reason, now)
+    }
+    /// Moves the sequence's active enrollments from step position `from` to `to` for each
+    /// `(from, to)`, all at once (a swap is two moves).
+    pub async fn enrollments_move(
+        &mut self,
+        sequence_id: &str,
+        moves: &[(i32, i32)],
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        let moves: Vec<_> = moves.iter().filter(|(from, to)| from != to).collect();
+        if moves.is_empty() {
+            return Ok(());
+        }
+        for (from, to) in moves {
+            exec_tx!(
+                &mut *self,
+                ENROLLMENTS_STEP_PARK,
+                sequence_id,
+                from,
+                to,
+                now
+            )?;
+        }
+        exec_tx!(self, ENROLLMENTS_STEP_UNPARK, sequence_id).map(|_| ())
     }
     /// False when the enrollment was no longer in the state `a` starts from.
     pub async fn enrollment_advance(&mut self, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
@@ -582,9 +597,6 @@ impl Db {
     pub async fn step_list(&self, sequence_id: &str) -> Result<Vec<StepRow>, sqlx::Error> {
         fetch!(self, fetch_all, query_as(STEP_LIST), sequence_id)
     }
-    pub async fn step_stats(&self, sequence_id: &str) -> Result<Vec<StepStats>, sqlx::Error> {
-        fetch!(self, fetch_all, query_as(STEP_STATS), sequence_id)
-    }
     pub async fn step_insert(&self, s: &StepRow) -> Result<(), sqlx::Error> {
         exec!(
             self,
@@ -617,18 +629,37 @@ impl Db {
             s.updated_at
         )
     }
-    pub async fn step_delete(&self, sequence_id: &str, id: &str) -> Result<u64, sqlx::Error> {
-        exec!(self, STEP_DELETE, id, sequence_id)
+    /// Deletes a step; `moves` keep the active enrollments on the steps they were at (see
+    /// [`Tx::enrollments_move`]). Rows deleted (0: gone).
+    pub async fn step_delete(
+        &self,
+        sequence_id: &str,
+        id: &str,
+        moves: &[(i32, i32)],
+        now: i64,
+    ) -> Result<u64, sqlx::Error> {
+        let mut tx = self.begin().await?;
+        let n = exec_tx!(&mut tx, STEP_DELETE, id, sequence_id)?;
+        if n > 0 {
+            tx.enrollments_move(sequence_id, moves, now).await?;
+        }
+        tx.commit().await?;
+        Ok(n)
     }
-    /// Sets `step_order` to each id's position in `ids` (all of the sequence's steps).
+    /// Sets `step_order` to each id's position in `ids` (all of the sequence's steps), and applies
+    /// `moves` to the active enrollments, in one transaction.
     pub async fn step_reorder(
         &self,
         sequence_id: &str,
         ids: &[String],
+        moves: &[(i32, i32)],
         now: i64,
     ) -> Result<(), sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
-        exec!(self, STEP_REORDER, sequence_id, &ids, now).map(|_| ())
+        let mut tx = self.begin().await?;
+        exec_tx!(&mut tx, STEP_REORDER, sequence_id, &ids, now)?;
+        tx.enrollments_move(sequence_id, moves, now).await?;
+        tx.commit().await
     }
 
     /// Enrollments made since `since` (the daily allowance).

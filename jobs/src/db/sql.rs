@@ -215,45 +215,36 @@ macro_rules! json_rows {
 
 /// A campaign's audience as a WHERE clause over `contacts c LEFT JOIN companies co`: score range
 /// ?1..?2, then JSON arrays of statuses ?3, states ?4 and contact ids ?5 (NULL: any contact).
-/// Differs: the arrays are read with `json_each` in SQLite and with jsonb functions in Postgres.
 macro_rules! audience {
-    (sqlite) => {
-        audience!("json_array_length", "json_each", "")
-    };
-    (postgres) => {
-        audience!("jsonb_array_length", "jsonb_array_elements_text", "::jsonb")
-    };
-    ($len:literal, $each:literal, $cast:literal) => {
+    ($d:ident) => {
         concat!(
-            "c.email IS NOT NULL AND trim(c.email) <> ''
-             AND (CAST(?1 AS INTEGER) IS NULL OR c.score >= ?1)
-             AND (CAST(?2 AS INTEGER) IS NULL OR c.score <= ?2)
-             AND (",
-            $len,
-            "(?3",
-            $cast,
-            ") = 0
-                  OR c.status IN (SELECT value FROM ",
-            $each,
-            "(?3",
-            $cast,
-            ")))
-             AND (",
-            $len,
-            "(?4",
-            $cast,
-            ") = 0
-                  OR upper(co.state) IN (SELECT upper(value) FROM ",
-            $each,
-            "(?4",
-            $cast,
-            ")))
-             AND (CAST(?5 AS TEXT) IS NULL
-                  OR c.id IN (SELECT value FROM ",
-            $each,
-            "(?5",
-            $cast,
-            ")))"
+            "c.email IS NOT NULL AND trim(c.email) <> '' AND ",
+            audience_filters!($d, "?1", "?2", "?3", "?4", "?5")
+        )
+    };
+}
+
+/// The audience's filters without the email condition, at the given placeholders: score range,
+/// JSON arrays of statuses and states, and of contact ids (NULL: any contact).
+/// Differs: the arrays are read with `json_each` in SQLite and with jsonb functions in Postgres.
+macro_rules! audience_filters {
+    (sqlite, $($p:literal),+) => {
+        audience_filters!(@ "json_array_length", "json_each", "", $($p),+)
+    };
+    (postgres, $($p:literal),+) => {
+        audience_filters!(@ "jsonb_array_length", "jsonb_array_elements_text", "::jsonb", $($p),+)
+    };
+    (@ $len:literal, $each:literal, $cast:literal,
+     $min:literal, $max:literal, $statuses:literal, $states:literal, $ids:literal) => {
+        concat!(
+            "(CAST(", $min, " AS INTEGER) IS NULL OR c.score >= ", $min, ")
+             AND (CAST(", $max, " AS INTEGER) IS NULL OR c.score <= ", $max, ")
+             AND (", $len, "(", $statuses, $cast, ") = 0
+                  OR c.status IN (SELECT value FROM ", $each, "(", $statuses, $cast, ")))
+             AND (", $len, "(", $states, $cast, ") = 0
+                  OR upper(co.state) IN (SELECT upper(value) FROM ", $each, "(", $states, $cast, ")))
+             AND (CAST(", $ids, " AS TEXT) IS NULL
+                  OR c.id IN (SELECT value FROM ", $each, "(", $ids, $cast, ")))"
         )
     };
 }

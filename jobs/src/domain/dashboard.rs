@@ -306,9 +306,25 @@ pub fn report(
     Report { header, rows }
 }
 
+/// The meeting rate in percent: of the contacts contacted (emailed or called) in a window, those who
+/// booked a meeting in it. The booked contacts are counted among the contacted, so the rate is at
+/// most 100 %; the clamp keeps it so even for counts that are not.
+pub fn meeting_rate(booked: i64, contacted: i64) -> f64 {
+    super::figures::percent(booked.clamp(0, contacted.max(0)), contacted)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn meeting_rate_is_at_most_all_contacted() {
+        assert_eq!(meeting_rate(0, 0), 0.0);
+        assert_eq!(meeting_rate(3, 0), 0.0);
+        assert_eq!(meeting_rate(1, 3), 33.3);
+        assert_eq!(meeting_rate(5, 4), 100.0);
+        assert_eq!(meeting_rate(4, 4), 100.0);
+    }
 
     #[test]
     fn short_names_drop_legal_forms() {

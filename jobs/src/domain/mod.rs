@@ -1,16 +1,21 @@
 //! Domain rules with the seeds' messages and enumerations: no I/O. The api validates requests with
 //! them and the import job validates rows with the same functions, so both say the same thing.
 
+pub mod activity_feed;
 pub mod analytics;
+pub mod campaigns;
 pub mod catalog;
 pub mod companies;
 pub mod contacts;
 pub mod dashboard;
 pub mod deals;
 pub mod discovery;
+pub mod email_figures;
 pub mod figures;
 pub mod invoices;
 pub mod pipeline;
+pub mod sequences;
+pub mod users;
 
 /// A new entity id: a ULID that sorts after every id this process made before, so lists ordered by
 /// `created_at DESC, id DESC` stay newest first within one millisecond.

@@ -59,9 +59,55 @@ const LIST_UNSUBSCRIBE_POST: HeaderName = HeaderName::new_from_ascii_str("List-U
 const X_PROSPECTOR_MESSAGE: HeaderName = HeaderName::new_from_ascii_str("X-Prospector-Message");
 const X_SMTPAPI: HeaderName = HeaderName::new_from_ascii_str("X-SMTPAPI");
 
+/// The merge fields every outreach message has (campaign and sequence sends, previews, tests):
+/// `(name, label)`. `{{name}}` inserts one; `{{name|fallback}}` inserts `fallback` when it is empty.
+pub const MERGE_FIELDS: [(&str, &str); 6] = [
+    ("firstName", "First name"),
+    ("lastName", "Last name"),
+    ("email", "Email"),
+    ("title", "Job title"),
+    ("companyName", "Company name"),
+    ("senderName", "Sender name"),
+];
+
+/// A contact's merge values, as the campaign ledger stores them (`vars`).
+pub fn merge_vars(
+    first_name: &str,
+    last_name: &str,
+    email: &str,
+    title: Option<&str>,
+    company_name: Option<&str>,
+    sender_name: &str,
+) -> Map<String, Value> {
+    let mut vars = Map::new();
+    for (key, value) in [
+        ("firstName", first_name),
+        ("lastName", last_name),
+        ("email", email),
+        ("title", title.unwrap_or_default()),
+        ("companyName", company_name.unwrap_or_default()),
+        ("senderName", sender_name),
+    ] {
+        vars.insert(key.into(), Value::String(value.to_string()));
+    }
+    vars
+}
+
+/// A message body as HTML: one written as HTML (starts with a tag and ends with one) is kept, a
+/// plain one goes through [`text_to_html`]. The composer's bodies and the seed templates both send.
+pub fn body_html(body: &str) -> String {
+    let t = body.trim();
+    if t.starts_with('<') && t.ends_with('>') {
+        body.to_string()
+    } else {
+        text_to_html(body)
+    }
+}
+
 /// Replaces `{{ name }}` with `vars[name]`: strings as they are, other values as JSON text,
-/// missing or null as nothing. With `escape_html` the values are HTML-escaped (the template
-/// itself never is). Anything that is not a placeholder is left as written.
+/// missing or null as nothing; `{{ name | fallback }}` gives `fallback` where the value is empty
+/// or blank. With `escape_html` the values (and fallbacks) are HTML-escaped (the template itself
+/// never is). Anything that is not a placeholder is left as written.
 pub fn render(template: &str, vars: &Map<String, Value>, escape_html: bool) -> String {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
@@ -72,12 +118,19 @@ pub fn render(template: &str, vars: &Map<String, Value>, escape_html: bool) -> S
             out.push_str(&rest[start..]);
             return out;
         };
-        let name = after[..end].trim();
+        let (name, fallback) = match after[..end].split_once('|') {
+            Some((name, fallback)) => (name.trim(), Some(fallback.trim())),
+            None => (after[..end].trim(), None),
+        };
         if is_var_name(name) {
             let value = match vars.get(name) {
                 None | Some(Value::Null) => String::new(),
                 Some(Value::String(s)) => s.clone(),
                 Some(other) => other.to_string(),
+            };
+            let value = match fallback {
+                Some(f) if value.trim().is_empty() => f.to_string(),
+                _ => value,
             };
             if escape_html {
                 out.push_str(&html_escape::encode_quoted_attribute(&value));
@@ -137,9 +190,22 @@ fn linkify(line: &str) -> String {
         .join(" ")
 }
 
-/// Builds the message; tokens for its links come from `signer`.
-pub fn compose(sender: &Sender, signer: &Signer, out: &Outgoing) -> Result<Message, ComposeError> {
-    let from = mailbox(out.from.unwrap_or(&sender.from))?;
+/// What a message shows its recipient: the rendered subject, HTML (footer, tracking) and text.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub subject: String,
+    pub html: String,
+    pub text: String,
+    pub unsubscribe_url: String,
+    pub unsubscribe_token: String,
+}
+
+/// Renders a message's parts exactly as [`compose`] sends them (a preview shows these).
+pub fn render_parts(
+    sender: &Sender,
+    signer: &Signer,
+    out: &Outgoing,
+) -> Result<Rendered, ComposeError> {
     let to = mailbox(out.to)?;
     let base = sender.public_base_url.trim_end_matches('/');
     let unsubscribe_token = signer.unsubscribe_token(to.email.as_ref(), out.list);
@@ -175,6 +241,26 @@ pub fn compose(sender: &Sender, signer: &Signer, out: &Outgoing) -> Result<Messa
         );
         insert_before_body_end(&mut html, &pixel);
     }
+    Ok(Rendered {
+        subject,
+        html,
+        text,
+        unsubscribe_url,
+        unsubscribe_token,
+    })
+}
+
+/// Builds the message; tokens for its links come from `signer`.
+pub fn compose(sender: &Sender, signer: &Signer, out: &Outgoing) -> Result<Message, ComposeError> {
+    let from = mailbox(out.from.unwrap_or(&sender.from))?;
+    let to = mailbox(out.to)?;
+    let Rendered {
+        subject,
+        html,
+        text,
+        unsubscribe_url,
+        unsubscribe_token,
+    } = render_parts(sender, signer, out)?;
 
     let mut builder = Message::builder()
         .from(from)
@@ -521,6 +607,34 @@ mod tests {
         assert_eq!(render("{{company", &v, false), "{{company");
         assert_eq!(render("{{{seats}}}", &v, false), "{12}");
         assert_eq!(render("", &v, true), "");
+    }
+
+    #[test]
+    fn fallbacks_fill_empty_fields() {
+        let mut v = Map::new();
+        v.insert("firstName".into(), Value::String("  ".into()));
+        v.insert("companyName".into(), Value::String("Acme & Co".into()));
+        assert_eq!(render("Hi {{firstName|there}},", &v, false), "Hi there,");
+        assert_eq!(render("Hi {{ lastName | friend }}", &v, false), "Hi friend");
+        assert_eq!(
+            render("{{companyName|your team}} <b>", &v, true),
+            "Acme &amp; Co <b>"
+        );
+        assert_eq!(render("{{nothing|a & b}}", &v, true), "a &amp; b");
+        // Not a field name: left as written.
+        assert_eq!(render("{{ a b | c }}", &v, false), "{{ a b | c }}");
+    }
+
+    #[test]
+    fn bodies_are_html_or_plain_text() {
+        assert_eq!(body_html("<p>Hi</p>"), "<p>Hi</p>");
+        assert_eq!(
+            body_html("Hi {{firstName|there}}\n\nBye & go"),
+            "<p>Hi {{firstName|there}}</p>\n<p>Bye &amp; go</p>"
+        );
+        let v = merge_vars("Ann", "Lee", "ann@x.test", None, Some("Acme"), "Team");
+        assert_eq!(v.len(), MERGE_FIELDS.len());
+        assert!(MERGE_FIELDS.iter().all(|(k, _)| v.contains_key(*k)));
     }
 
     #[test]

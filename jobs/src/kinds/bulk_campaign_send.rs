@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::db::{Audience, CampaignRow, Materialize};
+use crate::email::compose::body_html;
 use crate::mailing::{self, Pick, RoundReport};
 use crate::queue::{JobContext, JobError, JobKind, NewJob};
 use crate::time::now_ms;
@@ -78,12 +79,27 @@ impl JobKind for BulkCampaignSend {
         {
             return Ok(json!({ "campaignId": campaign.id, "skipped": campaign.status }));
         }
-        let template = match &campaign.template_id {
-            Some(id) => db.template_get(id).await?,
-            None => None,
+        if let Some(why) = mailing.send_blocked() {
+            return Err(JobError::Permanent(why.into()));
         }
-        .ok_or_else(|| JobError::Permanent("the campaign's template no longer exists".into()))?;
-        let subject = campaign.subject.clone().unwrap_or(template.subject.clone());
+        // The composer's body when the campaign has one, else its template's.
+        let (subject, body) = match db.campaign_body(&campaign.id).await? {
+            Some(body) => (campaign.subject.clone().unwrap_or_default(), body),
+            None => {
+                let template = match &campaign.template_id {
+                    Some(id) => db.template_get(id).await?,
+                    None => None,
+                }
+                .ok_or_else(|| {
+                    JobError::Permanent("the campaign's template no longer exists".into())
+                })?;
+                (
+                    campaign.subject.clone().unwrap_or(template.subject),
+                    template.body,
+                )
+            }
+        };
+        let body = body_html(&body);
         let from = campaign
             .from_email
             .clone()
@@ -95,7 +111,7 @@ impl JobKind for BulkCampaignSend {
             campaign_id: &campaign.id,
             audience: &audience,
             from_email: &from,
-            sender_name: sender_name(&from),
+            sender_name: mailing::sender_name(&from),
             message_domain: &mailing.message_domain,
             now: now_ms(),
         })
@@ -107,9 +123,8 @@ impl JobKind for BulkCampaignSend {
         let total = stats.first().map(|s| s.total).unwrap_or(0);
         db.campaign_set_total(&campaign.id, total).await?;
 
-        let content = |_: &crate::db::ClaimedMessage| {
-            (subject.clone(), template.body.clone(), campaign.id.clone())
-        };
+        let content =
+            |_: &crate::db::ClaimedMessage| (subject.clone(), body.clone(), campaign.id.clone());
         // Lanes of 4 in flight each: while one lane waits on SMTP, another claims or records.
         let lanes = (mailing.concurrency / 4).max(1);
         let per_lane = (mailing.concurrency / lanes).max(1) as i64;
@@ -246,12 +261,4 @@ impl BulkCampaignSend {
         .await?;
         Ok(false)
     }
-}
-
-/// The display name of `Name <addr>`, else the address.
-fn sender_name(from: &str) -> &str {
-    from.split_once('<')
-        .map(|(name, _)| name.trim().trim_matches('"'))
-        .filter(|n| !n.is_empty())
-        .unwrap_or(from)
 }

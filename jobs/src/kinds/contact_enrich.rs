@@ -1,6 +1,9 @@
 //! `contact_enrich`: fills in what a contact's record implies (proper names, phone format,
 //! department from title, tier tags, the company its email domain belongs to) and rescores it.
-//! One job takes one contact or a bulk selection.
+//! One job takes one contact or a bulk selection (up to every contact a filter matches), reporting
+//! its progress as it goes.
+
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -11,8 +14,12 @@ use crate::queue::{JobContext, JobError, JobKind};
 use crate::scoring::score_contact;
 use crate::time::now_ms;
 
-/// Most contacts one job enriches.
-pub const MAX_ENRICH: usize = 1_000;
+/// Most contacts one job enriches (the API's largest selection).
+pub const MAX_ENRICH: usize = 10_000;
+/// Progress is written once per this many contacts.
+const PROGRESS_EVERY: usize = 50;
+/// Per-contact results kept in a bulk job's result; the counts cover every contact.
+const RESULTS_KEPT: usize = 100;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -22,6 +29,8 @@ pub struct ContactEnrich {
 
 impl JobKind for ContactEnrich {
     const NAME: &'static str = "contact_enrich";
+    // A few queries per contact: 10,000 contacts take minutes on a remote database.
+    const TIME_BUDGET: Duration = Duration::from_secs(15 * 60);
 
     fn validate(&self) -> Result<(), String> {
         match self.contact_ids.len() {
@@ -33,11 +42,13 @@ impl JobKind for ContactEnrich {
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         let total = self.contact_ids.len();
-        let mut results = Vec::with_capacity(total);
+        let mut results = Vec::with_capacity(total.min(RESULTS_KEPT));
         let mut enriched = 0;
         for (i, id) in self.contact_ids.iter().enumerate() {
             let Some(c) = ctx.db().contact_intel_get(id).await? else {
-                results.push(json!({ "contactId": id, "enrichedFields": [], "message": "Contact not found" }));
+                if results.len() < RESULTS_KEPT {
+                    results.push(json!({ "contactId": id, "enrichedFields": [], "message": "Contact not found" }));
+                }
                 continue;
             };
             let by_domain = match c.email.as_deref().and_then(email_domain) {
@@ -80,10 +91,13 @@ impl JobKind for ContactEnrich {
             } else {
                 format!("Enriched {} fields for {}", e.fields.len(), name.trim())
             };
-            results
-                .push(json!({ "contactId": c.id, "enrichedFields": e.fields, "message": message }));
-            if total > 1 {
-                let done = i + 1;
+            if results.len() < RESULTS_KEPT {
+                results.push(
+                    json!({ "contactId": c.id, "enrichedFields": e.fields, "message": message }),
+                );
+            }
+            let done = i + 1;
+            if total > 1 && (done % PROGRESS_EVERY == 0 || done == total) {
                 ctx.progress(
                     (done * 100 / total) as i32,
                     format!("Enriched {done} of {total} contacts"),
@@ -95,8 +109,11 @@ impl JobKind for ContactEnrich {
             // The seed's single-contact answer: enrichedFields and message.
             return Ok(results.pop().unwrap_or_default());
         }
-        Ok(
-            json!({ "message": format!("Enriched {enriched} of {total} contacts"), "results": results }),
-        )
+        Ok(json!({
+            "message": format!("Enriched {enriched} of {total} contacts"),
+            "enriched": enriched,
+            "total": total,
+            "results": results,
+        }))
     }
 }

@@ -6,7 +6,7 @@ use chrono::{TimeZone, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::email::compose::text_to_html;
+use crate::email::compose::body_html;
 use crate::mailing::{self, Pick};
 use crate::queue::{JobContext, JobError, JobKind, NewJob};
 
@@ -31,11 +31,14 @@ impl JobKind for EmailSend {
         if status != "queued" && status != "deferred" {
             return Ok(json!({ "messageId": self.message_id, "status": status }));
         }
+        if let Some(why) = mailing.send_blocked() {
+            return Err(JobError::Permanent(why.into()));
+        }
         let mailbox = mailing::address_of(&mailing.sender.from);
         let content = |m: &crate::db::ClaimedMessage| {
             (
                 m.subject.clone().unwrap_or_default(),
-                text_to_html(m.body.as_deref().unwrap_or_default()),
+                body_html(m.body.as_deref().unwrap_or_default()),
                 "all".to_string(),
             )
         };

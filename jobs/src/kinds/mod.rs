@@ -15,6 +15,7 @@ pub mod invoice_pdf;
 mod invoice_send;
 mod noop;
 mod prune_jobs;
+mod reminder_batch;
 mod reminder_send;
 mod reminder_tick;
 mod sequence_step_send;
@@ -38,6 +39,7 @@ pub use invoice_pdf::InvoicePdf;
 pub use invoice_send::InvoiceSend;
 pub use noop::Noop;
 pub use prune_jobs::PruneJobs;
+pub use reminder_batch::ReminderBatch;
 pub use reminder_send::{REMINDER_TAG, ReminderSend};
 pub use reminder_tick::ReminderTick;
 pub use sequence_step_send::SequenceStepSend;
@@ -67,6 +69,7 @@ pub fn registry() -> Registry {
         .register::<CalendarSync>()
         .register::<ReminderTick>()
         .register::<ReminderSend>()
+        .register::<ReminderBatch>()
         .register::<SmsSend>()
         .register::<InvoicePdf>()
         .register::<InvoiceSend>()

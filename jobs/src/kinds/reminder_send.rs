@@ -193,12 +193,14 @@ impl JobKind for ReminderSend {
         };
         // Deferred or over the mailbox's limits: each waiting message gets its own send at its time.
         let later = now + 60_000;
+        let mut waiting = 0;
         for r in db.messages_by_keys(&keys).await? {
             let at = match r.status.as_str() {
                 "deferred" => r.next_attempt_at.unwrap_or(later),
                 "queued" => report.limited_until.unwrap_or(later),
                 _ => continue,
             };
+            waiting += 1;
             let when = chrono::DateTime::from_timestamp_millis(at).unwrap_or_default();
             ctx.env
                 .enqueue(
@@ -213,6 +215,7 @@ impl JobKind for ReminderSend {
             "meetingId": m.id,
             "slot": self.slot,
             "emails": report.sent,
+            "emailsQueued": waiting,
             "sms": sms_status,
         }))
     }

@@ -156,7 +156,11 @@ impl JobKind for SequenceStepSend {
             };
             let variant = match &r.variant {
                 Some(_) => None,
-                None if sequence.ab_testing_enabled || step.kind == "ab_test" => {
+                // An email step with its own A and B content splits like an `ab_test` step.
+                None if sequence.ab_testing_enabled
+                    || step.kind == "ab_test"
+                    || step.config.0.get("variants").is_some() =>
+                {
                     Some(variant_for(&sequence, &r.contact_id))
                 }
                 None => None,
@@ -355,7 +359,12 @@ async fn step_content(
             .and_then(Value::as_str)
             .map(String::from)
     };
-    let (subject, body) = (own("subject"), own("body"));
+    let (subject, mut body) = (own("subject"), own("body"));
+    // A body written in the app's composer (`format: "text"`) is read as the composer's preview
+    // reads it: plain text becomes paragraphs and links, a body written as HTML stays HTML.
+    if cfg.get("format").and_then(Value::as_str) == Some("text") {
+        body = body.map(|b| crate::email::compose::body_html(&b));
+    }
     if let (Some(s), Some(b)) = (&subject, &body) {
         return Ok((s.clone(), b.clone()));
     }
@@ -430,6 +439,7 @@ async fn send_emails(
                 "email": to,
                 "title": r.title.clone().unwrap_or_default(),
                 "companyName": r.company_name.clone().unwrap_or_default(),
+                "state": r.company_state.clone().unwrap_or_default(),
                 "senderName": sender_name,
             }),
             to,

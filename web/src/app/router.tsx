@@ -5,7 +5,7 @@ import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths, type ScreenName } from '@/config/paths';
 
 import { LegacyOpsRedirect } from './routes/legacy-ops-redirect';
-import { LoginRoute } from './routes/login';
+import { LoginRoute, UserLoginRoute } from './routes/login';
 import { NotFoundRoute } from './routes/not-found';
 import { SessionLayout } from './session-layout';
 
@@ -32,6 +32,7 @@ const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
   emailConfig: lazyPage(() => import('./routes/email-config').then((m) => m.EmailConfigRoute)),
   invoicing: lazyPage(() => import('./routes/invoicing').then((m) => m.InvoicingRoute)),
   invoiceHistory: lazyPage(() => import('./routes/invoice-history').then((m) => m.InvoiceHistoryRoute)),
+  users: lazyPage(() => import('./routes/users').then((m) => m.UsersRoute)),
 };
 
 /** Every screen at its root path and its /admin path (seed 000 §2.1). */
@@ -49,6 +50,7 @@ export const routes: RouteObject[] = [
     HydrateFallback: () => <FullPageSpinner label="Loading" />,
     children: [
       { path: paths.auth.login.path, element: <LoginRoute /> },
+      { path: paths.auth.userLogin.path, element: <UserLoginRoute /> },
       { path: paths.public.dealers, lazy: lazyPage(() => import('./routes/dealers').then((m) => m.DealersRoute)) },
       { path: paths.public.thankYou, lazy: lazyPage(() => import('./routes/thank-you').then((m) => m.ThankYouRoute)) },
       { path: paths.public.privacy, lazy: lazyPage(() => import('./routes/legal').then((m) => m.PrivacyPolicyRoute)) },

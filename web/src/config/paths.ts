@@ -29,6 +29,11 @@ export const paths = {
       path: '/admin/login',
       getHref: () => '/admin/login',
     },
+    /** Ordinary users sign in here (`GET /api/login` opens it). */
+    userLogin: {
+      path: '/login',
+      getHref: () => '/login',
+    },
   },
   /** Public pages: no login needed (seed 002). */
   public: {
@@ -58,6 +63,7 @@ export const paths = {
     emailConfig: screen('email-config', 'Email Configuration'),
     invoicing: screen('invoicing', 'Invoicing'),
     invoiceHistory: screen('invoice-history', 'Invoice History'),
+    users: screen('users', 'Users'),
   },
   /** The ops screen's earlier addresses: they redirect to it, keeping `?job=` and the filters. */
   legacyOps: ['/jobs', '/admin/jobs'],
@@ -69,6 +75,9 @@ export const paths = {
 };
 
 export type ScreenName = keyof typeof paths.screens;
+
+/** Screens only an admin session may use: hidden from other sessions' navigation. */
+export const ADMIN_SCREENS: readonly ScreenName[] = ['ops', 'users'];
 
 /** In admin mode (the path starts with /admin) navigation links keep the /admin prefix. */
 export const isAdminPath = (pathname: string): boolean =>

@@ -12,11 +12,14 @@ import { db } from './mocks/db';
 type RenderAppOptions = {
   /** Start with an admin session open (default false). */
   signedIn?: boolean;
+  /** Start with an ordinary user's session open instead (default false). */
+  asUser?: boolean;
 };
 
 /** Renders the whole app (routes, providers) at `path` with a fresh query client. */
-export function renderApp(path: string, { signedIn = false }: RenderAppOptions = {}) {
-  db.signedIn = signedIn;
+export function renderApp(path: string, { signedIn = false, asUser = false }: RenderAppOptions = {}) {
+  db.signedIn = signedIn || asUser;
+  db.userSession = asUser;
   const queryClient = createQueryClient();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const user = userEvent.setup();

@@ -5,7 +5,10 @@ export type User = {
   email: string;
   firstName: string | null;
   lastName: string | null;
+  /** The account has admin rights. */
   isAdmin: boolean;
+  /** This session was opened at the admin login: the admin screens are open to it. */
+  adminSession: boolean;
 };
 
 export const JOB_STATUSES = [
@@ -150,6 +153,10 @@ export type Contact = {
   verifiedBy: string[];
   verifiedAt: string | null;
   verificationWarnings: string[];
+  /** The contact's company, read with it (absent in fixtures that predate it). */
+  companyName?: string | null;
+  companyCity?: string | null;
+  companyState?: string | null;
 };
 
 export type Company = {

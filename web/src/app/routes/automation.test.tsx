@@ -40,14 +40,22 @@ describe('Automation', () => {
     expect(bar).not.toBeInTheDocument();
   });
 
-  it('sends meeting reminders and says how many went out', async () => {
+  it('sends meeting reminders as a job and says what went now and what waits in the queue', async () => {
     const { user } = renderApp('/admin/business-development', { signedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Send Reminders' }));
-    expect(await screen.findByText('3 emails and 1 text messages for 2 meetings.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('2 emails sent, 1 queued (sending limits), going out later, 1 text message sent for 2 meetings.'),
+    ).toBeInTheDocument();
   });
 });
 
 describe('Email Configuration', () => {
+  it('shows the sending readiness check in words', async () => {
+    renderApp('/admin/email-config', { signedIn: true });
+    const panel = await screen.findByRole('region', { name: 'Sending readiness' });
+    expect(await within(panel).findByText(/Outbox mode: messages are written to files/)).toBeInTheDocument();
+  });
+
   it('says mail goes to the outbox in demo mode, lists the webhook events, templates and real figures', async () => {
     const { user } = renderApp('/admin/email-config', { signedIn: true });
     expect(await screen.findByText('Demo mode: messages are written to the outbox folder')).toBeInTheDocument();

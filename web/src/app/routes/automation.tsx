@@ -1,34 +1,21 @@
 import { Button } from '@/components/ui/button';
 import { StatTile } from '@/components/ui/states';
 import { useAutomationOverview } from '@/features/automation/api/get-automation-overview';
-import { useSendReminders } from '@/features/automation/api/send-reminders';
 import { AutomationTabs } from '@/features/automation/components/automation-tabs';
 import { ScoringProgress } from '@/features/automation/components/scoring-progress';
+import { SendRemindersButton } from '@/features/automation/components/send-reminders-button';
 import { useBulkScoring } from '@/features/automation/hooks/use-bulk-scoring';
 import { useContacts } from '@/features/contacts/api/get-contacts';
-import { serverMessageOr } from '@/lib/api-client';
 import { formatDollars } from '@/lib/rules';
-import { toast } from '@/stores/toasts';
 
 const RECENT_CONTACTS = 5;
-/** Contacts sent to bulk scoring at once (the server's cap is higher). */
-const SCORE_BATCH = 200;
 
 /** Automation (seed 002 §2, business-development): campaign automation, scoring, meetings, payments. */
 export function AutomationRoute() {
   const o = useAutomationOverview();
-  const contacts = useContacts({ limit: SCORE_BATCH, offset: 0 });
+  const contacts = useContacts({ limit: RECENT_CONTACTS, offset: 0 });
   const scoring = useBulkScoring();
   const scoringJob = scoring.jobId;
-  const reminders = useSendReminders({
-    onSuccess: (r) =>
-      toast({
-        title: 'Reminders Sent',
-        description: `${r.emailsSent} emails and ${r.smsSent} text messages for ${r.meetings} meetings.`,
-        variant: 'success',
-      }),
-    onError: (e) => toast({ title: 'Reminders Failed', description: serverMessageOr(e, 'Failed to send reminders'), variant: 'destructive' }),
-  });
 
   const recent = contacts.data?.items.slice(0, RECENT_CONTACTS) ?? [];
   return (
@@ -38,14 +25,12 @@ export function AutomationRoute() {
         <h1 className="text-2xl font-bold tracking-tight">Business Development Automation</h1>
         <div className="flex gap-2">
           <Button
-            onClick={() => scoring.start(contacts.data?.items.map((c) => c.id) ?? [])}
-            disabled={scoring.starting || scoringJob !== null || !contacts.data?.items.length}
+            onClick={() => scoring.start({ contactFilter: {} })}
+            disabled={scoring.starting || scoringJob !== null}
           >
             {scoringJob ? 'Scoring...' : 'Bulk AI Score'}
           </Button>
-          <Button variant="secondary" onClick={() => reminders.mutate()} disabled={reminders.isPending}>
-            {reminders.isPending ? 'Sending...' : 'Send Reminders'}
-          </Button>
+          <SendRemindersButton />
         </div>
       </div>
       {o.failed.length > 0 ? (

@@ -35,7 +35,7 @@ export function CampaignsRoute() {
       </div>
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatTile label="Campaigns" value={list.length} />
-        <StatTile label="Active" value={list.filter((c) => c.status === 'active').length} />
+        <StatTile label="Sending" value={list.filter((c) => c.status === 'sending').length} />
         <StatTile label="Emails Sent (30 days)" value={(s?.totalSent ?? 0).toLocaleString()} />
         <StatTile label="Open Rate" value={`${s?.openRate ?? 0}%`} />
       </div>

@@ -154,7 +154,7 @@ describe('contacts', () => {
     makeContact({ firstName: 'Tom', lastName: 'Reed', phone: null, email: 'tom@example.com' });
     const { user } = renderApp('/contacts', { signedIn: true });
     const card = await screen.findByRole('listitem', { name: 'Tom Reed' });
-    expect(within(card).getByRole('link', { name: 'Email' })).toHaveAttribute('href', 'mailto:tom@example.com');
+    expect(within(card).getByRole('button', { name: 'Email Tom Reed' })).toBeInTheDocument();
     await user.click(within(card).getByRole('button', { name: 'Call' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Phone number not available for this contact.');
   });
@@ -263,6 +263,7 @@ describe('contacts', () => {
         HttpResponse.json({
           totalEvents: 12,
           campaigns: [{ id: 'c1', name: 'Spring outreach', status: 'sent', totalEvents: 12, lastEvent: { timestamp: '2026-01-10T10:00:00Z' } }],
+          figures: { sent: 3, delivered: 2, opened: 2, clicked: 1, replied: 1, bounced: 1 },
           recentEvents: Array.from({ length: 12 }, (_, i) => ({
             eventType: i % 2 ? 'opened' : 'delivered',
             timestamp: `2026-01-${String(i + 1).padStart(2, '0')}T10:00:00Z`,
@@ -275,6 +276,9 @@ describe('contacts', () => {
     const dialog = screen.getByRole('dialog', { name: 'Email Interaction History' });
     expect(await within(dialog).findByText('Spring outreach')).toBeInTheDocument();
     expect(within(within(dialog).getByRole('region', { name: 'Recent events' })).getAllByRole('listitem')).toHaveLength(10);
+    // The contact's counts, as the dashboard and campaigns count them.
+    expect(within(dialog).getByRole('group', { name: 'Sent' })).toHaveTextContent('3');
+    expect(within(dialog).getByRole('group', { name: 'Bounced' })).toHaveTextContent('1');
   });
 
   it("says 'Failed to load email history.' when it cannot be read", async () => {

@@ -5,12 +5,17 @@ import { Button } from '@/components/ui/button';
 import { Pager } from '@/components/ui/pager';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { useContacts, type ContactFilters as Filters } from '@/features/contacts/api/get-contacts';
+import { BulkContactActions } from '@/features/contacts/components/bulk-contact-actions';
 import { ContactCard } from '@/features/contacts/components/contact-card';
 import { ContactFilters } from '@/features/contacts/components/contact-filters';
 import { ContactFormDialog } from '@/features/contacts/components/contact-form-dialog';
 import { EmailHistoryDialog } from '@/features/contacts/components/email-history-dialog';
 import { ExportContactsButton } from '@/features/contacts/components/export-contacts-button';
 import { ImportContactsDialog } from '@/features/contacts/components/import-contacts-dialog';
+import { AddToSequenceDialog } from '@/features/outreach/components/add-to-sequence-dialog';
+import { NewCampaignDialog } from '@/features/outreach/components/new-campaign-dialog';
+import { SelectionBar } from '@/features/outreach/components/selection-bar';
+import type { Selection } from '@/features/outreach/api/types';
 import type { Contact } from '@/types/api';
 
 const PAGE_SIZE = 50;
@@ -21,11 +26,20 @@ type DialogState =
   | { kind: 'edit'; contact: Contact }
   | { kind: 'history'; contact: Contact }
   | { kind: 'import' }
+  | { kind: 'enroll' }
+  | { kind: 'campaign' }
   | null;
 
 export function ContactsRoute() {
   const [params, setParams] = useSearchParams();
   const [dialog, setDialog] = useState<DialogState>(null);
+  // Contacts ticked by hand, or every contact the filters match (the server resolves those).
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const clearSelection = () => {
+    setPicked(new Set());
+    setAllMatching(false);
+  };
   const filters: Filters = {
     q: params.get('q') ?? '',
     role: params.get('role') ?? '',
@@ -43,8 +57,29 @@ export function ContactsRoute() {
       if (key !== 'offset') next.delete('offset');
       return next;
     });
+  const setFilter = (key: string, value: string) => {
+    // A selection belongs to the filters it was made under.
+    if (key !== 'offset') clearSelection();
+    update(key, value);
+  };
+  const toggle = (id: string) => {
+    // Unticking one of "all matching" keeps the rest of this page ticked.
+    const from = allMatching ? new Set(contacts.data?.items.map((c) => c.id)) : null;
+    setAllMatching(false);
+    setPicked((prev) => {
+      const next = new Set(from ?? prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  };
   const filtered = FILTER_KEYS.some((k) => params.get(k));
   const total = contacts.data?.total;
+  const selection: Selection = allMatching
+    ? { contactFilter: { q: filters.q, role: filters.role, status: filters.status, region: filters.region } }
+    : { contactIds: [...picked] };
+  const selectedCount = allMatching ? (total ?? 0) : picked.size;
+  const selectedLabel = `${selectedCount.toLocaleString()} ${selectedCount === 1 ? 'contact' : 'contacts'}`;
 
   return (
     <div className="space-y-6">
@@ -59,7 +94,21 @@ export function ContactsRoute() {
           <Button onClick={() => setDialog({ kind: 'add' })}>Add Contact</Button>
         </div>
       </div>
-      <ContactFilters filters={filters} filtered={filtered} update={update} onClear={() => setParams(new URLSearchParams())} />
+      <ContactFilters
+        filters={filters}
+        filtered={filtered}
+        update={setFilter}
+        onClear={() => {
+          clearSelection();
+          setParams(new URLSearchParams());
+        }}
+      />
+      {selectedCount > 0 ? (
+        <SelectionBar count={selectedLabel} onAddToSequence={() => setDialog({ kind: 'enroll' })}
+          onNewCampaign={() => setDialog({ kind: 'campaign' })} onClear={clearSelection}>
+          <BulkContactActions selection={selection} />
+        </SelectionBar>
+      ) : null}
 
       {contacts.isPending ? (
         <Skeleton rows={4} label="Loading contacts" />
@@ -71,6 +120,21 @@ export function ContactsRoute() {
         </EmptyState>
       ) : (
         <>
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => {
+                setAllMatching(false);
+                setPicked((prev) => new Set([...prev, ...contacts.data.items.map((c) => c.id)]));
+              }}
+            >
+              Select page
+            </Button>
+            <Button size="sm" variant="secondary" aria-pressed={allMatching} onClick={() => setAllMatching(true)}>
+              Select all {contacts.data.total.toLocaleString()} matching
+            </Button>
+          </div>
           <ul aria-label="Contacts" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {contacts.data.items.map((c) => (
               <ContactCard
@@ -78,6 +142,8 @@ export function ContactsRoute() {
                 contact={c}
                 onEdit={() => setDialog({ kind: 'edit', contact: c })}
                 onHistory={() => setDialog({ kind: 'history', contact: c })}
+                selected={allMatching || picked.has(c.id)}
+                onSelect={() => toggle(c.id)}
               />
             ))}
           </ul>
@@ -86,7 +152,7 @@ export function ContactsRoute() {
             count={contacts.data.items.length}
             total={contacts.data.total}
             pageSize={PAGE_SIZE}
-            onOffsetChange={(o) => update('offset', o ? String(o) : '')}
+            onOffsetChange={(o) => setFilter('offset', o ? String(o) : '')}
           />
         </>
       )}
@@ -94,6 +160,12 @@ export function ContactsRoute() {
       {dialog?.kind === 'edit' ? <ContactFormDialog contact={dialog.contact} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'history' ? <EmailHistoryDialog contact={dialog.contact} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'import' ? <ImportContactsDialog onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'campaign' ? (
+        <NewCampaignDialog selection={selection} label={selectedLabel} onClose={() => setDialog(null)} />
+      ) : null}
+      {dialog?.kind === 'enroll' ? (
+        <AddToSequenceDialog selection={selection} label={selectedLabel} onClose={() => setDialog(null)} />
+      ) : null}
     </div>
   );
 }

@@ -4,12 +4,11 @@ import { useSearchParams } from 'react-router';
 import { Field, inputClass } from '@/components/ui/field';
 import { Pager } from '@/components/ui/pager';
 import { SearchInput } from '@/components/ui/search-input';
-import { ScoreBadge } from '@/components/ui/score-badge';
 import { EmptyState, ErrorState, Skeleton, StatTile } from '@/components/ui/states';
 import { ContactDetailDialog } from '@/features/contacts/components/contact-detail-dialog';
 import { useCustomerStats } from '@/features/customers/api/get-customer-stats';
 import { useCustomers } from '@/features/customers/api/get-customers';
-import { formatDateTime } from '@/lib/format';
+import { CustomerCard } from '@/features/customers/components/customer-card';
 import type { Contact } from '@/types/api';
 
 const PAGE_SIZE = 48;
@@ -54,17 +53,7 @@ export function CustomersRoute() {
         <>
           <ul aria-label="Customers" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {customers.data.items.map((c) => (
-              <li key={c.id} className="rounded-xl bg-white p-4 shadow-xs ring-1 ring-slate-200">
-                <div className="flex items-start justify-between gap-2">
-                  <button type="button" className="text-left font-semibold text-slate-900 hover:underline" onClick={() => setDetail(c)}>
-                    {c.firstName} {c.lastName}
-                  </button>
-                  <ScoreBadge score={c.score} />
-                </div>
-                <p className="text-sm text-slate-500">{c.title ?? 'No title'}</p>
-                <p className="mt-2 truncate text-sm text-slate-600">{c.email ?? 'No email'}</p>
-                <p className="mt-1 text-xs text-slate-500">Added {formatDateTime(c.createdAt)}</p>
-              </li>
+              <CustomerCard key={c.id} customer={c} onOpen={() => setDetail(c)} />
             ))}
           </ul>
           <Pager

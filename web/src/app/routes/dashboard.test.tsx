@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { fullDate, relativeDate } from '@/features/dashboard/components/activity-dates';
 import { captureDownloads } from '@/testing/downloads';
 import { makeCompany, makeDeal, makeMeeting } from '@/testing/mocks/db';
 import { recordRequests, server } from '@/testing/mocks/server';
@@ -47,6 +48,97 @@ describe('dashboard', () => {
       '?timeframe=7',
       '?timeframe=30',
     ]);
+  });
+
+  it('shows real email figures per timeframe once emails were sent, never "No emails sent"', async () => {
+    const figures = (sent: number, delivered: number, replied: number) => ({
+      sent, delivered, opened: 2, clicked: 1, replied, bounced: sent - delivered, unsubscribed: 0, complained: 1,
+      deliveryRate: Math.round((delivered * 1000) / sent) / 10, openRate: 0, clickRate: 0,
+      replyRate: Math.round((replied * 1000) / sent) / 10, bounceRate: 0, unsubscribeRate: 0, complaintRate: 0,
+    });
+    server.use(
+      http.get('/api/dashboard/campaign-performance', ({ request }) => {
+        const days = Number(new URL(request.url).searchParams.get('timeframe'));
+        const emails = days === 7 ? figures(12, 11, 2) : figures(20, 19, 4);
+        return HttpResponse.json({
+          timeframe: days, deliveryRate: emails.deliveryRate, responseRate: emails.replyRate,
+          meetingRate: days === 7 ? 20 : 25, emailDataAvailable: true, meetingsCreated: 1, contactsContacted: 5, emails,
+        });
+      }),
+    );
+    const { user } = renderApp('/', { signedIn: true });
+    const card = await screen.findByRole('region', { name: 'Campaign Performance' });
+    const value = (label: string) => within(within(card).getByRole('group', { name: label })).getByRole('definition').textContent;
+    await waitFor(() => expect(value('Emails sent')).toBe('12'));
+    expect(value('Delivery rate')).toBe('91.7%');
+    expect(value('Response rate')).toBe('16.7%');
+    expect(value('Meeting rate')).toBe('20%');
+    expect(value('Replied')).toBe('2');
+    expect(within(card).getByText('Last 7 days')).toBeInTheDocument();
+    expect(within(card).queryByText('No emails sent')).not.toBeInTheDocument();
+
+    await user.click(within(card).getByRole('button', { name: '90D' }));
+    await waitFor(() => expect(value('Emails sent')).toBe('20'));
+    expect(value('Delivery rate')).toBe('95%');
+    expect(value('Meeting rate')).toBe('25%');
+    expect(within(card).getByText('Last 90 days')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: '90D' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(card).queryByText('No emails sent')).not.toBeInTheDocument();
+  });
+
+  it('lists scans, sends, replies, deals and meetings with human dates and links, newest first, paged', async () => {
+    const now = Date.now();
+    const ago = (min: number) => new Date(now - min * 60_000).toISOString();
+    const entries = [
+      { id: 'a1', kind: 'scan_finished', summary: 'Discovery scan finished: 12 companies and 30 contacts found', at: ago(5), link: '/discovery?job=J1' },
+      { id: 'a2', kind: 'emails_sent', summary: 'Sent 20 emails for "Spring"', at: ago(90), link: '/email-campaigns' },
+      { id: 'a3', kind: 'email_replied', summary: 'c0@example.test replied', at: ago(3 * 60), link: '/contacts' },
+      { id: 'a4', kind: 'deal_created', summary: 'Deal "Big" created ($5000, prospecting)', at: ago(26 * 60), link: '/pipeline' },
+      { id: 'a5', kind: 'meeting_scheduled', summary: 'Meeting "Demo" scheduled', at: ago(3 * 24 * 60), link: '/meetings' },
+      { id: 'a6', kind: 'suppression_lifted', summary: 'Suppression lifted', at: ago(4 * 24 * 60), link: null },
+    ];
+    const requests = recordRequests();
+    server.use(
+      http.get('/api/activities', ({ request }) => {
+        const limit = Number(new URL(request.url).searchParams.get('limit'));
+        return HttpResponse.json(entries.slice(0, limit), { headers: { 'X-Total-Count': String(entries.length) } });
+      }),
+    );
+    const { user } = renderApp('/admin', { signedIn: true });
+    const feed = await screen.findByRole('list', { name: 'Recent activity' });
+    const items = within(feed).getAllByRole('listitem');
+    expect(items).toHaveLength(5);
+    const item = (i: number) => items[i] ?? feed;
+    expect(within(item(0)).getByRole('link', { name: 'Discovery scan finished: 12 companies and 30 contacts found' })).toHaveAttribute(
+      'href',
+      '/admin/discovery?job=J1',
+    );
+    expect(within(item(1)).getByRole('link', { name: 'Sent 20 emails for "Spring"' })).toHaveAttribute('href', '/admin/email-campaigns');
+    expect(within(item(4)).getByRole('link')).toHaveAttribute('href', '/admin/meetings');
+    const first = within(item(0)).getByText('5 min ago');
+    expect(first.tagName).toBe('TIME');
+    expect(first).toHaveAttribute('title', fullDate(ago(5)));
+    expect(within(item(1)).getByText('1 h ago')).toBeInTheDocument();
+    expect(within(item(2)).getByText('3 h ago')).toBeInTheDocument();
+    expect(within(feed).queryByText(/\d{4}-\d{2}-\d{2}T/)).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Show more activity' }));
+    await waitFor(() => expect(within(feed).getAllByRole('listitem')).toHaveLength(6));
+    expect(within(feed).getByText('Suppression lifted').tagName).toBe('P');
+    expect(screen.queryByRole('button', { name: 'Show more activity' })).not.toBeInTheDocument();
+    expect(requests.filter((r) => r.path === '/api/activities').map((r) => r.search)).toEqual(['?limit=5', '?limit=15']);
+  });
+
+  it('says how long ago in words, then the day and time', () => {
+    const now = Date.parse('2026-11-24T12:00:00Z');
+    expect(relativeDate('2026-11-24T11:59:30Z', now)).toBe('just now');
+    expect(relativeDate('2026-11-24T11:55:00Z', now)).toBe('5 min ago');
+    expect(relativeDate('2026-11-24T09:00:00Z', now)).toBe('3 h ago');
+    const older = relativeDate('2026-11-20T10:29:00Z', now);
+    expect(older).not.toMatch(/2026-11-20/);
+    expect(older).toMatch(/Nov/);
+    expect(fullDate('2026-11-20T10:29:00Z')).toMatch(/2026/);
+    expect(relativeDate('not a date', now)).toBe('not a date');
   });
 
   it('opens Company Prospects from the prospects card with an informational toast', async () => {

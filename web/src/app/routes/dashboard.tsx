@@ -5,8 +5,9 @@ import { screenHref, type ScreenName } from '@/config/paths';
 import type { Timeframe } from '@/features/dashboard/api/query-keys';
 import { CampaignPerformanceCard } from '@/features/dashboard/components/campaign-performance';
 import { ExportReportButton, RefreshDashboardButton } from '@/features/dashboard/components/dashboard-actions';
-import { MeetingAnalyticsCard, RecentActivityCard, RegionalCards } from '@/features/dashboard/components/dashboard-cards';
+import { MeetingAnalyticsCard, RegionalCards } from '@/features/dashboard/components/dashboard-cards';
 import { MetricTiles } from '@/features/dashboard/components/metric-tiles';
+import { RecentActivityCard } from '@/features/dashboard/components/recent-activity';
 import { toast } from '@/stores/toasts';
 
 export function DashboardRoute() {

@@ -7,6 +7,7 @@ import { screenHref } from '@/config/paths';
 import { usePerformance } from '@/features/campaigns/api/get-performance';
 import { BulkCampaignTabs } from '@/features/campaigns/components/bulk-campaign-tabs';
 import { CreateBulkCampaignDialog } from '@/features/campaigns/components/create-bulk-campaign-dialog';
+import { ReadinessPanel } from '@/features/campaigns/components/readiness-panel';
 
 /** Bulk Email Campaigns (seed 002 §2): overview, active campaigns with live delivery, analytics. */
 export function EmailCampaignsRoute() {
@@ -38,6 +39,7 @@ export function EmailCampaignsRoute() {
           <StatTile label="Avg Reply Rate" value={`${perf.averageReplyRate}%`} />
         </div>
       ) : null}
+      <ReadinessPanel />
       <BulkCampaignTabs />
       {creating ? <CreateBulkCampaignDialog onClose={() => setCreating(false)} /> : null}
     </div>

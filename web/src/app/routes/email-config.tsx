@@ -1,4 +1,5 @@
 import { Card } from '@/components/ui/states';
+import { ReadinessPanel } from '@/features/campaigns/components/readiness-panel';
 import { useWebhookConfig } from '@/features/email-config/api/get-webhook-config';
 import { EmailSummaryCard, EmailTemplatesCard, IntegrationStatusCard } from '@/features/email-config/components/email-config-cards';
 import { SuppressionList } from '@/features/email-config/components/suppression-list';
@@ -11,6 +12,7 @@ export function EmailConfigRoute() {
     <div className="space-y-6">
       <title>Email Configuration · Prospector</title>
       <h1 className="text-2xl font-bold tracking-tight">Email Configuration</h1>
+      <ReadinessPanel />
       <IntegrationStatusCard config={config} />
       <Card title="Webhook Configuration">{config.data ? <WebhookSettings config={config.data} /> : null}</Card>
       <SuppressionList />

@@ -1,5 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { TabList } from '@/components/ui/tabs';
@@ -8,23 +9,38 @@ import { useSequences } from '@/features/sequences/api/get-sequences';
 import { CreateSequenceDialog } from '@/features/sequences/components/create-sequence-dialog';
 import { DeliverabilityPanel } from '@/features/sequences/components/deliverability-panel';
 import { ReplyRules } from '@/features/sequences/components/reply-rules';
-import { SequenceBuilder } from '@/features/sequences/components/sequence-builder';
+import { SequenceDetail, type DetailSection } from '@/features/sequences/components/sequence-detail';
 import { SequenceList } from '@/features/sequences/components/sequence-list';
 import { SequenceStats } from '@/features/sequences/components/sequence-stats';
 
-/** Email Sequences (seed 002 §2): sequences, the builder, reply rules and deliverability. */
+const SECTIONS: DetailSection[] = ['steps', 'enrollments', 'settings'];
+
+/**
+ * Email Sequences (seed 002 §2): sequences, reply rules and deliverability. The address says what is
+ * open: `?view=rules|deliverability`, `?sequence=<id>` with `&section=steps|enrollments|settings`
+ * and the enrollments' `&status=` and `&offset=`.
+ */
 export function EmailSequencesRoute() {
   const sequences = useSequences();
   const deliverability = useDeliverability();
-  const [tab, setTab] = useState('sequences');
-  const [selected, setSelected] = useState<string | null>(null);
+  const [params, setParams] = useSearchParams();
   const [creating, setCreating] = useState(false);
   const list = sequences.data ?? [];
-  const current = list.find((s) => s.id === selected) ?? null;
-  const open = (id: string) => {
-    setSelected(id);
-    setTab('builder');
-  };
+  const open = params.get('sequence');
+  const view = params.get('view') ?? 'sequences';
+  const section = SECTIONS.find((s) => s === params.get('section')) ?? 'steps';
+  const enrollments = { status: params.get('status') ?? '', offset: Math.max(0, Number(params.get('offset')) || 0) };
+  /** Replaces the given address parameters; `null` drops one. */
+  const go = (next: Record<string, string | null>) =>
+    setParams((old) => {
+      const p = new URLSearchParams(old);
+      for (const [k, v] of Object.entries(next)) {
+        if (v === null || v === '') p.delete(k);
+        else p.set(k, v);
+      }
+      return p;
+    });
+  const openSequence = (id: string) => go({ view: null, sequence: id, section: null, status: null, offset: null });
 
   return (
     <div className="space-y-6">
@@ -34,15 +50,29 @@ export function EmailSequencesRoute() {
         <Button onClick={() => setCreating(true)}>Create Sequence</Button>
       </div>
       <SequenceStats sequences={list} />
-      <Tabs.Root value={tab} onValueChange={setTab}>
+      <Tabs.Root value={view} onValueChange={(v) => go({ view: v === 'sequences' ? null : v })}>
         <TabList
           label="Sequence views"
-          tabs={[['sequences', 'Sequences'], ['builder', 'Builder', !current], ['rules', 'Reply Rules'], ['deliverability', 'Deliverability']]}
+          tabs={[
+            ['sequences', 'Sequences'],
+            ['rules', 'Reply Rules'],
+            ['deliverability', 'Deliverability'],
+          ]}
         />
         <Tabs.Content value="sequences">
-          <SequenceList sequences={sequences} onOpen={open} onDeleted={(id) => id === selected && setSelected(null)} />
+          {open ? (
+            <SequenceDetail
+              id={open}
+              section={section}
+              enrollments={enrollments}
+              onSection={(s) => go({ section: s === 'steps' ? null : s })}
+              onEnrollments={({ status, offset }) => go({ status, offset: offset ? String(offset) : null })}
+              onBack={() => go({ sequence: null, section: null, status: null, offset: null })}
+            />
+          ) : (
+            <SequenceList sequences={sequences} onOpen={openSequence} />
+          )}
         </Tabs.Content>
-        <Tabs.Content value="builder">{current ? <SequenceBuilder sequence={current} /> : null}</Tabs.Content>
         <Tabs.Content value="rules">
           <ReplyRules />
         </Tabs.Content>
@@ -55,7 +85,7 @@ export function EmailSequencesRoute() {
           onClose={() => setCreating(false)}
           onCreated={(id) => {
             setCreating(false);
-            open(id);
+            openSequence(id);
           }}
         />
       ) : null}

@@ -68,11 +68,10 @@ describe('Jobs page', () => {
     expect(router.state.location.pathname).toBe('/admin/login');
   });
 
-  it("sends /jobs without a session to the landing page with the 'unauthorized' notice", async () => {
+  it("sends /jobs without a session to the users' sign-in page", async () => {
     const { router } = renderApp('/jobs');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Authentication Required');
-    expect(router.state.location.pathname).toBe('/');
-    expect(screen.getByText('Turn More Prospects Into Paying Customers')).toBeInTheDocument();
+    expect(await screen.findByRole('form', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
   });
 
   it('lists jobs with the total from X-Total-Count and pages by 50', async () => {

@@ -3,11 +3,15 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { BulkMoveForm } from '@/features/leads/components/bulk-move-form';
 import { LeadBoard } from '@/features/leads/components/lead-board';
+import { AddToSequenceDialog } from '@/features/outreach/components/add-to-sequence-dialog';
+import { NewCampaignDialog } from '@/features/outreach/components/new-campaign-dialog';
+import { SelectionBar } from '@/features/outreach/components/selection-bar';
 
 export function LeadsRoute() {
   const [bulk, setBulk] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [target, setTarget] = useState('');
+  const [action, setAction] = useState<'enroll' | 'campaign' | null>(null);
 
   const toggle = (id: string) =>
     setSelected((prev) => {
@@ -16,6 +20,7 @@ export function LeadsRoute() {
       else next.add(id);
       return next;
     });
+  const count = `${selected.size.toLocaleString()} ${selected.size === 1 ? 'lead' : 'leads'}`;
 
   return (
     <div className="space-y-6">
@@ -27,8 +32,22 @@ export function LeadsRoute() {
         </Button>
       </div>
       {bulk ? <BulkMoveForm selected={selected} target={target} onTargetChange={setTarget} onMoved={() => setSelected(new Set())} /> : null}
+      {bulk && selected.size > 0 ? (
+        <SelectionBar
+          count={count}
+          onAddToSequence={() => setAction('enroll')}
+          onNewCampaign={() => setAction('campaign')}
+          onClear={() => setSelected(new Set())}
+        />
+      ) : null}
 
       <LeadBoard bulk={bulk} selected={selected} onToggle={toggle} />
+      {action === 'enroll' ? (
+        <AddToSequenceDialog selection={{ contactIds: [...selected] }} label={count} onClose={() => setAction(null)} />
+      ) : null}
+      {action === 'campaign' ? (
+        <NewCampaignDialog selection={{ contactIds: [...selected] }} label={count} onClose={() => setAction(null)} />
+      ) : null}
     </div>
   );
 }

@@ -23,7 +23,7 @@ describe('app shell and routing', () => {
     expect(within(banner).getByText('Administrator')).toBeInTheDocument();
     const nav = within(banner).getByRole('navigation', { name: 'Main' });
     const groups = within(nav).getAllByRole('button').map((b) => b.textContent.replace('▾', '').trim());
-    expect(groups).toEqual(['Analytics', 'Customer Management', 'Campaign Tools', 'Business Tools']);
+    expect(groups).toEqual(['Analytics', 'Customer Management', 'Campaign Tools', 'Business Tools', 'Admin']);
   });
 
   it('prefixes every link with /admin in admin mode; the dashboard link is /admin', async () => {

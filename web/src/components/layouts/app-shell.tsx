@@ -3,9 +3,10 @@ import { useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { paths, screenHref, type ScreenName } from '@/config/paths';
-import { useAdminUser } from '@/features/auth/api/get-admin-user';
+import { ADMIN_SCREENS, isAdminPath, paths, screenHref, type ScreenName } from '@/config/paths';
+import { useAuthUser } from '@/features/auth/api/get-auth-user';
 import { useAdminLogout } from '@/features/auth/api/logout';
+import { AdminOnly } from '@/features/auth/components/admin-only';
 import { toast } from '@/stores/toasts';
 
 import { SiteFooter } from './site-footer';
@@ -21,7 +22,16 @@ export const NAV_GROUPS: { label: string; items: ScreenName[] }[] = [
   { label: 'Customer Management', items: ['leads', 'customers', 'contacts', 'companies'] },
   { label: 'Campaign Tools', items: ['campaigns', 'emailCampaigns', 'emailSequences', 'meetings', 'voiceAgents', 'automation', 'aiManagement', 'aiFeatures'] },
   { label: 'Business Tools', items: ['invoicing', 'invoiceHistory'] },
+  { label: 'Admin', items: ['users'] },
 ];
+
+/** The groups a session sees: an ordinary session has no admin screens (and no group left empty). */
+function navGroups(adminSession: boolean) {
+  return NAV_GROUPS.map((g) => ({
+    ...g,
+    items: g.items.filter((name) => adminSession || !ADMIN_SCREENS.includes(name)),
+  })).filter((g) => g.items.length > 0);
+}
 
 function isCurrent(name: ScreenName, pathname: string): boolean {
   const { path, adminPath } = paths.screens[name];
@@ -32,7 +42,12 @@ function isCurrent(name: ScreenName, pathname: string): boolean {
 export function AppShell() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const adminUser = useAdminUser();
+  const session = useAuthUser();
+  const adminSession = session.data?.adminSession ?? false;
+  const groups = navGroups(adminSession);
+  // The admin area (/admin/*) and the admin screens are for admin sessions only.
+  const adminOnly = !adminSession && (isAdminPath(pathname) || ADMIN_SCREENS.some((name) => isCurrent(name, pathname)));
+  const displayName = [session.data?.firstName, session.data?.lastName].filter(Boolean).join(' ') || session.data?.email;
   const [mobileOpen, setMobileOpen] = useState(false);
   const logout = useAdminLogout({
     onSuccess: () => navigate(paths.auth.login.getHref(), { replace: true }),
@@ -61,7 +76,7 @@ export function AppShell() {
             </Link>
             <nav aria-label="Main" className="hidden md:block">
               <ul className="flex items-center gap-1">
-                {NAV_GROUPS.map((group) => (
+                {groups.map((group) => (
                   <li key={group.label}>
                     <Menu.Root modal={false}>
                       <Menu.Trigger className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 data-[state=open]:bg-slate-100">
@@ -93,23 +108,38 @@ export function AppShell() {
             </nav>
           </div>
           <div className="flex items-center gap-2">
-            {adminUser.data ? (
+            {session.data && adminSession ? (
               <p className="hidden text-sm text-slate-600 sm:block">
                 <span className="sr-only">Signed in as </span>
-                <span className="font-medium text-slate-900">{adminUser.data.email}</span>
+                <span className="font-medium text-slate-900">{session.data.email}</span>
                 <span className="ml-1.5 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">
                   Administrator
                 </span>
               </p>
+            ) : session.data ? (
+              <p className="hidden text-sm text-slate-600 sm:block">
+                <span className="sr-only">Signed in as </span>
+                <span className="font-medium text-slate-900">{displayName}</span>
+              </p>
             ) : null}
-            <Button
-              variant="secondary"
-              size="sm"
-              onClick={() => logout.mutate()}
-              disabled={logout.isPending}
-            >
-              {logout.isPending ? 'Logging out…' : 'Logout'}
-            </Button>
+            {adminSession ? (
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => logout.mutate()}
+                disabled={logout.isPending}
+              >
+                {logout.isPending ? 'Logging out…' : 'Logout'}
+              </Button>
+            ) : (
+              // Seed 000 §2.2: an ordinary user signs out through the server's page.
+              <a
+                href="/api/logout"
+                className="inline-flex items-center rounded-md bg-white px-2.5 py-1 text-xs font-semibold text-slate-900 shadow-xs ring-1 ring-slate-300 ring-inset hover:bg-slate-50"
+              >
+                Logout
+              </a>
+            )}
             <Button
               variant="ghost"
               size="sm"
@@ -124,7 +154,7 @@ export function AppShell() {
         </div>
         {mobileOpen ? (
           <nav id="mobile-menu" aria-label="Mobile" className="border-t border-slate-200 px-4 py-3 md:hidden">
-            {NAV_GROUPS.map((group) => (
+            {groups.map((group) => (
               <div key={group.label} className="mb-3">
                 <p className="px-3 text-xs font-semibold tracking-wide text-slate-500 uppercase">{group.label}</p>
                 <ul>
@@ -148,7 +178,7 @@ export function AppShell() {
         ) : null}
       </header>
       <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
-        <Outlet />
+        {adminOnly ? <AdminOnly /> : <Outlet />}
       </main>
       <SiteFooter />
     </div>

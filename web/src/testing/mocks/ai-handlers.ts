@@ -172,7 +172,16 @@ async function upload(request: Request, path: string): Promise<Response | null> 
 
 export const aiHandlers = [
   http.get('/api/ai/analytics', authed(() => HttpResponse.json(ANALYTICS))),
-  http.get('/api/mcp/status', authed(() => HttpResponse.json(MCP_STATUS))),
+  http.get(
+    '/api/mcp/status',
+    authed(() =>
+      HttpResponse.json(
+        db.aiModel
+          ? { ...MCP_STATUS, activeConnections: MCP_STATUS.activeConnections.map((c) => (c.type === 'ai' ? { ...c, status: 'operational', detail: 'gpt-test' } : c)) }
+          : MCP_STATUS,
+      ),
+    ),
+  ),
   http.get('/api/email-automation/status', authed(() => HttpResponse.json(EMAIL_AUTOMATION))),
   http.get('/api/automation/preview', authed(() => HttpResponse.json(AUTOMATION_PREVIEW))),
 

@@ -53,13 +53,24 @@ export const automationHandlers = [
     HttpResponse.json(db.meetings.map((m) => ({ id: m.id, title: m.title, startTime: m.scheduledDate, location: m.location, status: m.status }))),
   )),
   http.post('/api/contacts/bulk-ai-score', authed(async ({ request }) => {
-    const { contactIds } = (await request.json()) as { contactIds: string[] };
-    if (contactIds.length === 0) return HttpResponse.json({ message: 'No contacts to score. Add contacts first.' }, { status: 422 });
-    const job = makeJob({ kind: 'bulk_ai_score', status: 'running', progress: { percent: 0, message: `Scored 0 of ${contactIds.length} contacts` } });
+    // A selection: picked ids, or every contact the list's filters match (the mock ignores the filters).
+    const { contactIds, contactFilter } = (await request.json()) as { contactIds?: string[]; contactFilter?: object };
+    const count = contactFilter ? db.contacts.length : (contactIds?.length ?? 0);
+    if (count === 0) return HttpResponse.json({ message: 'No contacts to score. Add contacts first.' }, { status: 422 });
+    const job = makeJob({ kind: 'bulk_ai_score', status: 'running', progress: { percent: 0, message: `Scored 0 of ${count} contacts` } });
     db.jobs.push(job);
     return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
   })),
-  http.post('/api/calendar/send-reminders', authed(() => HttpResponse.json({ emailsSent: 3, smsSent: 1, meetings: 2 }))),
+  http.post('/api/calendar/send-reminders', authed(() => {
+    const job = makeJob({
+      kind: 'reminder_batch',
+      status: 'succeeded',
+      progress: { percent: 100, message: '2 of 2 meetings' },
+      result: { meetings: 2, alreadyReminded: 0, emailsSent: 2, emailsQueued: 1, smsSent: 1, smsNotSent: 0 },
+    });
+    db.jobs.push(job);
+    return HttpResponse.json({ jobId: job.id, status: 'queued' }, { status: 202 });
+  })),
   http.get('/api/email/webhook/config', authed(() => HttpResponse.json(webhookConfig(MOCK_WEBHOOK_TOKEN)))),
   http.post('/api/email/webhook/rotate', authed(() => HttpResponse.json(webhookConfig(ROTATED_WEBHOOK_TOKEN)))),
   http.get('/api/email/suppressions', authed(() =>

@@ -4,7 +4,7 @@ import type { SingleCampaign } from '@/features/campaigns/api/single-campaigns';
 import type { BulkCampaign, EmailTemplate } from '@/features/campaigns/api/types';
 
 import { authed } from './authed';
-import { db, newId } from './db';
+import { db, makeJob, newId } from './db';
 
 
 export const TEMPLATES: EmailTemplate[] = [
@@ -28,14 +28,36 @@ export const TEMPLATES: EmailTemplate[] = [
   },
 ];
 
-/** Contacts a targeting matches, as the server counts them. */
-function audience(url: URL): number {
+/** Templates users saved in this test (cleared by `resetSavedTemplates`). */
+export const savedTemplates: EmailTemplate[] = [];
+export const resetSavedTemplates = () => savedTemplates.splice(0, savedTemplates.length);
+
+export const MERGE_FIELDS = [
+  { key: 'firstName', label: 'First name' },
+  { key: 'lastName', label: 'Last name' },
+  { key: 'email', label: 'Email' },
+  { key: 'title', label: 'Job title' },
+  { key: 'companyName', label: 'Company name' },
+  { key: 'senderName', label: 'Sender name' },
+];
+
+/** Contacts a targeting matches, as the server selects them. */
+function matching(url: URL) {
   const min = Number(url.searchParams.get('scoreMin') ?? '0');
   const max = Number(url.searchParams.get('scoreMax') ?? '100');
   const statuses = (url.searchParams.get('statuses') ?? '').split(',').filter(Boolean);
   return db.contacts.filter(
     (c) => c.email && c.score >= min && c.score <= max && (statuses.length === 0 || statuses.includes(c.status)),
-  ).length;
+  );
+}
+const audience = (url: URL): number => matching(url).length;
+
+/** The server's `{{field}}` / `{{field|fallback}}` rendering, for the fields tests use. */
+function render(template: string, vars: Record<string, string>): string {
+  return template.replace(/\{\{\s*([\w.-]+)\s*(?:\|\s*([^}]*?)\s*)?\}\}/g, (_, key: string, fallback?: string) => {
+    const value = vars[key] ?? '';
+    return value.trim() ? value : (fallback ?? '');
+  });
 }
 
 export function makeBulkCampaign(overrides: Partial<BulkCampaign> = {}): BulkCampaign {
@@ -71,7 +93,8 @@ export const campaignHandlers = [
       id: newId('sc'),
       name: body.name,
       description: body.description,
-      status: 'active',
+      status: 'draft',
+      subject: null,
       targetAudience: body.targetAudience ?? 'all-active',
       aiModel: body.aiModel ?? 'gpt-5',
       emailsSent: 0,
@@ -85,9 +108,74 @@ export const campaignHandlers = [
     db.singleCampaigns.unshift(c);
     return HttpResponse.json(c, { status: 201 });
   })),
+  http.post('/api/campaigns/:id/send', authed(async ({ params, request }) => {
+    const c = db.singleCampaigns.find((x) => x.id === params.id);
+    if (!c) return HttpResponse.json({ message: 'Campaign not found' }, { status: 404 });
+    const body = (await request.json()) as { subject?: string; body?: string };
+    if (!body.subject || !body.body) return HttpResponse.json({ message: 'Subject and body are required.' }, { status: 422 });
+    Object.assign(c, { status: 'sending', subject: body.subject });
+    const job = makeJob({ kind: 'bulk_campaign_send', status: 'running' });
+    db.jobs.push(job);
+    return HttpResponse.json({ success: true, totalRecipients: c.totalRecipients, jobId: job.id });
+  })),
   http.post('/api/email/seed-events', authed(() => HttpResponse.json({ created: 10 }, { status: 201 }))),
 
-  http.get('/api/email-templates', authed(() => HttpResponse.json({ templates: TEMPLATES }))),
+  http.get('/api/email-templates', authed(() => HttpResponse.json({ templates: [...TEMPLATES, ...savedTemplates] }))),
+  http.post('/api/email-templates', authed(async ({ request }) => {
+    const body = (await request.json()) as { name?: string; subject?: string; body?: string };
+    if (!body.name || !body.subject || !body.body) {
+      return HttpResponse.json({ message: 'Template name, subject and body are required.' }, { status: 422 });
+    }
+    const t: EmailTemplate = { id: newId('tpl'), name: body.name, category: 'custom', subject: body.subject, body: body.body, isBuiltin: false, isActive: true };
+    savedTemplates.push(t);
+    return HttpResponse.json(t, { status: 201 });
+  })),
+  http.put('/api/email-templates/:id', authed(async ({ params, request }) => {
+    const t = savedTemplates.find((x) => x.id === params.id);
+    if (!t) return HttpResponse.json({ message: 'Template not found' }, { status: 404 });
+    Object.assign(t, (await request.json()) as Partial<EmailTemplate>);
+    return HttpResponse.json(t);
+  })),
+  http.delete('/api/email-templates/:id', authed(({ params }) => {
+    const i = savedTemplates.findIndex((x) => x.id === params.id);
+    if (i < 0) return HttpResponse.json({ message: 'Template not found' }, { status: 404 });
+    savedTemplates.splice(i, 1);
+    return new HttpResponse(null, { status: 204 });
+  })),
+  http.get('/api/email/merge-fields', authed(() => HttpResponse.json({ fields: MERGE_FIELDS, fallbackSyntax: '{{field|fallback}}' }))),
+  http.post('/api/email/preview', authed(async ({ request }) => {
+    const body = (await request.json()) as { subject?: string; body?: string; contactId?: string };
+    const c = db.contacts.find((x) => x.id === body.contactId);
+    if (!c) return HttpResponse.json({ message: 'Contact not found' }, { status: 404 });
+    const vars = { firstName: c.firstName, lastName: c.lastName, email: c.email ?? '', title: c.title ?? '' };
+    const html = `<p>${render(body.body ?? '', vars)}</p>`;
+    return HttpResponse.json({ to: c.email, from: 'partners@x.test', subject: render(body.subject ?? '', vars), html, text: html });
+  })),
+  http.post('/api/email/send-test', authed(() => {
+    const job = makeJob({ kind: 'email_send', status: 'succeeded' });
+    db.jobs.push(job);
+    return HttpResponse.json({ jobId: job.id, to: 'me@x.test', test: true }, { status: 202 });
+  })),
+  http.get('/api/email/readiness', authed(() =>
+    HttpResponse.json({
+      ready: false,
+      sendBlocked: null,
+      items: [
+        { item: 'postal_address', ok: true, message: 'Your postal address is printed in every message’s footer.' },
+        { item: 'delivery', ok: false, message: 'Outbox mode: messages are written to files and nothing leaves this machine. Set SMTP_URL to send for real.' },
+      ],
+    }),
+  )),
+  http.get('/api/campaigns/bulk-email/audience/contacts', authed(({ request }) => {
+    const url = new URL(request.url);
+    const limit = Number(url.searchParams.get('limit') ?? '50');
+    const offset = Number(url.searchParams.get('offset') ?? '0');
+    const all = matching(url).sort((a, b) => a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName));
+    const page = all.slice(offset, offset + limit).map((c) => ({
+      id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, score: c.score, status: c.status, companyName: null,
+    }));
+    return HttpResponse.json(page, { headers: { 'X-Total-Count': String(all.length) } });
+  })),
   http.get('/api/campaigns/bulk-email/performance/overview', authed(() => {
     const sent = db.bulkCampaigns.reduce((n, c) => n + c.stats.sent, 0);
     return HttpResponse.json({
@@ -98,8 +186,8 @@ export const campaignHandlers = [
   http.get('/api/campaigns/bulk-email/audience', authed(({ request }) => HttpResponse.json({ count: audience(new URL(request.url)) }))),
   http.get('/api/campaigns/bulk-email', authed(() => HttpResponse.json({ campaigns: db.bulkCampaigns }))),
   http.post('/api/campaigns/bulk-email', authed(async ({ request }) => {
-    const body = (await request.json()) as Partial<BulkCampaign>;
-    if (!body.name || !body.subject || !body.templateId) {
+    const body = (await request.json()) as Partial<BulkCampaign> & { body?: string };
+    if (!body.name || !body.subject || !(body.templateId || body.body)) {
       return HttpResponse.json({ message: 'Please provide campaign name, subject, and select a template.' }, { status: 422 });
     }
     const total = body.selectedContactIds?.length ?? db.contacts.length;
@@ -107,7 +195,7 @@ export const campaignHandlers = [
       name: body.name,
       description: body.description ?? null,
       subject: body.subject,
-      templateId: body.templateId,
+      templateId: body.templateId ?? null,
       targetFilters: body.targetFilters ?? {},
       totalRecipients: total,
       progress: { total, handled: 0, percent: 0, queued: 0, deferred: 0, failed: 0, suppressed: 0, inDoubt: 0 },
@@ -122,7 +210,18 @@ export const campaignHandlers = [
     }
     c.status = 'sending';
     c.progress.queued = c.totalRecipients;
-    return HttpResponse.json({ success: true, successful: c.totalRecipients, totalRecipients: c.totalRecipients, jobId: newId('job') });
+    const job = makeJob({ kind: 'bulk_campaign_send', status: 'running' });
+    db.jobs.push(job);
+    return HttpResponse.json({ success: true, successful: c.totalRecipients, totalRecipients: c.totalRecipients, jobId: job.id });
+  })),
+  http.post('/api/campaigns/bulk-email/:id/retry', authed(({ params }) => {
+    const c = find(params.id);
+    if (!c) return HttpResponse.json({ message: 'Campaign not found' }, { status: 404 });
+    if (c.status !== 'failed') return HttpResponse.json({ message: 'Only a campaign whose sending failed can be retried' }, { status: 409 });
+    Object.assign(c, { status: 'sending', failure: undefined });
+    const job = makeJob({ kind: 'bulk_campaign_send', status: 'running' });
+    db.jobs.push(job);
+    return HttpResponse.json({ success: true, jobId: job.id });
   })),
   http.post('/api/campaigns/bulk-email/:id/:action', authed(({ params }) => {
     const c = find(params.id);

@@ -155,6 +155,10 @@ export const crmHandlers = [
         emailDataAvailable: false,
         meetingsCreated: 0,
         contactsContacted: 0,
+        emails: {
+          sent: 0, delivered: 0, opened: 0, clicked: 0, replied: 0, bounced: 0, unsubscribed: 0, complained: 0,
+          deliveryRate: 0, openRate: 0, clickRate: 0, replyRate: 0, bounceRate: 0, unsubscribeRate: 0, complaintRate: 0,
+        },
       });
     }),
   ),

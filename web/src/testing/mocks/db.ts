@@ -1,7 +1,8 @@
 import type { SingleCampaign } from '@/features/campaigns/api/single-campaigns';
-import type { Deliverability, Sequence, SequenceStep } from '@/features/sequences/api/types';
+import type { Deliverability, Enrollment, ReplyRule, Sequence, SequenceStep } from '@/features/sequences/api/types';
 import type { BulkCampaign } from '@/features/campaigns/api/types';
 import type { CatalogProduct, Invoice } from '@/features/invoicing/api/types';
+import type { ManagedUser } from '@/features/users/api/types';
 import type { VoiceAgent, VoiceCall } from '@/features/voice/api/types';
 import type {
   Activity,
@@ -35,10 +36,25 @@ export const adminUser: User = {
   firstName: 'Ada',
   lastName: 'Admin',
   isAdmin: true,
+  adminSession: true,
+};
+
+/** The account NON_ADMIN_EMAIL signs in to at /login (an ordinary session). */
+export const ordinaryUser: User = {
+  id: '7c1e2d3f-0000-4000-8000-000000000001',
+  email: NON_ADMIN_EMAIL,
+  firstName: 'Sam',
+  lastName: 'Sales',
+  isAdmin: false,
+  adminSession: false,
 };
 
 type Db = {
   signedIn: boolean;
+  /** The open session is an ordinary user's (`ordinaryUser`), not the admin's. */
+  userSession: boolean;
+  /** The accounts behind GET /api/admin/users. */
+  users: ManagedUser[];
   jobs: Job[];
   pausedKinds: string[];
   workers: WorkerInfo[];
@@ -57,6 +73,11 @@ type Db = {
   singleCampaigns: SingleCampaign[];
   sequences: Sequence[];
   steps: SequenceStep[];
+  replyRules: ReplyRule[];
+  /** Enrollments by sequence id. */
+  enrollments: (Enrollment & { sequenceId: string })[];
+  /** Bodies of POST /api/email-sequences/{id}/enrollments. */
+  enrollRequests: Record<string, unknown>[];
   deliverability: Deliverability;
   /** Bodies of POST /api/discovery/scan. */
   scans: Record<string, unknown>[];
@@ -83,6 +104,8 @@ type Db = {
 
 const initial = (): Db => ({
   signedIn: false,
+  userSession: false,
+  users: [],
   jobs: [],
   pausedKinds: [],
   workers: [],
@@ -99,6 +122,9 @@ const initial = (): Db => ({
   singleCampaigns: [],
   sequences: [],
   steps: [],
+  replyRules: [],
+  enrollments: [],
+  enrollRequests: [],
   deliverability: {
     warmupEnabled: false,
     dailyLimit: 100,

@@ -9,6 +9,7 @@ import { campaignHandlers } from './campaign-handlers';
 import { crmHandlers, leadHandlers } from './crm-handlers';
 import { invoiceHandlers } from './invoice-handlers';
 import { sequenceHandlers } from './sequence-handlers';
+import { usersHandlers } from './users-handlers';
 import { voiceHandlers } from './voice-handlers';
 import {
   ADMIN_EMAIL,
@@ -17,6 +18,7 @@ import {
   NON_ADMIN_PASSWORD,
   adminUser,
   db,
+  ordinaryUser,
   makeJob,
   queueStats,
 } from './db';
@@ -53,9 +55,17 @@ export const handlers = [
     return new HttpResponse(null, { status: 204 });
   }),
 
-  http.get('/api/admin/user', () => (db.signedIn ? HttpResponse.json(adminUser) : notSignedIn())),
+  http.get('/api/admin/user', () =>
+    !db.signedIn
+      ? notSignedIn()
+      : db.userSession
+        ? HttpResponse.json({ message: 'Administrator access required' }, { status: 403 })
+        : HttpResponse.json(adminUser),
+  ),
 
-  http.get('/api/auth/user', () => (db.signedIn ? HttpResponse.json(adminUser) : notSignedIn())),
+  http.get('/api/auth/user', () =>
+    db.signedIn ? HttpResponse.json(db.userSession ? ordinaryUser : adminUser) : notSignedIn(),
+  ),
 
   http.get('/api/ops/queues', () => (db.signedIn ? HttpResponse.json(queueStats()) : notSignedIn())),
 
@@ -76,6 +86,14 @@ export const handlers = [
     return HttpResponse.json(matching.slice(offset, offset + limit), {
       headers: { 'X-Total-Count': String(matching.length) },
     });
+  }),
+
+  http.get('/api/discovery/scans/active', () => {
+    if (!db.signedIn) return notSignedIn();
+    const active = ['running', 'retrying', 'queued']
+      .map((status) => db.jobs.filter((j) => j.kind === 'discovery_scan' && j.status === status).at(-1))
+      .find(Boolean);
+    return HttpResponse.json(active ?? null);
   }),
 
   http.post('/api/ops/jobs', async ({ request }) => {
@@ -240,5 +258,6 @@ export const handlers = [
   ...invoiceHandlers,
   ...voiceHandlers,
   ...aiHandlers,
+  ...usersHandlers,
 ];
 

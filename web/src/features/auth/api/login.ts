@@ -19,13 +19,14 @@ type UseAdminLoginOptions = {
   onSuccess?: (user: User) => void | Promise<void>;
 };
 
-/** Signs in; on success stores the user and refreshes the admin-user query. */
+/** Signs in an admin session; on success stores the user and refreshes the admin-user query. */
 export const useAdminLogin = ({ onSuccess }: UseAdminLoginOptions = {}) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: adminLogin,
     onSuccess: async (user) => {
       queryClient.setQueryData(authKeys.adminUser(), user);
+      queryClient.setQueryData(authKeys.user(), user);
       await queryClient.invalidateQueries({ queryKey: authKeys.adminUser() });
       await onSuccess?.(user);
     },

@@ -20,6 +20,7 @@ export const useAdminLogout = ({ onSuccess, onError }: UseAdminLogoutOptions = {
     mutationFn: adminLogout,
     onSuccess: async () => {
       queryClient.setQueryData(authKeys.adminUser(), null);
+      queryClient.setQueryData(authKeys.user(), null);
       await onSuccess?.();
       queryClient.removeQueries({
         predicate: (query) => query.queryKey[0] !== authKeys.admin[0],

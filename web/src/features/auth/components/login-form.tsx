@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 
 import { useAdminLogin } from '../api/login';
+import { useUserLogin } from '../api/user-login';
 
 export const LOGIN_FAILED_FALLBACK = 'Login failed';
 export const EMAIL_REQUIRED = 'Email is required';
@@ -18,15 +19,19 @@ export function loginErrorMessage(error: unknown): string {
 type FieldErrors = { email?: string; password?: string };
 
 type LoginFormProps = {
+  /** `admin` opens an admin session (POST /api/admin/login), `user` an ordinary one (POST /api/login). */
+  variant?: 'admin' | 'user';
   onSuccess: () => void | Promise<void>;
 };
 
-export function LoginForm({ onSuccess }: LoginFormProps) {
+export function LoginForm({ variant = 'admin', onSuccess }: LoginFormProps) {
   const id = useId();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const login = useAdminLogin({ onSuccess });
+  const adminLogin = useAdminLogin({ onSuccess });
+  const userLogin = useUserLogin({ onSuccess });
+  const login = variant === 'admin' ? adminLogin : userLogin;
 
   const validate = (values: { email: string; password: string }): FieldErrors => ({
     ...(values.email.trim() === '' ? { email: EMAIL_REQUIRED } : {}),
@@ -48,7 +53,7 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
     'block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs ring-1 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 focus:outline-none';
 
   return (
-    <form noValidate onSubmit={handleSubmit} aria-label="Admin login" className="space-y-5">
+    <form noValidate onSubmit={handleSubmit} aria-label={variant === 'admin' ? 'Admin login' : 'Sign in'} className="space-y-5">
       <div>
         <label htmlFor={`${id}-email`} className="block text-sm font-medium text-slate-900">
           Email

@@ -5,17 +5,27 @@ import { api } from '@/lib/api-client';
 import { BULK_URL } from './get-bulk-campaigns';
 import { campaignsKeys } from './query-keys';
 
-export type CampaignAction = 'pause' | 'resume' | 'cancel';
+export type CampaignAction = 'pause' | 'resume' | 'cancel' | 'retry';
 
-/** `POST /api/campaigns/bulk-email/{id}/{pause|resume|cancel}`. */
+/** `POST /api/campaigns/bulk-email/{id}/{pause|resume|cancel|retry}`; resume and retry answer the job they start. */
 export const changeBulkCampaign = ({ id, action }: { id: string; action: CampaignAction }) =>
-  api.post<unknown>(`${BULK_URL}/${encodeURIComponent(id)}/${action}`);
+  api.post<{ jobId?: string }>(`${BULK_URL}/${encodeURIComponent(id)}/${action}`);
 
-export const useChangeBulkCampaign = ({ onError }: { onError: (e: Error) => void }) => {
+export const useChangeBulkCampaign = ({
+  onError,
+  onJob,
+}: {
+  onError: (e: Error) => void;
+  /** A job the action started (resume, retry), to follow. */
+  onJob: (campaignId: string, jobId: string) => void;
+}) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: changeBulkCampaign,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: campaignsKeys.all }),
+    onSuccess: (r, { id }) => {
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.all });
+      if (r.jobId) onJob(id, r.jobId);
+    },
     onError,
   });
 };

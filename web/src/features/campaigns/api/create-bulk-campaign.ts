@@ -10,9 +10,13 @@ export type CreateBulkCampaign = {
   name: string;
   description: string;
   subject: string;
-  templateId: string;
+  /** Written in the composer: what is sent. */
+  body: string;
+  /** The template it started from, if any. */
+  templateId?: string;
   fromEmail: string;
   targetFilters: TargetFilters;
+  /** Hand-picked contacts; absent: everyone the filters match (the server applies them). */
   selectedContactIds?: string[];
   scheduleAt?: string;
 };

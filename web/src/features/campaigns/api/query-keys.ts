@@ -1,4 +1,4 @@
-import type { TargetFilters } from './types';
+import type { EmailDraftFor, TargetFilters } from './types';
 
 /** Query keys of campaigns, single and bulk; `all` is refreshed after every campaign change. */
 export const campaignsKeys = {
@@ -10,4 +10,8 @@ export const campaignsKeys = {
   performance: () => [...campaignsKeys.bulkAll(), 'performance'] as const,
   templates: () => [...campaignsKeys.all, 'templates'] as const,
   audience: (filters: TargetFilters) => [...campaignsKeys.all, 'audience', filters] as const,
+  audienceContacts: (filters: TargetFilters) => [...campaignsKeys.all, 'audience-contacts', filters] as const,
+  mergeFields: () => [...campaignsKeys.all, 'merge-fields'] as const,
+  preview: (draft: EmailDraftFor) => [...campaignsKeys.all, 'preview', draft] as const,
+  readiness: () => [...campaignsKeys.all, 'readiness'] as const,
 };

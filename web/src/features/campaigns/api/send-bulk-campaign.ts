@@ -11,13 +11,13 @@ export type SendResult = { success: boolean; totalRecipients: number; jobId: str
 export const sendBulkCampaign = (id: string) =>
   api.post<SendResult>(`${BULK_URL}/${encodeURIComponent(id)}/send`);
 
-export const useSendBulkCampaign = (options: { onSuccess: (r: SendResult) => void; onError: (e: Error) => void }) => {
+export const useSendBulkCampaign = (options: { onSuccess: (r: SendResult, id: string) => void; onError: (e: Error) => void }) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: sendBulkCampaign,
-    onSuccess: (r) => {
+    onSuccess: (r, id) => {
       void queryClient.invalidateQueries({ queryKey: campaignsKeys.all });
-      options.onSuccess(r);
+      options.onSuccess(r, id);
     },
     onError: options.onError,
   });

@@ -3,13 +3,20 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { api } from '@/lib/api-client';
 
 import { campaignsKeys } from './query-keys';
+import type { CampaignWaiting, TargetFilters } from './types';
 
-/** A single (AI) campaign (seed 002 §3). */
+/**
+ * A single campaign (seed 002 §3): a draft over its audience until its message is written and sent
+ * (as a bulk send to that audience). `active`: made before single campaigns could send.
+ */
 export type SingleCampaign = {
   id: string;
   name: string;
   description: string | null;
-  status: 'active' | 'completed' | 'paused' | 'draft';
+  status: 'draft' | 'sending' | 'sent' | 'failed' | 'paused' | 'cancelled' | 'active' | 'completed';
+  subject: string | null;
+  failure?: string;
+  waiting?: CampaignWaiting;
   targetAudience: string | null;
   aiModel: string | null;
   emailsSent: number;
@@ -26,6 +33,12 @@ export const AUDIENCES = [
   ['medium-value', 'Medium-value leads (45–84)'],
   ['all-active', 'All active contacts'],
 ] as const;
+/** The contacts each audience names, as the server selects them (for the preview's contact list). */
+export const AUDIENCE_FILTERS: Record<string, TargetFilters> = {
+  'high-value': { scoreMin: 85 },
+  'medium-value': { scoreMin: 45, scoreMax: 84 },
+  'all-active': {},
+};
 export const AI_MODELS = ['gpt-5', 'claude-4', 'gemini'] as const;
 
 export type NewSingleCampaign = { name: string; description: string; targetAudience: string; aiModel: string };

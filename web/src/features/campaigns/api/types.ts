@@ -6,7 +6,15 @@ export type TargetFilters = {
   states?: string[];
 };
 
-export type BulkCampaignStatus = 'draft' | 'scheduled' | 'sending' | 'sent' | 'paused' | 'cancelled';
+/** `failed`: the send job died (its reason in `failure`); Retry sends the rest. */
+export type BulkCampaignStatus = 'draft' | 'scheduled' | 'sending' | 'sent' | 'paused' | 'cancelled' | 'failed';
+
+/** Why a campaign sends nothing now, and until when (absent `until`: until someone resumes it). */
+export type CampaignWaiting = {
+  reason: 'hourly_limit' | 'daily_limit' | 'deferred' | 'retrying' | 'scheduled' | 'waiting' | 'paused_by_ops' | 'paused';
+  label: string;
+  until?: string;
+};
 
 export type BulkCampaign = {
   id: string;
@@ -34,6 +42,9 @@ export type BulkCampaign = {
     suppressed: number;
     inDoubt: number;
   };
+  /** Why the send job died, when `status` is `failed`. */
+  failure?: string;
+  waiting?: CampaignWaiting;
 };
 
 export type EmailTemplate = {
@@ -58,3 +69,20 @@ export type CampaignPerformance = {
 export const ratePercent = (part: number, whole: number): number =>
   whole > 0 ? Math.round((part * 100) / whole) : 0;
 
+
+/** What the composer writes: a subject and a body with `{{field}}` / `{{field|fallback}}` merge fields. */
+export type EmailDraft = { subject: string; body: string };
+
+/** A draft rendered for one contact (preview), from a campaign's own address when it has one. */
+export type EmailDraftFor = EmailDraft & { contactId: string; fromEmail?: string };
+
+/** A contact a targeting matches, as the pick list shows it. */
+export type AudienceContact = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  score: number;
+  status: string;
+  companyName: string | null;
+};

@@ -5,9 +5,14 @@ import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { Card } from '@/components/ui/states';
 import { CONTEXT_REQUIRED, useGenerateContent } from '@/features/ai/api/generate-content';
+import { useMcpStatus } from '@/features/ai/api/get-mcp-status';
 import type { ContentResult } from '@/features/ai/api/types';
 import { SourceLine } from '@/features/ai/components/ai-source';
+import { aiConnection } from '@/features/ai/components/ai-overview';
 import { toast } from '@/stores/toasts';
+
+import type { EmailDraft } from '../api/types';
+import { EmailComposer } from './email-composer';
 
 /** Seed 002 §9: the single-campaign template guidance. */
 export const BEST_PRACTICES = [
@@ -76,14 +81,31 @@ export const PREVIEW_LINES = 6;
 
 const contextFor = (t: CampaignTemplate) => `${t.title} campaign. ${t.guidance}`;
 
-/** AI Campaign Builder (seed 002 §2): pick a template, adjust the context, generate an email with the AI. */
+export const NO_MODEL =
+  'No AI model is configured, so nothing was generated: write the email in the composer, or ask an admin to set one up.';
+
+/**
+ * AI Campaign Builder (seed 002 §2): pick a template, adjust the context, generate an email with the
+ * AI. Without a model nothing is generated (the server's template fallback only echoes the brief):
+ * the builder says so and opens the composer with the brief as a starting note.
+ */
 export function AiCampaignBuilder() {
   const [template, setTemplate] = useState<CampaignTemplate | null>(null);
   const [context, setContext] = useState('');
   const [email, setEmail] = useState<ContentResult | null>(null);
   const [full, setFull] = useState(false);
+  const [draft, setDraft] = useState<EmailDraft | null>(null);
+  // Known up front from the AI model's integration; a fallback answer says the same after the fact.
+  const mcp = useMcpStatus();
+  const [fellBack, setFellBack] = useState(false);
+  const noModel = fellBack || aiConnection(mcp.data?.activeConnections ?? [])?.status === 'not_configured';
   const generate = useGenerateContent({
     onSuccess: (r) => {
+      if (r.fallback) {
+        setFellBack(true);
+        setEmail(null);
+        return;
+      }
       setEmail(r);
       toast({ title: 'Email Generated', description: r.message, variant: 'success' });
     },
@@ -98,6 +120,10 @@ export function AiCampaignBuilder() {
   const submit = () => {
     if (!context.trim()) {
       toast({ title: 'Context Required', description: CONTEXT_REQUIRED, variant: 'destructive' });
+      return;
+    }
+    if (noModel) {
+      setDraft({ subject: '', body: context.trim() });
       return;
     }
     generate.run({ type: 'email', description: context.trim(), contextType: template?.title ?? 'email' });
@@ -148,12 +174,23 @@ export function AiCampaignBuilder() {
             <Field label="Campaign context" hint="Who the email is for and what it should achieve.">
               <textarea rows={5} className={inputClass} value={context} onChange={(e) => setContext(e.target.value)} />
             </Field>
-            <Button type="submit" disabled={generate.pending || context === ''}>
-              {generate.pending ? 'Generating...' : 'Generate'}
-            </Button>
+            {noModel ? (
+              <>
+                <p aria-live="polite" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
+                  {NO_MODEL}
+                </p>
+                <Button type="submit" disabled={context.trim() === ''}>
+                  Write in the composer
+                </Button>
+              </>
+            ) : (
+              <Button type="submit" disabled={generate.pending || context === '' || mcp.isPending}>
+                {generate.pending ? 'Generating...' : 'Generate'}
+              </Button>
+            )}
           </form>
           <div className="space-y-3 text-sm">
-            {email ? (
+            {email && !noModel ? (
               <section aria-label="Email preview" className="space-y-2">
                 <h3 className="font-semibold text-slate-900">Email preview</h3>
                 <SourceLine result={email} />
@@ -165,7 +202,7 @@ export function AiCampaignBuilder() {
                   View full email
                 </Button>
               </section>
-            ) : (
+            ) : noModel ? null : (
               <p className="text-slate-500">Choose a template or describe the campaign, then generate an email.</p>
             )}
             <div>
@@ -183,6 +220,14 @@ export function AiCampaignBuilder() {
         <Dialog open onOpenChange={(open) => !open && setFull(false)} title="Generated email" size="lg">
           <SourceLine result={email} />
           <p className="mt-3 text-sm break-words whitespace-pre-wrap text-slate-800">{email.content}</p>
+        </Dialog>
+      ) : null}
+      {draft ? (
+        <Dialog open onOpenChange={(open) => !open && setDraft(null)} title="Write the email" size="lg">
+          <p className="mb-3 text-sm text-slate-600">
+            The body starts with your brief as a note: replace it with the email. Save it as a template to use it in a campaign or a sequence step.
+          </p>
+          <EmailComposer value={draft} onChange={setDraft} />
         </Dialog>
       ) : null}
     </Card>

@@ -4,6 +4,7 @@ import { formatDateTime } from '@/lib/format';
 
 import type { CampaignAction } from '../api/change-bulk-campaign';
 import { ratePercent, type BulkCampaign, type BulkCampaignStatus } from '../api/types';
+import { WaitingLine } from './waiting-line';
 
 const STATUS_CLASS: Record<BulkCampaignStatus, string> = {
   draft: 'bg-slate-100 text-slate-700',
@@ -12,6 +13,7 @@ const STATUS_CLASS: Record<BulkCampaignStatus, string> = {
   sent: 'bg-emerald-100 text-emerald-800',
   paused: 'bg-amber-100 text-amber-800',
   cancelled: 'bg-rose-100 text-rose-800',
+  failed: 'bg-rose-100 text-rose-800',
 };
 
 type Props = {
@@ -19,12 +21,15 @@ type Props = {
   onSend: () => void;
   onAction: (action: CampaignAction) => void;
   busy: boolean;
+  /** Why the send job this screen started failed, once it has. */
+  sendError?: string | null;
 };
 
 /** One bulk campaign: status, figures, delivery progress while it sends, and what can be done next. */
-export function BulkCampaignCard({ campaign: c, onSend, onAction, busy }: Props) {
+export function BulkCampaignCard({ campaign: c, onSend, onAction, busy, sendError }: Props) {
   const p = c.progress;
-  const delivering = c.status === 'sending' || c.status === 'paused';
+  const delivering = c.status === 'sending' || c.status === 'paused' || c.status === 'failed';
+  const failure = c.status === 'failed' ? (c.failure ?? sendError ?? 'the sending job failed') : sendError;
   return (
     <li aria-label={c.name} data-status={c.status} className="space-y-3 rounded-xl bg-white p-4 shadow-xs ring-1 ring-slate-200">
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -63,6 +68,12 @@ export function BulkCampaignCard({ campaign: c, onSend, onAction, busy }: Props)
           message={`${p.handled.toLocaleString()} of ${p.total.toLocaleString()} handled${p.deferred ? `, ${p.deferred} deferred` : ''}${p.failed ? `, ${p.failed} failed` : ''}${p.suppressed ? `, ${p.suppressed} suppressed` : ''}${p.inDoubt ? `, ${p.inDoubt} in doubt` : ''}`}
         />
       ) : null}
+      {c.waiting ? <WaitingLine waiting={c.waiting} /> : null}
+      {failure ? (
+        <p role="alert" className="text-sm font-medium text-rose-700">
+          Failed: {failure}
+        </p>
+      ) : null}
       <p className="text-xs text-slate-500">
         Created {formatDateTime(c.createdAt)}
         {c.sentAt ? ` · sent ${formatDateTime(c.sentAt)}` : ''}
@@ -84,7 +95,12 @@ export function BulkCampaignCard({ campaign: c, onSend, onAction, busy }: Props)
             Resume
           </Button>
         ) : null}
-        {['scheduled', 'sending', 'paused'].includes(c.status) ? (
+        {c.status === 'failed' ? (
+          <Button onClick={() => onAction('retry')} disabled={busy}>
+            Retry <span className="sr-only">{c.name}</span>
+          </Button>
+        ) : null}
+        {['scheduled', 'sending', 'paused', 'failed'].includes(c.status) ? (
           <Button variant="danger" onClick={() => onAction('cancel')} disabled={busy}>
             Cancel
           </Button>

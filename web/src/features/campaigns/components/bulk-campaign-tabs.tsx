@@ -1,31 +1,61 @@
 import * as Tabs from '@radix-ui/react-tabs';
+import { useState } from 'react';
 
 import { EmptyState, ErrorState, StatTile } from '@/components/ui/states';
 import { TabList } from '@/components/ui/tabs';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
+import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
+
 import { useChangeBulkCampaign } from '../api/change-bulk-campaign';
 import { useBulkCampaigns } from '../api/get-bulk-campaigns';
 import { useSendBulkCampaign } from '../api/send-bulk-campaign';
+import { campaignsKeys } from '../api/query-keys';
 import { ratePercent, type BulkCampaign } from '../api/types';
 import { BulkCampaignCard } from './bulk-campaign-card';
 
 const RECENT = 5;
-const ACTIVE = ['scheduled', 'sending', 'sent'];
+const ACTIVE = ['scheduled', 'sending', 'sent', 'failed'];
 
 const failure = (error: Error) => (error instanceof ApiError && error.serverMessage) || 'Failed to send campaign';
+
+type Followed = { campaignId: string; jobId: string };
+
+/** Follows the send job a button started; a failed job is reported on its campaign's card. */
+function SendJobFollower({ followed, onFailed }: { followed: Followed; onFailed: (campaignId: string, error: string) => void }) {
+  useJobOutcome(followed.jobId, {
+    invalidate: [campaignsKeys.all],
+    onDone: (job) => {
+      if (job.status === 'succeeded') return;
+      const why = job.error ?? (job.status === 'cancelled' ? 'the sending job was cancelled' : 'the sending job failed');
+      onFailed(followed.campaignId, why);
+      toast({ title: 'Send Failed', description: why, variant: 'destructive' });
+    },
+    onError: (e) => onFailed(followed.campaignId, failure(e)),
+  });
+  return null;
+}
 
 /** The bulk campaigns in three views: the most recent, the active ones with live delivery, and their rates. */
 export function BulkCampaignTabs() {
   const campaigns = useBulkCampaigns();
+  const [followed, setFollowed] = useState<Followed[]>([]);
+  const [sendErrors, setSendErrors] = useState<Record<string, string>>({});
+  const follow = (campaignId: string, jobId: string) => {
+    setSendErrors((errors) => Object.fromEntries(Object.entries(errors).filter(([id]) => id !== campaignId)));
+    setFollowed((f) => [...f.filter((x) => x.campaignId !== campaignId), { campaignId, jobId }]);
+  };
   const send = useSendBulkCampaign({
-    onSuccess: (r) =>
-      toast({ title: 'Campaign Sending', description: `Sending to ${r.totalRecipients} recipients.`, variant: 'success' }),
+    onSuccess: (r, id) => {
+      follow(id, r.jobId);
+      toast({ title: 'Campaign Sending', description: `Sending to ${r.totalRecipients} recipients.`, variant: 'success' });
+    },
     onError: (e) => toast({ title: 'Send Failed', description: failure(e), variant: 'destructive' }),
   });
   const change = useChangeBulkCampaign({
     onError: (e) => toast({ title: 'Update Failed', description: failure(e), variant: 'destructive' }),
+    onJob: follow,
   });
   const busy = send.isPending || change.isPending;
 
@@ -34,6 +64,7 @@ export function BulkCampaignTabs() {
       key={c.id}
       campaign={c}
       busy={busy}
+      sendError={sendErrors[c.id] ?? null}
       onSend={() => send.mutate(c.id)}
       onAction={(action) => change.mutate({ id: c.id, action })}
     />
@@ -110,6 +141,13 @@ export function BulkCampaignTabs() {
 
   return (
     <Tabs.Root defaultValue="overview">
+      {followed.map((f) => (
+        <SendJobFollower
+          key={f.jobId}
+          followed={f}
+          onFailed={(campaignId, error) => setSendErrors((e) => ({ ...e, [campaignId]: error }))}
+        />
+      ))}
       <TabList
         label="Campaign views"
         tabs={[['overview', 'Campaign Overview'], ['active', 'Active Campaigns'], ['analytics', 'Analytics']]}

@@ -1,5 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
@@ -9,15 +9,17 @@ import { ScoreBadge } from '@/components/ui/score-badge';
 import { TabList } from '@/components/ui/tabs';
 import { FormActions } from '@/components/ui/form-actions';
 import { FormError } from '@/components/ui/form-error';
-import { useContacts } from '@/features/contacts/api/get-contacts';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
 import { useCreateBulkCampaign } from '../api/create-bulk-campaign';
+import { useAudienceContacts } from '../api/get-audience-contacts';
 import { useAudienceCount } from '../api/get-audience-count';
-import { useTemplates } from '../api/get-templates';
+import type { EmailDraft } from '../api/types';
+import { EmailComposer } from './email-composer';
 
-export const BULK_REQUIRED = 'Please provide campaign name, subject, and select a template.';
+export const BULK_REQUIRED = 'Please provide a campaign name, a subject and a message.';
+export const NONE_PICKED = 'Pick at least one contact, or select all matching.';
 export const DEFAULT_FROM = 'partnerships@prospector.app';
 /** Contact statuses (seed 001 §3); none checked means any status. */
 const TARGET_STATUSES = [
@@ -34,14 +36,9 @@ const TARGET_STATUSES = [
   'cold',
 ];
 const TARGET_STATES = ['TX', 'LA', 'AR', 'MS', 'NM', 'OK', 'AZ'];
-/** Contacts listed for hand-picking; the filters reach everyone else. */
-const PICK_LIMIT = 100;
-
 type FormValues = {
   name: string;
   description: string;
-  subject: string;
-  templateId: string;
   fromEmail: string;
   scheduleAt: string;
   scoreMin: string;
@@ -57,32 +54,40 @@ const toScore = (v: string) => {
 };
 
 /** 'Create Bulk Email Campaign' (seed 002 §2): details, target contacts, template preview. */
-export function CreateBulkCampaignDialog({ onClose }: { onClose: () => void }) {
-  const templates = useTemplates();
-  const [picked, setPicked] = useState<Set<string>>(new Set());
-  const [missing, setMissing] = useState(false);
+export function CreateBulkCampaignDialog({
+  onClose,
+  selection,
+}: {
+  onClose: () => void;
+  /** Contacts chosen on another screen (a selection bar): they are the audience, with no filters. */
+  selection?: { contactIds: string[]; summary: ReactNode };
+}) {
+  const [draft, setDraft] = useState<EmailDraft>({ subject: '', body: '' });
+  const [templateId, setTemplateId] = useState<string | null>(null);
+  /** Everyone the filters match (the server applies them), or only the hand-picked contacts. */
+  const [allMatching, setAllMatching] = useState(!selection);
+  const [picked, setPicked] = useState<Set<string>>(() => new Set(selection?.contactIds));
+  const [missing, setMissing] = useState<string | null>(null);
   const { register, handleSubmit, control } = useForm<FormValues>({
     defaultValues: {
       name: '',
       description: '',
-      subject: '',
-      templateId: '',
       fromEmail: DEFAULT_FROM,
       scheduleAt: '',
-      scoreMin: '70',
-      scoreMax: '100',
-      statuses: ['new_lead', 'email_sent'],
-      states: [],
+      ...(selection
+        ? { scoreMin: '', scoreMax: '', statuses: [], states: [] }
+        : { scoreMin: '70', scoreMax: '100', statuses: ['new_lead', 'email_sent'], states: [] }),
     },
   });
-  const [scoreMin, scoreMax, statuses, states, templateId] = useWatch({
+  const [scoreMin, scoreMax, statuses, states, fromEmail] = useWatch({
     control,
-    name: ['scoreMin', 'scoreMax', 'statuses', 'states', 'templateId'],
+    name: ['scoreMin', 'scoreMax', 'statuses', 'states', 'fromEmail'],
   });
   const filters = { scoreMin: toScore(scoreMin), scoreMax: toScore(scoreMax), statuses, states };
   const audience = useAudienceCount(filters);
-  const contacts = useContacts({ limit: PICK_LIMIT, offset: 0 });
-  const template = templates.data?.find((t) => t.id === templateId);
+  const contacts = useAudienceContacts(filters);
+  const listed = contacts.data?.pages.flatMap((p) => p.items) ?? [];
+  const matching = audience.data ?? contacts.data?.pages[0]?.total ?? 0;
   const create = useCreateBulkCampaign({
     onSuccess: (c) => {
       toast({ title: 'Campaign Created', description: `${c.name}: ${c.totalRecipients} recipients.`, variant: 'success' });
@@ -91,25 +96,28 @@ export function CreateBulkCampaignDialog({ onClose }: { onClose: () => void }) {
   });
 
   const submit = handleSubmit((v) => {
-    if (!v.name.trim() || !v.subject.trim() || !v.templateId) {
-      setMissing(true);
+    if (!v.name.trim() || !draft.subject.trim() || !draft.body.trim()) {
+      setMissing(BULK_REQUIRED);
       return;
     }
-    setMissing(false);
+    if (!allMatching && picked.size === 0) {
+      setMissing(NONE_PICKED);
+      return;
+    }
+    setMissing(null);
     create.mutate({
       name: v.name.trim(),
       description: v.description.trim(),
-      subject: v.subject.trim(),
-      templateId: v.templateId,
+      subject: draft.subject.trim(),
+      body: draft.body,
+      ...(templateId ? { templateId } : {}),
       fromEmail: v.fromEmail.trim(),
       targetFilters: filters,
-      ...(picked.size > 0 ? { selectedContactIds: [...picked] } : {}),
+      ...(allMatching ? {} : { selectedContactIds: [...picked] }),
       ...(v.scheduleAt ? { scheduleAt: new Date(v.scheduleAt).toISOString() } : {}),
     });
   });
 
-  const allIds = contacts.data?.items.map((c) => c.id) ?? [];
-  const allPicked = allIds.length > 0 && allIds.every((id) => picked.has(id));
   const toggle = (id: string) =>
     setPicked((previous) => {
       const next = new Set(previous);
@@ -124,27 +132,14 @@ export function CreateBulkCampaignDialog({ onClose }: { onClose: () => void }) {
         <Tabs.Root defaultValue="details">
           <TabList
           label="Campaign sections"
-          tabs={[['details', 'Campaign Details'], ['targets', 'Target Contacts'], ['preview', 'Template Preview']]}
+          tabs={[['details', 'Campaign Details'], ['message', 'Message'], ['targets', 'Target Contacts']]}
         />
           <Tabs.Content value="details" forceMount className="grid gap-3 data-[state=inactive]:hidden sm:grid-cols-2">
             <Field label="Campaign name">
               <input className={inputClass} {...register('name')} />
             </Field>
-            <Field label="Subject">
-              <input className={inputClass} {...register('subject')} />
-            </Field>
             <Field label="Description" className="sm:col-span-2">
               <textarea rows={2} className={inputClass} {...register('description')} />
-            </Field>
-            <Field label="Template">
-              <select className={inputClass} {...register('templateId')}>
-                <option value="">Select a template</option>
-                {templates.data?.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </select>
             </Field>
             <Field label="From address">
               <input type="email" className={inputClass} {...register('fromEmail')} />
@@ -153,7 +148,16 @@ export function CreateBulkCampaignDialog({ onClose }: { onClose: () => void }) {
               <input type="datetime-local" className={inputClass} {...register('scheduleAt')} />
             </Field>
           </Tabs.Content>
+          <Tabs.Content value="message" forceMount className="data-[state=inactive]:hidden">
+            <EmailComposer value={draft} onChange={setDraft} audience={filters} fromEmail={fromEmail.trim() || undefined} onTemplate={setTemplateId} />
+          </Tabs.Content>
           <Tabs.Content value="targets" forceMount className="space-y-3 data-[state=inactive]:hidden">
+            {selection ? (
+              <div aria-label="Recipients" className="rounded-md bg-slate-50 p-3 text-sm">
+                {selection.summary}
+              </div>
+            ) : (
+              <>
             <div className="grid gap-3 sm:grid-cols-2">
               <Field label="Minimum score">
                 <input type="number" min={0} max={100} className={inputClass} {...register('scoreMin')} />
@@ -187,51 +191,57 @@ export function CreateBulkCampaignDialog({ onClose }: { onClose: () => void }) {
             <p className="text-sm" data-testid="audience-count">
               {audience.isError
                 ? errorMessage(audience.error)
-                : `${(audience.data ?? 0).toLocaleString()} contacts match these filters${picked.size > 0 ? `; ${picked.size} picked by hand` : ''}.`}
+                : allMatching
+                  ? `${matching.toLocaleString()} contacts match these filters.`
+                  : `${picked.size.toLocaleString()} of ${matching.toLocaleString()} matching contacts picked.`}
             </p>
-            <div className="flex items-center justify-between">
-              <span className="text-sm font-medium">Pick contacts (optional)</span>
-              <Button
-                type="button"
-                variant="ghost"
-                onClick={() => setPicked(allPicked ? new Set() : new Set(allIds))}
-                disabled={allIds.length === 0}
-              >
-                {allPicked ? 'Deselect All' : 'Select All'}
-              </Button>
-            </div>
-            <ul aria-label="Contacts to pick" className="h-48 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-2">
-              {contacts.data?.items.map((c) => (
+            <label className="flex items-center gap-2 text-sm font-medium">
+              <input
+                type="checkbox"
+                checked={allMatching}
+                onChange={(e) => {
+                  setAllMatching(e.target.checked);
+                  setPicked(new Set());
+                }}
+              />
+              {`Select all ${matching.toLocaleString()} matching`}
+            </label>
+            <ul aria-label="Matching contacts" className="h-48 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-2">
+              {listed.map((c) => (
                 <li key={c.id}>
                   <label className="flex items-center gap-2 text-sm">
-                    <input type="checkbox" checked={picked.has(c.id)} onChange={() => toggle(c.id)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`Pick ${c.firstName} ${c.lastName}`}
+                      checked={allMatching || picked.has(c.id)}
+                      disabled={allMatching}
+                      onChange={() => toggle(c.id)}
+                    />
                     <span className="font-medium">
                       {c.firstName} {c.lastName}
                     </span>
                     <span className="truncate text-slate-500">{c.email ?? '—'}</span>
+                    {c.companyName ? <span className="truncate text-slate-500">· {c.companyName}</span> : null}
                     <ScoreBadge score={c.score} />
                   </label>
                 </li>
               ))}
             </ul>
-          </Tabs.Content>
-          <Tabs.Content value="preview" forceMount className="data-[state=inactive]:hidden">
-            {template ? (
-              <div className="space-y-2">
-                <p className="text-sm">
-                  <span className="font-medium">{template.name}</span> — {template.subject}
-                </p>
-                {/* A sandbox with no permissions: the template's HTML is shown, never run. */}
-                <iframe title="Template preview" sandbox="" srcDoc={template.body} className="h-64 w-full rounded-md border border-slate-200" />
-              </div>
-            ) : (
-              <p className="text-sm text-slate-500">Please select a template to preview</p>
+            <div className="flex items-center justify-between text-sm text-slate-600">
+              <span>{`Showing ${listed.length.toLocaleString()} of ${matching.toLocaleString()}`}</span>
+              {contacts.hasNextPage ? (
+                <Button type="button" variant="secondary" onClick={() => void contacts.fetchNextPage()} disabled={contacts.isFetchingNextPage}>
+                  {contacts.isFetchingNextPage ? 'Loading…' : 'Load more contacts'}
+                </Button>
+              ) : null}
+            </div>
+              </>
             )}
           </Tabs.Content>
         </Tabs.Root>
         {missing ? (
           <p role="alert" className="text-sm text-rose-700">
-            {BULK_REQUIRED}
+            {missing}
           </p>
         ) : null}
         <FormError error={create.error} />

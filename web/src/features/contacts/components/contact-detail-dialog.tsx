@@ -1,10 +1,19 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 
+import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
 import { formatDateTime } from '@/lib/format';
 import { scoreLabel } from '@/lib/rules';
 import type { Contact } from '@/types/api';
+
+import { companyPlace } from './company-line';
+import { EmailContactDialog } from './email-contact-dialog';
+import { EnrichButton } from './enrich-button';
+
+/** The look of a secondary Button, for the Enrich button that is a plain button. */
+const secondaryButton =
+  'inline-flex items-center justify-center rounded-md bg-white px-3.5 py-2 text-sm font-semibold text-slate-900 shadow-xs ring-1 ring-slate-300 ring-inset hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60';
 
 /** Verification score colour: changes at 70 and 50 (seed 000 §9). */
 export function verificationClass(score: number): string {
@@ -13,7 +22,7 @@ export function verificationClass(score: number): string {
   return 'text-rose-700';
 }
 
-/** The contact detail dialog (seed 000 §2.7), with `actions` for the screen that opened it. */
+/** The contact detail dialog (seed 000 §2.7) with its company, Email and Enrich, and `actions` for the screen that opened it. */
 export function ContactDetailDialog({
   contact,
   onClose,
@@ -23,7 +32,10 @@ export function ContactDetailDialog({
   onClose: () => void;
   actions?: ReactNode;
 }) {
+  const [emailing, setEmailing] = useState(false);
+  const place = companyPlace(contact);
   const rows: [string, ReactNode][] = [
+    ['Company', contact.companyName ? `${contact.companyName}${place ? ` · ${place}` : ''}` : null],
     ['Title', contact.title],
     ['Department', contact.department],
     ['Source', contact.source],
@@ -60,8 +72,15 @@ export function ContactDetailDialog({
           </dd>
         </dl>
         {contact.notes ? <p className="rounded-md bg-slate-50 p-3 text-slate-700">{contact.notes}</p> : null}
-        {actions ? <div className="flex flex-wrap justify-end gap-2">{actions}</div> : null}
+        <div className="flex flex-wrap items-center justify-end gap-2">
+          <Button variant="secondary" onClick={() => setEmailing(true)} aria-label={`Email ${contact.firstName} ${contact.lastName}`}>
+            Email
+          </Button>
+          <EnrichButton contact={contact} className={secondaryButton} />
+          {actions}
+        </div>
       </div>
+      {emailing ? <EmailContactDialog contact={contact} onClose={() => setEmailing(false)} /> : null}
     </Dialog>
   );
 }

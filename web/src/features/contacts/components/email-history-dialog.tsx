@@ -4,7 +4,34 @@ import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { formatDateTime } from '@/lib/format';
 import type { Contact } from '@/types/api';
 
-import { RECENT_EVENTS_SHOWN, useEmailHistory } from '../api/get-email-history';
+import { RECENT_EVENTS_SHOWN, useEmailHistory, type EmailFigureCounts } from '../api/get-email-history';
+
+/** The counts the dashboard, campaigns and sequences show, for this contact. */
+const FIGURES: [keyof EmailFigureCounts, string][] = [
+  ['sent', 'Sent'],
+  ['delivered', 'Delivered'],
+  ['opened', 'Opened'],
+  ['clicked', 'Clicked'],
+  ['replied', 'Replied'],
+  ['bounced', 'Bounced'],
+];
+
+const MESSAGE_STATUS_LABEL: Record<string, string> = {
+  queued: 'Queued',
+  sending: 'Sending',
+  sent: 'Sent',
+  deferred: 'Deferred',
+  failed: 'Failed',
+  suppressed: 'Suppressed',
+  cancelled: 'Cancelled',
+};
+
+const MESSAGE_STATUS_STYLE: Record<string, string> = {
+  sent: 'bg-emerald-50 text-emerald-700',
+  failed: 'bg-rose-50 text-rose-700',
+  suppressed: 'bg-rose-50 text-rose-700',
+  deferred: 'bg-amber-50 text-amber-800',
+};
 
 function History({ contactId }: { contactId: string }) {
   const history = useEmailHistory(contactId);
@@ -12,10 +39,41 @@ function History({ contactId }: { contactId: string }) {
   if (history.isError) {
     return <ErrorState title="Failed to load email history." error={history.error} onRetry={() => void history.refetch()} />;
   }
-  const { totalEvents, campaigns, recentEvents } = history.data;
-  if (totalEvents === 0) return <EmptyState title="No email activity yet" />;
+  const { totalEvents, campaigns, recentEvents, messages = [], figures } = history.data;
+  if (totalEvents === 0 && messages.length === 0) return <EmptyState title="No email activity yet" />;
   return (
     <div className="space-y-4 text-sm">
+      {figures ? (
+        <dl aria-label="Email figures" className="grid grid-cols-3 gap-2 sm:grid-cols-6">
+          {FIGURES.map(([key, label]) => (
+            <div key={key} role="group" aria-label={label} className="rounded-md bg-slate-50 px-2 py-1">
+              <dt className="text-xs text-slate-500">{label}</dt>
+              <dd className="font-semibold text-slate-900">{figures[key].toLocaleString()}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      {messages.length > 0 ? (
+        <section aria-label="Messages">
+          <h3 className="font-semibold text-slate-900">Messages</h3>
+          <ul className="mt-1 divide-y divide-slate-100">
+            {messages.map((m) => (
+              <li key={m.id} className="py-1.5">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span className="font-medium">{m.subject ?? m.campaignName ?? '(no subject)'}</span>
+                  <span className="flex items-center gap-2 text-xs text-slate-500">
+                    <span className={`rounded px-1.5 font-medium ${MESSAGE_STATUS_STYLE[m.status] ?? 'bg-slate-100 text-slate-700'}`}>
+                      {MESSAGE_STATUS_LABEL[m.status] ?? m.status}
+                    </span>
+                    {formatDateTime(m.sentAt ?? m.createdAt)}
+                  </span>
+                </div>
+                {m.error && m.status !== 'sent' ? <p className="text-xs text-rose-700">{m.error}</p> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <p>
         <span className="font-semibold">{totalEvents}</span> email events
       </p>

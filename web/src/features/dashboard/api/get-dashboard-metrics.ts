@@ -11,6 +11,7 @@ export type DashboardMetrics = {
   prospectsChange: number;
   prospectsChangeText: string;
   meetingsScheduled: number;
+  /** The 30-day meeting rate, the same as Campaign Performance's at 30 days. */
   meetingConversionRate: number;
   activeDeals: number;
   pipelineValue: number;

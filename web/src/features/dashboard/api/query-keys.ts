@@ -4,7 +4,7 @@ export const dashboardKeys = {
   metrics: () => [...dashboardKeys.all, 'metrics'] as const,
   campaignPerformance: (timeframe: Timeframe) => [...dashboardKeys.all, 'campaign-performance', timeframe] as const,
   regional: () => [...dashboardKeys.all, 'regional'] as const,
-  activities: () => [...dashboardKeys.all, 'activities'] as const,
+  activities: (limit: number) => [...dashboardKeys.all, 'activities', limit] as const,
   emailAnalytics: () => [...dashboardKeys.all, 'email-analytics'] as const,
   customerReport: (state: string) => [...dashboardKeys.all, 'customer-report', state] as const,
 };

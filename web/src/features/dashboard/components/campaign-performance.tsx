@@ -8,18 +8,15 @@ import { TIMEFRAMES, type Timeframe } from '../api/query-keys';
 
 type Props = { timeframe: Timeframe; onTimeframeChange: (t: Timeframe) => void };
 
+/** Email and meeting figures of the last 7, 30 or 90 days, counted like every other screen's. */
 export function CampaignPerformanceCard({ timeframe, onTimeframeChange }: Props) {
   const performance = useCampaignPerformance(timeframe);
-  const data = performance.data;
 
   const choose = (t: Timeframe) => {
     if (t === timeframe) return;
     onTimeframeChange(t);
     toast({ title: 'Timeframe Updated', description: `Showing the last ${t} days.` });
   };
-
-  const rate = (value: number, needsEmail: boolean) =>
-    needsEmail && data && !data.emailDataAvailable ? 'No emails sent' : formatPercent(value);
 
   return (
     <Card
@@ -45,18 +42,49 @@ export function CampaignPerformanceCard({ timeframe, onTimeframeChange }: Props)
       ) : performance.isError ? (
         <ErrorState title="Failed to load campaign performance" error={performance.error} onRetry={() => void performance.refetch()} />
       ) : (
-        <dl className="grid grid-cols-3 gap-3 text-center">
-          {[
-            ['Delivery rate', rate(performance.data.deliveryRate, true)],
-            ['Response rate', rate(performance.data.responseRate, true)],
-            ['Meeting rate', rate(performance.data.meetingRate, false)],
-          ].map(([label, value]) => (
-            <div key={label} className="rounded-lg bg-slate-50 p-3">
-              <dt className="text-xs text-slate-500">{label}</dt>
-              <dd className="mt-1 text-lg font-semibold tabular-nums">{value}</dd>
+        (() => {
+          const p = performance.data;
+          const e = p.emails;
+          const rate = (value: number) => (p.emailDataAvailable ? formatPercent(value) : 'No emails sent');
+          return (
+            <div className="space-y-3">
+              <p className="text-xs text-slate-500">Last {p.timeframe} days</p>
+              <dl aria-label="Campaign rates" className="grid grid-cols-2 gap-3 text-center sm:grid-cols-4">
+                {[
+                  ['Emails sent', e.sent.toLocaleString()],
+                  ['Delivery rate', rate(p.deliveryRate)],
+                  ['Response rate', rate(p.responseRate)],
+                  ['Meeting rate', formatPercent(p.meetingRate)],
+                ].map(([label, value]) => (
+                  <div key={label} role="group" aria-label={label} className="rounded-lg bg-slate-50 p-3">
+                    <dt className="text-xs text-slate-500">{label}</dt>
+                    <dd className="mt-1 text-lg font-semibold tabular-nums">{value}</dd>
+                  </div>
+                ))}
+              </dl>
+              {p.emailDataAvailable ? (
+                <dl aria-label="Email counts" className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
+                  {(
+                    [
+                      ['Delivered', e.delivered],
+                      ['Opened', e.opened],
+                      ['Clicked', e.clicked],
+                      ['Replied', e.replied],
+                      ['Bounced', e.bounced],
+                      ['Unsubscribed', e.unsubscribed],
+                      ['Complaints', e.complained],
+                    ] as const
+                  ).map(([label, value]) => (
+                    <div key={label} role="group" aria-label={label} className="flex gap-1">
+                      <dt>{label}</dt>
+                      <dd className="font-semibold tabular-nums">{value.toLocaleString()}</dd>
+                    </div>
+                  ))}
+                </dl>
+              ) : null}
             </div>
-          ))}
-        </dl>
+          );
+        })()
       )}
     </Card>
   );

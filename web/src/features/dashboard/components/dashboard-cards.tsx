@@ -1,9 +1,7 @@
 import { lazy, Suspense } from 'react';
 
 import { Card, ErrorState, Skeleton } from '@/components/ui/states';
-import { formatDateTime } from '@/lib/format';
 
-import { useRecentActivities } from '../api/get-activities';
 import { useDashboardMetrics } from '../api/get-dashboard-metrics';
 import { useRegional } from '../api/get-regional';
 import { RegionalChart } from './regional-chart';
@@ -62,30 +60,5 @@ export function RegionalCards() {
         )}
       </Card>
     </>
-  );
-}
-
-/** The latest activity, newest first. */
-export function RecentActivityCard() {
-  const activities = useRecentActivities();
-  return (
-    <Card title="Recent Activity">
-      {activities.isError && !activities.data ? (
-        <ErrorState title="Failed to load recent activity" error={activities.error} onRetry={() => void activities.refetch()} />
-      ) : !activities.data ? (
-        <Skeleton rows={3} label="Loading recent activity" />
-      ) : activities.data.length === 0 ? (
-        <p className="text-sm text-slate-500">No activity yet.</p>
-      ) : (
-        <ol aria-label="Recent activity" className="divide-y divide-slate-100">
-          {activities.data.map((a) => (
-            <li key={a.id} className="py-2 text-sm">
-              <p className="text-slate-800">{a.description}</p>
-              <p className="text-xs text-slate-500">{formatDateTime(a.timestamp)}</p>
-            </li>
-          ))}
-        </ol>
-      )}
-    </Card>
   );
 }

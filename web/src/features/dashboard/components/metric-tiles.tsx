@@ -29,7 +29,7 @@ export function MetricTiles({ onOpen: go }: { onOpen: (screen: ScreenName, title
         testId="card-meetings"
         label="Meetings Scheduled"
         value={m.meetingsScheduled.toLocaleString()}
-        note={`${formatPercent(m.meetingConversionRate)} of contacted leads`}
+        note={`${formatPercent(m.meetingConversionRate)} of contacts reached in 30 days booked`}
         onClick={() => go('pipeline', 'Sales Pipeline')}
       />
       <StatTile

@@ -70,14 +70,16 @@ export function EmailTemplatesCard() {
   );
 }
 
-/** The last 30 days of outgoing mail. */
+/** The last 30 days of outgoing mail, counted like every other screen's (docs/figures.md). */
 export function EmailSummaryCard() {
   const summary = useEmailSummary();
   return (
     <Card title="Email Performance Summary (30 days)">
       {summary.data ? (
-        <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
           <StatTile label="Emails Sent" value={summary.data.totalSent.toLocaleString()} />
+          <StatTile label="Delivered" value={summary.data.delivered.toLocaleString()} />
+          <StatTile label="Bounced" value={summary.data.bounced.toLocaleString()} />
           <StatTile label="Open Rate" value={`${summary.data.openRate}%`} />
           <StatTile label="Click Rate" value={`${summary.data.clickRate}%`} />
           <StatTile label="Reply Rate" value={`${summary.data.replyRate}%`} />

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ScoreBadge } from '@/components/ui/score-badge';
 import { ErrorState, Skeleton } from '@/components/ui/states';
+import { CompanyLine } from '@/features/contacts/components/company-line';
 import { ContactDetailDialog } from '@/features/contacts/components/contact-detail-dialog';
 import { leadPriority } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
@@ -108,6 +109,7 @@ export function LeadBoard({ bulk, selected, onToggle }: { bulk: boolean; selecte
                                   {name}
                                 </button>
                                 <p className="truncate text-xs text-slate-500">{c.title ?? 'No title'}</p>
+                                <CompanyLine contact={c} className="text-xs" />
                               </div>
                             </div>
                             <ScoreBadge score={c.score} />

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 import { sequencesKeys } from './query-keys';
-import { SEQUENCES_URL, sequenceUrl, type Sequence, type SequenceStep } from './types';
+import { SEQUENCES_URL, sequenceUrl, type SendingWindow, type Sequence, type SequenceStep, type TargetFilters } from './types';
 
 export type NewSequence = {
   name: string;
@@ -15,20 +15,30 @@ export type NewSequence = {
 };
 
 export const createSequence = (body: NewSequence) => api.post<Sequence>(SEQUENCES_URL, body);
-export const updateSequence = ({ id, ...patch }: { id: string } & Partial<Pick<Sequence, 'status'>>) =>
-  api.patch<Sequence>(sequenceUrl(id), patch);
+/** The settings the detail view edits; absent fields stay as they are. */
+export type SequencePatch = Partial<Pick<Sequence, 'name' | 'description' | 'status' | 'maxDailyEnrollments'>> & {
+  enrollmentRules?: TargetFilters;
+  sendingWindow?: SendingWindow | null;
+};
+export const updateSequence = ({ id, ...patch }: { id: string } & SequencePatch) => api.patch<Sequence>(sequenceUrl(id), patch);
 export const deleteSequence = (id: string) => api.delete<unknown>(sequenceUrl(id));
 
-export type NewStep = { name: string; type: string; stepOrder: number; delayMinutes: number; config: Record<string, unknown> };
+/** Without `stepOrder` the server puts a new step last. */
+export type NewStep = { name: string; type: string; stepOrder?: number; delayMinutes: number; config: Record<string, unknown> };
 export const createStep = ({ sequenceId, ...body }: NewStep & { sequenceId: string }) =>
   api.post<SequenceStep>(`${sequenceUrl(sequenceId)}/steps`, body);
+export const updateStep = ({ sequenceId, stepId, ...body }: NewStep & { sequenceId: string; stepId: string }) =>
+  api.patch<SequenceStep>(`${sequenceUrl(sequenceId)}/steps/${encodeURIComponent(stepId)}`, body);
+/** Every step id of the sequence, in the new running order. */
+export const reorderSteps = ({ sequenceId, stepIds }: { sequenceId: string; stepIds: string[] }) =>
+  api.post<SequenceStep[]>(`${sequenceUrl(sequenceId)}/steps/reorder`, { stepIds });
 export const deleteStep = ({ sequenceId, stepId }: { sequenceId: string; stepId: string }) =>
   api.delete<unknown>(`${sequenceUrl(sequenceId)}/steps/${encodeURIComponent(stepId)}`);
 
-type Callbacks<T> = { onSuccess?: (v: T) => void; onError?: (e: Error) => void };
+export type Callbacks<T> = { onSuccess?: (v: T) => void; onError?: (e: Error) => void };
 
 /** Every sequence change refreshes the sequences, their steps and the tiles. */
-function useSequenceMutation<A, T>(fn: (a: A) => Promise<T>, { onSuccess, onError }: Callbacks<T>) {
+export function useSequenceMutation<A, T>(fn: (a: A) => Promise<T>, { onSuccess, onError }: Callbacks<T>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
@@ -44,4 +54,6 @@ export const useCreateSequence = (cb: Callbacks<Sequence>) => useSequenceMutatio
 export const useUpdateSequence = (cb: Callbacks<Sequence>) => useSequenceMutation(updateSequence, cb);
 export const useDeleteSequence = (cb: Callbacks<unknown>) => useSequenceMutation(deleteSequence, cb);
 export const useCreateStep = (cb: Callbacks<SequenceStep>) => useSequenceMutation(createStep, cb);
+export const useUpdateStep = (cb: Callbacks<SequenceStep>) => useSequenceMutation(updateStep, cb);
 export const useDeleteStep = (cb: Callbacks<unknown>) => useSequenceMutation(deleteStep, cb);
+export const useReorderSteps = (cb: Callbacks<SequenceStep[]>) => useSequenceMutation(reorderSteps, cb);

@@ -17,22 +17,13 @@ const STATUS_CLASS: Record<string, string> = {
   archived: 'bg-slate-200 text-slate-600',
 };
 
-/** The sequences: open one in the builder, pause or activate it, delete it after asking. */
-export function SequenceList({
-  sequences,
-  onOpen,
-  onDeleted,
-}: {
-  sequences: UseQueryResult<Sequence[]>;
-  onOpen: (id: string) => void;
-  onDeleted: (id: string) => void;
-}) {
+/** The sequences: open one, pause or activate it, delete it after asking. */
+export function SequenceList({ sequences, onOpen }: { sequences: UseQueryResult<Sequence[]>; onOpen: (id: string) => void }) {
   const [deleting, setDeleting] = useState<Sequence | null>(null);
   const update = useUpdateSequence({ onSuccess: () => toast({ title: 'Sequence Updated', variant: 'success' }) });
   const remove = useDeleteSequence({
     onSuccess: () => {
       toast({ title: 'Sequence Deleted', variant: 'success' });
-      if (deleting) onDeleted(deleting.id);
       setDeleting(null);
     },
   });
@@ -48,7 +39,7 @@ export function SequenceList({
       <ul aria-label="Sequences" className="space-y-2">
         {list.map((s) => (
           <li key={s.id} aria-label={s.name} className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-white p-3 ring-1 ring-slate-200">
-            <button type="button" onClick={() => onOpen(s.id)} className="min-w-0 text-left">
+            <button type="button" aria-label={`Open ${s.name}`} onClick={() => onOpen(s.id)} className="min-w-0 text-left">
               <span className="font-medium hover:underline">{s.name}</span>{' '}
               <span className={`rounded-full px-2 text-xs font-semibold uppercase ${STATUS_CLASS[s.status] ?? ''}`}>{s.status}</span>
               {s.abTestingEnabled ? <span className="ml-1 rounded bg-violet-100 px-1.5 text-xs text-violet-800">A/B Test</span> : null}

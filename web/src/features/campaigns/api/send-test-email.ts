@@ -1,0 +1,14 @@
+import { useMutation } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import type { EmailDraft } from './types';
+
+export type TestSent = { jobId: string; to: string };
+
+/** Sends the draft to the signed-in user, marked as a test (`POST /api/email/send-test`). */
+export const sendTestEmail = (draft: EmailDraft & { contactId?: string; fromEmail?: string }) =>
+  api.post<TestSent>('/api/email/send-test', draft);
+
+export const useSendTestEmail = ({ onSuccess, onError }: { onSuccess: (r: TestSent) => void; onError: (e: Error) => void }) =>
+  useMutation({ mutationFn: sendTestEmail, onSuccess, onError });

@@ -1,0 +1,24 @@
+import type { Contact } from '@/types/api';
+
+/** "Austin, TX" from the contact's company, or null. */
+export function companyPlace(contact: Contact): string | null {
+  const place = [contact.companyCity, contact.companyState].filter(Boolean).join(', ');
+  return place || null;
+}
+
+/** The contact's company on a card: its name and where it is, or "No company". */
+export function CompanyLine({ contact, className = '' }: { contact: Contact; className?: string }) {
+  const place = companyPlace(contact);
+  return (
+    <p className={`truncate text-slate-600 ${className}`}>
+      {contact.companyName ? (
+        <>
+          <span className="font-medium text-slate-700">{contact.companyName}</span>
+          {place ? <span className="text-slate-500"> · {place}</span> : null}
+        </>
+      ) : (
+        <span className="text-slate-400">No company</span>
+      )}
+    </p>
+  );
+}
