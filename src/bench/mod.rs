@@ -49,9 +49,20 @@ pub enum BenchCommand {
         /// Concurrent connections.
         #[arg(long, default_value_t = 50)]
         connections: usize,
-        /// Seconds of load per route.
+        /// Seconds of load per route group, after a 2 s warm-up.
         #[arg(long, default_value_t = 10)]
         seconds: u64,
+        /// cold: cache off; cached: the default read cache; mixed: cache off plus 20 writes/s.
+        #[arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            default_value = "cold,cached,mixed"
+        )]
+        phases: Vec<api_bench::Phase>,
+        /// Only the route groups whose name contains this (e.g. `contacts search`).
+        #[arg(long)]
+        routes: Option<String>,
         #[arg(
             long,
             env = "TEST_DATABASE_URL",
@@ -171,15 +182,23 @@ pub async fn run(cmd: BenchCommand) -> anyhow::Result<()> {
             deals,
             connections,
             seconds,
+            phases,
+            routes,
             postgres_url,
         } => {
             let scratch = Scratch::create(db, &postgres_url).await?;
-            let sizes = api_bench::Sizes {
-                contacts,
-                companies,
-                deals,
+            let opts = api_bench::Options {
+                sizes: api_bench::Sizes {
+                    contacts,
+                    companies,
+                    deals,
+                },
+                connections,
+                seconds,
+                phases,
+                routes,
             };
-            let result = api_bench::run(&scratch.url, db, sizes, connections, seconds).await;
+            let result = api_bench::run(&scratch.url, db, opts).await;
             scratch.drop_db().await;
             result
         }
