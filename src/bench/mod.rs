@@ -76,9 +76,9 @@ pub enum BenchCommand {
         db: BenchDb,
         #[arg(long, default_value_t = 10_000)]
         recipients: usize,
-        /// Messages in flight (MAIL_SEND_CONCURRENCY): lettre 0.11 sets no TCP_NODELAY, so each
-        /// connection manages ~45 messages/s and throughput grows with this.
-        #[arg(long, default_value_t = 64)]
+        /// Messages in flight and SMTP connections (`MAIL_SEND_CONCURRENCY`); the product's
+        /// default, which is what the sending target is measured at.
+        #[arg(long, default_value_t = jobs::config::MailSettings::default().send_concurrency)]
         concurrency: usize,
         #[arg(
             long,

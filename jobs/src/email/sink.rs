@@ -6,9 +6,9 @@
 //! Built on `mailin-embedded`, which serves each connection on a thread of its own pool and has
 //! no shutdown: a sink lives until the process exits, so start one per test or per bench run.
 //!
-//! Measured on 2 cores, 2.6 kB messages from `Mailer::smtp`: 1,409 msg/s with a pool of 32,
-//! 2,772 with 64, ~3,150 with 128 (debug and release alike). The limit at small pools is the
-//! client, not the sink: see the note on TCP_NODELAY in [`super::transport`].
+//! Its replies need no TCP_NODELAY: each is one write answering a client segment, which carries
+//! the ACK of the reply before, so Nagle never holds one back (the client's side is the one that
+//! needs it; see [`super::transport`]). Figures through it: docs/performance.md, "Sending".
 
 use std::collections::HashMap;
 use std::io;
