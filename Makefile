@@ -47,8 +47,8 @@ test-e2e: web-build
 	cargo build --bin prospector
 	scripts/e2e.sh $(TARGET_DIR)/debug/prospector
 
-## Queue benchmark on both backends (release build).
+## Queue benchmark on both backends (release build), at `prospector worker`'s default settings.
 bench:
 	cargo build --release --bin prospector
-	$(TARGET_DIR)/release/prospector bench queue --db sqlite --jobs 100000 --concurrency 128
-	$(TARGET_DIR)/release/prospector bench queue --db postgres --jobs 100000 --concurrency 128
+	$(TARGET_DIR)/release/prospector bench queue --db sqlite --jobs 100000
+	$(TARGET_DIR)/release/prospector bench queue --db postgres --jobs 100000

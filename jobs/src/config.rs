@@ -653,6 +653,11 @@ fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
+/// `DB_MAX_CONNECTIONS` when unset: SQLite has one writer, so more connections would only wait.
+pub fn default_db_max_connections(url: &DatabaseUrl) -> u32 {
+    if url.is_postgres() { 16 } else { 6 }
+}
+
 fn parse_var<T: std::str::FromStr>(name: &'static str, default: T) -> Result<T, ConfigError>
 where
     T::Err: fmt::Display,
@@ -715,7 +720,7 @@ impl Config {
         };
         let db_max_connections = parse_var(
             "DB_MAX_CONNECTIONS",
-            if database_url.is_postgres() { 16 } else { 6 },
+            default_db_max_connections(&database_url),
         )?;
         let bind: IpAddr = parse_var("BIND", IpAddr::from([127, 0, 0, 1]))?;
         let port: u16 = parse_var("PORT", 8080)?;

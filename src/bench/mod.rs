@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
 use clap::{Subcommand, ValueEnum};
-use jobs::config::{DatabaseUrl, QueueSettings};
+use jobs::config::{DatabaseUrl, QueueSettings, default_db_max_connections};
 use jobs::db::{Db, JobInsertMany};
 use jobs::kinds::Noop;
 use jobs::queue::{JobKind, NewJob, Queue};
@@ -112,8 +112,10 @@ pub enum BenchCommand {
         db: BenchDb,
         #[arg(long, default_value_t = 100_000)]
         jobs: usize,
-        #[arg(long, default_value_t = 64)]
-        concurrency: usize,
+        /// Worker concurrency; unset, the worker runs at `prospector worker`'s defaults
+        /// (`WORKER_CONCURRENCY` and `DB_MAX_CONNECTIONS` unset).
+        #[arg(long)]
+        concurrency: Option<usize>,
         /// Jobs in the latency trickle.
         #[arg(long, default_value_t = 500)]
         samples: usize,
@@ -350,15 +352,21 @@ async fn queue_bench(
     url: &DatabaseUrl,
     which: BenchDb,
     n: usize,
-    concurrency: usize,
+    concurrency: Option<usize>,
     samples: usize,
 ) -> anyhow::Result<()> {
-    let db = Db::connect(url, 16).await?;
+    let connections = default_db_max_connections(url);
+    let db = Db::connect(url, connections).await?;
     db.migrate().await?;
+    let defaults = QueueSettings::default();
+    let settings_note = match concurrency {
+        None => "prospector worker defaults",
+        Some(_) => "concurrency given",
+    };
+    let concurrency = concurrency.unwrap_or(defaults.concurrency);
     let settings = QueueSettings {
         concurrency,
-        poll_interval: Duration::from_millis(50),
-        ..QueueSettings::default()
+        ..defaults
     };
     let queue = Queue::new(db.clone(), jobs::kinds::registry(), settings);
     let payload = json!({});
@@ -397,6 +405,13 @@ async fn queue_bench(
     .await?;
     loop {
         tokio::time::sleep(Duration::from_millis(100)).await;
+        if t.elapsed() > Duration::from_secs(1800) {
+            bail!("drain did not finish in 30 minutes");
+        }
+        // Counting scans the backlog's index: only once nothing is left to claim.
+        if db.job_next_run_at(Noop::NAME).await?.is_some() {
+            continue;
+        }
         let done: i64 = db
             .job_counts()
             .await?
@@ -407,15 +422,13 @@ async fn queue_bench(
         if done as usize >= n {
             break;
         }
-        if t.elapsed() > Duration::from_secs(1800) {
-            bail!("drain did not finish in 30 minutes ({done} of {n})");
-        }
     }
     let drain_secs = t.elapsed().as_secs_f64();
     let drain_rate = n as f64 / drain_secs;
     let rss = peak_rss_mb();
     println!(
-        "drained {n} jobs in {drain_secs:.2} s: {drain_rate:.0} jobs/s (concurrency {concurrency}), peak RSS {rss:.0} MB"
+        "drained {n} jobs in {drain_secs:.2} s: {drain_rate:.0} jobs/s \
+         ({settings_note}: concurrency {concurrency}, {connections} connections), peak RSS {rss:.0} MB"
     );
 
     // Trickle: one job at a time into an idle worker.
@@ -450,7 +463,7 @@ async fn queue_bench(
         BenchDb::Postgres => "postgres",
     };
     println!(
-        "bench queue {backend}: jobs={n} concurrency={concurrency} drain={drain_rate:.0} jobs/s enqueue={enqueue_rate:.0} jobs/s \
+        "bench queue {backend}: jobs={n} concurrency={concurrency} connections={connections} ({settings_note}) drain={drain_rate:.0} jobs/s enqueue={enqueue_rate:.0} jobs/s \
          start_latency p50={p50:.2} ms p99={p99:.2} ms max={max:.2} ms peak_rss={rss:.0} MB"
     );
     Ok(())

@@ -62,6 +62,8 @@ struct Claimer {
     kind: &'static str,
     concurrency: usize,
     buffer: VecDeque<JobEnvelope>,
+    /// The last claim came back full: more jobs are probably waiting.
+    deep: bool,
 }
 
 fn claim_stream(
@@ -74,6 +76,7 @@ fn claim_stream(
         kind,
         concurrency,
         buffer: VecDeque::new(),
+        deep: false,
     };
     futures::stream::unfold(claimer, |mut c| async move {
         let job = c.next_job().await?;
@@ -105,13 +108,21 @@ impl Claimer {
         }
     }
 
-    /// Claims as many jobs as there are free slots (never more: a claimed job counts as started).
+    /// Claims as many jobs as there are free slots and, while the backlog is deep, as many again:
+    /// apalis asks for the next job as soon as one slot frees, so claiming only free slots would
+    /// claim one or two jobs per statement exactly when the queue is busiest. A quiet queue is
+    /// still claimed slot by slot, so one worker does not hold jobs others could start. A claimed
+    /// job is cancellable at once, before it starts.
     async fn claim(&mut self) -> Result<usize, sqlx::Error> {
+        let turn = self.rt.writes.take().await;
+        // Counted after waiting for the turn: slots freed meanwhile join this claim.
         let claimed = &self.rt.claimed[self.kind];
-        let free = self
-            .concurrency
-            .saturating_sub(claimed.load(Ordering::Acquire))
-            .max(1);
+        let room = if self.deep {
+            2 * self.concurrency
+        } else {
+            self.concurrency
+        };
+        let limit = room.saturating_sub(claimed.load(Ordering::Acquire)).max(1);
         let now = now_ms();
         let jobs = self
             .rt
@@ -121,19 +132,30 @@ impl Claimer {
                 kind: self.kind,
                 worker_id: &self.rt.worker_id,
                 now,
-                limit: free as i64,
+                limit: limit as i64,
             })
-            .await?;
-        claimed.fetch_add(jobs.len(), Ordering::AcqRel);
+            .await;
+        drop(turn);
+        let jobs = jobs?;
         let n = jobs.len();
-        self.buffer.extend(jobs.into_iter().map(|j| JobEnvelope {
-            id: j.id,
-            kind: self.kind,
-            payload: j.payload.0,
-            attempt: j.attempts,
-            max_attempts: j.max_attempts,
-            claimed_at: now,
-        }));
+        self.deep = n == limit;
+        claimed.fetch_add(n, Ordering::AcqRel);
+        let mut running = self.rt.running.lock().ok();
+        for j in jobs {
+            let cancel = CancellationToken::new();
+            if let Some(running) = running.as_mut() {
+                running.insert(j.id.clone(), cancel.clone());
+            }
+            self.buffer.push_back(JobEnvelope {
+                id: j.id,
+                kind: self.kind,
+                payload: j.payload.0,
+                attempt: j.attempts,
+                max_attempts: j.max_attempts,
+                claimed_at: now,
+                cancel,
+            });
+        }
         Ok(n)
     }
 

@@ -48,11 +48,29 @@ pub(crate) struct Runtime {
     /// Jobs claimed per kind (running or about to start).
     pub claimed: HashMap<&'static str, Arc<AtomicUsize>>,
     pub finisher: mpsc::UnboundedSender<FinisherMsg>,
+    pub writes: Arc<WriteTurns>,
     /// Set on shutdown: stop claiming jobs.
     pub stopping: CancellationToken,
     /// Set when the shutdown grace period is over: abandon running jobs (they go back to the queue).
     pub abort: CancellationToken,
     pub started: broadcast::Sender<String>,
+}
+
+/// SQLite has one write lock per file, and its busy handler waits for it by sleeping (1, 2, 5 ms,
+/// ...): claimers and the outcome writer of one process take turns here instead, so none of them
+/// sleeps while the lock is free. Postgres locks rows, so there every writer goes ahead.
+pub(crate) struct WriteTurns(Option<tokio::sync::Mutex<()>>);
+
+impl WriteTurns {
+    fn new(db: &Db) -> Self {
+        Self(matches!(db, Db::Sqlite(_)).then(|| tokio::sync::Mutex::new(())))
+    }
+    pub async fn take(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        match &self.0 {
+            Some(m) => Some(m.lock().await),
+            None => None,
+        }
+    }
 }
 
 pub(crate) enum FinisherMsg {
@@ -116,6 +134,7 @@ pub async fn start(
 
     let (finisher_tx, finisher_rx) = mpsc::unbounded_channel();
     let (started, _) = broadcast::channel(4096);
+    let writes = Arc::new(WriteTurns::new(&queue.db));
     let rt = Arc::new(Runtime {
         queue: queue.clone(),
         worker_id: worker_id.clone(),
@@ -125,6 +144,7 @@ pub async fn start(
             .map(|k| (*k, Arc::new(AtomicUsize::new(0))))
             .collect(),
         finisher: finisher_tx,
+        writes: writes.clone(),
         stopping: shutdown.child_token(),
         abort: CancellationToken::new(),
         started: started.clone(),
@@ -134,6 +154,7 @@ pub async fn start(
     let finisher = tokio::spawn(finisher_loop(
         queue.db.clone(),
         worker_id.clone(),
+        writes,
         finisher_rx,
     ));
     let maintenance = tokio::spawn(maintenance_loop(rt.clone()));
@@ -227,7 +248,12 @@ async fn finish_shutdown(rt: &Runtime) {
 
 /// The one writer of job outcomes: drains whatever is waiting into one batch, so completions cost
 /// one transaction per batch, not per job, and add no delay when the queue is quiet.
-async fn finisher_loop(db: Db, worker_id: Arc<str>, mut rx: mpsc::UnboundedReceiver<FinisherMsg>) {
+async fn finisher_loop(
+    db: Db,
+    worker_id: Arc<str>,
+    writes: Arc<WriteTurns>,
+    mut rx: mpsc::UnboundedReceiver<FinisherMsg>,
+) {
     const MAX_BATCH: usize = 1000;
     let mut batch = Vec::with_capacity(MAX_BATCH);
     let mut flushes = Vec::new();
@@ -249,7 +275,10 @@ async fn finisher_loop(db: Db, worker_id: Arc<str>, mut rx: mpsc::UnboundedRecei
                 now: now_ms(),
                 items: &batch,
             };
-            match db.job_finish_batch(&p).await {
+            let turn = writes.take().await;
+            let written = db.job_finish_batch(&p).await;
+            drop(turn);
+            match written {
                 Ok(()) => batch.clear(),
                 Err(e) => {
                     // Outcomes are never dropped: keep the batch and try again.

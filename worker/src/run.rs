@@ -25,6 +25,8 @@ pub struct JobEnvelope {
     pub attempt: i32,
     pub max_attempts: i32,
     pub claimed_at: i64,
+    /// In `Runtime::running` from the claim on, so a cancel reaches a job still waiting to start.
+    pub cancel: CancellationToken,
 }
 
 /// The apalis service: runs the job on its own task (so jobs use every core) and reports.
@@ -40,10 +42,7 @@ pub(crate) async fn execute(job: JobEnvelope, rt: Data<Arc<Runtime>>) -> Result<
 async fn run_one(rt: Arc<Runtime>, job: JobEnvelope) {
     let _ = rt.started.send(job.id.clone());
     let started = Instant::now();
-    let cancel = CancellationToken::new();
-    if let Ok(mut running) = rt.running.lock() {
-        running.insert(job.id.clone(), cancel.clone());
-    }
+    let cancel = job.cancel.clone();
     let finish = match rt.queue.registry.get(job.kind) {
         None => Finish::Failed {
             error: format!("no handler for kind {}", job.kind),

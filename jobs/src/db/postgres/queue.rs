@@ -18,7 +18,7 @@ pub async fn job_notify(conn: &mut PgConnection, kind: &str) -> Result<(), sqlx:
 }
 
 /// Differs: the batch's successes are finished in one statement over arrays (the common case of
-/// a busy queue); SQLite finishes them one by one with the other outcomes.
+/// a busy queue); SQLite reads them from a JSON array.
 pub async fn job_succeed_many(
     conn: &mut PgConnection,
     p: &JobFinishBatch<'_>,

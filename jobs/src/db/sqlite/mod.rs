@@ -1,5 +1,9 @@
 //! What SQLite does differently from Postgres and cannot be one text: the contacts' and companies'
-//! text search through FTS5 trigram tables. Everything else is written once in [`super`].
+//! text search through FTS5 trigram tables, and a batch's successes finished over a JSON array.
+//! Everything else is written once in [`super`].
 
 mod companies;
 mod contacts;
+mod queue;
+
+pub use queue::*;
