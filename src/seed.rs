@@ -306,6 +306,7 @@ mod crm {
         db.seed_contacts(&contacts).await?;
         db.seed_deals(&deals).await?;
         db.seed_meetings(&meetings).await?;
+        db.compact_after_load().await?;
         tracing::info!(
             companies = companies.len(),
             contacts = contacts.len(),

@@ -88,6 +88,17 @@ async fn count(db: &Db, sql: &str) -> i64 {
     }
 }
 
+/// A job that stopped moving: id, kind, status, attempts, due in ms, worker, last error.
+type StuckJob = (
+    String,
+    String,
+    String,
+    i32,
+    i64,
+    Option<String>,
+    Option<String>,
+);
+
 /// The last lines of a process log, enough to see why a job stopped moving.
 fn tail(log: &str) -> String {
     let lines: Vec<&str> = log.lines().collect();
@@ -238,7 +249,7 @@ async fn kill_and_restart_lose_nothing(db: TestDb) {
             last_change = Instant::now();
         }
         if last_change.elapsed() >= Duration::from_secs(60) {
-            let stuck: Vec<(String, String, String, i32, i64, Option<String>, Option<String>)> = rows(
+            let stuck: Vec<StuckJob> = rows(
                 &app.db,
                 &format!(
                     "SELECT id, kind, status, attempts, run_at - {}, locked_by, error FROM jobs

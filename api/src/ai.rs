@@ -410,7 +410,7 @@ async fn analytics(State(state): State<AppState>, _u: CurrentUser) -> ApiResult<
     let counts = kind_counts(db.job_counts().await?);
     let outcomes = db.reply_outcomes(20_000).await?;
     let calls = db.voice_call_list(None, 1000).await?;
-    let companies = db.company_count(&CompanyFilter::default()).await?;
+    let companies = db.company_total(&CompanyFilter::default(), 0).await?.n;
     let mut last_runs = BTreeMap::new();
     for (kind, ..) in AGENTS {
         if let Some(j) = recent(&state, kind, None, 1).await?.into_iter().next() {
@@ -636,8 +636,9 @@ async fn email_automation(
     let f = email_figures(&month);
     let (_, campaigns) = db.campaign_list("bulk", 1, 0).await?;
     let contacts = db
-        .contact_count(&jobs::db::ContactFilter::default())
-        .await?;
+        .contact_total(&jobs::db::ContactFilter::default(), 0)
+        .await?
+        .n;
     let flows = workflows(&state).await?;
     let active = flows.iter().filter(|(s, ..)| s.status == "active").count();
     Ok(axum::Json(json!({

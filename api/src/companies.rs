@@ -240,7 +240,7 @@ async fn company_list(
                     c.contacts = Some(by.remove(&c.id).unwrap_or_default());
                 }
             }
-            Page::new(&items, db.company_count(&filter).await?)
+            Page::new(&items, db.company_total(&filter, offset).await?)
         })
         .await?;
     Ok(axum::response::IntoResponse::into_response(page))

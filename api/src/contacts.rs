@@ -13,7 +13,8 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use jobs::db::{
-    ActivityInsert, ContactFilter, ContactImportInsert, ContactList, ContactRow, ContactWrite, Tx,
+    ActivityInsert, ContactFilter, ContactImportInsert, ContactList, ContactRow, ContactWrite,
+    StageStats, Tx,
 };
 use jobs::domain::contacts::{
     self as rules, DEFAULT_SCORE, DEFAULT_STATUS, Direction, NO_EXPORT_MESSAGE, PIPELINE,
@@ -195,7 +196,7 @@ async fn contact_list(
                         offset,
                     })
                     .await?;
-                Page::new(&views(rows), db.contact_count(&filter).await?)
+                Page::new(&views(rows), db.contact_total(&filter, offset).await?)
             },
         )
         .await?;
@@ -208,10 +209,10 @@ async fn contact_export(
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Response> {
     let filter = filter_from(&q)?;
-    let (rows, _) = state
+    let rows = state
         .queue
         .db
-        .contact_list(&ContactList {
+        .contact_page(&ContactList {
             filter: &filter,
             limit: EXPORT_MAX,
             offset: 0,
@@ -653,8 +654,8 @@ async fn lead_board(
             status: Some(stage.to_string()),
             ..ContactFilter::default()
         };
-        let (rows, _) = db
-            .contact_list(&ContactList {
+        let rows = db
+            .contact_page(&ContactList {
                 filter: &filter,
                 limit,
                 offset: 0,
@@ -665,7 +666,7 @@ async fn lead_board(
             stage,
             title,
             count: s.map_or(0, |s| s.count),
-            avg_score: s.and_then(|s| s.avg_score).unwrap_or(0),
+            avg_score: s.and_then(StageStats::avg_score).unwrap_or(0),
             high_priority: s.map_or(0, |s| s.high_priority),
             contacts: views(rows),
         });

@@ -16,11 +16,14 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::{Datelike, NaiveDate};
-use jobs::db::{ActivityInsert, DealList, DealRow, ProspectCompany, ProspectContact};
+use jobs::db::{
+    ActivityInsert, DealList, DealRow, DealWindowBounds, ProspectCompany, ProspectContact,
+};
 use jobs::domain::deals::{STAGES, stage_default_probability};
 use jobs::domain::figures::day_of;
 use jobs::domain::pipeline::{
-    self, MetricsDeal, effective_stage, full_name, is_closed, next_stage, revenue_estimate,
+    self, DealWindows, StageTotals, effective_stage, full_name, is_closed, next_stage,
+    revenue_estimate,
 };
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
@@ -714,18 +717,33 @@ async fn pipeline_metrics(
     let value = state
         .read_cache
         .get_or_compute("pipeline:metrics".into(), || async move {
-            let rows = db.metrics_deals().await?;
-            let deals: Vec<MetricsDeal<'_>> = rows
+            let now = now_ms();
+            let rows = db.deal_stage_rollup().await?;
+            let w = db
+                .deal_windows(&DealWindowBounds {
+                    now,
+                    quarter_start: pipeline::quarter_start(now, 0),
+                    last_quarter_start: pipeline::quarter_start(now, -1),
+                })
+                .await?;
+            let stages: Vec<StageTotals<'_>> = rows
                 .iter()
-                .map(|d| MetricsDeal {
-                    value: d.value,
-                    stage: d.stage.as_deref(),
-                    probability: d.probability,
-                    created_at: d.created_at,
-                    actual_close_date: d.actual_close_date.as_deref(),
+                .map(|r| StageTotals {
+                    stage: &r.stage,
+                    count: r.n,
+                    value: r.value_sum,
+                    weighted: r.weighted_sum,
+                    cycle_days: r.cycle_days_sum,
+                    cycles: r.cycle_n,
                 })
                 .collect();
-            Ok(serde_json::to_value(pipeline::metrics(&deals, now_ms()))
+            let windows = DealWindows {
+                created_last_week: w.created_last_week,
+                created_week_before: w.created_week_before,
+                open_value_this_quarter: w.open_value_this_quarter,
+                open_value_last_quarter: w.open_value_last_quarter,
+            };
+            Ok(serde_json::to_value(pipeline::metrics(&stages, &windows))
                 .map_err(anyhow::Error::from)?)
         })
         .await?;

@@ -1,10 +1,12 @@
 //! Lists: `limit` (default 100, at most 1000) and `offset`, answered as a JSON array with the total in
-//! `X-Total-Count`; and CSV downloads that no cell can break or turn into a spreadsheet formula.
+//! `X-Total-Count` (and `X-Total-Count-Exact: false` when it is a floor); and CSV downloads that no cell can break or turn into a spreadsheet formula.
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+
+use jobs::db::Total;
 
 use crate::error::{ApiError, ApiResult};
 
@@ -22,44 +24,45 @@ pub(crate) fn paging(limit: Option<i64>, offset: Option<i64>) -> ApiResult<(i64,
 }
 
 /// A page of items with its total.
-pub(crate) fn with_total<T: Serialize>(items: Vec<T>, total: i64) -> Response {
+pub(crate) fn with_total<T: Serialize>(items: Vec<T>, total: impl Into<Total>) -> Response {
     let mut headers = HeaderMap::new();
-    headers.insert("x-total-count", HeaderValue::from(total));
+    total_headers(&mut headers, total.into());
     (headers, axum::Json(items)).into_response()
+}
+
+/// `X-Total-Count`, and `X-Total-Count-Exact: false` when the count is a floor ("1,000+").
+fn total_headers(headers: &mut HeaderMap, total: Total) {
+    headers.insert("x-total-count", HeaderValue::from(total.n));
+    if !total.exact {
+        headers.insert("x-total-count-exact", HeaderValue::from_static("false"));
+    }
 }
 
 /// A page already serialised (from the read cache), with its total.
 #[derive(Clone)]
 pub(crate) struct Page {
     pub body: Bytes,
-    pub total: i64,
+    pub total: Total,
 }
 
 impl Page {
-    pub fn new<T: Serialize>(items: &[T], total: i64) -> ApiResult<Self> {
+    pub fn new<T: Serialize>(items: &[T], total: impl Into<Total>) -> ApiResult<Self> {
         Ok(Self {
             body: Bytes::from(serde_json::to_vec(items).map_err(anyhow::Error::from)?),
-            total,
+            total: total.into(),
         })
     }
 }
 
 impl IntoResponse for Page {
     fn into_response(self) -> Response {
-        (
-            [
-                (
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json"),
-                ),
-                (
-                    axum::http::HeaderName::from_static("x-total-count"),
-                    HeaderValue::from(self.total),
-                ),
-            ],
-            self.body,
-        )
-            .into_response()
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        total_headers(&mut headers, self.total);
+        (headers, self.body).into_response()
     }
 }
 

@@ -339,7 +339,7 @@ async fn intelligence(db: &Db, company_name: &str, query: &str) -> Result<Value,
             }
             if let Some(state) = &c.state {
                 let peers = CompanyFilter { state: Some(state.clone()), ..CompanyFilter::default() };
-                let count = db.company_count(&peers).await?;
+                let count = db.company_total(&peers, 0).await?.n;
                 lines.push(format!("{count} companies in {state} are in the CRM."));
             }
             let contacts = db.contact_list_by_companies(std::slice::from_ref(&c.id), 5).await?;

@@ -193,7 +193,11 @@ const COMPANY_PAGE_REPORT: Sql = sql!(concat!(
     company_columns!("substr(description, 1, 200)"),
     " FROM companies"
 ));
-const COMPANY_COUNT: Sql = sql!("SELECT COUNT(*) FROM companies");
+/// Kept by the triggers of migration 0022; the caller adds ` AND …` conditions.
+const ROLLUP_COUNT: Sql =
+    sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM company_rollup WHERE TRUE");
+/// Closed by `) capped`: counts at most [`COUNT_CAP`] + 1 matches.
+const COMPANY_COUNT_CAPPED: Sql = sql!("SELECT COUNT(*) FROM (SELECT 1 FROM companies");
 /// The CASTs: Postgres averages and sums to NUMERIC.
 const REPORT_SUMMARY: Sql = sql!(
     "SELECT COUNT(*) AS total_companies,
@@ -224,20 +228,57 @@ impl Db {
     pub async fn company_list(
         &self,
         p: &CompanyList<'_>,
-    ) -> Result<(Vec<CompanyRow>, i64), sqlx::Error> {
+    ) -> Result<(Vec<CompanyRow>, Total), sqlx::Error> {
         Ok((
             self.company_page(p).await?,
-            self.company_count(p.filter).await?,
+            self.company_total(p.filter, p.offset).await?,
         ))
     }
     pub async fn company_page(&self, p: &CompanyList<'_>) -> Result<Vec<CompanyRow>, sqlx::Error> {
         self.company_rows(COMPANY_PAGE, p).await
     }
-    pub async fn company_count(&self, f: &CompanyFilter) -> Result<i64, sqlx::Error> {
-        on_db!(self, pool, [q = COMPANY_COUNT], {
+    /// The filter's total: from the rollup (migration 0022) for state, status and a score band;
+    /// with a search or another score range, counted up to `offset` + [`COUNT_CAP`].
+    pub async fn company_total(
+        &self,
+        f: &CompanyFilter,
+        offset: i64,
+    ) -> Result<Total, sqlx::Error> {
+        let band = match (f.score_min, f.score_max) {
+            (None, None) => Some(None),
+            (Some(min), Some(max)) => crate::domain::companies::SCORE_BANDS
+                .iter()
+                .filter_map(|b| crate::domain::companies::score_band(b))
+                .find(|band| *band == (min, max))
+                .map(|(min, _)| Some(min)),
+            _ => None,
+        };
+        if let (None, Some(band)) = (&f.q, band) {
+            return on_db!(self, pool, [q = ROLLUP_COUNT], {
+                let mut count = QueryBuilder::new(q);
+                if let Some(state) = &f.state {
+                    count.push(" AND state = ").push_bind(state.clone());
+                }
+                if let Some(status) = &f.status {
+                    count.push(" AND status = ").push_bind(status.clone());
+                }
+                if let Some(band) = band {
+                    count.push(" AND band = ").push_bind(band);
+                }
+                count.build_query_scalar::<i64>().fetch_one(pool).await
+            })
+            .map(Total::from);
+        }
+        let cap = offset.saturating_add(COUNT_CAP);
+        let n: i64 = on_db!(self, pool, [q = COMPANY_COUNT_CAPPED], {
             let mut count = QueryBuilder::new(q);
             push_filter(&mut count, f);
+            count.push(" LIMIT ").push_bind(cap + 1).push(") capped");
             count.build_query_scalar().fetch_one(pool).await
+        })?;
+        Ok(Total {
+            n: n.min(cap),
+            exact: n <= cap,
         })
     }
     /// Like [`Db::company_page`] with descriptions cut to 200 characters (the report).

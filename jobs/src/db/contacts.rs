@@ -78,6 +78,24 @@ pub struct ContactFilter {
     pub states: Option<Vec<String>>,
 }
 
+/// A list's total: exact, or a floor ("1,000+") where only counting every match could tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Total {
+    pub n: i64,
+    pub exact: bool,
+}
+
+impl From<i64> for Total {
+    fn from(n: i64) -> Self {
+        Self { n, exact: true }
+    }
+}
+
+/// Matches counted at most past a page's offset for a filter the rollup cannot answer (search,
+/// role, region): counting further costs more than the page itself. The selection of "all
+/// matching" resolves on the server, and its preview gives the exact figure.
+pub const COUNT_CAP: i64 = 1_000;
+
 pub struct ContactList<'a> {
     pub filter: &'a ContactFilter,
     pub limit: i64,
@@ -126,13 +144,20 @@ impl From<&ContactRow> for ContactWrite {
     }
 }
 
-/// Per pipeline stage: contacts, rounded average score and high-priority count.
+/// Per pipeline stage: contacts, their score sum and high-priority count (score ≥ 80).
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StageStats {
     pub status: String,
     pub count: i64,
-    pub avg_score: Option<i64>,
+    pub score_sum: i64,
     pub high_priority: i64,
+}
+
+impl StageStats {
+    /// The rounded average score (half away from zero, as SQL's ROUND of an average).
+    pub fn avg_score(&self) -> Option<i64> {
+        (self.count > 0).then(|| (self.score_sum as f64 / self.count as f64).round() as i64)
+    }
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -173,6 +198,10 @@ pub struct ContactImportInsert<'a> {
 pub(crate) trait ContactsDialect: sqlx::Database {
     /// Pushes ` AND <q matches the contact>`.
     fn push_contact_search(qb: &mut QueryBuilder<Self>, q: &str);
+    /// Pushes `SELECT c.*, <rank> AS search_rank FROM <matches of q> JOIN contacts c` and returns
+    /// true where the search index yields its matches newest first; false (nothing pushed) where
+    /// the page is read in list order with [`Self::push_contact_search`] as a filter.
+    fn push_search_source(qb: &mut QueryBuilder<Self>, q: &str) -> bool;
     /// Pushes ` <list contains the value before>` (the list as one bind), e.g. after `lower(email)`.
     fn push_in_list(qb: &mut QueryBuilder<Self>, list: &[String]);
 }
@@ -223,18 +252,55 @@ const CONTACT_GET_FOR_UPDATE: Sql = locking!(
     "FOR UPDATE OF c",
     ""
 );
-/// The list's page and count; [`push_filter`] adds the filters to the inner select, which is then
-/// closed by [`CONTACT_PAGE_END`] (the page is picked from contacts alone, then joined).
-const CONTACT_PAGE: Sql = sql!(concat!(
-    "SELECT ",
-    contact_columns!(),
-    " FROM (SELECT * FROM contacts"
-));
-const CONTACT_PAGE_END: &str = concat!(
-    ") c LEFT JOIN companies co ON co.id = c.company_id",
-    " ORDER BY c.created_at DESC, c.id DESC"
-);
+/// The list's page: the inner select (see [`push_page`]) is closed by `) c` and joined.
+const CONTACT_PAGE: Sql = sql!(concat!("SELECT ", contact_columns!(), " FROM ("));
+const CONTACT_PAGE_JOIN: &str = ") c LEFT JOIN companies co ON co.id = c.company_id";
+/// Kept by the triggers of migration 0022 in the write's transaction.
+const ROLLUP_COUNT: Sql = sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup");
+const ROLLUP_STATUS_COUNT: Sql =
+    sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup WHERE status = ?1");
 const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts");
+/// Closed by `) capped`: counts at most [`COUNT_CAP`] + 1 matches.
+const CONTACT_COUNT_CAPPED: Sql = sql!("SELECT COUNT(*) FROM (SELECT 1 FROM contacts");
+/// The page's rows, newest first; a search that the dialect's index can walk in order (SQLite's
+/// FTS table, newest row first) drives the page from it, so a term that matches a quarter of the
+/// contacts reads 100 of them, not all of them sorted.
+fn push_page<DB: ContactsDialect>(qb: &mut QueryBuilder<DB>, p: &ContactList<'_>)
+where
+    String: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+    i64: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
+    let searched = p
+        .filter
+        .q
+        .as_deref()
+        .is_some_and(|q| DB::push_search_source(qb, q));
+    // The inner order picks the page; the outer one keeps it after the join.
+    let (inner, outer) = if searched {
+        push_filter(
+            qb,
+            &ContactFilter {
+                q: None,
+                ..p.filter.clone()
+            },
+        );
+        (" ORDER BY search_rank DESC", " ORDER BY c.search_rank DESC")
+    } else {
+        qb.push("SELECT * FROM contacts");
+        push_filter(qb, p.filter);
+        (
+            " ORDER BY created_at DESC, id DESC",
+            " ORDER BY c.created_at DESC, c.id DESC",
+        )
+    };
+    qb.push(inner)
+        .push(" LIMIT ")
+        .push_bind(p.limit)
+        .push(" OFFSET ")
+        .push_bind(p.offset)
+        .push(CONTACT_PAGE_JOIN)
+        .push(outer);
+}
 const CONTACT_IDS: Sql = sql!("SELECT id FROM contacts");
 /// Followed by the list of company ids, then the number per company.
 const CONTACTS_BY_COMPANIES: Sql = sql!(concat!(
@@ -246,19 +312,18 @@ const CONTACTS_BY_COMPANIES: Sql = sql!(concat!(
 ));
 const CONTACTS_BY_COMPANIES_END: &str =
     ") c LEFT JOIN companies co ON co.id = c.company_id WHERE c.rn <= ";
-/// The CASTs: Postgres averages to NUMERIC.
+/// From the rollup (migration 0022).
 const STAGE_STATS: Sql = sql!(
-    "SELECT status, COUNT(*) AS count, CAST(ROUND(AVG(score)) AS BIGINT) AS avg_score,
-            CAST(SUM(CASE WHEN score >= 80 THEN 1 ELSE 0 END) AS BIGINT) AS high_priority
-     FROM contacts WHERE status IN ('new_lead', 'email_sent', 'meeting_scheduled', 'qualified')
-     GROUP BY status"
+    "SELECT status, n AS count, score_sum, score80_n AS high_priority FROM contact_rollup
+     WHERE status IN ('new_lead', 'email_sent', 'meeting_scheduled', 'qualified') AND n > 0"
 );
+/// Total and high value from the rollup; new ones from the (status, created_at) index.
 const CUSTOMER_STATS: Sql = sql!(
-    "SELECT COUNT(*) AS total,
-            CAST(COALESCE(SUM(CASE WHEN score >= 85 THEN 1 ELSE 0 END), 0) AS BIGINT) AS high_value,
-            CAST(COALESCE(SUM(CASE WHEN created_at >= ?1 THEN 1 ELSE 0 END), 0) AS BIGINT)
+    "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) AS total,
+            CAST(COALESCE(SUM(score85_n), 0) AS BIGINT) AS high_value,
+            (SELECT COUNT(*) FROM contacts WHERE status = 'customer' AND created_at >= ?1)
                 AS new_this_month
-     FROM contacts WHERE status = 'customer'"
+     FROM contact_rollup WHERE status = 'customer'"
 );
 const CONTACT_INSERT: Sql = sql!(
     "INSERT INTO contacts (id, company_id, first_name, last_name, email, phone, title, department,
@@ -334,30 +399,52 @@ impl Db {
     pub async fn contact_list(
         &self,
         p: &ContactList<'_>,
-    ) -> Result<(Vec<ContactRow>, i64), sqlx::Error> {
+    ) -> Result<(Vec<ContactRow>, Total), sqlx::Error> {
         Ok((
             self.contact_page(p).await?,
-            self.contact_count(p.filter).await?,
+            self.contact_total(p.filter, p.offset).await?,
         ))
     }
     pub async fn contact_page(&self, p: &ContactList<'_>) -> Result<Vec<ContactRow>, sqlx::Error> {
         on_db!(self, pool, [q = CONTACT_PAGE], {
             let mut qb = QueryBuilder::new(q);
-            push_filter(&mut qb, p.filter);
-            qb.push(" ORDER BY created_at DESC, id DESC LIMIT ")
-                .push_bind(p.limit)
-                .push(" OFFSET ")
-                .push_bind(p.offset)
-                .push(CONTACT_PAGE_END);
+            push_page(&mut qb, p);
             qb.build_query_as().fetch_all(pool).await
         })
     }
-    pub async fn contact_count(&self, f: &ContactFilter) -> Result<i64, sqlx::Error> {
-        on_db!(self, pool, [q = CONTACT_COUNT], {
-            let mut count = QueryBuilder::new(q);
-            push_filter(&mut count, f);
-            count.build_query_scalar().fetch_one(pool).await
-        })
+    /// The list's total: from the rollup without a filter or by status alone, counted for one
+    /// company (a few rows), else counted up to `offset` + [`COUNT_CAP`].
+    pub async fn contact_total(
+        &self,
+        f: &ContactFilter,
+        offset: i64,
+    ) -> Result<Total, sqlx::Error> {
+        let unfiltered = f.q.is_none() && f.role.is_none() && f.states.is_none();
+        let n: i64 = match (&f.status, &f.company_id) {
+            (None, None) if unfiltered => fetch!(self, fetch_one, query_scalar(ROLLUP_COUNT)),
+            (Some(status), None) if unfiltered => {
+                fetch!(self, fetch_one, query_scalar(ROLLUP_STATUS_COUNT), status)
+            }
+            (_, Some(_)) if f.q.is_none() => on_db!(self, pool, [q = CONTACT_COUNT], {
+                let mut count = QueryBuilder::new(q);
+                push_filter(&mut count, f);
+                count.build_query_scalar::<i64>().fetch_one(pool).await
+            }),
+            _ => {
+                let cap = offset.saturating_add(COUNT_CAP);
+                let n: i64 = on_db!(self, pool, [q = CONTACT_COUNT_CAPPED], {
+                    let mut count = QueryBuilder::new(q);
+                    push_filter(&mut count, f);
+                    count.push(" LIMIT ").push_bind(cap + 1).push(") capped");
+                    count.build_query_scalar().fetch_one(pool).await
+                })?;
+                return Ok(Total {
+                    n: n.min(cap),
+                    exact: n <= cap,
+                });
+            }
+        }?;
+        Ok(n.into())
     }
     /// The ids the list's filter matches (oldest first, at most `cap`): "select all N matching".
     pub async fn contact_ids_matching(

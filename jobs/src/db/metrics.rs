@@ -1,8 +1,10 @@
 //! Pipeline and dashboard figures: params, rows and their queries, the same in both dialects.
-//! Counts are done in SQL; the pipeline figures are computed by the api from [`MetricsDeal`] rows.
+//! Totals and windows read the rollups that migration 0022's triggers keep (see
+//! docs/performance.md); the pipeline figures are computed from [`DealStageRollup`] rows.
 
 use super::sql::Sql;
 use super::*;
+use crate::domain::figures::DAY_MS;
 
 /// When a contact counts as contacted: its `last_contacted_at`, or, for a contact whose status says
 /// it was reached but has no timestamp, its last update.
@@ -14,40 +16,115 @@ macro_rules! contacted_at {
     };
 }
 
-const DEALS: Sql =
-    sql!("SELECT value, stage, probability, created_at, actual_close_date FROM deals");
-/// ?1 now, ?2 the start of the last 30 days, ?3 of the 30 before, ?4..?5 this month.
+/// Whole days of `day_series` in a window (binds `from_day`, `to_day`), closed by the caller.
+macro_rules! whole_days {
+    ($series:literal, $from:literal, $to:literal) => {
+        concat!(
+            "(SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM day_series WHERE series = '",
+            $series,
+            "' AND day >= ?",
+            $from,
+            " AND day < ?",
+            $to,
+            ")"
+        )
+    };
+}
+
+/// A window's count: its whole days from `day_series`, its partial first and last days counted
+/// from the table's index (`$column` in [?a, ?b) and [?c, ?d)). Binds: see [`DayWindow`].
+macro_rules! window_count {
+    ($series:literal, $table:literal, $column:expr, [$f:literal, $t:literal, $a:literal, $b:literal, $c:literal, $d:literal]) => {
+        concat!(
+            whole_days!($series, $f, $t),
+            " + (SELECT COUNT(*) FROM ",
+            $table,
+            " WHERE ",
+            $column,
+            " >= ?",
+            $a,
+            " AND ",
+            $column,
+            " < ?",
+            $b,
+            ")",
+            " + (SELECT COUNT(*) FROM ",
+            $table,
+            " WHERE ",
+            $column,
+            " >= ?",
+            $c,
+            " AND ",
+            $column,
+            " < ?",
+            $d,
+            ")"
+        )
+    };
+}
+
+/// The deal rollup (migration 0022), one row per effective stage.
+const DEAL_ROLLUP: Sql = sql!(
+    "SELECT stage, n, value_sum, weighted_sum, cycle_days_sum, cycle_n FROM deal_rollup WHERE n <> 0"
+);
+/// ?1..?6 deals created since a week ago, ?7..?12 the week before; ?13..?14 the open deals' value
+/// created this quarter, ?15..?16 last quarter (quarters start on a day).
+const DEAL_WINDOWS: Sql = sql!(concat!(
+    "SELECT ",
+    window_count!("deals.created", "deals", "created_at", ["1", "2", "3", "4", "5", "6"]),
+    " AS created_last_week, ",
+    window_count!("deals.created", "deals", "created_at", ["7", "8", "9", "10", "11", "12"]),
+    " AS created_week_before,
+        (SELECT CAST(COALESCE(SUM(total), 0) AS BIGINT) FROM day_series
+            WHERE series = 'deals.open_created' AND day >= ?13 AND day < ?14) AS open_value_this_quarter,
+        (SELECT CAST(COALESCE(SUM(total), 0) AS BIGINT) FROM day_series
+            WHERE series = 'deals.open_created' AND day >= ?15 AND day < ?16) AS open_value_last_quarter"
+));
+/// ?1 now; ?2..?7 companies created in the last 30 days, ?8..?13 in the 30 before; ?14..?15 this
+/// month. Totals from the rollups of migration 0022.
 const COUNTS: Sql = sql!(concat!(
     "SELECT
-        (SELECT COUNT(*) FROM companies) AS companies,
-        (SELECT COUNT(*) FROM companies WHERE created_at >= ?2 AND created_at <= ?1) AS companies_recent,
-        (SELECT COUNT(*) FROM companies WHERE created_at >= ?3 AND created_at < ?2) AS companies_previous,
+        (SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM company_rollup) AS companies, ",
+    window_count!("companies.created", "companies", "created_at", ["2", "3", "4", "5", "6", "7"]),
+    " AS companies_recent, ",
+    window_count!("companies.created", "companies", "created_at", ["8", "9", "10", "11", "12", "13"]),
+    " AS companies_previous,
         (SELECT COUNT(*) FROM meetings WHERE status <> 'cancelled') AS meetings,
         (SELECT COUNT(*) FROM meetings WHERE status IN ('scheduled', 'confirmed') AND scheduled_at >= ?1)
             AS upcoming_meetings,
         (SELECT COUNT(*) FROM meetings WHERE status = 'completed') AS completed_meetings,
-        (SELECT COUNT(*) FROM meetings WHERE status <> 'cancelled' AND scheduled_at >= ?4 AND scheduled_at < ?5)
+        (SELECT COUNT(*) FROM meetings WHERE status <> 'cancelled' AND scheduled_at >= ?14 AND scheduled_at < ?15)
             AS monthly_meetings,
-        (SELECT COUNT(*) FROM contacts WHERE ",
-    contacted_at!(),
-    " IS NOT NULL) AS contacts_contacted,
-        (SELECT COUNT(*) FROM deals WHERE stage IS NULL OR stage NOT IN ('closed_won', 'closed_lost'))
+        (SELECT CAST(COALESCE(SUM(CASE WHEN status IN
+            ('contacted','email_sent','meeting_scheduled','responded','qualified','customer')
+            THEN n ELSE reached_n END), 0) AS BIGINT) FROM contact_rollup) AS contacts_contacted,
+        (SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM deal_rollup WHERE stage NOT IN ('closed_won', 'closed_lost'))
             AS active_deals,
-        (SELECT CAST(COALESCE(SUM(value), 0) AS BIGINT) FROM deals
-            WHERE stage IS NULL OR stage NOT IN ('closed_won', 'closed_lost')) AS pipeline_value"
+        (SELECT CAST(COALESCE(SUM(value_sum), 0) AS BIGINT) FROM deal_rollup
+            WHERE stage NOT IN ('closed_won', 'closed_lost')) AS pipeline_value"
 ));
-/// The meeting rate's parts since ?1: contacts contacted, and those of them with a meeting (not
-/// cancelled) created since; the second is a subset of the first, so the rate is at most 100 %.
+/// The meeting rate's parts in a window from ?1..?6 (contacted-at since, see [`DayWindow`]):
+/// contacts contacted, and those of them with a meeting (not cancelled) created since ?7; the
+/// second is a subset of the first, so the rate is at most 100 %.
 const WINDOW_COUNTS: Sql = sql!(concat!(
     "SELECT
-        COUNT(CASE WHEN EXISTS (SELECT 1 FROM meetings mt WHERE mt.contact_id = c.id
-            AND mt.created_at >= ?1 AND mt.status <> 'cancelled') THEN 1 END) AS meetings_created,
-        COUNT(*) AS contacts_contacted
-     FROM contacts c WHERE ",
+        (SELECT COUNT(*) FROM contacts WHERE id IN
+            (SELECT contact_id FROM meetings WHERE created_at >= ?7 AND status <> 'cancelled')
+         AND ",
     contacted_at!(),
-    " >= ?1"
+    " >= ?7) AS meetings_created, ",
+    window_count!(
+        "contacts.contacted",
+        "contacts",
+        contacted_at!(),
+        ["1", "2", "3", "4", "5", "6"]
+    ),
+    " AS contacts_contacted"
 ));
-const STATE_COUNTS: Sql = sql!("SELECT state, COUNT(*) AS count FROM companies GROUP BY state");
+const STATE_COUNTS: Sql = sql!(
+    "SELECT NULLIF(state, '') AS state, CAST(SUM(n) AS BIGINT) AS count FROM company_rollup
+     GROUP BY state HAVING SUM(n) > 0"
+);
 const REPORT_COMPANIES: Sql = sql!(
     "SELECT co.name, co.industry, co.city, co.state, co.phone, co.website, co.revenue, co.score,
             co.status, (SELECT COUNT(*) FROM contacts c WHERE c.company_id = co.id) AS contact_count,
@@ -61,14 +138,75 @@ const REPORT_CONTACTS: Sql = sql!(
      ORDER BY c.score DESC, c.last_name, c.first_name, c.id"
 );
 
-/// What the pipeline metrics need of a deal.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct MetricsDeal {
-    pub value: i64,
-    pub stage: Option<String>,
-    pub probability: i32,
-    pub created_at: i64,
-    pub actual_close_date: Option<String>,
+/// A window [from, to) split for [`window_count!`]: whole UTC days `from_day..to_day` read from
+/// `day_series`, and the partial days at each end, `head` and `tail`, counted from the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DayWindow {
+    pub from_day: i64,
+    pub to_day: i64,
+    pub head: (i64, i64),
+    pub tail: (i64, i64),
+}
+
+impl DayWindow {
+    pub fn new(from: i64, to: i64) -> Self {
+        let from_day = from.div_euclid(DAY_MS) + i64::from(from.rem_euclid(DAY_MS) != 0);
+        let to_day = to.div_euclid(DAY_MS);
+        if from_day >= to_day {
+            // No whole day inside: the head is the window, the tail is empty.
+            return Self {
+                from_day: 0,
+                to_day: 0,
+                head: (from, to),
+                tail: (to, to),
+            };
+        }
+        Self {
+            from_day,
+            to_day,
+            head: (from, from_day * DAY_MS),
+            tail: (to_day * DAY_MS, to),
+        }
+    }
+
+    fn binds(&self) -> [i64; 6] {
+        [
+            self.from_day,
+            self.to_day,
+            self.head.0,
+            self.head.1,
+            self.tail.0,
+            self.tail.1,
+        ]
+    }
+}
+
+/// A deal stage's rollup row (migration 0022).
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct DealStageRollup {
+    pub stage: String,
+    pub n: i64,
+    pub value_sum: i64,
+    pub weighted_sum: i64,
+    pub cycle_days_sum: i64,
+    pub cycle_n: i64,
+}
+
+/// The pipeline's windows: deals created in the last 7 days and the 7 before, and the value of
+/// open deals created this calendar quarter and the last.
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct DealWindows {
+    pub created_last_week: i64,
+    pub created_week_before: i64,
+    pub open_value_this_quarter: i64,
+    pub open_value_last_quarter: i64,
+}
+
+/// Bounds (ms since the epoch) of the pipeline's windows.
+pub struct DealWindowBounds {
+    pub now: i64,
+    pub quarter_start: i64,
+    pub last_quarter_start: i64,
 }
 
 /// Bounds (ms since the epoch) of the dashboard's windows.
@@ -140,27 +278,55 @@ pub struct ReportContact {
 }
 
 impl Db {
-    pub async fn metrics_deals(&self) -> Result<Vec<MetricsDeal>, sqlx::Error> {
-        fetch!(self, fetch_all, query_as(DEALS))
+    pub async fn deal_stage_rollup(&self) -> Result<Vec<DealStageRollup>, sqlx::Error> {
+        fetch!(self, fetch_all, query_as(DEAL_ROLLUP))
+    }
+    pub async fn deal_windows(&self, b: &DealWindowBounds) -> Result<DealWindows, sqlx::Error> {
+        let week = DayWindow::new(b.now - 7 * DAY_MS, i64::MAX).binds();
+        let before = DayWindow::new(b.now - 14 * DAY_MS, b.now - 7 * DAY_MS).binds();
+        on_db!(self, pool, [q = DEAL_WINDOWS], {
+            let mut query = sqlx::query_as(q);
+            for v in week.into_iter().chain(before) {
+                query = query.bind(v);
+            }
+            query
+                .bind(b.quarter_start.div_euclid(DAY_MS))
+                .bind(i64::MAX / DAY_MS)
+                .bind(b.last_quarter_start.div_euclid(DAY_MS))
+                .bind(b.quarter_start.div_euclid(DAY_MS))
+                .fetch_one(pool)
+                .await
+        })
     }
     pub async fn dashboard_counts(
         &self,
         w: &DashboardWindows,
     ) -> Result<DashboardCounts, sqlx::Error> {
-        fetch!(
-            self,
-            fetch_one,
-            query_as(COUNTS),
-            w.now,
-            w.recent_since,
-            w.previous_since,
-            w.month_start,
-            w.month_end
-        )
+        // "Recent" includes `now` itself.
+        let recent = DayWindow::new(w.recent_since, w.now + 1).binds();
+        let previous = DayWindow::new(w.previous_since, w.recent_since).binds();
+        on_db!(self, pool, [q = COUNTS], {
+            let mut query = sqlx::query_as(q).bind(w.now);
+            for v in recent.into_iter().chain(previous) {
+                query = query.bind(v);
+            }
+            query
+                .bind(w.month_start)
+                .bind(w.month_end)
+                .fetch_one(pool)
+                .await
+        })
     }
     /// Contacts contacted since `since`, and those of them who booked a meeting since.
     pub async fn dashboard_window_counts(&self, since: i64) -> Result<WindowCounts, sqlx::Error> {
-        fetch!(self, fetch_one, query_as(WINDOW_COUNTS), since)
+        let window = DayWindow::new(since, i64::MAX).binds();
+        on_db!(self, pool, [q = WINDOW_COUNTS], {
+            let mut query = sqlx::query_as(q);
+            for v in window {
+                query = query.bind(v);
+            }
+            query.bind(since).fetch_one(pool).await
+        })
     }
     /// Companies per stored `state` value (as written: abbreviations or names).
     pub async fn dashboard_state_counts(&self) -> Result<Vec<StateCount>, sqlx::Error> {

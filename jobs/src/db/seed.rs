@@ -100,6 +100,13 @@ const SEED_MEETINGS: Sql = sql!(
     "INSERT INTO meetings (id, title, company_id, contact_id, scheduled_at, duration, location, meeting_type, \
              agenda, attendees, status, created_at, updated_at) "
 );
+// Differs: SQLite merges the search tables' segments into one (a search for a common term then
+// reads one doclist, newest first, instead of one per import batch) and refreshes the planner's
+// statistics; Postgres refreshes its statistics (autovacuum would, later).
+const COMPACT_SQLITE: &str = "INSERT INTO contacts_search(contacts_search) VALUES ('optimize');
+     INSERT INTO companies_search(companies_search) VALUES ('optimize');
+     PRAGMA optimize";
+const COMPACT_POSTGRES: &str = "ANALYZE contacts, companies, deals";
 const CRM_COUNT: Sql = sql!(
     "SELECT (SELECT COUNT(*) FROM companies) + (SELECT COUNT(*) FROM contacts) + (SELECT COUNT(*) FROM deals)"
 );
@@ -220,6 +227,20 @@ impl Db {
             Ok::<(), sqlx::Error>(())
         })?;
         tx.commit().await
+    }
+    /// After a bulk load (an import, the demo data, a benchmark's seed): compact the search
+    /// indexes and refresh the statistics, as [`COMPACT_SQLITE`] says.
+    pub async fn compact_after_load(&self) -> Result<(), sqlx::Error> {
+        match self {
+            Db::Sqlite(pool) => sqlx::raw_sql(COMPACT_SQLITE)
+                .execute(pool)
+                .await
+                .map(|_| ()),
+            Db::Postgres(pool) => sqlx::raw_sql(COMPACT_POSTGRES)
+                .execute(pool)
+                .await
+                .map(|_| ()),
+        }
     }
     /// Whether the CRM tables hold anything (demo data goes only into an empty CRM).
     pub async fn crm_is_empty(&self) -> Result<bool, sqlx::Error> {

@@ -4,7 +4,7 @@
 use chrono::{Datelike, NaiveDate, TimeZone, Utc};
 use serde::Serialize;
 
-use super::figures::{DAY_MS, growth, percent, round1};
+use super::figures::{growth, percent, round1};
 
 /// The board's columns, in order; `closed_lost` is not on the board.
 pub const BOARD_STAGES: [&str; 5] = [
@@ -55,15 +55,29 @@ const INDUSTRY_AVG_CYCLE: i64 = 45;
 const INDUSTRY_AVG_CLOSE_RATE: f64 = 15.2;
 const INDUSTRY_AVG_DEAL_SIZE: i64 = 52_000;
 
-/// What the metrics read of a deal.
-#[derive(Debug, Clone, Copy)]
-pub struct MetricsDeal<'a> {
+/// One effective stage's totals, as the rollup keeps them (no stage counts as qualification).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StageTotals<'a> {
+    pub stage: &'a str,
+    pub count: i64,
     pub value: i64,
-    pub stage: Option<&'a str>,
-    pub probability: i32,
-    pub created_at: i64,
-    /// `YYYY-MM-DD`.
-    pub actual_close_date: Option<&'a str>,
+    /// Σ value × probability (percent points).
+    pub weighted: i64,
+    /// Won deals with a valid close date: Σ whole days from creation to close (at least 0 each),
+    /// and how many.
+    pub cycle_days: i64,
+    pub cycles: i64,
+}
+
+/// The windows the metrics compare.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DealWindows {
+    /// Deals created in the last 7 days, and in the 7 before.
+    pub created_last_week: i64,
+    pub created_week_before: i64,
+    /// Value of open deals created this calendar quarter, and last quarter.
+    pub open_value_this_quarter: i64,
+    pub open_value_last_quarter: i64,
 }
 
 #[derive(Debug, Serialize)]
@@ -102,7 +116,7 @@ fn ms_of(date: NaiveDate) -> i64 {
 }
 
 /// Start (ms) of the calendar quarter `offset` quarters from the one holding `now` (UTC).
-fn quarter_start(now: i64, offset: i32) -> i64 {
+pub fn quarter_start(now: i64, offset: i32) -> i64 {
     let date = Utc
         .timestamp_millis_opt(now)
         .single()
@@ -118,7 +132,8 @@ fn quarter_start(now: i64, offset: i32) -> i64 {
     .unwrap_or(0)
 }
 
-/// Every figure of seed 001 §3 from the deals:
+/// Every figure of seed 001 §3 from the stages' totals and the windows (both kept by the
+/// database's rollups in the write's transaction):
 /// - totalPipeline, activeDealsCount, expectedCloseValue: open deals (not closed_won/closed_lost);
 ///   expectedCloseValue = Σ value × probability / 100, rounded to whole dollars;
 /// - qoqGrowth: value of open deals created this calendar quarter vs those created last quarter;
@@ -128,72 +143,41 @@ fn quarter_start(now: i64, offset: i32) -> i64 {
 /// - avgDealSize: mean value of won deals, else of open deals;
 /// - pipelineVelocity (sales velocity, $K per day) = open deals × avgDealSize × closeRate / cycle
 ///   days / 1000, the cycle being avgCycleDays, or the industry's 45 days before any win.
-pub fn metrics(deals: &[MetricsDeal<'_>], now: i64) -> PipelineMetrics {
-    let stage_of = |d: &MetricsDeal<'_>| effective_stage(d.stage).to_string();
-    let open: Vec<&MetricsDeal<'_>> = deals.iter().filter(|d| !is_closed(&stage_of(d))).collect();
-    let won: Vec<&MetricsDeal<'_>> = deals
-        .iter()
-        .filter(|d| stage_of(d) == "closed_won")
-        .collect();
-    let lost = deals
-        .iter()
-        .filter(|d| stage_of(d) == "closed_lost")
-        .count() as i64;
-    let won_count = won.len() as i64;
+pub fn metrics(stages: &[StageTotals<'_>], w: &DealWindows) -> PipelineMetrics {
+    let sum = |keep: &dyn Fn(&str) -> bool, f: &dyn Fn(&StageTotals<'_>) -> i64| {
+        stages.iter().filter(|s| keep(s.stage)).map(f).sum::<i64>()
+    };
+    let open = |s: &str| !is_closed(s);
+    let won = |s: &str| s == "closed_won";
+    let open_count = sum(&open, &|s| s.count);
+    let won_count = sum(&won, &|s| s.count);
+    let lost = sum(&|s| s == "closed_lost", &|s| s.count);
+    let all = sum(&|_| true, &|s| s.count);
 
-    let total_pipeline: i64 = open.iter().map(|d| d.value).sum();
-    let expected_close_value: f64 = open
-        .iter()
-        .map(|d| d.value as f64 * f64::from(d.probability) / 100.0)
-        .sum();
-    let this_quarter = quarter_start(now, 0);
-    let last_quarter = quarter_start(now, -1);
-    let created_in = |from: i64, to: i64| {
-        open.iter()
-            .filter(|d| d.created_at >= from && d.created_at < to)
-            .map(|d| d.value)
-            .sum::<i64>()
-    };
-    let qoq_growth = growth(
-        created_in(this_quarter, i64::MAX),
-        created_in(last_quarter, this_quarter),
-    );
-    let week = |from: i64, to: i64| {
-        deals
-            .iter()
-            .filter(|d| d.created_at >= from && d.created_at < to)
-            .count() as i64
-    };
-    let weekly_growth = growth(
-        week(now - 7 * DAY_MS, i64::MAX),
-        week(now - 14 * DAY_MS, now - 7 * DAY_MS),
-    );
+    let total_pipeline = sum(&open, &|s| s.value);
+    let expected_close_value = sum(&open, &|s| s.weighted) as f64 / 100.0;
+    let qoq_growth = growth(w.open_value_this_quarter, w.open_value_last_quarter);
+    let weekly_growth = growth(w.created_last_week, w.created_week_before);
     let close_rate = percent(won_count, won_count + lost);
-    let conversion_rate = percent(won_count, deals.len() as i64);
+    let conversion_rate = percent(won_count, all);
 
-    let cycles: Vec<i64> = won
-        .iter()
-        .filter_map(|d| {
-            let closed = NaiveDate::parse_from_str(d.actual_close_date?, "%Y-%m-%d").ok()?;
-            Some(((ms_of(closed) - d.created_at) / DAY_MS).max(0))
-        })
-        .collect();
-    let avg_cycle_days = if cycles.is_empty() {
+    let cycles = sum(&won, &|s| s.cycles);
+    let avg_cycle_days = if cycles == 0 {
         0
     } else {
-        (cycles.iter().sum::<i64>() as f64 / cycles.len() as f64).round() as i64
+        (sum(&won, &|s| s.cycle_days) as f64 / cycles as f64).round() as i64
     };
-    let mean = |ds: &[&MetricsDeal<'_>]| {
-        if ds.is_empty() {
+    let mean = |value: i64, count: i64| {
+        if count == 0 {
             0
         } else {
-            (ds.iter().map(|d| d.value as f64).sum::<f64>() / ds.len() as f64).round() as i64
+            (value as f64 / count as f64).round() as i64
         }
     };
-    let avg_deal_size = if won.is_empty() {
-        mean(&open)
+    let avg_deal_size = if won_count == 0 {
+        mean(total_pipeline, open_count)
     } else {
-        mean(&won)
+        mean(sum(&won, &|s| s.value), won_count)
     };
     let cycle = if avg_cycle_days > 0 {
         avg_cycle_days
@@ -201,23 +185,20 @@ pub fn metrics(deals: &[MetricsDeal<'_>], now: i64) -> PipelineMetrics {
         INDUSTRY_AVG_CYCLE
     };
     let pipeline_velocity = round1(
-        open.len() as f64 * avg_deal_size as f64 * (close_rate / 100.0) / cycle as f64 / 1000.0,
+        open_count as f64 * avg_deal_size as f64 * (close_rate / 100.0) / cycle as f64 / 1000.0,
     );
     let stage_breakdown = BOARD_STAGES
         .iter()
-        .map(|s| {
-            let in_stage = deals.iter().filter(|d| stage_of(d) == *s);
-            StageFigures {
-                stage: s,
-                count: in_stage.clone().count() as i64,
-                value: in_stage.map(|d| d.value).sum(),
-            }
+        .map(|stage| StageFigures {
+            stage,
+            count: sum(&|s| s == *stage, &|s| s.count),
+            value: sum(&|s| s == *stage, &|s| s.value),
         })
         .collect();
     PipelineMetrics {
         total_pipeline,
         qoq_growth,
-        active_deals_count: open.len() as i64,
+        active_deals_count: open_count,
         weekly_growth,
         close_rate,
         target_close_rate: TARGET_CLOSE_RATE,
@@ -243,13 +224,13 @@ mod tests {
         NaiveDate::from_ymd_opt(y, m, d).map(ms_of).unwrap_or(-1)
     }
 
-    fn deal<'a>(stage: &'a str, value: i64, created_at: i64) -> MetricsDeal<'a> {
-        MetricsDeal {
+    fn stage(stage: &str, count: i64, value: i64, weighted: i64) -> StageTotals<'_> {
+        StageTotals {
+            stage,
+            count,
             value,
-            stage: Some(stage),
-            probability: crate::domain::deals::stage_default_probability(stage),
-            created_at,
-            actual_close_date: None,
+            weighted,
+            ..StageTotals::default()
         }
     }
 
@@ -281,7 +262,7 @@ mod tests {
 
     #[test]
     fn no_deals_means_zeros() {
-        let m = metrics(&[], 0);
+        let m = metrics(&[], &DealWindows::default());
         assert_eq!(m.close_rate, 0.0);
         assert_eq!(m.pipeline_velocity, 0.0);
         assert_eq!(m.avg_deal_size, 0);
@@ -291,38 +272,36 @@ mod tests {
     }
 
     #[test]
-    fn figures_from_known_deals() {
-        let now = day(2026, 5, 20);
-        let last_quarter = day(2026, 2, 1);
-        let mut won = deal("closed_won", 40_000, day(2026, 4, 1));
-        won.actual_close_date = Some("2026-05-01");
-        let mut won_fast = deal("closed_won", 20_000, day(2026, 4, 21));
-        won_fast.actual_close_date = Some("2026-05-01");
-        let deals = [
-            deal("qualification", 10_000, now - 2 * DAY_MS),
-            deal("negotiation", 30_000, last_quarter),
-            MetricsDeal {
-                stage: None,
-                ..deal("qualification", 5_000, now - 10 * DAY_MS)
-            },
+    fn figures_from_known_totals() {
+        // Qualification: 10,000 and 5,000 at 25 %; negotiation: 30,000 at 65 %; two won deals
+        // (40,000 in 30 days, 20,000 in 10); one lost (7,000).
+        let won = StageTotals {
+            cycle_days: 40,
+            cycles: 2,
+            ..stage("closed_won", 2, 60_000, 6_000_000)
+        };
+        let stages = [
+            stage("qualification", 2, 15_000, 375_000),
+            stage("negotiation", 1, 30_000, 1_950_000),
             won,
-            won_fast,
-            deal("closed_lost", 7_000, last_quarter),
+            stage("closed_lost", 1, 7_000, 0),
         ];
-        let m = metrics(&deals, now);
+        let windows = DealWindows {
+            created_last_week: 1,
+            created_week_before: 1,
+            open_value_this_quarter: 15_000,
+            open_value_last_quarter: 30_000,
+        };
+        let m = metrics(&stages, &windows);
         assert_eq!(m.total_pipeline, 45_000);
         assert_eq!(m.active_deals_count, 3);
-        // 10,000 × 25% + 30,000 × 65% + 5,000 × 25%.
         assert_eq!(m.expected_close_value, 23_250);
         // Two won, one lost: 66.7 %; two won of six deals: 33.3 %.
         assert_eq!(m.close_rate, 66.7);
         assert!(m.is_above_target);
         assert_eq!(m.conversion_rate, 33.3);
-        // Open value created this quarter (15,000) against last quarter's (30,000).
         assert_eq!(m.qoq_growth, -50.0);
-        // One deal in the last 7 days, one in the 7 before.
         assert_eq!(m.weekly_growth, 0.0);
-        // 30 and 10 days to close.
         assert_eq!(m.avg_cycle_days, 20);
         assert_eq!(m.avg_deal_size, 30_000);
         // 3 × 30,000 × 0.667 / 20 / 1000 = 3.0015.

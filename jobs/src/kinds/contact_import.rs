@@ -232,6 +232,10 @@ impl Outcome {
     }
 }
 
+/// Rows written from which an import compacts the search indexes (a big load leaves them in
+/// many segments, which a search for a common term then reads one by one).
+const COMPACT_AFTER: u64 = 1_000;
+
 impl JobKind for ContactImport {
     const NAME: &'static str = "contact_import";
     const TIME_BUDGET: std::time::Duration = std::time::Duration::from_secs(900);
@@ -313,6 +317,9 @@ impl JobKind for ContactImport {
         }
         write_batch(&ctx, &mut batch, &mut out).await?;
         ctx.db().contact_import_delete(&self.import_id).await?;
+        if out.imported + out.updated >= COMPACT_AFTER {
+            ctx.db().compact_after_load().await?;
+        }
         ctx.progress(100, format!("{} rows read", out.rows)).await?;
         Ok(json!(out))
     }

@@ -169,8 +169,18 @@ export function errorMessage(error: unknown, fallback = 'Something went wrong'):
   return fallback;
 }
 
-/** A list endpoint's rows plus its `X-Total-Count` (all matches over every page). */
+/** A list endpoint's rows plus its `X-Total-Count` (all matches over every page), a floor when
+ * `X-Total-Count-Exact: false`. */
 export function toPage<T>({ data, headers }: ApiResponse<T[]>): Page<T> {
   const total = Number.parseInt(headers.get('X-Total-Count') ?? '', 10);
-  return { items: data, total: Number.isFinite(total) ? total : data.length };
+  return {
+    items: data,
+    total: Number.isFinite(total) ? total : data.length,
+    exact: headers.get('X-Total-Count-Exact') !== 'false',
+  };
+}
+
+/** A page's total as people read it: "1,234", or "1,000+" when it is a floor. */
+export function formatTotal({ total, exact }: { total: number; exact: boolean }): string {
+  return `${total.toLocaleString()}${exact ? '' : '+'}`;
 }

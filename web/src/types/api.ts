@@ -125,10 +125,12 @@ export type EnqueueResponse = {
   status: JobStatus;
 };
 
-/** A paged list: the rows and the X-Total-Count header. */
+/** A paged list: the rows and the X-Total-Count header; `exact` is false when the total is a
+ * floor (the server counts a search's matches only so far, "1,000+"). */
 export type Page<T> = {
   items: T[];
   total: number;
+  exact: boolean;
 };
 
 export type Contact = {

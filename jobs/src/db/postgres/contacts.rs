@@ -16,6 +16,11 @@ impl ContactsDialect for Postgres {
         .push(" ESCAPE '\\'");
     }
 
+    // Differs: see the SQLite twin; the list order with the search as a filter.
+    fn push_search_source(_: &mut QueryBuilder<Postgres>, _: &str) -> bool {
+        false
+    }
+
     // Differs: a list binds as a text[] compared with = ANY (SQLite: a JSON array, json_each).
     fn push_in_list(qb: &mut QueryBuilder<Postgres>, list: &[String]) {
         qb.push(" = ANY(").push_bind(list).push(")");

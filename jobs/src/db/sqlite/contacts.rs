@@ -10,11 +10,10 @@ impl ContactsDialect for Sqlite {
     fn push_contact_search(qb: &mut QueryBuilder<Sqlite>, q: &str) {
         if q.chars().count() >= 3 {
             // The trigram index finds any substring of 3+ characters (migration 0005).
-            let phrase = format!("\"{}\"", q.replace('"', "\"\""));
             qb.push(
                 " AND rowid IN (SELECT rowid FROM contacts_search WHERE contacts_search MATCH ",
             )
-            .push_bind(phrase)
+            .push_bind(fts_phrase(q))
             .push(")");
         } else {
             let pat = like_pattern(q);
@@ -28,10 +27,31 @@ impl ContactsDialect for Sqlite {
         }
     }
 
+    // Differs: FTS5 yields matches in rowid order, newest first when asked, and stops at the page;
+    // Postgres reads its list index in order and filters (its planner picks the trigram index
+    // for a rare term).
+    fn push_search_source(qb: &mut QueryBuilder<Sqlite>, q: &str) -> bool {
+        if q.chars().count() < 3 {
+            return false;
+        }
+        qb.push(
+            "SELECT c.*, s.rid AS search_rank FROM (SELECT rowid AS rid FROM contacts_search \
+             WHERE contacts_search MATCH ",
+        )
+        .push_bind(fts_phrase(q))
+        .push(") s CROSS JOIN contacts c ON c.rowid = s.rid");
+        true
+    }
+
     // Differs: a list binds as one JSON array read with json_each() (Postgres: a text[], = ANY).
     fn push_in_list(qb: &mut QueryBuilder<Sqlite>, list: &[String]) {
         qb.push(" IN (SELECT value FROM json_each(")
             .push_bind(serde_json::Value::from(list).to_string())
             .push("))");
     }
+}
+
+/// `q` as one FTS5 phrase: the trigram index then finds it as a substring.
+fn fts_phrase(q: &str) -> String {
+    format!("\"{}\"", q.replace('"', "\"\""))
 }

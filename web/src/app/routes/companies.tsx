@@ -72,6 +72,7 @@ export function CompaniesRoute() {
             offset={filters.offset}
             count={companies.data.items.length}
             total={companies.data.total}
+            exact={companies.data.exact}
             pageSize={PAGE_SIZE}
             onOffsetChange={(o) => update('offset', o ? String(o) : '')}
           />

@@ -16,6 +16,7 @@ import { AddToSequenceDialog } from '@/features/outreach/components/add-to-seque
 import { NewCampaignDialog } from '@/features/outreach/components/new-campaign-dialog';
 import { SelectionBar } from '@/features/outreach/components/selection-bar';
 import type { Selection } from '@/features/outreach/api/types';
+import { formatTotal } from '@/lib/api-client';
 import type { Contact } from '@/types/api';
 
 const PAGE_SIZE = 50;
@@ -79,7 +80,8 @@ export function ContactsRoute() {
     ? { contactFilter: { q: filters.q, role: filters.role, status: filters.status, region: filters.region } }
     : { contactIds: [...picked] };
   const selectedCount = allMatching ? (total ?? 0) : picked.size;
-  const selectedLabel = `${selectedCount.toLocaleString()} ${selectedCount === 1 ? 'contact' : 'contacts'}`;
+  const floor = allMatching && contacts.data?.exact === false ? '+' : '';
+  const selectedLabel = `${selectedCount.toLocaleString()}${floor} ${selectedCount === 1 && !floor ? 'contact' : 'contacts'}`;
 
   return (
     <div className="space-y-6">
@@ -87,7 +89,7 @@ export function ContactsRoute() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold tracking-tight">Contact Intelligence</h1>
         <div className="flex flex-wrap gap-2">
-          <ExportContactsButton filters={filters} total={total} />
+          <ExportContactsButton filters={filters} total={contacts.data ? formatTotal(contacts.data) : undefined} />
           <Button variant="secondary" onClick={() => setDialog({ kind: 'import' })}>
             Import Contacts
           </Button>
@@ -132,7 +134,7 @@ export function ContactsRoute() {
               Select page
             </Button>
             <Button size="sm" variant="secondary" aria-pressed={allMatching} onClick={() => setAllMatching(true)}>
-              Select all {contacts.data.total.toLocaleString()} matching
+              Select all {formatTotal(contacts.data)} matching
             </Button>
           </div>
           <ul aria-label="Contacts" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -151,6 +153,7 @@ export function ContactsRoute() {
             offset={filters.offset}
             count={contacts.data.items.length}
             total={contacts.data.total}
+            exact={contacts.data.exact}
             pageSize={PAGE_SIZE}
             onOffsetChange={(o) => setFilter('offset', o ? String(o) : '')}
           />

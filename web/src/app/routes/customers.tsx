@@ -9,6 +9,7 @@ import { ContactDetailDialog } from '@/features/contacts/components/contact-deta
 import { useCustomerStats } from '@/features/customers/api/get-customer-stats';
 import { useCustomers } from '@/features/customers/api/get-customers';
 import { CustomerCard } from '@/features/customers/components/customer-card';
+import { formatTotal } from '@/lib/api-client';
 import type { Contact } from '@/types/api';
 
 const PAGE_SIZE = 48;
@@ -31,7 +32,7 @@ export function CustomersRoute() {
         <StatTile label="Total Customers" value={figure(s?.total)} />
         <StatTile label="High Value (85+)" value={figure(s?.highValue)} />
         <StatTile label="New (30 days)" value={figure(s?.newThisMonth)} />
-        <StatTile label="Showing" value={figure(customers.data?.total)} note={q ? `matching “${q}”` : 'all customers'} />
+        <StatTile label="Showing" value={customers.data ? formatTotal(customers.data) : figure(undefined)} note={q ? `matching “${q}”` : 'all customers'} />
       </div>
       <Field label="Search customers" className="max-w-md">
         <SearchInput
@@ -60,6 +61,7 @@ export function CustomersRoute() {
             offset={offset}
             count={customers.data.items.length}
             total={customers.data.total}
+            exact={customers.data.exact}
             pageSize={PAGE_SIZE}
             onOffsetChange={(o) =>
               setParams((prev) => {

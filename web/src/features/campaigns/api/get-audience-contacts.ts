@@ -34,7 +34,8 @@ export const useAudienceContacts = (filters: TargetFilters) =>
     initialPageParam: 0,
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((n, p) => n + p.items.length, 0);
-      return loaded < last.total && last.items.length > 0 ? loaded : undefined;
+      const more = last.exact ? loaded < last.total : last.items.length > 0;
+      return more && last.items.length > 0 ? loaded : undefined;
     },
     placeholderData: keepPreviousData,
   });

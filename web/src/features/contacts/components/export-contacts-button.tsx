@@ -5,8 +5,8 @@ import { toast } from '@/stores/toasts';
 import { useExportContacts } from '../api/export-contacts';
 import type { ContactFilters } from '../api/get-contacts';
 
-/** Downloads the contacts matching the filters as CSV; `total` is how many match. */
-export function ExportContactsButton({ filters, total }: { filters: ContactFilters; total: number | undefined }) {
+/** Downloads the contacts matching the filters as CSV; `total` is how many match, as shown. */
+export function ExportContactsButton({ filters, total }: { filters: ContactFilters; total: string | undefined }) {
   const exportCsv = useExportContacts({
     onSuccess: () => toast({ title: 'Export Complete', description: 'Contacts downloaded as CSV.', variant: 'success' }),
     onError: (error) =>

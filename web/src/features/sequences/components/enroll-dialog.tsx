@@ -63,7 +63,7 @@ function ContactPicker({ picked, onToggle }: { picked: Map<string, string>; onTo
         {contacts.data && items.length === 0 ? <li className="text-sm text-slate-500">No contacts match.</li> : null}
       </ul>
       {contacts.data ? (
-        <Pager offset={offset} count={items.length} total={contacts.data.total} pageSize={PICK_PAGE} onOffsetChange={setOffset} />
+        <Pager offset={offset} count={items.length} total={contacts.data.total} exact={contacts.data.exact} pageSize={PICK_PAGE} onOffsetChange={setOffset} />
       ) : null}
       <p className="text-sm text-slate-600">{picked.size} selected</p>
     </div>
