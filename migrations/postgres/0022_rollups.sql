@@ -35,6 +35,11 @@ CREATE TABLE day_series (
 );
 
 CREATE INDEX contacts_status_created ON contacts (status, created_at DESC, id DESC);
+-- The pipeline's prospects: the best open companies and contacts, read in index order.
+CREATE INDEX companies_prospects ON companies (prospect_score DESC, created_at DESC, id)
+    WHERE prospect_score > 0 AND is_deal = FALSE;
+CREATE INDEX contacts_prospects ON contacts (score DESC, created_at DESC, id)
+    WHERE status IN ('new_lead', 'contacted', 'responded');
 CREATE INDEX contacts_contacted_at ON contacts ((COALESCE(last_contacted_at, CASE WHEN status IN
         ('contacted','email_sent','meeting_scheduled','responded','qualified','customer')
         THEN updated_at END)));

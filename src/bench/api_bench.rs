@@ -276,6 +276,8 @@ async fn load(db: &Db, sizes: &Sizes) -> anyhow::Result<Seeded> {
         db.seed_deals(&chunk).await?;
         start = end;
     }
+    // What an import of this size does when it ends: compact the search index, refresh statistics.
+    db.compact_after_load().await?;
     Ok(Seeded {
         company_names: companies.into_iter().map(|c| c.name).collect(),
         contacts: sample,

@@ -228,7 +228,11 @@ where
         qb.push(" AND company_id = ").push_bind(company.clone());
     }
     if let Some(states) = &f.states {
-        qb.push(" AND company_id IN (SELECT id FROM companies WHERE upper(state)");
+        // Per row, so the list's index order drives the page (an IN list would sort every match).
+        qb.push(
+            " AND EXISTS (SELECT 1 FROM companies region WHERE region.id = contacts.company_id \
+             AND region.state",
+        );
         DB::push_in_list(qb, states);
         qb.push(")");
     }
@@ -260,8 +264,38 @@ const ROLLUP_COUNT: Sql = sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM 
 const ROLLUP_STATUS_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup WHERE status = ?1");
 const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts");
-/// Closed by `) capped`: counts at most [`COUNT_CAP`] + 1 matches.
-const CONTACT_COUNT_CAPPED: Sql = sql!("SELECT COUNT(*) FROM (SELECT 1 FROM contacts");
+/// Then [`push_matches`], closed by `) capped`: counts at most a cap + 1 matches.
+const CONTACT_COUNT_CAPPED: Sql = sql!("SELECT COUNT(*) FROM (");
+/// `SELECT <columns> FROM <the filter's matches>`; true when the dialect's search index drives it
+/// (then the rows are `c.*` with their `search_rank`), so a page or a capped count stops early
+/// instead of collecting every match.
+fn push_matches<DB: ContactsDialect>(
+    qb: &mut QueryBuilder<DB>,
+    f: &ContactFilter,
+    columns: &str,
+) -> bool
+where
+    String: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
+    if f.q
+        .as_deref()
+        .is_some_and(|q| DB::push_search_source(qb, q))
+    {
+        push_filter(
+            qb,
+            &ContactFilter {
+                q: None,
+                ..f.clone()
+            },
+        );
+        true
+    } else {
+        qb.push("SELECT ").push(columns).push(" FROM contacts");
+        push_filter(qb, f);
+        false
+    }
+}
+
 /// The page's rows, newest first; a search that the dialect's index can walk in order (SQLite's
 /// FTS table, newest row first) drives the page from it, so a term that matches a quarter of the
 /// contacts reads 100 of them, not all of them sorted.
@@ -270,24 +304,10 @@ where
     String: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
     i64: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
 {
-    let searched = p
-        .filter
-        .q
-        .as_deref()
-        .is_some_and(|q| DB::push_search_source(qb, q));
     // The inner order picks the page; the outer one keeps it after the join.
-    let (inner, outer) = if searched {
-        push_filter(
-            qb,
-            &ContactFilter {
-                q: None,
-                ..p.filter.clone()
-            },
-        );
+    let (inner, outer) = if push_matches(qb, p.filter, "*") {
         (" ORDER BY search_rank DESC", " ORDER BY c.search_rank DESC")
     } else {
-        qb.push("SELECT * FROM contacts");
-        push_filter(qb, p.filter);
         (
             " ORDER BY created_at DESC, id DESC",
             " ORDER BY c.created_at DESC, c.id DESC",
@@ -434,7 +454,7 @@ impl Db {
                 let cap = offset.saturating_add(COUNT_CAP);
                 let n: i64 = on_db!(self, pool, [q = CONTACT_COUNT_CAPPED], {
                     let mut count = QueryBuilder::new(q);
-                    push_filter(&mut count, f);
+                    push_matches(&mut count, f, "1");
                     count.push(" LIMIT ").push_bind(cap + 1).push(") capped");
                     count.build_query_scalar().fetch_one(pool).await
                 })?;

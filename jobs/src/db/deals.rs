@@ -153,11 +153,24 @@ const PROSPECT_COMPANIES: Sql = sql!(concat!(
      WHERE prospect_score > 0 AND is_deal = FALSE
      ORDER BY prospect_score DESC, created_at DESC, id LIMIT ?1"
 ));
-const PROSPECT_CONTACTS: Sql = sql!(concat!(
-    prospect_contact_select!(),
-    " WHERE c.status IN ('new_lead', 'contacted', 'responded')
-     ORDER BY c.score DESC, c.created_at DESC, c.id LIMIT ?1"
-));
+// Differs: SQLite's planner prefers the (status, score) index for the IN list and then sorts every
+// match; the partial index of migration 0022 yields the best ones in order (Postgres picks it).
+const PROSPECT_CONTACTS: Sql = Sql {
+    sqlite: sql!(concat!(
+        "SELECT c.id, c.first_name, c.last_name, c.title, c.email, c.phone, c.status, c.score,
+                c.company_id, co.name AS company_name, co.revenue AS company_revenue
+         FROM contacts c INDEXED BY contacts_prospects LEFT JOIN companies co ON co.id = c.company_id",
+        " WHERE c.status IN ('new_lead', 'contacted', 'responded')
+         ORDER BY c.score DESC, c.created_at DESC, c.id LIMIT ?1"
+    ))
+    .sqlite,
+    postgres: sql!(concat!(
+        prospect_contact_select!(),
+        " WHERE c.status IN ('new_lead', 'contacted', 'responded')
+         ORDER BY c.score DESC, c.created_at DESC, c.id LIMIT ?1"
+    ))
+    .postgres,
+};
 // Differs: the row lock, as for the deal.
 const PROSPECT_COMPANY_GET: Sql = Sql {
     sqlite: sql!(concat!(
