@@ -206,8 +206,8 @@ pub(crate) trait ContactsDialect: sqlx::Database {
     fn push_in_list(qb: &mut QueryBuilder<Self>, list: &[String]);
 }
 
-/// The active filters only: an absent filter adds no condition, so the planner can use the
-/// indexes (created_at for the newest-first page, the trigram index for `q`).
+/// The active filters only, over contacts as `c`: an absent filter adds no condition, so the
+/// planner can use the indexes (created_at for the newest-first page, the trigram index for `q`).
 fn push_filter<DB: ContactsDialect>(qb: &mut QueryBuilder<DB>, f: &ContactFilter)
 where
     String: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
@@ -230,7 +230,7 @@ where
     if let Some(states) = &f.states {
         // Per row, so the list's index order drives the page (an IN list would sort every match).
         qb.push(
-            " AND EXISTS (SELECT 1 FROM companies region WHERE region.id = contacts.company_id \
+            " AND EXISTS (SELECT 1 FROM companies region WHERE region.id = c.company_id \
              AND region.state",
         );
         DB::push_in_list(qb, states);
@@ -263,7 +263,7 @@ const CONTACT_PAGE_JOIN: &str = ") c LEFT JOIN companies co ON co.id = c.company
 const ROLLUP_COUNT: Sql = sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup");
 const ROLLUP_STATUS_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup WHERE status = ?1");
-const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts");
+const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts c");
 /// Then [`push_matches`], closed by `) capped`: counts at most a cap + 1 matches.
 const CONTACT_COUNT_CAPPED: Sql = sql!("SELECT COUNT(*) FROM (");
 /// `SELECT <columns> FROM <the filter's matches>`; true when the dialect's search index drives it
@@ -290,7 +290,7 @@ where
         );
         true
     } else {
-        qb.push("SELECT ").push(columns).push(" FROM contacts");
+        qb.push("SELECT ").push(columns).push(" FROM contacts c");
         push_filter(qb, f);
         false
     }
@@ -321,7 +321,7 @@ where
         .push(CONTACT_PAGE_JOIN)
         .push(outer);
 }
-const CONTACT_IDS: Sql = sql!("SELECT id FROM contacts");
+const CONTACT_IDS: Sql = sql!("SELECT id FROM contacts c");
 /// Followed by the list of company ids, then the number per company.
 const CONTACTS_BY_COMPANIES: Sql = sql!(concat!(
     "SELECT ",
