@@ -241,13 +241,13 @@ async fn google_sync(db: TestDb) {
     let stored: (String, String) = match &app.db {
         Db::Sqlite(p) => {
             sqlx::query_as("SELECT access_token, refresh_token FROM calendar_accounts")
-                .fetch_one(p)
+                .fetch_one(p.write())
                 .await
                 .unwrap()
         }
         Db::Postgres(p) => {
             sqlx::query_as("SELECT access_token, refresh_token FROM calendar_accounts")
-                .fetch_one(p)
+                .fetch_one(p.write())
                 .await
                 .unwrap()
         }

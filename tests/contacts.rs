@@ -100,11 +100,11 @@ fn has_activity(acts: &[Value], kind: &str, entity: &str) -> bool {
 async fn exec(app: &TestApp, sql: String) {
     match &app.db {
         Db::Sqlite(p) => sqlx::query(sqlx::AssertSqlSafe(sql))
-            .execute(p)
+            .execute(p.write())
             .await
             .map(|_| ()),
         Db::Postgres(p) => sqlx::query(sqlx::AssertSqlSafe(sql))
-            .execute(p)
+            .execute(p.write())
             .await
             .map(|_| ()),
     }

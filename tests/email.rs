@@ -419,8 +419,8 @@ async fn limits_defer_to_the_next_window(db: TestDb) {
     send(user.post(app.url(&format!("/api/campaigns/bulk-email/{id}/send")))).await;
     let next: i64 = eventually(T, "a follow-up run", || async {
         match &app.db {
-            Db::Sqlite(p) => sqlx::query_scalar("SELECT run_at FROM jobs WHERE kind = 'bulk_campaign_send' AND status = 'scheduled'").fetch_optional(p).await.unwrap(),
-            Db::Postgres(p) => sqlx::query_scalar("SELECT run_at FROM jobs WHERE kind = 'bulk_campaign_send' AND status = 'scheduled'").fetch_optional(p).await.unwrap(),
+            Db::Sqlite(p) => sqlx::query_scalar("SELECT run_at FROM jobs WHERE kind = 'bulk_campaign_send' AND status = 'scheduled'").fetch_optional(p.write()).await.unwrap(),
+            Db::Postgres(p) => sqlx::query_scalar("SELECT run_at FROM jobs WHERE kind = 'bulk_campaign_send' AND status = 'scheduled'").fetch_optional(p.write()).await.unwrap(),
         }
     })
     .await;
@@ -561,11 +561,11 @@ async fn direct_email_tracking_and_webhook(db: TestDb) {
     // Webhook: unsigned and badly signed calls are refused and record nothing.
     let message_id: String = match &app.db {
         Db::Sqlite(p) => sqlx::query_scalar("SELECT id FROM email_messages")
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
         Db::Postgres(p) => sqlx::query_scalar("SELECT id FROM email_messages")
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
     };
@@ -899,11 +899,11 @@ async fn kill_the_worker_mid_campaign(db: TestDb) {
 
     let rows: Vec<(String, String)> = match &app.db {
         Db::Sqlite(p) => sqlx::query_as("SELECT to_email, status FROM email_messages")
-            .fetch_all(p)
+            .fetch_all(p.write())
             .await
             .unwrap(),
         Db::Postgres(p) => sqlx::query_as("SELECT to_email, status FROM email_messages")
-            .fetch_all(p)
+            .fetch_all(p.write())
             .await
             .unwrap(),
     };
@@ -922,13 +922,13 @@ async fn kill_the_worker_mid_campaign(db: TestDb) {
     let in_doubt_ids: Vec<(String, String)> = match &app.db {
         Db::Sqlite(p) => {
             sqlx::query_as("SELECT id, to_email FROM email_messages WHERE status = 'unknown'")
-                .fetch_all(p)
+                .fetch_all(p.write())
                 .await
                 .unwrap()
         }
         Db::Postgres(p) => {
             sqlx::query_as("SELECT id, to_email FROM email_messages WHERE status = 'unknown'")
-                .fetch_all(p)
+                .fetch_all(p.write())
                 .await
                 .unwrap()
         }

@@ -43,11 +43,11 @@ async fn messages(db: &Db, filter: &'static str) -> Vec<(String, String, String,
     );
     match db {
         Db::Sqlite(p) => sqlx::query_as(sqlx::AssertSqlSafe(q))
-            .fetch_all(p)
+            .fetch_all(p.write())
             .await
             .unwrap(),
         Db::Postgres(p) => sqlx::query_as(sqlx::AssertSqlSafe(q))
-            .fetch_all(p)
+            .fetch_all(p.write())
             .await
             .unwrap(),
     }
@@ -445,7 +445,11 @@ async fn the_same_counts_on_every_screen(db: TestDb) {
     app.stop().await;
 }
 
-both_backends!(the_same_counts_on_every_screen, rollups_match_a_recount);
+both_backends!(
+    the_same_counts_on_every_screen,
+    rollups_match_a_recount,
+    writes_go_ahead_of_waiting_reads
+);
 
 /// Rows of `sql` on either backend (the recounts below read raw columns).
 async fn fetch_rows<T>(db: &Db, sql: &'static str) -> Vec<T>
@@ -455,8 +459,8 @@ where
         sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + sqlx::FromRow<'r, sqlx::postgres::PgRow>,
 {
     match db {
-        Db::Sqlite(p) => sqlx::query_as(sql).fetch_all(p).await.unwrap(),
-        Db::Postgres(p) => sqlx::query_as(sql).fetch_all(p).await.unwrap(),
+        Db::Sqlite(p) => sqlx::query_as(sql).fetch_all(p.write()).await.unwrap(),
+        Db::Postgres(p) => sqlx::query_as(sql).fetch_all(p.write()).await.unwrap(),
     }
 }
 
@@ -498,6 +502,24 @@ async fn stored_rollups(db: &Db) -> Counts {
     .await;
     for (s, d, n, t) in days {
         out.insert(format!("{s} {d}"), vec![n, t]);
+    }
+    let scores: Vec<(i32, i64)> = fetch_rows(
+        db,
+        "SELECT score, CAST(n AS BIGINT) FROM contact_score_rollup",
+    )
+    .await;
+    for (score, n) in scores {
+        out.insert(format!("score {score}"), vec![n]);
+    }
+    let states: Vec<(String, i64, i64, i64, i64, i64, i64)> = fetch_rows(
+        db,
+        "SELECT state, CAST(n AS BIGINT), CAST(qualified_n AS BIGINT), CAST(revenue_sum AS BIGINT),
+                CAST(revenue_n AS BIGINT), CAST(employees_sum AS BIGINT),
+                CAST(employees_n AS BIGINT) FROM company_state_rollup",
+    )
+    .await;
+    for (state, a, b, c, d, e, f) in states {
+        out.insert(format!("state {state}"), vec![a, b, c, d, e, f]);
     }
     out.retain(|_, v| v.iter().any(|x| *x != 0));
     out
@@ -541,10 +563,16 @@ async fn recounted(db: &Db) -> Counts {
         if let Some(at) = last.or(REACHED.contains(&status.as_str()).then_some(updated)) {
             add(format!("contacts.contacted {}", at / DAY), &[1, 0]);
         }
+        add(format!("score {score}"), &[1]);
     }
-    let companies: Vec<(Option<String>, String, i32, i64)> =
-        fetch_rows(db, "SELECT state, status, score, created_at FROM companies").await;
-    for (state, status, score, created) in companies {
+    type CompanyFacts = (Option<String>, String, i32, i64, Option<i64>, Option<i64>);
+    let companies: Vec<CompanyFacts> = fetch_rows(
+        db,
+        "SELECT state, status, score, created_at, CAST(revenue AS BIGINT), CAST(employees AS BIGINT)
+         FROM companies",
+    )
+    .await;
+    for (state, status, score, created, revenue, employees) in companies {
         let band = if score >= 80 {
             80
         } else if score >= 60 {
@@ -553,6 +581,17 @@ async fn recounted(db: &Db) -> Counts {
             0
         };
         let state = state.unwrap_or_default();
+        add(
+            format!("state {}", state.to_uppercase()),
+            &[
+                1,
+                i64::from(status == "qualified" || status == "interested"),
+                revenue.unwrap_or(0),
+                i64::from(revenue.is_some()),
+                employees.unwrap_or(0),
+                i64::from(employees.is_some()),
+            ],
+        );
         add(format!("company {state}/{status}/{band}"), &[1]);
         add(format!("companies.created {}", created / DAY), &[1, 0]);
     }
@@ -625,8 +664,11 @@ async fn rollups_match_a_recount(db: TestDb) {
         .iter()
         .enumerate()
     {
+        let company_status = ["qualified", "discovered", "interested", "prospect"][i];
         let (status, c) = send(user.post(app.url("/api/companies")).json(&json!({
-            "name": format!("Rollup Baths {i}"), "state": state, "score": score
+            "name": format!("Rollup Baths {i}"), "state": state, "score": score,
+            "revenue": 1_000_000 * (i as i64 + 1), "employees": 10 + i,
+            "status": company_status
         })))
         .await;
         assert_eq!(status, 201, "{c}");
@@ -672,7 +714,32 @@ async fn rollups_match_a_recount(db: TestDb) {
         &app.db,
         "UPDATE companies SET state = NULL, score = 59 WHERE state = 'LA'"
     );
+    exec!(
+        &app.db,
+        "UPDATE companies SET revenue = NULL, employees = employees * 2, status = 'partner' WHERE state = 'TX' AND score > 80"
+    );
     assert_eq!(stored_rollups(&app.db).await, recounted(&app.db).await);
+
+    // The customer report's summary and the scoring insights read those rollups.
+    let (s, report) = send(user.get(app.url("/api/companies/report?state=TX&limit=5"))).await;
+    assert_eq!(s, 200, "{report}");
+    let tx_companies = scalar(
+        &app.db,
+        "SELECT COUNT(*) FROM companies WHERE upper(state) = 'TX'",
+    )
+    .await;
+    assert_eq!(report["totalCompanies"], json!(tx_companies), "{report}");
+    // Revenue is known only for the TX company at 65 (2,000,000); the other one's was cleared.
+    assert_eq!(report["avgRevenue"], json!(2_000_000), "{report}");
+    let (s, insights) = send(user.get(app.url("/api/scoring-insights"))).await;
+    assert_eq!(s, 200, "{insights}");
+    let all = scalar(&app.db, "SELECT COUNT(*) FROM contacts").await;
+    let top = scalar(&app.db, "SELECT COUNT(*) FROM contacts WHERE score >= 85").await;
+    let sum = scalar(&app.db, "SELECT CAST(SUM(score) AS BIGINT) FROM contacts").await;
+    assert_eq!(insights["totalContacts"], json!(all));
+    assert_eq!(insights["highValueCount"], json!(top));
+    assert_eq!(insights["averageScore"], json!(sum / all));
+    assert_eq!(insights["scoringDistribution"][3]["count"], json!(top));
 
     // What the screens read: exact totals from the rollup, a floor for a search.
     let total = |res: &reqwest::Response| -> (i64, bool) {
@@ -734,5 +801,60 @@ async fn rollups_match_a_recount(db: TestDb) {
         .await
         .unwrap();
     assert_eq!(total(&res), (1, true));
+    app.stop().await;
+}
+
+/// Holds `n` connections of `pool` until dropped.
+async fn hold<DB: sqlx::Database>(
+    pool: &sqlx::Pool<DB>,
+    n: usize,
+) -> Vec<sqlx::pool::PoolConnection<DB>> {
+    let mut held = Vec::with_capacity(n);
+    for _ in 0..n {
+        held.push(pool.acquire().await.expect("a read connection"));
+    }
+    held
+}
+
+/// Issue 22: a write (its row read, its transaction, its answer) never queues for a connection
+/// behind the screens' reads: with every read connection taken, a status change through the api
+/// still answers at once (a shared pool would make it wait the 15 s acquire timeout and fail).
+async fn writes_go_ahead_of_waiting_reads(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let user = app.user().await;
+    let (s, c) = send(user.post(app.url("/api/contacts")).json(&json!({
+        "firstName": "Busy", "lastName": "Reader", "email": "busy.reader@example.test"
+    })))
+    .await;
+    assert_eq!(s, 201, "{c}");
+    let id = c["id"].as_str().unwrap().to_string();
+    let put = async {
+        tokio::time::timeout(
+            Duration::from_secs(5),
+            send(
+                user.put(app.url(&format!("/api/contacts/{id}")))
+                    .json(&json!({
+                        "firstName": "Busy", "lastName": "Reader", "status": "qualified"
+                    })),
+            ),
+        )
+        .await
+    };
+    // Every read connection the api has (DB_MAX_CONNECTIONS is 16 in the tests) is taken.
+    let answered = match &app.db {
+        Db::Sqlite(p) => {
+            let _held = hold(p.read(), 16).await;
+            put.await
+        }
+        Db::Postgres(p) => {
+            let _held = hold(p.read(), 16).await;
+            put.await
+        }
+    };
+    let (s, c) = answered.expect("the write waited behind the reads");
+    assert_eq!(s, 200, "{c}");
+    assert_eq!(c["status"], "qualified", "{c}");
+    let stored = app.get_json(&user, &format!("/api/contacts/{id}")).await;
+    assert_eq!(stored["status"], "qualified", "{stored}");
     app.stop().await;
 }

@@ -145,14 +145,14 @@ async fn verification_stores_its_evidence(db: TestDb) {
             "SELECT is_verified, verification_score, verified_at FROM contacts WHERE id = ?1",
         )
         .bind(&full)
-        .fetch_one(p)
+        .fetch_one(p.write())
         .await
         .unwrap(),
         jobs::db::Db::Postgres(p) => sqlx::query_as(
             "SELECT is_verified, verification_score, verified_at FROM contacts WHERE id = $1",
         )
         .bind(&full)
-        .fetch_one(p)
+        .fetch_one(p.write())
         .await
         .unwrap(),
     };

@@ -24,12 +24,12 @@ async fn contact_by_email(db: &Db, email: &str) -> ContactRow {
     match db {
         Db::Sqlite(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}?1")))
             .bind(email)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
         Db::Postgres(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}$1")))
             .bind(email)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
     }
@@ -40,12 +40,12 @@ async fn company(db: &Db, id: &str) -> (String, Option<String>, Option<i64>, Str
     match db {
         Db::Sqlite(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}?1")))
             .bind(id)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
         Db::Postgres(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}$1")))
             .bind(id)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
     }
@@ -291,12 +291,12 @@ async fn contact_fields(
     match db {
         Db::Sqlite(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}?1")))
             .bind(email)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
         Db::Postgres(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}$1")))
             .bind(email)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
     }
@@ -308,12 +308,12 @@ async fn company_fields(db: &Db, id: &str) -> (Option<String>, Option<String>, O
     match db {
         Db::Sqlite(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}?1")))
             .bind(id)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
         Db::Postgres(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}$1")))
             .bind(id)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
     }

@@ -56,11 +56,11 @@ where
 {
     match db {
         Db::Sqlite(p) => sqlx::query_as(sqlx::AssertSqlSafe(sql.to_string()))
-            .fetch_all(p)
+            .fetch_all(p.write())
             .await
             .unwrap(),
         Db::Postgres(p) => sqlx::query_as(sqlx::AssertSqlSafe(sql.to_string()))
-            .fetch_all(p)
+            .fetch_all(p.write())
             .await
             .unwrap(),
     }
@@ -72,12 +72,12 @@ async fn count(db: &Db, sql: &str) -> i64 {
         let r = match db {
             Db::Sqlite(p) => {
                 sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql.to_string()))
-                    .fetch_one(p)
+                    .fetch_one(p.write())
                     .await
             }
             Db::Postgres(p) => {
                 sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql.to_string()))
-                    .fetch_one(p)
+                    .fetch_one(p.write())
                     .await
             }
         };

@@ -66,12 +66,12 @@ async fn stored_score(app: &TestApp, id: &str) -> (i32, bool) {
     match &app.db {
         jobs::db::Db::Sqlite(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}?1")))
             .bind(id)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
         jobs::db::Db::Postgres(p) => sqlx::query_as(sqlx::AssertSqlSafe(format!("{sql}$1")))
             .bind(id)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .unwrap(),
     }

@@ -37,14 +37,14 @@ async fn demo_crm_is_alive_and_loaded_once(db: TestDb) {
         Db::Sqlite(p) => {
             sqlx::query_scalar("SELECT COUNT(*) FROM meetings WHERE scheduled_at > ?1")
                 .bind(now)
-                .fetch_one(p)
+                .fetch_one(p.write())
                 .await
                 .unwrap()
         }
         Db::Postgres(p) => {
             sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM meetings WHERE scheduled_at > $1")
                 .bind(now)
-                .fetch_one(p)
+                .fetch_one(p.write())
                 .await
                 .unwrap()
         }

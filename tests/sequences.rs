@@ -423,13 +423,13 @@ async fn sequence_runs_unattended(db: TestDb) {
         Db::Sqlite(p) => sqlx::query_as(
             "SELECT message_id, contact_id, to_email FROM email_messages ORDER BY to_email LIMIT 1",
         )
-        .fetch_one(p)
+        .fetch_one(p.write())
         .await
         .unwrap(),
         Db::Postgres(p) => sqlx::query_as(
             "SELECT message_id, contact_id, to_email FROM email_messages ORDER BY to_email LIMIT 1",
         )
-        .fetch_one(p)
+        .fetch_one(p.write())
         .await
         .unwrap(),
     };
@@ -449,13 +449,13 @@ async fn sequence_runs_unattended(db: TestDb) {
         Db::Sqlite(p) => sqlx::query_as(
             "SELECT contact_id, to_email FROM email_messages ORDER BY to_email LIMIT 1 OFFSET 1",
         )
-        .fetch_one(p)
+        .fetch_one(p.write())
         .await
         .unwrap(),
         Db::Postgres(p) => sqlx::query_as(
             "SELECT contact_id, to_email FROM email_messages ORDER BY to_email LIMIT 1 OFFSET 1",
         )
-        .fetch_one(p)
+        .fetch_one(p.write())
         .await
         .unwrap(),
     };
@@ -494,14 +494,14 @@ async fn sequence_runs_unattended(db: TestDb) {
                     "SELECT status FROM sequence_enrollments WHERE contact_id = ?1",
                 )
                 .bind(contact)
-                .fetch_one(p)
+                .fetch_one(p.write())
                 .await
                 .unwrap(),
                 Db::Postgres(p) => sqlx::query_scalar::<_, String>(
                     "SELECT status FROM sequence_enrollments WHERE contact_id = $1",
                 )
                 .bind(contact)
-                .fetch_one(p)
+                .fetch_one(p.write())
                 .await
                 .unwrap(),
             }

@@ -983,7 +983,7 @@ async fn invoice_email_recorded_before_it_is_sent(tdb: TestDb) {
                 "CREATE TRIGGER refuse_record BEFORE INSERT ON invoice_emails \
                  BEGIN SELECT RAISE(ABORT, 'disk full'); END",
             )
-            .execute(p)
+            .execute(p.write())
             .await
             .unwrap();
         }
@@ -994,7 +994,7 @@ async fn invoice_email_recorded_before_it_is_sent(tdb: TestDb) {
                  CREATE TRIGGER refuse_record BEFORE INSERT ON invoice_emails \
                  FOR EACH ROW EXECUTE FUNCTION refuse_record();",
             )
-            .execute(p)
+            .execute(p.write())
             .await
             .unwrap();
         }
@@ -1011,13 +1011,13 @@ async fn invoice_email_recorded_before_it_is_sent(tdb: TestDb) {
     match &app.db {
         jobs::db::Db::Sqlite(p) => {
             sqlx::query("DROP TRIGGER refuse_record")
-                .execute(p)
+                .execute(p.write())
                 .await
                 .unwrap();
         }
         jobs::db::Db::Postgres(p) => {
             sqlx::query("DROP TRIGGER refuse_record ON invoice_emails")
-                .execute(p)
+                .execute(p.write())
                 .await
                 .unwrap();
         }

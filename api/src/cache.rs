@@ -176,14 +176,20 @@ impl ReadCache {
     }
 }
 
-/// Bumps the cache after every successful write request.
+/// Runs a write request's reads on the connections kept for writers and bumps the cache after
+/// every successful write request.
 pub(crate) async fn bump_on_write(
     State(state): State<AppState>,
     req: Request,
     next: Next,
 ) -> Response {
     let write = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    let res = next.run(req).await;
+    // A write's own reads go ahead of the screens' reads (jobs::db::writing).
+    let res = if write {
+        jobs::db::writing(next.run(req)).await
+    } else {
+        next.run(req).await
+    };
     if write && res.status().is_success() {
         state.read_cache.bump();
     }

@@ -120,15 +120,15 @@ async fn score_many(
 #[serde(rename_all = "camelCase")]
 struct Band {
     range: &'static str,
-    count: usize,
+    count: i64,
 }
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Insights {
     average_score: i64,
-    high_value_count: usize,
-    total_contacts: usize,
+    high_value_count: i64,
+    total_contacts: i64,
     scoring_distribution: Vec<Band>,
 }
 
@@ -136,23 +136,31 @@ async fn insights(
     State(state): State<AppState>,
     _: CurrentUser,
 ) -> ApiResult<axum::Json<Insights>> {
-    let scores = state.queue.db.contact_scores_all().await?;
+    let counts = state.queue.db.contact_score_counts().await?;
     let bands: [(&str, i32, i32); 4] = [
         ("0-49", 0, 49),
         ("50-69", 50, 69),
         ("70-84", 70, 84),
         ("85-100", 85, 100),
     ];
-    let sum: i64 = scores.iter().map(|s| i64::from(*s)).sum();
+    let within = |lo: i32, hi: i32| -> i64 {
+        counts
+            .iter()
+            .filter(|(s, _)| (lo..=hi).contains(s))
+            .map(|(_, n)| n)
+            .sum()
+    };
+    let total: i64 = counts.iter().map(|(_, n)| n).sum();
+    let sum: i64 = counts.iter().map(|(s, n)| i64::from(*s) * n).sum();
     Ok(axum::Json(Insights {
-        average_score: sum.checked_div(scores.len() as i64).unwrap_or(0),
-        high_value_count: scores.iter().filter(|s| **s >= HIGH_VALUE).count(),
-        total_contacts: scores.len(),
+        average_score: sum.checked_div(total).unwrap_or(0),
+        high_value_count: within(HIGH_VALUE, 100),
+        total_contacts: total,
         scoring_distribution: bands
             .iter()
             .map(|(range, lo, hi)| Band {
                 range,
-                count: scores.iter().filter(|s| (*lo..=*hi).contains(*s)).count(),
+                count: within(*lo, *hi),
             })
             .collect(),
     }))

@@ -127,7 +127,7 @@ pub async fn run(
         )
         .bind(due_at)
         .bind(placeholder)
-        .execute(pool)
+        .execute(pool.write())
         .await?
         .rows_affected(),
         Db::Postgres(pool) => sqlx::query(
@@ -135,7 +135,7 @@ pub async fn run(
         )
         .bind(due_at)
         .bind(placeholder)
-        .execute(pool)
+        .execute(pool.write())
         .await?
         .rows_affected(),
     };

@@ -62,11 +62,11 @@ macro_rules! exec {
         match $db {
             jobs::db::Db::Sqlite(pool) => {
                 sqlx::query(sqlx::AssertSqlSafe($sql.replace('$', "?")))$(.bind($arg))*
-                    .execute(pool).await.expect("sqlite exec");
+                    .execute(pool.write()).await.expect("sqlite exec");
             }
             jobs::db::Db::Postgres(pool) => {
                 sqlx::query(sqlx::AssertSqlSafe($sql.to_string()))$(.bind($arg))*
-                    .execute(pool).await.expect("postgres exec");
+                    .execute(pool.write()).await.expect("postgres exec");
             }
         }
     };
@@ -78,9 +78,9 @@ macro_rules! scalar {
     ($db:expr, $ty:ty, $sql:expr $(, $arg:expr)* $(,)?) => {
         match $db {
             jobs::db::Db::Sqlite(pool) => sqlx::query_scalar::<_, $ty>(sqlx::AssertSqlSafe($sql.replace('$', "?")))
-                $(.bind($arg))*.fetch_one(pool).await.expect("sqlite scalar"),
+                $(.bind($arg))*.fetch_one(pool.write()).await.expect("sqlite scalar"),
             jobs::db::Db::Postgres(pool) => sqlx::query_scalar::<_, $ty>(sqlx::AssertSqlSafe($sql.to_string()))
-                $(.bind($arg))*.fetch_one(pool).await.expect("postgres scalar"),
+                $(.bind($arg))*.fetch_one(pool.write()).await.expect("postgres scalar"),
         }
     };
 }
@@ -587,11 +587,11 @@ where
 pub async fn scalar(db: &Db, sql: &'static str) -> i64 {
     match db {
         Db::Sqlite(p) => sqlx::query_scalar(sql)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .expect("scalar query"),
         Db::Postgres(p) => sqlx::query_scalar(sql)
-            .fetch_one(p)
+            .fetch_one(p.write())
             .await
             .expect("scalar query"),
     }

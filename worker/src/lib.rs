@@ -159,8 +159,8 @@ pub async fn start(
     ));
     let maintenance = tokio::spawn(maintenance_loop(rt.clone()));
     let listener = match &queue.db {
-        Db::Postgres(pool) => Some(tokio::spawn(fetch::listen_loop(
-            pool.clone(),
+        Db::Postgres(pools) => Some(tokio::spawn(fetch::listen_loop(
+            pools.read().clone(),
             queue.clone(),
             rt.stopping.clone(),
         ))),

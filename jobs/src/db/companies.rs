@@ -199,13 +199,13 @@ const ROLLUP_COUNT: Sql =
 /// Closed by `) capped`: counts at most [`COUNT_CAP`] + 1 matches.
 const COMPANY_COUNT_CAPPED: Sql = sql!("SELECT COUNT(*) FROM (SELECT 1 FROM companies");
 /// The CASTs: Postgres averages and sums to NUMERIC.
+/// Kept by the triggers of migration 0023 (per upper-cased state) in the write's transaction.
 const REPORT_SUMMARY: Sql = sql!(
-    "SELECT COUNT(*) AS total_companies,
-            CAST(ROUND(AVG(revenue)) AS BIGINT) AS avg_revenue,
-            CAST(ROUND(AVG(employees)) AS BIGINT) AS avg_employees,
-            CAST(COALESCE(SUM(CASE WHEN status IN ('qualified', 'interested') THEN 1 ELSE 0 END), 0)
-                AS BIGINT) AS qualified
-     FROM companies WHERE (?1 IS NULL OR upper(state) = ?1)"
+    "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT), CAST(COALESCE(SUM(qualified_n), 0) AS BIGINT),
+            CAST(COALESCE(SUM(revenue_sum), 0) AS BIGINT), CAST(COALESCE(SUM(revenue_n), 0) AS BIGINT),
+            CAST(COALESCE(SUM(employees_sum), 0) AS BIGINT),
+            CAST(COALESCE(SUM(employees_n), 0) AS BIGINT)
+     FROM company_state_rollup WHERE (?1 IS NULL OR state = ?1)"
 );
 const COMPANY_INSERT: Sql = sql!(
     "INSERT INTO companies (id, name, industry, status, revenue, employees, score, website, phone,
@@ -307,7 +307,22 @@ impl Db {
         &self,
         state: Option<&str>,
     ) -> Result<CompanyReportSummary, sqlx::Error> {
-        fetch!(self, fetch_one, query_as(REPORT_SUMMARY), state)
+        let (total, qualified, revenue_sum, revenue_n, employees_sum, employees_n): (
+            i64,
+            i64,
+            i64,
+            i64,
+            i64,
+            i64,
+        ) = fetch!(self, fetch_one, query_as(REPORT_SUMMARY), state)?;
+        // Rounded half away from zero, as SQL's ROUND of an AVG; none known: no average.
+        let avg = |sum: i64, n: i64| (n > 0).then(|| (sum as f64 / n as f64).round() as i64);
+        Ok(CompanyReportSummary {
+            total_companies: total,
+            avg_revenue: avg(revenue_sum, revenue_n),
+            avg_employees: avg(employees_sum, employees_n),
+            qualified,
+        })
     }
 }
 

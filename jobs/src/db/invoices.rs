@@ -357,7 +357,7 @@ impl Db {
     }
     /// The payment's new status; a success also marks its invoice paid, in the same transaction.
     pub async fn payment_settle(&self, s: &PaymentSettle<'_>) -> Result<(), sqlx::Error> {
-        on_db!(
+        on_db_write!(
             self,
             pool,
             [status = PAYMENT_STATUS, paid = INVOICE_PAID],
@@ -386,7 +386,7 @@ impl Db {
     }
     /// Adds the items; an item whose name is already in the catalog updates that one.
     pub async fn catalog_upsert(&self, items: &[CatalogRow]) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = CATALOG_UPSERT], {
+        on_db_write!(self, pool, [q = CATALOG_UPSERT], {
             let mut tx = pool.begin().await?;
             for c in items {
                 sqlx::query(q)

@@ -96,7 +96,7 @@ impl Db {
         };
         let extra = extra.unwrap_or(first);
         let runs = if b.action == "cancel" { 2 } else { 1 };
-        on_db!(self, pool, [first = first, extra = extra], {
+        on_db_write!(self, pool, [first = first, extra = extra], {
             let mut tx = pool.begin().await?;
             let mut n = 0;
             for sql in [first, extra].into_iter().take(runs) {

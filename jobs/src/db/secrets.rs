@@ -44,7 +44,7 @@ impl Db {
         sealed: &str,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        on_db!(self, pool, [q = query], {
+        on_db_write!(self, pool, [q = query], {
             sqlx::query(q)
                 .bind(name)
                 .bind(sealed)

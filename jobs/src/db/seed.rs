@@ -233,12 +233,12 @@ impl Db {
     /// indexes and refresh the statistics, as [`COMPACT_SQLITE`] says.
     pub async fn compact_after_load(&self) -> Result<(), sqlx::Error> {
         match self {
-            Db::Sqlite(pool) => sqlx::raw_sql(COMPACT_SQLITE)
-                .execute(pool)
+            Db::Sqlite(pools) => sqlx::raw_sql(COMPACT_SQLITE)
+                .execute(pools.write())
                 .await
                 .map(|_| ()),
-            Db::Postgres(pool) => sqlx::raw_sql(COMPACT_POSTGRES)
-                .execute(pool)
+            Db::Postgres(pools) => sqlx::raw_sql(COMPACT_POSTGRES)
+                .execute(pools.write())
                 .await
                 .map(|_| ()),
         }

@@ -12,6 +12,19 @@ pub struct Sql {
     pub postgres: &'static str,
 }
 
+impl Sql {
+    /// Whether the statement writes (`INSERT`, `UPDATE`, `DELETE`, `REPLACE`, or any statement
+    /// with `RETURNING`): [`fetch!`] runs such a one on the pool kept for writes.
+    pub fn writes(&self) -> bool {
+        let text = self.sqlite.trim_start();
+        let head = text.get(..7).unwrap_or(text);
+        ["INSERT", "UPDATE", "DELETE", "REPLACE"]
+            .iter()
+            .any(|w| head.len() >= w.len() && head[..w.len()].eq_ignore_ascii_case(w))
+            || text.contains("RETURNING")
+    }
+}
+
 /// `?N` outside string literals becomes `$N`; everything else is copied. Same length in and out.
 pub const fn to_postgres<const N: usize>(sql: &str) -> [u8; N] {
     let b = sql.as_bytes();
@@ -49,20 +62,33 @@ macro_rules! sql {
     }};
 }
 
-/// Runs `$body` with `$pool` the backend's pool and each `$name` the text of its [`Sql`] in that
-/// backend's dialect; the body is written once and compiled for each backend.
+/// Runs `$body` with `$pool` the backend's pool for reads (see [`Pools`](super::Pools)) and each
+/// `$name` the text of its [`Sql`] in that backend's dialect; the body is written once and
+/// compiled for each backend.
 macro_rules! on_db {
     ($db:expr, $pool:ident, [$($name:ident = $q:expr),+ $(,)?], $body:expr) => {
+        on_db!(@ read, $db, $pool, [$($name = $q),+], $body)
+    };
+    (@ $which:ident, $db:expr, $pool:ident, [$($name:ident = $q:expr),+ $(,)?], $body:expr) => {
         match $db {
-            Db::Sqlite($pool) => {
+            Db::Sqlite(pools) => {
+                let $pool = pools.$which();
                 $(let $name: &'static str = $q.sqlite;)+
                 $body
             }
-            Db::Postgres($pool) => {
+            Db::Postgres(pools) => {
+                let $pool = pools.$which();
                 $(let $name: &'static str = $q.postgres;)+
                 $body
             }
         }
+    };
+}
+
+/// As [`on_db!`] on the pool kept for writes, so a write never queues behind slow reads.
+macro_rules! on_db_write {
+    ($db:expr, $pool:ident, [$($name:ident = $q:expr),+ $(,)?], $body:expr) => {
+        on_db!(@ write, $db, $pool, [$($name = $q),+], $body)
     };
 }
 
@@ -87,20 +113,28 @@ macro_rules! on_tx {
 /// Runs statement `$q` on `$db` (a [`Db`](super::Db)) with each `$arg` bound: the rows it changed.
 macro_rules! exec {
     ($db:expr, $q:expr $(, $arg:expr)* $(,)?) => {
-        on_db!($db, pool, [q = $q], {
+        on_db_write!($db, pool, [q = $q], {
             sqlx::query(q)$(.bind($arg))*.execute(pool).await.map(|r| r.rows_affected())
         })
     };
 }
 
 /// `sqlx::$kind($q)` (`query_as` or `query_scalar`) on `$db` with each `$arg` bound, read with
-/// `$method` (`fetch_all`, `fetch_one` or `fetch_optional`).
+/// `$method` (`fetch_all`, `fetch_one` or `fetch_optional`); a statement that writes (see
+/// [`Sql::writes`]) runs on the pool kept for writes.
 macro_rules! fetch {
-    ($db:expr, $method:ident, $kind:ident($q:expr) $(, $arg:expr)* $(,)?) => {
-        on_db!($db, pool, [q = $q], {
-            sqlx::$kind(q)$(.bind($arg))*.$method(pool).await
-        })
-    };
+    ($db:expr, $method:ident, $kind:ident($q:expr) $(, $arg:expr)* $(,)?) => {{
+        let sql: $crate::db::sql::Sql = $q;
+        if sql.writes() {
+            on_db_write!($db, pool, [q = sql], {
+                sqlx::$kind(q)$(.bind($arg))*.$method(pool).await
+            })
+        } else {
+            on_db!($db, pool, [q = sql], {
+                sqlx::$kind(q)$(.bind($arg))*.$method(pool).await
+            })
+        }
+    }};
 }
 
 /// As [`exec!`], inside a transaction (a [`Tx`](super::Tx)).
@@ -267,5 +301,24 @@ mod tests {
             J.postgres,
             "SELECT json_extract(v, '$[#]') FROM t WHERE id = $1"
         );
+    }
+
+    #[test]
+    fn statements_that_write_are_told_from_reads() {
+        for w in [
+            sql!("  insert INTO t VALUES (?1)"),
+            sql!("UPDATE t SET a = 1"),
+            sql!("\n DELETE FROM t"),
+            sql!("WITH x AS (SELECT 1) UPDATE t SET a = 1 RETURNING a"),
+        ] {
+            assert!(w.writes(), "{}", w.sqlite);
+        }
+        for r in [
+            sql!("SELECT * FROM t"),
+            sql!("WITH x AS (SELECT 1) SELECT * FROM x"),
+            sql!("SELECT updated_at FROM t"),
+        ] {
+            assert!(!r.writes(), "{}", r.sqlite);
+        }
     }
 }
