@@ -17,11 +17,11 @@ impl Sql {
     /// with `RETURNING`): [`fetch!`] runs such a one on the pool kept for writes.
     pub fn writes(&self) -> bool {
         let text = self.sqlite.trim_start();
-        let head = text.get(..7).unwrap_or(text);
-        ["INSERT", "UPDATE", "DELETE", "REPLACE"]
-            .iter()
-            .any(|w| head.len() >= w.len() && head[..w.len()].eq_ignore_ascii_case(w))
-            || text.contains("RETURNING")
+        ["INSERT", "UPDATE", "DELETE", "REPLACE"].iter().any(|w| {
+            text.as_bytes()
+                .get(..w.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(w.as_bytes()))
+        }) || text.contains("RETURNING")
     }
 }
 
