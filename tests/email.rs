@@ -940,8 +940,9 @@ async fn kill_the_worker_mid_campaign(db: TestDb) {
             other => panic!("{to} ended {other}"),
         }
     }
+    // Rows claimed and not yet recorded are at most 6 × MAIL_SEND_CONCURRENCY (the run's permits).
     assert!(
-        in_doubt <= 16,
+        in_doubt <= 48,
         "only rows in flight at the kill are in doubt ({in_doubt})"
     );
     let reached = rows

@@ -269,7 +269,6 @@ pub struct Content<'a> {
     pub list: &'a str,
 }
 
-/// Sends the listed ready rows (all from one mailbox): suppression, limits, claim, SMTP, record.
 /// Which ready rows a round takes.
 #[derive(Clone, Copy)]
 pub enum Pick<'a> {
@@ -289,14 +288,33 @@ pub struct Claimant<'a> {
     pub attempt: i32,
 }
 
+/// Renders a claimed message: (subject, html, unsubscribe list).
+pub type ContentFn<'a> = &'a (dyn Fn(&ClaimedMessage) -> (String, String, String) + Sync);
+
+/// One round: claim, then send and record what was claimed.
 pub async fn send_round(
     db: &Db,
     by: Claimant<'_>,
     mailing: &Mailing,
     pick: Pick<'_>,
     mailbox: &str,
-    content: &(dyn Fn(&ClaimedMessage) -> (String, String, String) + Sync),
+    content: ContentFn<'_>,
 ) -> Result<RoundReport, sqlx::Error> {
+    let (mut report, claimed) = claim_round(db, by, mailing, pick, mailbox).await?;
+    report.add(send_claimed(db, mailing, futures::stream::iter(claimed), content, None).await?);
+    Ok(report)
+}
+
+/// The claim of one round in one transaction: marks suppressed rows, reserves sends against the
+/// mailbox's counters and claims the rest (`sending`). The report says what was picked and
+/// suppressed and whether a limit is full.
+pub async fn claim_round(
+    db: &Db,
+    by: Claimant<'_>,
+    mailing: &Mailing,
+    pick: Pick<'_>,
+    mailbox: &str,
+) -> Result<(RoundReport, Vec<ClaimedMessage>), sqlx::Error> {
     let mut report = RoundReport::default();
     let now = now_ms();
     let settings = db.deliverability_get().await?;
@@ -313,7 +331,7 @@ pub async fn send_round(
     report.picked = ids.len() as u64;
     if ids.is_empty() {
         tx.commit().await?;
-        return Ok(report);
+        return Ok((report, Vec::new()));
     }
     let ids = &ids[..];
     let suppressed = tx.messages_suppress(ids).await?;
@@ -362,26 +380,35 @@ pub async fn send_round(
         .await?;
     }
     tx.commit().await?;
+    metrics::counter!("prospector_email_messages_total", "outcome" => "suppressed")
+        .increment(report.suppressed);
+    Ok((report, claimed))
+}
 
-    // Outcomes are recorded as soon as the server answers, while other sends go on: the answers
-    // that arrived during one commit share the next (group commit), so the window in which a crash
-    // leaves a delivered message unrecorded (in doubt) is one commit, not a whole round.
-    // The futures are built before they become a stream: a closure inside the stream would need to
-    // hold for every lifetime of its argument, which keeps the job's future from being `Send`.
-    let sends: Vec<_> = claimed
-        .iter()
-        .map(|m| async move {
-            let outcome = deliver(mailing, m, content).await;
-            MessageFinish {
-                message: m,
-                outcome,
-                at: now_ms(),
-            }
-        })
-        .collect();
+/// Sends claimed messages as they arrive, `concurrency` at a time, and records each outcome as
+/// soon as the server answers: the answers that arrived during one commit share the next (group
+/// commit), so the window in which a crash leaves a delivered message unrecorded (in doubt) is one
+/// commit, not a whole round. Each commit gives back a permit per row recorded to `recorded`; a
+/// failed record closes it.
+pub async fn send_claimed(
+    db: &Db,
+    mailing: &Mailing,
+    claimed: impl futures::Stream<Item = ClaimedMessage>,
+    content: ContentFn<'_>,
+    recorded: Option<&tokio::sync::Semaphore>,
+) -> Result<RoundReport, sqlx::Error> {
+    let mut report = RoundReport::default();
     let (answered, answers) = futures::channel::mpsc::unbounded();
     let deliver_all = async move {
-        futures::stream::iter(sends)
+        claimed
+            .map(|m| async move {
+                let outcome = deliver(mailing, &m, content).await;
+                MessageFinish {
+                    message: m,
+                    outcome,
+                    at: now_ms(),
+                }
+            })
             .buffer_unordered(mailing.concurrency)
             .for_each(|item| {
                 // The receiver lives until every answer is in: a send cannot fail here.
@@ -391,34 +418,42 @@ pub async fn send_round(
             .await;
     };
     let record_all = async {
-        let mut items: Vec<MessageFinish<'_>> = Vec::with_capacity(claimed.len());
         let mut chunks = answers.ready_chunks(RECORD_BATCH);
         while let Some(chunk) = chunks.next().await {
             let mut tx = db.begin().await?;
             tx.messages_finish(&chunk).await?;
             tx.commit().await?;
-            items.extend(chunk);
-        }
-        Ok::<_, sqlx::Error>(items)
-    };
-    let ((), items) = futures::join!(deliver_all, record_all);
-    let items = items?;
-
-    for item in &items {
-        match &item.outcome {
-            SendOutcome::Sent => report.sent += 1,
-            SendOutcome::Deferred { .. } => report.deferred += 1,
-            SendOutcome::Failed { .. } => {
-                report.failed += 1;
-                hard_bounced(db, mailing, &item.message.to_email, "smtp").await?;
+            if let Some(permits) = recorded {
+                permits.add_permits(chunk.len());
+            }
+            for item in &chunk {
+                match &item.outcome {
+                    SendOutcome::Sent => report.sent += 1,
+                    SendOutcome::Deferred { .. } => report.deferred += 1,
+                    SendOutcome::Failed { .. } => {
+                        report.failed += 1;
+                        hard_bounced(db, mailing, &item.message.to_email, "smtp").await?;
+                    }
+                }
             }
         }
-    }
+        Ok::<_, sqlx::Error>(())
+    };
+    let record_all = async {
+        let r = record_all.await;
+        // A failed record gives no permits back: closing them ends the claimer, which would
+        // otherwise wait for them while the sender waits for it.
+        if let (Err(_), Some(permits)) = (&r, recorded) {
+            permits.close();
+        }
+        r
+    };
+    let ((), recorded) = futures::join!(deliver_all, record_all);
+    recorded?;
     for (outcome, n) in [
         ("sent", report.sent),
         ("deferred", report.deferred),
         ("failed", report.failed),
-        ("suppressed", report.suppressed),
     ] {
         metrics::counter!("prospector_email_messages_total", "outcome" => outcome).increment(n);
     }
@@ -440,11 +475,7 @@ pub async fn hard_bounced(
 }
 
 /// Renders and hands one claimed message to the mailer.
-async fn deliver(
-    mailing: &Mailing,
-    m: &ClaimedMessage,
-    content: &(dyn Fn(&ClaimedMessage) -> (String, String, String) + Sync),
-) -> SendOutcome {
+async fn deliver(mailing: &Mailing, m: &ClaimedMessage, content: ContentFn<'_>) -> SendOutcome {
     let (subject, html, list) = content(m);
     let empty = Map::new();
     let vars = m.vars.0.as_object().unwrap_or(&empty);

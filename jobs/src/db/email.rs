@@ -217,8 +217,8 @@ pub enum SendOutcome {
     },
 }
 
-pub struct MessageFinish<'a> {
-    pub message: &'a ClaimedMessage,
+pub struct MessageFinish {
+    pub message: ClaimedMessage,
     pub outcome: SendOutcome,
     /// When the server answered (ms): the message's `sent_at` when it was accepted.
     pub at: i64,
@@ -457,10 +457,19 @@ const ORPHANS_RESOLVE: Sql = sql!(
              AND j.status = 'running' AND j.attempts = email_messages.claim_attempt)"
 );
 /// Postgres skips rows another sending lane's open transaction holds.
-const MESSAGE_CANDIDATES: Sql = locking!(
+// Two statements, each read in the order of the (campaign_id, status, id) index: one with an
+// `OR` of the two statuses read every message of the campaign, sent ones too, and sorted them,
+// once per round of a few messages.
+const MESSAGE_CANDIDATES_DUE: Sql = locking!(
     "SELECT id FROM email_messages
-     WHERE campaign_id = ?1 AND (status = 'queued' OR (status = 'deferred' AND next_attempt_at <= ?2))
+     WHERE campaign_id = ?1 AND status = 'deferred' AND next_attempt_at <= ?2
      ORDER BY id LIMIT ?3",
+    "FOR UPDATE SKIP LOCKED",
+    ""
+);
+const MESSAGE_CANDIDATES_QUEUED: Sql = locking!(
+    "SELECT id FROM email_messages WHERE campaign_id = ?1 AND status = 'queued'
+     ORDER BY id LIMIT ?2",
     "FOR UPDATE SKIP LOCKED",
     ""
 );
@@ -595,22 +604,54 @@ const MESSAGES_CLAIM: Sql = in_list!(
     " AND status IN ('queued', 'deferred')
      RETURNING id, campaign_id, contact_id, to_email, from_email, subject, body, vars, message_id, attempts"
 );
-const MESSAGE_FINISH: Sql = sql!(
-    "UPDATE email_messages SET status = ?2, next_attempt_at = ?3, last_error = ?4,
-         sent_at = CASE WHEN ?2 = 'sent' THEN ?5 ELSE sent_at END,
-         bounced_at = CASE WHEN ?2 = 'failed' THEN ?5 ELSE bounced_at END
-     WHERE id = ?1"
-);
-const MESSAGE_FINISH_EVENT: Sql = sql!(
-    "INSERT INTO email_events (id, message_id, campaign_id, contact_id, email, event_type,
-         detail, is_demo, occurred_at)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, FALSE, ?8)"
-);
-const CONTACT_CONTACTED: Sql = sql!(
-    "UPDATE contacts SET last_contacted_at = ?2, updated_at = ?2,
-         status = CASE WHEN status = 'new_lead' THEN 'email_sent' ELSE status END
-     WHERE id = ?1"
-);
+/// A batch's outcomes in one statement each (a statement per message held the write lock for
+/// three round trips per message, and ran Postgres' statement triggers once per contact).
+/// ?1: JSON array of {id, status, retry_at, error, at}.
+const MESSAGES_FINISH: Sql = Sql {
+    // Differs: SQLite reads the array with json_each and `->>`; Postgres with jsonb_to_recordset.
+    sqlite: "UPDATE email_messages SET status = f.status, next_attempt_at = f.retry_at,
+                 last_error = f.error,
+                 sent_at = CASE WHEN f.status = 'sent' THEN f.at ELSE sent_at END,
+                 bounced_at = CASE WHEN f.status = 'failed' THEN f.at ELSE bounced_at END
+             FROM (SELECT value ->> 'id' AS id, value ->> 'status' AS status,
+                       value ->> 'retry_at' AS retry_at, value ->> 'error' AS error,
+                       value ->> 'at' AS at
+                   FROM json_each(?1)) f
+             WHERE email_messages.id = f.id",
+    postgres: "UPDATE email_messages m SET status = f.status, next_attempt_at = f.retry_at,
+                   last_error = f.error,
+                   sent_at = CASE WHEN f.status = 'sent' THEN f.at ELSE m.sent_at END,
+                   bounced_at = CASE WHEN f.status = 'failed' THEN f.at ELSE m.bounced_at END
+               FROM jsonb_to_recordset($1::jsonb)
+                   AS f(id text, status text, retry_at bigint, error text, at bigint)
+               WHERE m.id = f.id",
+};
+/// ?1: JSON array of {id, message_id, campaign_id, contact_id, email, event_type, detail, at}.
+const MESSAGES_FINISH_EVENTS: Sql = Sql {
+    sqlite: "INSERT INTO email_events (id, message_id, campaign_id, contact_id, email, event_type,
+                 detail, is_demo, occurred_at)
+             SELECT value ->> 'id', value ->> 'message_id', value ->> 'campaign_id',
+                 value ->> 'contact_id', value ->> 'email', value ->> 'event_type',
+                 value ->> 'detail', FALSE, value ->> 'at'
+             FROM json_each(?1)",
+    postgres:
+        "INSERT INTO email_events (id, message_id, campaign_id, contact_id, email, event_type,
+                   detail, is_demo, occurred_at)
+               SELECT id, message_id, campaign_id, contact_id, email, event_type, detail, FALSE, at
+               FROM jsonb_to_recordset($1::jsonb) AS r(id text, message_id text, campaign_id text,
+                   contact_id text, email text, event_type text, detail text, at bigint)",
+};
+/// ?1: JSON array of {id, at}, one per contact, in id order (Postgres locks the rows in it).
+const CONTACTS_CONTACTED: Sql = Sql {
+    sqlite: "UPDATE contacts SET last_contacted_at = f.at, updated_at = f.at,
+                 status = CASE WHEN status = 'new_lead' THEN 'email_sent' ELSE status END
+             FROM (SELECT value ->> 'id' AS id, value ->> 'at' AS at FROM json_each(?1)) f
+             WHERE contacts.id = f.id",
+    postgres: "UPDATE contacts c SET last_contacted_at = f.at, updated_at = f.at,
+                   status = CASE WHEN c.status = 'new_lead' THEN 'email_sent' ELSE c.status END
+               FROM jsonb_to_recordset($1::jsonb) AS f(id text, at bigint)
+               WHERE c.id = f.id",
+};
 
 impl Db {
     pub async fn template_list(&self) -> Result<Vec<TemplateRow>, sqlx::Error> {
@@ -931,20 +972,34 @@ impl Db {
 impl Tx {
     /// Ids of a campaign's messages ready to send now, in id order, that no other open
     /// transaction holds (several sending lanes never pick the same row).
+    /// Up to `limit` rows to send: deferred ones whose retry time has come first, then queued
+    /// ones, each in id order.
     pub async fn message_candidates(
         &mut self,
         campaign_id: &str,
         now: i64,
         limit: i64,
     ) -> Result<Vec<String>, sqlx::Error> {
-        fetch_tx!(
+        let mut ids: Vec<String> = fetch_tx!(
             self,
             fetch_all,
-            query_scalar(MESSAGE_CANDIDATES),
+            query_scalar(MESSAGE_CANDIDATES_DUE),
             campaign_id,
             now,
             limit
-        )
+        )?;
+        let rest = limit - ids.len() as i64;
+        if rest > 0 {
+            let queued: Vec<String> = fetch_tx!(
+                self,
+                fetch_all,
+                query_scalar(MESSAGE_CANDIDATES_QUEUED),
+                campaign_id,
+                rest
+            )?;
+            ids.extend(queued);
+        }
+        Ok(ids)
     }
     pub async fn campaign_insert(&mut self, c: &CampaignRow) -> Result<(), sqlx::Error> {
         exec_tx!(
@@ -1050,51 +1105,56 @@ impl Tx {
             attempt
         )
     }
-    /// Writes each outcome, its `sent`/`bounced` event, and touches the contact.
-    pub async fn messages_finish(
-        &mut self,
-        items: &[MessageFinish<'_>],
-    ) -> Result<(), sqlx::Error> {
-        for item in items {
-            let id = ulid::Ulid::new().to_string();
-            self.message_finish(&id, item).await?;
+    /// Writes each outcome, its `sent`/`bounced` event, and touches the contacts sent to: three
+    /// statements for the whole batch.
+    pub async fn messages_finish(&mut self, items: &[MessageFinish]) -> Result<(), sqlx::Error> {
+        if items.is_empty() {
+            return Ok(());
         }
-        Ok(())
-    }
-    async fn message_finish(
-        &mut self,
-        event_id: &str,
-        item: &MessageFinish<'_>,
-    ) -> Result<(), sqlx::Error> {
-        let m = item.message;
-        let now = item.at;
-        let (status, retry_at, error, event) = match &item.outcome {
-            SendOutcome::Sent => ("sent", None, None, Some("sent")),
-            SendOutcome::Deferred { retry_at, error } => {
-                ("deferred", Some(*retry_at), Some(error), None)
+        let mut rows = Vec::with_capacity(items.len());
+        let mut events = Vec::with_capacity(items.len());
+        // The latest send per contact, in id order.
+        let mut contacted: std::collections::BTreeMap<&str, i64> = Default::default();
+        for item in items {
+            let m = &item.message;
+            let (status, retry_at, error, event) = match &item.outcome {
+                SendOutcome::Sent => ("sent", None, None, Some("sent")),
+                SendOutcome::Deferred { retry_at, error } => {
+                    ("deferred", Some(*retry_at), Some(error), None)
+                }
+                SendOutcome::Failed { error } => ("failed", None, Some(error), Some("bounced")),
+            };
+            rows.push(serde_json::json!({
+                "id": m.id, "status": status, "retry_at": retry_at, "error": error, "at": item.at,
+            }));
+            if let Some(event) = event {
+                events.push(serde_json::json!({
+                    "id": ulid::Ulid::new().to_string(), "message_id": m.id,
+                    "campaign_id": m.campaign_id, "contact_id": m.contact_id, "email": m.to_email,
+                    "event_type": event, "detail": error, "at": item.at,
+                }));
             }
-            SendOutcome::Failed { error } => ("failed", None, Some(error), Some("bounced")),
-        };
-        exec_tx!(self, MESSAGE_FINISH, &m.id, status, retry_at, error, now).map(|_| ())?;
-        if let Some(event) = event {
+            if status == "sent"
+                && let Some(contact) = &m.contact_id
+            {
+                let at = contacted.entry(contact).or_insert(item.at);
+                *at = (*at).max(item.at);
+            }
+        }
+        exec_tx!(self, MESSAGES_FINISH, Value::from(rows).to_string())?;
+        if !events.is_empty() {
             exec_tx!(
                 self,
-                MESSAGE_FINISH_EVENT,
-                event_id,
-                &m.id,
-                &m.campaign_id,
-                &m.contact_id,
-                &m.to_email,
-                event,
-                error,
-                now
-            )
-            .map(|_| ())?;
+                MESSAGES_FINISH_EVENTS,
+                Value::from(events).to_string()
+            )?;
         }
-        if status == "sent"
-            && let Some(contact) = &m.contact_id
-        {
-            exec_tx!(self, CONTACT_CONTACTED, contact, now).map(|_| ())?;
+        if !contacted.is_empty() {
+            let contacts: Vec<Value> = contacted
+                .into_iter()
+                .map(|(id, at)| serde_json::json!({ "id": id, "at": at }))
+                .collect();
+            exec_tx!(self, CONTACTS_CONTACTED, Value::from(contacts).to_string())?;
         }
         Ok(())
     }

@@ -4,10 +4,10 @@
 //! follow-up run enqueued for when they are due; pausing or cancelling the campaign ends it too.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use chrono::{TimeZone, Utc};
+use futures::SinkExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -125,42 +125,60 @@ impl JobKind for BulkCampaignSend {
 
         let content =
             |_: &crate::db::ClaimedMessage| (subject.clone(), body.clone(), campaign.id.clone());
-        // Lanes of 4 in flight each: while one lane waits on SMTP, another claims or records.
-        let lanes = (mailing.concurrency / 4).max(1);
-        let per_lane = (mailing.concurrency / lanes).max(1) as i64;
-        let stop = AtomicBool::new(false);
+        // A pipeline: the claimer takes rounds of twice the connection pool (one claim commit per
+        // 16 messages at the default 8; rounds of 8 sent 1,700 messages/s, of 16 2,250) while the
+        // sender keeps every connection busy and records answers in group commits. `unrecorded`
+        // holds a permit per row claimed and not yet recorded: the claimer takes a round's before
+        // claiming, the recorder gives them back after each commit. A crash therefore leaves at
+        // most `6 × MAIL_SEND_CONCURRENCY` rows in doubt, however far the recorder falls behind
+        // (with 4 × Postgres sent 1,700 messages/s, with 6 × 1,970: its commits queue on the
+        // rollup rows every send updates).
+        let round = mailing.concurrency.max(1) * 2;
+        let unrecorded = tokio::sync::Semaphore::new(round * 3);
+        let (queue, claimed) = futures::channel::mpsc::channel(0);
         let progress = Mutex::new(tokio::time::Instant::now());
-        let lane = |_: usize| async {
-            let mut mine = RoundReport::default();
-            while !stop.load(Ordering::Relaxed)
-                && !ctx.cancel.is_cancelled()
+        let claim_all = async {
+            let mut queue = queue;
+            let mut claims = RoundReport::default();
+            while !ctx.cancel.is_cancelled()
                 && tokio::time::Instant::now() + HANDOVER < ctx.deadline
             {
-                let r = mailing::send_round(
+                // Closed when recording failed: that error is the run's, and nothing more is claimed.
+                let Ok(permits) = unrecorded.acquire_many(round as u32).await else {
+                    break;
+                };
+                permits.forget();
+                let (r, messages) = mailing::claim_round(
                     ctx.db(),
                     ctx.claimant(),
                     &mailing,
-                    Pick::Campaign(&campaign.id, per_lane),
+                    Pick::Campaign(&campaign.id, round as i64),
                     &mailbox,
-                    &content,
                 )
                 .await?;
-                mine.add(r);
-                if r.picked == 0 || r.limited_until.is_some() {
-                    stop.store(true, Ordering::Relaxed);
+                unrecorded.add_permits(round - messages.len());
+                claims.add(r);
+                for m in messages {
+                    // The sender stopped (its error is the run's): what is left stays claimed
+                    // and the next run reports it in doubt.
+                    if queue.send(m).await.is_err() {
+                        return Ok(claims);
+                    }
+                }
+                if r.picked == 0
+                    || r.limited_until.is_some()
+                    || self.report_progress(&ctx, &progress, total).await?
+                {
                     break;
                 }
-                if self.report_progress(&ctx, &progress, total).await? {
-                    stop.store(true, Ordering::Relaxed);
-                }
             }
-            Ok::<_, JobError>(mine)
+            Ok::<_, JobError>(claims)
         };
-        let lanes: Vec<_> = (0..lanes).map(lane).collect();
-        let mut run = RoundReport::default();
-        for r in futures::future::try_join_all(lanes).await? {
-            run.add(r);
-        }
+        let send_all =
+            mailing::send_claimed(ctx.db(), &mailing, claimed, &content, Some(&unrecorded));
+        let (claims, sends) = futures::join!(claim_all, send_all);
+        let mut run = sends?;
+        run.add(claims?);
 
         let stats = db
             .campaign_stats(std::slice::from_ref(&campaign.id))
