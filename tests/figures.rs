@@ -448,7 +448,8 @@ async fn the_same_counts_on_every_screen(db: TestDb) {
 both_backends!(
     the_same_counts_on_every_screen,
     rollups_match_a_recount,
-    writes_go_ahead_of_waiting_reads
+    writes_go_ahead_of_waiting_reads,
+    contact_filters_follow_every_write
 );
 
 /// Rows of `sql` on either backend (the recounts below read raw columns).
@@ -857,4 +858,207 @@ async fn writes_go_ahead_of_waiting_reads(db: TestDb) {
     let stored = app.get_json(&user, &format!("/api/contacts/{id}")).await;
     assert_eq!(stored["status"], "qualified", "{stored}");
     app.stop().await;
+}
+
+/// The facets of migration 0024 as stored, and as a recount from contacts and companies says they
+/// must be; and the counts per facet, stored (zeros left out) and recounted.
+async fn facets_and_recount(db: &Db) -> [Vec<(String, i64, String)>; 2] {
+    let stored = fetch_rows(
+        db,
+        "SELECT facet, CAST(created_at AS BIGINT), contact_id FROM contact_facets
+         ORDER BY facet, created_at, contact_id",
+    )
+    .await;
+    let recount: Vec<(String, i64, String)> = fetch_rows(
+        db,
+        "SELECT facet, CAST(created_at AS BIGINT), id FROM (
+             SELECT 'status:' || status AS facet, created_at, id FROM contacts
+             UNION ALL
+             SELECT 'role:' || w.word, c.created_at, c.id FROM contacts c
+             JOIN facet_role_words w ON lower(COALESCE(c.title, '')) LIKE '%' || w.word || '%'
+             UNION ALL
+             SELECT 'region:' || r.region, c.created_at, c.id FROM contacts c
+             JOIN companies co ON co.id = c.company_id JOIN facet_region_states r ON r.state = co.state
+         ) f ORDER BY facet, created_at, id",
+    )
+    .await;
+    let counts: Vec<(String, i64)> = fetch_rows(
+        db,
+        "SELECT facet, CAST(n AS BIGINT) FROM contact_facet_counts WHERE n <> 0 ORDER BY facet",
+    )
+    .await;
+    let mut recounted: Vec<(String, i64)> = Vec::new();
+    for (facet, _, _) in &recount {
+        match recounted.last_mut() {
+            Some((f, n)) if f == facet => *n += 1,
+            _ => recounted.push((facet.clone(), 1)),
+        }
+    }
+    assert_eq!(counts, recounted, "facet counts");
+    [stored, recount]
+}
+
+/// Every combination of the contacts screen's role, region and status filters answers what a
+/// scan of the contacts answers: the page's ids in order and the total.
+async fn assert_filters(app: &TestApp, user: &Client) {
+    let [stored, recount] = facets_and_recount(&app.db).await;
+    assert_eq!(stored, recount, "facets");
+    for role in [
+        None,
+        Some("CEO"),
+        Some("founder"),
+        Some("Manager"),
+        Some("vp"),
+    ] {
+        for region in [None, Some("texas"), Some("southwest"), Some("arizona")] {
+            for status in [None, Some("new_lead"), Some("qualified")] {
+                if role.is_none() && region.is_none() {
+                    continue;
+                }
+                let mut query = vec!["limit=200".to_string()];
+                let mut expected = String::from("SELECT c.id FROM contacts c WHERE TRUE");
+                if let Some(role) = role {
+                    query.push(format!("role={role}"));
+                    expected += &format!(
+                        " AND lower(COALESCE(c.title, '')) LIKE '%{}%'",
+                        role.to_lowercase()
+                    );
+                }
+                if let Some(region) = region {
+                    query.push(format!("region={region}"));
+                    let states = match region {
+                        "texas" => "'TX'",
+                        "arizona" => "'AZ'",
+                        _ => "'TX', 'LA', 'AR', 'MS', 'NM', 'OK', 'AZ'",
+                    };
+                    expected += &format!(
+                        " AND EXISTS (SELECT 1 FROM companies co WHERE co.id = c.company_id
+                           AND co.state IN ({states}))"
+                    );
+                }
+                if let Some(status) = status {
+                    query.push(format!("status={status}"));
+                    expected += &format!(" AND c.status = '{status}'");
+                }
+                expected += " ORDER BY c.created_at DESC, c.id DESC";
+                let expected: Vec<(String,)> = fetch_rows(&app.db, expected.leak()).await;
+                let expected: Vec<String> = expected.into_iter().map(|(id,)| id).collect();
+                let url = app.url(&format!("/api/contacts?{}", query.join("&")));
+                let res = user.get(url).send().await.unwrap();
+                assert_eq!(res.status(), 200);
+                let total: usize = res.headers()["x-total-count"]
+                    .to_str()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                let body: Value = res.json().await.unwrap();
+                let ids: Vec<String> = body
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c["id"].as_str().unwrap().to_string())
+                    .collect();
+                let label = query.join("&");
+                assert_eq!(ids, expected, "{label}");
+                assert_eq!(total, expected.len(), "{label}");
+                // A page further on: the offset counts in list order.
+                query[0] = "limit=2&offset=1".into();
+                let url = app.url(&format!("/api/contacts?{}", query.join("&")));
+                let (s, page) = send(user.get(url)).await;
+                assert_eq!(s, 200);
+                let page: Vec<&str> = page
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c["id"].as_str().unwrap())
+                    .collect();
+                let want: Vec<&str> = expected
+                    .iter()
+                    .skip(1)
+                    .take(2)
+                    .map(String::as_str)
+                    .collect();
+                assert_eq!(page, want, "{label}, second page");
+            }
+        }
+    }
+}
+
+/// The role, region and status filters read index entries (facets) that the database keeps in
+/// the write's transaction: after contacts are created, edited, moved, imported in bulk and
+/// deleted, and companies move state or go, every filter still answers what a scan answers.
+async fn contact_filters_follow_every_write(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let user = app.user().await;
+    let mut companies = Vec::new();
+    for (i, state) in ["TX", "AZ", "CA", "LA"].iter().enumerate() {
+        let (s, c) = send(user.post(app.url("/api/companies")).json(&json!({
+            "name": format!("Facet Baths {i}"), "state": state
+        })))
+        .await;
+        assert_eq!(s, 201, "{c}");
+        companies.push(c["id"].as_str().unwrap().to_string());
+    }
+    let titles = [
+        "CEO & Founder",
+        "VP of Sales",
+        "Office Manager",
+        "Estimator",
+        "President",
+    ];
+    let statuses = ["new_lead", "qualified", "customer"];
+    let mut contacts = Vec::new();
+    for i in 0..30 {
+        let (s, c) = send(user.post(app.url("/api/contacts")).json(&json!({
+            "firstName": "Facet", "lastName": format!("Person{i}"),
+            "email": format!("facet{i}@example.test"),
+            "title": titles[i % titles.len()],
+            "status": statuses[i % statuses.len()],
+            "companyId": if i % 7 == 6 { Value::Null } else { json!(companies[i % companies.len()]) },
+        })))
+        .await;
+        assert_eq!(s, 201, "{c}");
+        contacts.push(c["id"].as_str().unwrap().to_string());
+    }
+    assert_filters(&app, &user).await;
+
+    // An edit that changes the title and the status; a move; a bulk status change.
+    let (s, c) = send(
+        user.put(app.url(&format!("/api/contacts/{}", contacts[3])))
+            .json(&json!({
+                "firstName": "Facet", "lastName": "Person3", "title": "Founder",
+                "status": "new_lead", "companyId": companies[1]
+            })),
+    )
+    .await;
+    assert_eq!(s, 200, "{c}");
+    let (s, c) = send(user.post(app.url("/api/contacts/bulk-status")).json(
+        &json!({ "contactIds": [contacts[0], contacts[1], contacts[2]], "status": "qualified" }),
+    ))
+    .await;
+    assert_eq!(s, 200, "{c}");
+    // A company moves from Texas to Oklahoma; another is deleted (its contacts lose their region).
+    let (s, c) = send(
+        user.put(app.url(&format!("/api/companies/{}", companies[0])))
+            .json(&json!({ "name": "Facet Baths 0", "state": "OK" })),
+    )
+    .await;
+    assert_eq!(s, 200, "{c}");
+    exec!(
+        &app.db,
+        format!("DELETE FROM companies WHERE id = '{}'", companies[1])
+    );
+    // Statements over many rows, as imports and bulk tools write them.
+    exec!(
+        &app.db,
+        "UPDATE contacts SET title = 'General Manager', status = 'new_lead' WHERE title = 'Estimator'"
+    );
+    exec!(
+        &app.db,
+        format!(
+            "DELETE FROM contacts WHERE id IN ('{}', '{}')",
+            contacts[4], contacts[5]
+        )
+    );
+    assert_filters(&app, &user).await;
 }

@@ -124,6 +124,14 @@ impl ContactListFilter {
                 .map(|s| status_checked(&s))
                 .transpose()?,
             company_id: non_empty(self.company_id.as_deref()),
+            region: states
+                .is_some()
+                .then(|| {
+                    self.region
+                        .as_deref()
+                        .map(|r| r.trim().to_ascii_lowercase())
+                })
+                .flatten(),
             states,
         })
     }

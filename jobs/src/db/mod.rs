@@ -71,7 +71,9 @@ use sqlx::{PgPool, SqlitePool};
 use crate::config::DatabaseUrl;
 
 /// `SQLITE_MMAP_SIZE` in bytes (default 32 MiB; 0 turns the memory map off). Every pooled
-/// connection maps the file, and RSS counts each mapping: 6 × 32 MiB keeps the server under 300 MB.
+/// connection maps the file and RSS counts each mapping: with the read pool (6), the write
+/// connection and the writers' two reads that is 9 × 32 MiB, most of the api's 335 MB peak in
+/// `bench api` (docs/performance.md).
 fn sqlite_mmap_size() -> String {
     std::env::var("SQLITE_MMAP_SIZE")
         .ok()
