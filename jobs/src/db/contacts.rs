@@ -92,10 +92,11 @@ const ROLE_WORDS: [&str; 7] = [
 ];
 
 impl ContactFilter {
-    /// The filter as facets of migration 0024 when every condition it has is one (no search, no
-    /// company, a role that is one of the role words) and it has a role or a region; status alone
-    /// reads its own index and rollup.
-    fn facets(&self) -> Option<Vec<String>> {
+    /// The filter as one facet key of migrations 0024 and 0025 when every condition it has is a
+    /// facet (no search, no company, a role that is one of the role words) and it has a role or a
+    /// region; status alone reads its own index and rollup. Several facets make the combination's
+    /// key: the facets in order (region < role < status) joined with '&'.
+    fn facet_key(&self) -> Option<String> {
         if self.q.is_some() || self.company_id.is_some() {
             return None;
         }
@@ -116,31 +117,8 @@ impl ContactFilter {
         if let Some(status) = &self.status {
             facets.push(format!("status:{status}"));
         }
-        Some(facets)
-    }
-}
-
-/// How a facet filter is read: the entries of its smallest facet (`driver`, with `n` entries),
-/// each probed for the other facets.
-struct FacetPlan {
-    driver: String,
-    n: i64,
-    probes: Vec<String>,
-}
-
-/// `SELECT <what> FROM contact_facets f WHERE <f has every facet of the plan>`.
-fn push_facet_matches<DB: ContactsDialect>(qb: &mut QueryBuilder<DB>, plan: &FacetPlan, what: &str)
-where
-    String: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
-{
-    qb.push("SELECT ")
-        .push(what)
-        .push(" FROM contact_facets f WHERE f.facet = ")
-        .push_bind(plan.driver.clone());
-    for probe in &plan.probes {
-        qb.push(" AND EXISTS (SELECT 1 FROM contact_facets s WHERE s.facet = ")
-            .push_bind(probe.clone())
-            .push(" AND s.created_at = f.created_at AND s.contact_id = f.contact_id)");
+        facets.sort();
+        Some(facets.join("&"))
     }
 }
 
@@ -330,9 +308,18 @@ const ROLLUP_COUNT: Sql = sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM 
 const ROLLUP_STATUS_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup WHERE status = ?1");
 const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts c");
-/// Kept by migration 0024's triggers; followed by the list of facets.
-const FACET_COUNTS: Sql =
-    sql!("SELECT facet, CAST(n AS BIGINT) FROM contact_facet_counts WHERE facet");
+/// Contacts with a facet key, kept by migration 0024's triggers; no row is no contact.
+const FACET_COUNT: Sql =
+    sql!("SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM contact_facet_counts WHERE facet = ?1");
+/// A facet key's page: a range of the entries' primary key, newest first.
+const FACET_PAGE: Sql = sql!(concat!(
+    "SELECT ",
+    contact_columns!(),
+    " FROM (SELECT f.contact_id FROM contact_facets f WHERE f.facet = ?1
+             ORDER BY f.created_at DESC, f.contact_id DESC LIMIT ?2 OFFSET ?3) p
+     JOIN contacts c ON c.id = p.contact_id LEFT JOIN companies co ON co.id = c.company_id
+     ORDER BY c.created_at DESC, c.id DESC"
+));
 /// Then [`push_matches`], closed by `) capped`: counts at most a cap + 1 matches.
 const CONTACT_COUNT_CAPPED: Sql = sql!("SELECT COUNT(*) FROM (");
 /// `SELECT <columns> FROM <the filter's matches>`; true when the dialect's search index drives it
@@ -495,23 +482,15 @@ impl Db {
         ))
     }
     pub async fn contact_page(&self, p: &ContactList<'_>) -> Result<Vec<ContactRow>, sqlx::Error> {
-        if let Some(plan) = self.facet_plan(p.filter).await? {
-            if plan.n == 0 {
-                return Ok(Vec::new());
-            }
-            return on_db!(self, pool, [q = CONTACT_PAGE], {
-                let mut qb = QueryBuilder::new(q);
-                qb.push("SELECT c.* FROM (");
-                push_facet_matches(&mut qb, &plan, "f.contact_id");
-                qb.push(" ORDER BY f.created_at DESC, f.contact_id DESC LIMIT ")
-                    .push_bind(p.limit)
-                    .push(" OFFSET ")
-                    .push_bind(p.offset)
-                    .push(") p JOIN contacts c ON c.id = p.contact_id")
-                    .push(CONTACT_PAGE_JOIN)
-                    .push(" ORDER BY c.created_at DESC, c.id DESC");
-                qb.build_query_as().fetch_all(pool).await
-            });
+        if let Some(key) = p.filter.facet_key() {
+            return fetch!(
+                self,
+                fetch_all,
+                query_as(FACET_PAGE),
+                key,
+                p.limit,
+                p.offset
+            );
         }
         on_db!(self, pool, [q = CONTACT_PAGE], {
             let mut qb = QueryBuilder::new(q);
@@ -519,28 +498,17 @@ impl Db {
             qb.build_query_as().fetch_all(pool).await
         })
     }
-    /// The list's total: from the rollup without a filter or by status alone, counted for one
-    /// company (a few rows), else counted up to `offset` + [`COUNT_CAP`].
+    /// The list's total: from the rollup without a filter or by status alone, from the facet
+    /// counts for role, region and status filters, counted for one company (a few rows), else
+    /// counted up to `offset` + [`COUNT_CAP`].
     pub async fn contact_total(
         &self,
         f: &ContactFilter,
         offset: i64,
     ) -> Result<Total, sqlx::Error> {
-        if let Some(plan) = self.facet_plan(f).await? {
-            if plan.probes.is_empty() || plan.n == 0 {
-                return Ok(plan.n.into());
-            }
-            let cap = offset.saturating_add(COUNT_CAP);
-            let n: i64 = on_db!(self, pool, [q = CONTACT_COUNT_CAPPED], {
-                let mut count = QueryBuilder::new(q);
-                push_facet_matches(&mut count, &plan, "1");
-                count.push(" LIMIT ").push_bind(cap + 1).push(") capped");
-                count.build_query_scalar().fetch_one(pool).await
-            })?;
-            return Ok(Total {
-                n: n.min(cap),
-                exact: n <= cap,
-            });
+        if let Some(key) = f.facet_key() {
+            let n: i64 = fetch!(self, fetch_one, query_scalar(FACET_COUNT), key)?;
+            return Ok(n.into());
         }
         let unfiltered = f.q.is_none() && f.role.is_none() && f.states.is_none();
         let n: i64 = match (&f.status, &f.company_id) {
@@ -568,32 +536,6 @@ impl Db {
             }
         }?;
         Ok(n.into())
-    }
-    /// The facet plan of a filter that is all facets: the smallest facet drives (a facet no
-    /// contact has makes the page empty without reading any).
-    async fn facet_plan(&self, f: &ContactFilter) -> Result<Option<FacetPlan>, sqlx::Error> {
-        let Some(facets) = f.facets() else {
-            return Ok(None);
-        };
-        let counts: Vec<(String, i64)> = on_db!(self, pool, [q = FACET_COUNTS], {
-            let mut qb = QueryBuilder::new(q);
-            ContactsDialect::push_in_list(&mut qb, &facets);
-            qb.build_query_as().fetch_all(pool).await
-        })?;
-        let count = |facet: &String| {
-            counts
-                .iter()
-                .find(|(name, _)| name == facet)
-                .map_or(0, |(_, n)| *n)
-        };
-        let mut facets = facets;
-        facets.sort_by_key(count);
-        let driver = facets.remove(0);
-        Ok(Some(FacetPlan {
-            n: count(&driver),
-            driver,
-            probes: facets,
-        }))
     }
     /// The ids the list's filter matches (oldest first, at most `cap`): "select all N matching".
     pub async fn contact_ids_matching(
