@@ -132,14 +132,18 @@ const DOCUMENT_GET: Sql = sql!(
 );
 const DOCUMENT_DELETE: Sql = sql!("DELETE FROM ai_documents WHERE id = ?1");
 /// The CASTs: Postgres's MAX of a CASE of integer literals is an INTEGER, read as i64.
+/// Grouped from the messages' side, in the order of their contact index, so the limit stops the
+/// read: grouped by contact, SQLite read every contact (80 ms at 100,000) to find the few emailed.
 const REPLY_OUTCOMES: Sql = sql!(
     "SELECT c.score AS score,
-            CAST(MAX(CASE WHEN c.score_factors IS NULL THEN 0 ELSE 1 END) AS BIGINT) AS scored,
-            co.state AS state,
-            CAST(MAX(CASE WHEN m.replied_at IS NULL THEN 0 ELSE 1 END) AS BIGINT) AS replied
-     FROM email_messages m JOIN contacts c ON c.id = m.contact_id
-     LEFT JOIN companies co ON co.id = c.company_id
-     WHERE m.status = 'sent' GROUP BY c.id, c.score, co.state LIMIT ?1"
+            CAST(CASE WHEN c.score_factors IS NULL THEN 0 ELSE 1 END AS BIGINT) AS scored,
+            co.state AS state, m.replied AS replied
+     FROM (SELECT contact_id,
+                  CAST(MAX(CASE WHEN replied_at IS NULL THEN 0 ELSE 1 END) AS BIGINT) AS replied
+           FROM email_messages WHERE status = 'sent' AND contact_id IS NOT NULL
+           GROUP BY contact_id ORDER BY contact_id LIMIT ?1) m
+     JOIN contacts c ON c.id = m.contact_id
+     LEFT JOIN companies co ON co.id = c.company_id"
 );
 
 impl Db {
