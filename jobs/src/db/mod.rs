@@ -70,15 +70,15 @@ use sqlx::{PgPool, SqlitePool};
 
 use crate::config::DatabaseUrl;
 
-/// `SQLITE_MMAP_SIZE` in bytes (default 32 MiB; 0 turns the memory map off). Every pooled
+/// `SQLITE_MMAP_SIZE` in bytes (default 16 MiB; 0 turns the memory map off). Every pooled
 /// connection maps the file and RSS counts each mapping: with the read pool (6), the write
-/// connection and the writers' two reads that is 9 × 32 MiB, most of the api's 335 MB peak in
-/// `bench api` (docs/performance.md).
+/// connection and the writers' two reads that is 9 mappings. At 32 MiB the api peaked at 293–339
+/// MB in `bench api`; at 16 MiB at 197 MB, with the same throughput (docs/performance.md).
 fn sqlite_mmap_size() -> String {
     std::env::var("SQLITE_MMAP_SIZE")
         .ok()
         .and_then(|v| v.trim().parse::<u64>().ok())
-        .unwrap_or(32 * 1024 * 1024)
+        .unwrap_or(16 * 1024 * 1024)
         .to_string()
 }
 
