@@ -462,6 +462,93 @@ async fn deal_list_filters(db: TestDb) {
     app.stop().await;
 }
 
+/// The board's columns count and sum every deal of their stage (stage-less ones in
+/// qualification) while showing only the newest `limit`, and a column's next page follows on
+/// from its first without a gap or a repeat; a move shows in both columns' totals at once.
+async fn deal_board_columns(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let c = app.user().await;
+    let t = now_ms();
+    let mut qualification = Vec::new();
+    for i in 0..7 {
+        // Every other one stage-less: the board must put them in the same column.
+        let stage = (i % 2 == 0).then_some("qualification");
+        qualification.push(insert_deal(&app.db, stage, 100 + i, 25, t - i * 1000, None).await);
+    }
+    insert_deal(&app.db, Some("decision"), 5_000, 80, t, None).await;
+    insert_deal(&app.db, Some("closed_lost"), 9_999, 0, t, None).await;
+
+    let (s, board) = send(c.get(app.url("/api/deals/board?limit=3"))).await;
+    assert_eq!(s, 200, "{board}");
+    let stages: Vec<&str> = board
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|col| col["stage"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        stages,
+        [
+            "qualification",
+            "proposal",
+            "negotiation",
+            "decision",
+            "closed_won"
+        ],
+        "closed_lost is not a column"
+    );
+    let q = &board[0];
+    assert_eq!(q["count"], 7);
+    assert_eq!(q["value"], (100..107).sum::<i64>());
+    let shown: Vec<&str> = q["deals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(shown, qualification[..3], "the newest three, newest first");
+    assert_eq!(
+        (
+            board[1]["count"].as_i64(),
+            board[1]["deals"].as_array().map(Vec::len)
+        ),
+        (Some(0), Some(0))
+    );
+    assert_eq!(
+        (board[3]["count"].as_i64(), board[3]["value"].as_i64()),
+        (Some(1), Some(5_000))
+    );
+
+    // The column's further pages: the next three, then the last one, with the same total.
+    let (next, total) = list(&app, &c, "?stage=qualification&limit=3&offset=3").await;
+    let next: Vec<&str> = next.iter().map(|d| d["id"].as_str().unwrap()).collect();
+    assert_eq!(next, qualification[3..6]);
+    assert_eq!(total, 7);
+    let (last, _) = list(&app, &c, "?stage=qualification&limit=3&offset=6").await;
+    assert_eq!(last.len(), 1);
+    assert_eq!(last[0]["id"], qualification[6].as_str());
+
+    let (s, moved) =
+        send(c.post(app.url(&format!("/api/deals/{}/next-stage", qualification[0])))).await;
+    assert_eq!(s, 200, "{moved}");
+    let (_, board) = send(c.get(app.url("/api/deals/board"))).await;
+    assert_eq!(
+        (board[0]["count"].as_i64(), board[1]["count"].as_i64()),
+        (Some(6), Some(1))
+    );
+    assert_eq!(board[1]["deals"][0]["id"], qualification[0].as_str());
+    assert_eq!(board[1]["value"], 100);
+
+    let (s, v) = send(c.get(app.url("/api/deals/board?limit=0"))).await;
+    assert_eq!(
+        (s, v["message"].as_str()),
+        (400, Some("limit must be between 1 and 1000"))
+    );
+    let (s, _) = send(app.anonymous().get(app.url("/api/deals/board"))).await;
+    assert_eq!(s, 401);
+    app.stop().await;
+}
+
 async fn deal_activities_newest_first(db: TestDb) {
     let app = TestApp::idle(&db).await;
     let c = app.user().await;
@@ -942,6 +1029,7 @@ both_backends!(
     deal_update_and_delete,
     next_stage_chain,
     deal_list_filters,
+    deal_board_columns,
     deal_activities_newest_first,
     prospect_lists,
     convert_prospect,

@@ -22,8 +22,8 @@ use jobs::db::{
 use jobs::domain::deals::{STAGES, stage_default_probability};
 use jobs::domain::figures::day_of;
 use jobs::domain::pipeline::{
-    self, DealWindows, StageTotals, effective_stage, full_name, is_closed, next_stage,
-    revenue_estimate,
+    self, BOARD_STAGES, DealWindows, StageTotals, effective_stage, full_name, is_closed,
+    next_stage, revenue_estimate,
 };
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
@@ -37,6 +37,7 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/deals", Access::User, deal_list)
+        .get("/api/deals/board", Access::User, deal_board)
         .post("/api/deals", Access::User, deal_create)
         .body::<DealBody>()
         .post(
@@ -201,6 +202,56 @@ async fn deal_list(
         rows.into_iter().map(DealView::from).collect(),
         total,
     ))
+}
+
+#[derive(Debug, Deserialize)]
+struct BoardQuery {
+    limit: Option<i64>,
+}
+
+/// A column of the deals board: every deal of the stage counted and summed, its newest shown.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BoardColumn {
+    stage: &'static str,
+    count: i64,
+    /// Whole dollars.
+    value: i64,
+    deals: Vec<DealView>,
+}
+
+/// Cards a column shows before the user asks for more (`GET /api/deals?stage=` pages on).
+const BOARD_PAGE: i64 = 25;
+
+/// `GET /api/deals/board`: the board's columns, with exact totals from the deal rollup however
+/// many cards each shows.
+async fn deal_board(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<BoardQuery>,
+) -> ApiResult<Json<Vec<BoardColumn>>> {
+    let (limit, _) = paging(Some(q.limit.unwrap_or(BOARD_PAGE)), None)?;
+    let db = &state.queue.db;
+    let rollup = db.deal_stage_rollup().await?;
+    let mut columns: Vec<BoardColumn> = BOARD_STAGES
+        .iter()
+        .map(|stage| {
+            let totals = rollup.iter().find(|r| r.stage == *stage);
+            BoardColumn {
+                stage,
+                count: totals.map_or(0, |r| r.n),
+                value: totals.map_or(0, |r| r.value_sum),
+                deals: Vec::new(),
+            }
+        })
+        .collect();
+    for deal in db.deal_board(limit).await? {
+        let stage = effective_stage(deal.stage.as_deref());
+        if let Some(column) = columns.iter_mut().find(|c| c.stage == stage) {
+            column.deals.push(deal.into());
+        }
+    }
+    Ok(Json(columns))
 }
 
 async fn deal_get(

@@ -12,6 +12,7 @@ use anyhow::{Context as _, bail};
 use clap::ValueEnum;
 use jobs::config::DatabaseUrl;
 use jobs::db::{CompanySeed, ContactSeed, Db, DealSeed};
+use jobs::domain::pipeline::BOARD_STAGES as DEAL_STAGES;
 use jobs::time::now_ms;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -67,6 +68,8 @@ const URLS_PER_GROUP: usize = 400;
 const CONTACTS_PAGE: usize = 50;
 const COMPANIES_PAGE: usize = 48;
 const CUSTOMERS_PAGE: usize = 48;
+/// Cards per board column and per "Show more" (the web app's boards).
+const BOARD_PAGE: usize = 25;
 
 const STATES: [&str; 10] = ["TX", "TX", "TX", "LA", "AR", "MS", "NM", "OK", "AZ", "CA"];
 /// The contacts screen's region filter (web/src/lib/rules.ts REGIONS).
@@ -157,6 +160,7 @@ const STATUSES: [&str; 8] = [
     "discovered",
     "responded",
 ];
+/// The lead board's stages: the first four of [`STATUSES`].
 const BOARD_STAGES: usize = 4;
 const STAGES: [Option<&str>; 7] = [
     None,
@@ -443,16 +447,31 @@ fn groups(seeded: &Seeded, sizes: &Sizes) -> Vec<Group> {
                 format!("/api/customers?q=&limit={CUSTOMERS_PAGE}&offset={off}")
             }),
         },
-        // The deals board asks for the api's page maximum.
+        // The boards ask for what the web app's boards ask for: a first page per column, then
+        // "Show more" pages of one column (deals by stage, leads by status).
         Group {
             name: "deals board",
-            kind: Kind::List,
-            paths: vec!["/api/deals?limit=1000".into()],
+            kind: Kind::Aggregate,
+            paths: vec![format!("/api/deals/board?limit={BOARD_PAGE}")],
         },
         Group {
             name: "lead board",
             kind: Kind::Aggregate,
-            paths: vec!["/api/leads/board?limit=100".into()],
+            paths: vec![format!("/api/leads/board?limit={BOARD_PAGE}")],
+        },
+        Group {
+            name: "board columns",
+            kind: Kind::List,
+            paths: many(&mut |rng| {
+                let off = BOARD_PAGE * rng.random_range(1..=8);
+                if rng.random_bool(0.5) {
+                    let stage = DEAL_STAGES.choose(rng).unwrap_or(&"proposal");
+                    format!("/api/deals?stage={stage}&limit={BOARD_PAGE}&offset={off}")
+                } else {
+                    let status = STATUSES[..BOARD_STAGES].choose(rng).unwrap_or(&"new_lead");
+                    format!("/api/contacts?status={status}&limit={BOARD_PAGE}&offset={off}")
+                }
+            }),
         },
         Group {
             name: "dashboard metrics",

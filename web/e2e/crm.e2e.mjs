@@ -292,6 +292,32 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
       await shot(page, '09-pipeline');
     });
 
+    await t.test('the boards page each column and agree with the pipeline figures', async () => {
+      // The open columns' counts (every deal of the stage, not the cards shown) are the Active Deals tile.
+      const counts = {};
+      for (const stage of ['qualification', 'proposal', 'negotiation', 'decision', 'closed_won']) {
+        const line = await page.locator(`section[data-stage="${stage}"] > p`).first().textContent();
+        counts[stage] = Number(/· ([\d,]+) deals?/.exec(line)[1].replaceAll(',', ''));
+      }
+      const open = counts.qualification + counts.proposal + counts.negotiation + counts.decision;
+      const tile = page.locator('div', { has: page.getByText('Active Deals', { exact: true }) }).last();
+      await tile.getByText(String(open), { exact: true }).waitFor();
+
+      await page.goto('/admin/leads');
+      const newLeads = page.getByRole('region', { name: 'New Leads' });
+      const cards = newLeads.getByRole('list', { name: 'Leads in New Leads' }).getByRole('listitem');
+      await cards.first().waitFor();
+      const total = Number((await newLeads.locator('dd').first().textContent()).replaceAll(',', ''));
+      assert.ok(total > 25, `the demo data has more new leads than a page (${total})`);
+      assert.equal(await cards.count(), 25);
+      await newLeads.getByText(`Showing 25 of ${total}`).waitFor();
+      await newLeads.getByRole('button', { name: 'Show more New Leads' }).click();
+      const shown = Math.min(50, total);
+      await cards.nth(shown - 1).waitFor();
+      assert.equal(await cards.count(), shown);
+      await shot(page, '09b-leads-more');
+    });
+
     const meetingTitle = `Showroom walkthrough ${RUN}`;
     await t.test('schedule a meeting', async () => {
       await page.goto('/admin/meetings');

@@ -117,6 +117,49 @@ const DEAL_PAGE: Sql = sql!(concat!(
     " ORDER BY created_at DESC, id DESC LIMIT ?4 OFFSET ?5"
 ));
 const DEAL_COUNT: Sql = sql!(concat!("SELECT COUNT(*) FROM deals", deal_filter!()));
+/// One stage's deals, newest first: a range of the `deals_board` index (migration 0026), whose
+/// expression this repeats.
+macro_rules! deal_stage_page {
+    ($stage:expr, $limit:expr, $offset:expr) => {
+        concat!(
+            "SELECT ",
+            deal_columns!(),
+            " FROM deals WHERE COALESCE(stage, 'qualification') = ",
+            $stage,
+            " ORDER BY created_at DESC, id DESC LIMIT ",
+            $limit,
+            " OFFSET ",
+            $offset
+        )
+    };
+}
+const DEAL_STAGE_PAGE: Sql = sql!(deal_stage_page!("?1", "?2", "?3"));
+/// A stage's total from the deal rollup (migration 0022), kept by the same triggers as the
+/// pipeline's figures, so the board and the metrics cannot disagree.
+const DEAL_STAGE_COUNT: Sql =
+    sql!("SELECT COALESCE((SELECT n FROM deal_rollup WHERE stage = ?1), 0)");
+/// The board's first page of each column in one statement: one index range per stage.
+macro_rules! deal_board_part {
+    ($stage:literal, $alias:literal) => {
+        concat!(
+            "SELECT * FROM (",
+            deal_stage_page!(concat!("'", $stage, "'"), "?1", "0"),
+            ") ",
+            $alias
+        )
+    };
+}
+const DEAL_BOARD: Sql = sql!(concat!(
+    deal_board_part!("qualification", "q"),
+    " UNION ALL ",
+    deal_board_part!("proposal", "p"),
+    " UNION ALL ",
+    deal_board_part!("negotiation", "n"),
+    " UNION ALL ",
+    deal_board_part!("decision", "d"),
+    " UNION ALL ",
+    deal_board_part!("closed_won", "w")
+));
 const DEAL_GET: Sql = select!(deal_columns, "deals", "WHERE id = ?1");
 // Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
 // write lock (and has no FOR UPDATE).
@@ -204,6 +247,27 @@ const PROSPECT_CONTACT_QUALIFY: Sql =
 
 impl Db {
     pub async fn deal_list(&self, p: &DealList<'_>) -> Result<(Vec<DealRow>, i64), sqlx::Error> {
+        // A board column's further pages: its index range and the rollup's count.
+        if let (Some(stage), None, None) = (p.stage, p.company_id, p.contact_id) {
+            return on_db!(
+                self,
+                pool,
+                [page = DEAL_STAGE_PAGE, count = DEAL_STAGE_COUNT],
+                {
+                    let rows = sqlx::query_as(page)
+                        .bind(stage)
+                        .bind(p.limit)
+                        .bind(p.offset)
+                        .fetch_all(pool)
+                        .await?;
+                    let total = sqlx::query_scalar(count)
+                        .bind(stage)
+                        .fetch_one(pool)
+                        .await?;
+                    Ok((rows, total))
+                }
+            );
+        }
         on_db!(self, pool, [page = DEAL_PAGE, count = DEAL_COUNT], {
             let rows = sqlx::query_as(page)
                 .bind(p.stage)
@@ -221,6 +285,10 @@ impl Db {
                 .await?;
             Ok((rows, total))
         })
+    }
+    /// The newest `limit` deals of each board column (stage-less ones in qualification).
+    pub async fn deal_board(&self, limit: i64) -> Result<Vec<DealRow>, sqlx::Error> {
+        fetch!(self, fetch_all, query_as(DEAL_BOARD), limit)
     }
     pub async fn deal_get_by_id(&self, id: &str) -> Result<Option<DealRow>, sqlx::Error> {
         fetch!(self, fetch_optional, query_as(DEAL_GET), id)

@@ -1,11 +1,19 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { db, makeContact } from '@/testing/mocks/db';
-import { recordRequests } from '@/testing/mocks/server';
+import { recordRequests, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
 const column = (name: string) => screen.getByRole('region', { name });
+const cards = (name: string) => within(column(name)).queryAllByRole('listitem').map((li) => li.getAttribute('aria-label'));
+
+/** `n` leads in `status`, "Lead 01" the oldest; the board lists the newest first. */
+const seedLeads = (n: number, status: string) =>
+  Array.from({ length: n }, (_, i) => makeContact({ firstName: 'Lead', lastName: String(i + 1).padStart(2, '0'), status }));
+const names = (from: number, to: number) =>
+  Array.from({ length: from - to + 1 }, (_, i) => `Lead ${String(from - i).padStart(2, '0')}`);
 
 describe('lead pipeline', () => {
   it('shows the four stages with count, average score and high-priority count', async () => {
@@ -103,5 +111,100 @@ describe('lead pipeline', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Ann Lee' })).toHaveFocus();
+  });
+
+  describe('board paging', () => {
+    it('lists the first 25 of a stage with its full count; "Show more" adds 25 at a time until all are shown', async () => {
+      seedLeads(60, 'new_lead');
+      const requests = recordRequests();
+      const { user } = renderApp('/leads', { signedIn: true });
+      const newLeads = await screen.findByRole('region', { name: 'New Leads' });
+      await within(newLeads).findByRole('listitem', { name: 'Lead 60' });
+      expect(cards('New Leads')).toEqual(names(60, 36));
+      expect(within(newLeads).getByText('Count').nextSibling).toHaveTextContent('60');
+      expect(within(newLeads).getByText('Showing 25 of 60')).toBeInTheDocument();
+      expect(requests.filter((r) => r.path.startsWith('/api/leads') || r.path === '/api/contacts')).toEqual([
+        { method: 'GET', path: '/api/leads/board', search: '?limit=25' },
+      ]);
+
+      const more = within(newLeads).getByRole('button', { name: 'Show more New Leads' });
+      expect(more).toHaveTextContent('Show more');
+      await user.click(more);
+      expect(await within(newLeads).findByText('Showing 50 of 60')).toBeInTheDocument();
+      expect(cards('New Leads')).toEqual(names(60, 11));
+
+      await user.click(within(newLeads).getByRole('button', { name: 'Show more New Leads' }));
+      await waitFor(() => expect(cards('New Leads')).toEqual(names(60, 1)));
+      expect(within(newLeads).queryByText(/^Showing/)).not.toBeInTheDocument();
+      expect(within(newLeads).queryByRole('button', { name: 'Show more New Leads' })).not.toBeInTheDocument();
+      expect(screen.getByRole('list', { name: 'Leads in New Leads' })).toHaveFocus();
+      expect(requests.filter((r) => r.path === '/api/contacts').map((r) => r.search)).toEqual([
+        '?status=new_lead&limit=25&offset=25',
+        '?status=new_lead&limit=25&offset=50',
+      ]);
+      // Columns with every lead shown have no button.
+      expect(within(column('Email Sent')).queryByRole('button', { name: /Show more/ })).not.toBeInTheDocument();
+    });
+
+    it('says "Loading…" and takes no second click while a page loads', async () => {
+      seedLeads(30, 'email_sent');
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      server.use(
+        http.get('/api/contacts', async () => {
+          await gate; // then on to the stateful handler
+        }),
+      );
+      const requests = recordRequests();
+      const { user } = renderApp('/leads', { signedIn: true });
+      const more = await within(await screen.findByRole('region', { name: 'Email Sent' })).findByRole('button', { name: 'Show more Email Sent' });
+      await user.click(more);
+      await waitFor(() => expect(more).toHaveTextContent('Loading…'));
+      expect(more).toHaveAttribute('aria-disabled', 'true');
+      await user.click(more);
+      release();
+      await waitFor(() => expect(cards('Email Sent')).toHaveLength(30));
+      expect(requests.filter((r) => r.path === '/api/contacts')).toHaveLength(1);
+    });
+
+    it('a failed page says so and "Show more" tries again', async () => {
+      seedLeads(30, 'qualified');
+      server.use(
+        http.get('/api/contacts', () => HttpResponse.json({ message: 'Database unavailable' }, { status: 503 }), { once: true }),
+      );
+      const { user } = renderApp('/leads', { signedIn: true });
+      const qualified = await screen.findByRole('region', { name: 'Qualified' });
+      await user.click(await within(qualified).findByRole('button', { name: 'Show more Qualified' }));
+      expect(await within(qualified).findByRole('alert')).toHaveTextContent('Failed to load more: Database unavailable');
+      expect(cards('Qualified')).toHaveLength(25);
+
+      await user.click(within(qualified).getByRole('button', { name: 'Show more Qualified' }));
+      await waitFor(() => expect(cards('Qualified')).toHaveLength(30));
+      expect(within(qualified).queryByRole('alert')).not.toBeInTheDocument();
+    });
+
+    it('a move refetches the pages already shown: the lead leaves its column, "Showing" follows', async () => {
+      seedLeads(60, 'new_lead');
+      const requests = recordRequests();
+      const { user } = renderApp('/leads', { signedIn: true });
+      const newLeads = await screen.findByRole('region', { name: 'New Leads' });
+      await user.click(await within(newLeads).findByRole('button', { name: 'Show more New Leads' }));
+      expect(await within(newLeads).findByText('Showing 50 of 60')).toBeInTheDocument();
+
+      // Lead 20 came with "Show more".
+      await user.click(within(newLeads).getByRole('button', { name: 'Move Lead 20 to Email Sent' }));
+      expect(await within(column('Email Sent')).findByRole('listitem', { name: 'Lead 20' })).toBeInTheDocument();
+      await waitFor(() => expect(within(newLeads).queryByRole('listitem', { name: 'Lead 20' })).not.toBeInTheDocument());
+      // The page after the board's 25 now starts one lead later: Lead 10 moves up into it.
+      await waitFor(() => expect(cards('New Leads')).toEqual([...names(60, 21), ...names(19, 10)]));
+      expect(within(newLeads).getByText('Showing 50 of 59')).toBeInTheDocument();
+      expect(within(newLeads).getByText('Count').nextSibling).toHaveTextContent('59');
+      expect(requests.filter((r) => r.path === '/api/contacts').map((r) => r.search)).toEqual([
+        '?status=new_lead&limit=25&offset=25',
+        '?status=new_lead&limit=25&offset=25',
+      ]);
+    });
   });
 });

@@ -1,13 +1,20 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { captureDownloads } from '@/testing/downloads';
 import { db, makeCompany, makeContact, makeDeal } from '@/testing/mocks/db';
-import { server } from '@/testing/mocks/server';
+import { recordRequests, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
 const column = (name: string) => screen.getByRole('region', { name });
+const cards = (name: string) => within(column(name)).queryAllByRole('listitem').map((li) => li.getAttribute('aria-label'));
+
+/** `n` deals of $1,000 in `stage`, "Deal 01" the oldest; the board lists the newest first. */
+const seedDeals = (n: number, stage: string) =>
+  Array.from({ length: n }, (_, i) => makeDeal({ title: `Deal ${String(i + 1).padStart(2, '0')}`, value: '1000', stage }));
+const titles = (from: number, to: number) =>
+  Array.from({ length: from - to + 1 }, (_, i) => `Deal ${String(from - i).padStart(2, '0')}`);
 
 async function openDealForm() {
   const view = renderApp('/pipeline', { signedIn: true });
@@ -182,5 +189,101 @@ describe('sales pipeline', () => {
     await user.selectOptions(screen.getByLabelText('Set status of Ann Lee'), 'Not Interested');
     await waitFor(() => expect(contact.status).toBe('lost'));
     await waitFor(() => expect(screen.queryByLabelText('Set status of Ann Lee')).not.toBeInTheDocument());
+  });
+
+  describe('board paging', () => {
+    it("shows each column's first 25 deals with the server's count and total of every deal", async () => {
+      seedDeals(30, 'proposal');
+      makeDeal({ title: 'Big one', value: '250000', stage: 'negotiation' });
+      const requests = recordRequests();
+      renderApp('/pipeline', { signedIn: true });
+
+      const proposal = await screen.findByRole('region', { name: 'Proposal' });
+      expect(await within(proposal).findByText('$30K · 30 deals')).toBeInTheDocument();
+      expect(cards('Proposal')).toEqual(titles(30, 6));
+      expect(within(column('Negotiation')).getByText('$250K · 1 deal')).toBeInTheDocument();
+      expect(within(column('Qualification')).getByText('$0K · 0 deals')).toBeInTheDocument();
+      // One board request; no column page until asked for.
+      expect(requests.filter((r) => r.path.startsWith('/api/deals'))).toEqual([
+        { method: 'GET', path: '/api/deals/board', search: '?limit=25' },
+      ]);
+      expect(screen.getByRole('button', { name: 'Show more Proposal' })).toHaveTextContent('Show more');
+      expect(screen.queryByRole('button', { name: 'Show more Negotiation' })).not.toBeInTheDocument();
+    });
+
+    it('takes the totals from the server even when they cover deals it did not send', async () => {
+      makeDeal({ title: 'Only card', value: '5000', stage: 'decision' });
+      server.use(
+        http.get('/api/deals/board', () =>
+          HttpResponse.json(
+            ['qualification', 'proposal', 'negotiation', 'decision', 'closed_won'].map((stage) =>
+              stage === 'decision'
+                ? { stage, count: 1234, value: 9_876_000, deals: db.deals }
+                : { stage, count: 0, value: 0, deals: [] },
+            ),
+          ),
+        ),
+      );
+      renderApp('/pipeline', { signedIn: true });
+      const decision = await screen.findByRole('region', { name: 'Decision' });
+      expect(await within(decision).findByText('$9,876K · 1234 deals')).toBeInTheDocument();
+      expect(within(decision).getAllByRole('listitem')).toHaveLength(1);
+    });
+
+    it('"Show more" appends the next 25 of the column until all are shown, then goes away', async () => {
+      seedDeals(60, 'qualification');
+      const requests = recordRequests();
+      const { user } = renderApp('/pipeline', { signedIn: true });
+      const more = await screen.findByRole('button', { name: 'Show more Qualification' });
+      expect(cards('Qualification')).toHaveLength(25);
+
+      await user.click(more);
+      await waitFor(() => expect(cards('Qualification')).toHaveLength(50));
+      expect(cards('Qualification')).toEqual(titles(60, 11));
+      expect(within(column('Qualification')).getByText('$60K · 60 deals')).toBeInTheDocument();
+
+      await user.click(screen.getByRole('button', { name: 'Show more Qualification' }));
+      await waitFor(() => expect(cards('Qualification')).toHaveLength(60));
+      expect(cards('Qualification')).toEqual(titles(60, 1));
+      expect(screen.queryByRole('button', { name: 'Show more Qualification' })).not.toBeInTheDocument();
+      // Focus goes to the column's list, not lost with the button.
+      expect(screen.getByRole('list', { name: 'Deals in Qualification' })).toHaveFocus();
+      expect(requests.filter((r) => r.path === '/api/deals').map((r) => r.search)).toEqual([
+        '?stage=qualification&limit=25&offset=25',
+        '?stage=qualification&limit=25&offset=50',
+      ]);
+    });
+
+    it('a move refetches the pages already shown: the deal leaves its column, counts follow', async () => {
+      seedDeals(30, 'decision');
+      const requests = recordRequests();
+      const { user } = renderApp('/pipeline', { signedIn: true });
+      await user.click(await screen.findByRole('button', { name: 'Show more Decision' }));
+      await waitFor(() => expect(cards('Decision')).toHaveLength(30));
+
+      // Deal 01 came with "Show more"; Deal 30 with the board.
+      for (const title of ['Deal 01', 'Deal 30']) {
+        await user.click(screen.getByRole('button', { name: `Actions for ${title}` }));
+        await user.click(screen.getByRole('menuitem', { name: 'Move to next stage' }));
+        expect(await within(column('Closed Won')).findByRole('listitem', { name: title })).toBeInTheDocument();
+      }
+      await waitFor(() => expect(cards('Decision')).toEqual(titles(29, 2)));
+      expect(within(column('Decision')).getByText('$28K · 28 deals')).toBeInTheDocument();
+      expect(within(column('Closed Won')).getByText('$2K · 2 deals')).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Show more Decision' })).not.toBeInTheDocument();
+      expect(requests.filter((r) => r.path === '/api/deals').map((r) => r.search)).toEqual([
+        '?stage=decision&limit=25&offset=25',
+        '?stage=decision&limit=25&offset=25',
+        '?stage=decision&limit=25&offset=25',
+      ]);
+    });
+
+    it('each column scrolls on its own and can be reached from the keyboard', async () => {
+      seedDeals(3, 'proposal');
+      renderApp('/pipeline', { signedIn: true });
+      const list = await within(await screen.findByRole('region', { name: 'Proposal' })).findByRole('list', { name: 'Deals in Proposal' });
+      expect(list).toHaveAttribute('tabindex', '0');
+      expect(list).toHaveClass('overflow-y-auto', 'max-h-[70vh]');
+    });
   });
 });

@@ -31,6 +31,24 @@ function paged(request: Request, rows: unknown[]) {
   });
 }
 
+/**
+ * Rows in the server's list order: newest first (created_at desc, then id desc). Mock rows often
+ * share a created_at, and their ids number them in creation order, so later rows come first.
+ */
+const newestFirst = <T extends { createdAt: string }>(rows: T[]): T[] =>
+  rows
+    .map((row, at) => ({ row, at }))
+    .sort((a, b) => b.row.createdAt.localeCompare(a.row.createdAt) || b.at - a.at)
+    .map(({ row }) => row);
+
+/** `?limit=` of a board request: cards per column, 1..1000 (default 25). */
+function boardLimit(request: Request): number | Response {
+  const raw = new URL(request.url).searchParams.get('limit');
+  const limit = raw === null ? 25 : Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return fieldError('limit must be between 1 and 1000', 'limit');
+  return limit;
+}
+
 const csv = (name: string, body: string) =>
   new HttpResponse(body, {
     headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}"` },
@@ -247,7 +265,7 @@ export const crmHandlers = [
   ),
 
   // ---- contacts ----
-  http.get('/api/contacts', authed(({ request }) => paged(request, contactFilter(new URL(request.url))))),
+  http.get('/api/contacts', authed(({ request }) => paged(request, newestFirst(contactFilter(new URL(request.url)))))),
   http.get(
     '/api/contacts/export',
     authed(({ request }) => {
@@ -363,21 +381,23 @@ export const crmHandlers = [
   ),
   http.get(
     '/api/leads/board',
-    authed(() =>
-      HttpResponse.json(
+    authed(({ request }) => {
+      const limit = boardLimit(request);
+      if (limit instanceof Response) return limit;
+      return HttpResponse.json(
         PIPELINE.map((stage, i) => {
-          const inStage = db.contacts.filter((c) => c.status === stage);
+          const inStage = newestFirst(db.contacts.filter((c) => c.status === stage));
           return {
             stage,
             title: STAGE_TITLES[i],
             count: inStage.length,
             avgScore: inStage.length ? Math.round(inStage.reduce((s, c) => s + c.score, 0) / inStage.length) : 0,
             highPriority: inStage.filter((c) => c.score >= 80).length,
-            contacts: inStage,
+            contacts: inStage.slice(0, limit),
           };
         }),
-      ),
-    ),
+      );
+    }),
   ),
   http.get(
     '/api/customers',
@@ -402,7 +422,32 @@ export const crmHandlers = [
   ),
 
   // ---- deals ----
-  http.get('/api/deals', authed(({ request }) => paged(request, db.deals))),
+  http.get(
+    '/api/deals',
+    authed(({ request }) => {
+      // Stage-less deals count as qualification, as on the board.
+      const stage = new URL(request.url).searchParams.get('stage');
+      return paged(request, newestFirst(db.deals.filter((d) => !stage || (d.stage ?? 'qualification') === stage)));
+    }),
+  ),
+  http.get(
+    '/api/deals/board',
+    authed(({ request }) => {
+      const limit = boardLimit(request);
+      if (limit instanceof Response) return limit;
+      return HttpResponse.json(
+        BOARD.map((stage) => {
+          const inStage = newestFirst(db.deals.filter((d) => (d.stage ?? 'qualification') === stage));
+          return {
+            stage,
+            count: inStage.length,
+            value: inStage.reduce((sum, d) => sum + Number(d.value), 0),
+            deals: inStage.slice(0, limit),
+          };
+        }),
+      );
+    }),
+  ),
   http.post(
     '/api/deals',
     authed(async ({ request }) => {

@@ -1,18 +1,12 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-
 import { api, toPage } from '@/lib/api-client';
 import type { Deal } from '@/types/api';
 
-import { dealsKeys } from './query-keys';
+import type { DealStage } from './stages';
 
 export const DEALS_URL = '/api/deals';
-/** The board shows up to the API's page maximum. */
-export const BOARD_DEAL_LIMIT = 1000;
 
-export const getDeals = ({ signal }: { signal?: AbortSignal } = {}) =>
-  api.request<Deal[]>('GET', DEALS_URL, { params: { limit: BOARD_DEAL_LIMIT }, signal }).then(toPage);
+export type DealFilters = { stage?: DealStage; limit: number; offset: number };
 
-export const getDealsQueryOptions = () =>
-  queryOptions({ queryKey: dealsKeys.list(), queryFn: ({ signal }) => getDeals({ signal }) });
-
-export const useDeals = () => useQuery(getDealsQueryOptions());
+/** A page of deals, newest first; the qualification stage includes the stage-less deals. */
+export const getDeals = (filters: DealFilters, { signal }: { signal?: AbortSignal } = {}) =>
+  api.request<Deal[]>('GET', DEALS_URL, { params: filters, signal }).then(toPage);

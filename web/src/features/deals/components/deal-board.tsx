@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { ShowMore } from '@/components/ui/show-more';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { serverMessageOr } from '@/lib/api-client';
 import { formatThousands } from '@/lib/rules';
@@ -9,14 +10,48 @@ import { toast } from '@/stores/toasts';
 import type { Deal } from '@/types/api';
 
 import { useDeleteDeal } from '../api/delete-deal';
-import { useDeals } from '../api/get-deals';
+import { useDealBoard, useDealColumn, type DealColumn } from '../api/get-deal-board';
 import { useMoveDeal } from '../api/move-deal';
-import { BOARD_STAGES, stageInfo } from '../api/stages';
+import { stageInfo } from '../api/stages';
 import { DealCard } from './deal-card';
+
+type ColumnProps = {
+  column: DealColumn;
+  onEdit: (deal: Deal) => void;
+  onNextStage: (deal: Deal) => void;
+  onDelete: (deal: Deal) => void;
+};
+
+/** One stage: the server's count and total of all its deals, its newest deals, "Show more" for the rest. */
+function DealStageColumn({ column, onEdit, onNextStage, onDelete }: ColumnProps) {
+  const { label } = stageInfo(column.stage);
+  const pages = useDealColumn(column);
+  const list = useRef<HTMLUListElement>(null);
+  return (
+    <section aria-label={label} data-stage={column.stage} className="min-w-0 rounded-xl bg-slate-100 p-3">
+      <h3 className="font-semibold text-slate-900">{label}</h3>
+      <p className="text-xs text-slate-600">
+        {formatThousands(column.value)} · {column.count} {column.count === 1 ? 'deal' : 'deals'}
+      </p>
+      {/* Each column scrolls on its own; focusable so the keyboard can scroll it too. */}
+      <ul
+        ref={list}
+        tabIndex={0}
+        aria-label={`Deals in ${label}`}
+        className="mt-2 max-h-[70vh] space-y-2 overflow-y-auto rounded-lg p-0.5 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      >
+        {pages.items.map((d) => (
+          <DealCard key={d.id} deal={d} onEdit={() => onEdit(d)} onNextStage={() => onNextStage(d)} onDelete={() => onDelete(d)} />
+        ))}
+      </ul>
+      <ShowMore label={label} pages={pages} focusAfterLast={list} />
+    </section>
+  );
+}
 
 /** The deals by stage, with each stage's total: edit a deal, move it to the next stage, delete it after asking. */
 export function DealBoard({ onEdit }: { onEdit: (deal: Deal) => void }) {
-  const deals = useDeals();
+  const board = useDealBoard();
   const [deleting, setDeleting] = useState<Deal | null>(null);
   const move = useMoveDeal({
     onSuccess: (deal) =>
@@ -33,38 +68,23 @@ export function DealBoard({ onEdit }: { onEdit: (deal: Deal) => void }) {
 
   return (
     <>
-      {deals.isPending ? (
+      {board.isPending ? (
         <Skeleton rows={3} label="Loading deals" />
-      ) : deals.isError ? (
-        <ErrorState title="Failed to load deals" error={deals.error} onRetry={() => void deals.refetch()} />
-      ) : deals.data.items.length === 0 ? (
+      ) : board.isError ? (
+        <ErrorState title="Failed to load deals" error={board.error} onRetry={() => void board.refetch()} />
+      ) : board.data.every((column) => column.count === 0) ? (
         <EmptyState title="No deals yet">Add a deal or convert a prospect to start the pipeline.</EmptyState>
       ) : (
         <div className="grid gap-3 md:grid-cols-3 xl:grid-cols-5">
-          {BOARD_STAGES.map((s) => {
-            // Deals without a stage count as qualification.
-            const inStage = deals.data.items.filter((d) => (d.stage ?? 'qualification') === s.stage);
-            const total = inStage.reduce((sum, d) => sum + Number(d.value), 0);
-            return (
-              <section key={s.stage} aria-label={s.label} data-stage={s.stage} className="rounded-xl bg-slate-100 p-3">
-                <h3 className="font-semibold text-slate-900">{s.label}</h3>
-                <p className="text-xs text-slate-600">
-                  {formatThousands(total)} · {inStage.length} {inStage.length === 1 ? 'deal' : 'deals'}
-                </p>
-                <ul className="mt-2 space-y-2">
-                  {inStage.map((d) => (
-                    <DealCard
-                      key={d.id}
-                      deal={d}
-                      onEdit={() => onEdit(d)}
-                      onNextStage={() => move.mutate(d.id)}
-                      onDelete={() => setDeleting(d)}
-                    />
-                  ))}
-                </ul>
-              </section>
-            );
-          })}
+          {board.data.map((column) => (
+            <DealStageColumn
+              key={column.stage}
+              column={column}
+              onEdit={onEdit}
+              onNextStage={(d) => move.mutate(d.id)}
+              onDelete={setDeleting}
+            />
+          ))}
         </div>
       )}
       {deleting ? (

@@ -1,16 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
+import { getContacts } from '@/features/contacts/api/get-contacts';
 import { api } from '@/lib/api-client';
+import { useColumnPages } from '@/lib/use-column-pages';
 import type { Contact } from '@/types/api';
 
 import { leadsKeys } from './query-keys';
 
 export const LEAD_BOARD_URL = '/api/leads/board';
-/** Cards listed per column; the counts cover every contact in the stage. */
-export const BOARD_CARDS_PER_STAGE = 100;
+/** Cards a column lists at first, and each "Show more" adds; the counts cover every contact in the stage. */
+export const BOARD_CARDS_PER_STAGE = 25;
+
+export type LeadStageName = 'new_lead' | 'email_sent' | 'meeting_scheduled' | 'qualified';
 
 export type LeadStage = {
-  stage: 'new_lead' | 'email_sent' | 'meeting_scheduled' | 'qualified';
+  stage: LeadStageName;
   title: string;
   count: number;
   avgScore: number;
@@ -25,3 +29,14 @@ export const getLeadBoardQueryOptions = () =>
   queryOptions({ queryKey: leadsKeys.board(), queryFn: ({ signal }) => getLeadBoard({ signal }) });
 
 export const useLeadBoard = () => useQuery(getLeadBoardQueryOptions());
+
+/** A column's leads: the board's first page, then `BOARD_CARDS_PER_STAGE` more per "Show more"
+ * (`GET /api/contacts?status=`, in the board's order). */
+export const useLeadColumn = (stage: LeadStage) =>
+  useColumnPages({
+    queryKey: leadsKeys.column(stage.stage),
+    firstPage: stage.contacts,
+    total: stage.count,
+    fetchPage: (offset, signal) =>
+      getContacts({ status: stage.stage, limit: BOARD_CARDS_PER_STAGE, offset }, { signal }),
+  });

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { ScoreBadge } from '@/components/ui/score-badge';
+import { ShowMore } from '@/components/ui/show-more';
 import { ErrorState, Skeleton } from '@/components/ui/states';
 import { CompanyLine } from '@/features/contacts/components/company-line';
 import { ContactDetailDialog } from '@/features/contacts/components/contact-detail-dialog';
@@ -10,7 +11,7 @@ import { toast } from '@/stores/toasts';
 import type { Contact } from '@/types/api';
 
 import { useConvertToCustomer } from '../api/convert-to-customer';
-import { useLeadBoard, type LeadStage } from '../api/get-lead-board';
+import { useLeadBoard, useLeadColumn, type LeadStage } from '../api/get-lead-board';
 import { useMoveLead, type Direction } from '../api/move-lead';
 
 const priorityStyle = {
@@ -19,6 +20,115 @@ const priorityStyle = {
 } as const;
 
 const fullName = (c: Contact) => `${c.firstName} ${c.lastName}`;
+
+type ColumnProps = {
+  stage: LeadStage;
+  prev: LeadStage | undefined;
+  next: LeadStage | undefined;
+  bulk: boolean;
+  selected: Set<string>;
+  onToggle: (id: string) => void;
+  onOpen: (c: Contact) => void;
+  onStep: (c: Contact, direction: Direction, to: LeadStage) => void;
+  onConvert: (c: Contact) => void;
+  moving: boolean;
+  converting: boolean;
+};
+
+/** One stage: its figures over every lead in it, its newest leads, "Show more" for the rest. */
+function LeadColumn({ stage, prev, next, bulk, selected, onToggle, onOpen, onStep, onConvert, moving, converting }: ColumnProps) {
+  const pages = useLeadColumn(stage);
+  const list = useRef<HTMLUListElement>(null);
+  const shown = pages.items.length;
+  return (
+    <section aria-label={stage.title} data-stage={stage.stage} className="min-w-0 rounded-xl bg-slate-100 p-3">
+      <h2 className="font-semibold text-slate-900">{stage.title}</h2>
+      <dl className="mt-1 grid grid-cols-3 gap-1 text-xs text-slate-600">
+        <div>
+          <dt>Count</dt>
+          <dd className="font-semibold text-slate-900">{stage.count}</dd>
+        </div>
+        <div>
+          <dt>Avg score</dt>
+          <dd className="font-semibold text-slate-900">{stage.avgScore}</dd>
+        </div>
+        <div>
+          <dt>High priority</dt>
+          <dd className="font-semibold text-slate-900">{stage.highPriority}</dd>
+        </div>
+      </dl>
+      {shown === 0 ? (
+        <p className="mt-3 rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-500">No leads in this stage</p>
+      ) : (
+        // Each column scrolls on its own; focusable so the keyboard can scroll it too.
+        <ul
+          ref={list}
+          tabIndex={0}
+          aria-label={`Leads in ${stage.title}`}
+          className="mt-3 max-h-[70vh] space-y-2 overflow-y-auto rounded-lg p-0.5 focus-visible:outline-2 focus-visible:outline-indigo-600"
+        >
+          {pages.items.map((c) => {
+            const priority = leadPriority(c.score);
+            const name = fullName(c);
+            return (
+              <li
+                key={c.id}
+                aria-label={name}
+                data-priority={priority ?? 'normal'}
+                className={`rounded-lg bg-white p-3 shadow-xs ${priority ? priorityStyle[priority] : ''}`}
+              >
+                <div className="flex items-start justify-between gap-2">
+                  <div className="flex min-w-0 items-start gap-2">
+                    {bulk ? (
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${name}`}
+                        checked={selected.has(c.id)}
+                        onChange={() => onToggle(c.id)}
+                        className="mt-1"
+                      />
+                    ) : null}
+                    <div className="min-w-0">
+                      <button type="button" onClick={() => onOpen(c)} className="text-left text-sm font-semibold text-slate-900 hover:underline">
+                        {name}
+                      </button>
+                      <p className="truncate text-xs text-slate-500">{c.title ?? 'No title'}</p>
+                      <CompanyLine contact={c} className="text-xs" />
+                    </div>
+                  </div>
+                  <ScoreBadge score={c.score} />
+                </div>
+                {priority === 'high' ? <p className="mt-1 text-xs font-medium text-rose-700">High priority</p> : null}
+                <div className="mt-2 flex flex-wrap gap-1">
+                  {prev ? (
+                    <Button size="sm" variant="secondary" aria-label={`Move ${name} back to ${prev.title}`} disabled={moving} onClick={() => onStep(c, 'back', prev)}>
+                      ← Back
+                    </Button>
+                  ) : null}
+                  {next ? (
+                    <Button size="sm" variant="secondary" aria-label={`Move ${name} to ${next.title}`} disabled={moving} onClick={() => onStep(c, 'forward', next)}>
+                      Next →
+                    </Button>
+                  ) : (
+                    <Button size="sm" aria-label={`Convert ${name} to customer`} disabled={converting} onClick={() => onConvert(c)}>
+                      Convert to Customer
+                    </Button>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {stage.count > shown ? (
+        <p className="mt-2 text-xs text-slate-500">
+          Showing {shown} of {stage.count}
+        </p>
+      ) : null}
+      <ShowMore label={stage.title} pages={pages} focusAfterLast={list} />
+    </section>
+  );
+}
 
 /**
  * The lead pipeline's columns: each lead moves back or forward a stage, the last stage converts it
@@ -59,91 +169,22 @@ export function LeadBoard({ bulk, selected, onToggle }: { bulk: boolean; selecte
         <ErrorState title="Failed to load the lead pipeline" error={board.error} onRetry={() => void board.refetch()} />
       ) : (
         <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
-          {stages.map((stage, index) => {
-            const prev = stages[index - 1];
-            const next = stages[index + 1];
-            return (
-              <section key={stage.stage} aria-label={stage.title} data-stage={stage.stage} className="rounded-xl bg-slate-100 p-3">
-                <h2 className="font-semibold text-slate-900">{stage.title}</h2>
-                <dl className="mt-1 grid grid-cols-3 gap-1 text-xs text-slate-600">
-                  <div>
-                    <dt>Count</dt>
-                    <dd className="font-semibold text-slate-900">{stage.count}</dd>
-                  </div>
-                  <div>
-                    <dt>Avg score</dt>
-                    <dd className="font-semibold text-slate-900">{stage.avgScore}</dd>
-                  </div>
-                  <div>
-                    <dt>High priority</dt>
-                    <dd className="font-semibold text-slate-900">{stage.highPriority}</dd>
-                  </div>
-                </dl>
-                {stage.contacts.length === 0 ? (
-                  <p className="mt-3 rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-500">No leads in this stage</p>
-                ) : (
-                  <ul className="mt-3 space-y-2">
-                    {stage.contacts.map((c) => {
-                      const priority = leadPriority(c.score);
-                      const name = fullName(c);
-                      return (
-                        <li
-                          key={c.id}
-                          aria-label={name}
-                          data-priority={priority ?? 'normal'}
-                          className={`rounded-lg bg-white p-3 shadow-xs ${priority ? priorityStyle[priority] : ''}`}
-                        >
-                          <div className="flex items-start justify-between gap-2">
-                            <div className="flex min-w-0 items-start gap-2">
-                              {bulk ? (
-                                <input
-                                  type="checkbox"
-                                  aria-label={`Select ${name}`}
-                                  checked={selected.has(c.id)}
-                                  onChange={() => onToggle(c.id)}
-                                  className="mt-1"
-                                />
-                              ) : null}
-                              <div className="min-w-0">
-                                <button type="button" onClick={() => setDetail(c)} className="text-left text-sm font-semibold text-slate-900 hover:underline">
-                                  {name}
-                                </button>
-                                <p className="truncate text-xs text-slate-500">{c.title ?? 'No title'}</p>
-                                <CompanyLine contact={c} className="text-xs" />
-                              </div>
-                            </div>
-                            <ScoreBadge score={c.score} />
-                          </div>
-                          {priority === 'high' ? <p className="mt-1 text-xs font-medium text-rose-700">High priority</p> : null}
-                          <div className="mt-2 flex flex-wrap gap-1">
-                            {prev ? (
-                              <Button size="sm" variant="secondary" aria-label={`Move ${name} back to ${prev.title}`} disabled={move.isPending} onClick={() => step(c, 'back', prev)}>
-                                ← Back
-                              </Button>
-                            ) : null}
-                            {next ? (
-                              <Button size="sm" variant="secondary" aria-label={`Move ${name} to ${next.title}`} disabled={move.isPending} onClick={() => step(c, 'forward', next)}>
-                                Next →
-                              </Button>
-                            ) : (
-                              <Button size="sm" aria-label={`Convert ${name} to customer`} disabled={convert.isPending} onClick={() => convert.mutate(c.id)}>
-                                Convert to Customer
-                              </Button>
-                            )}
-                          </div>
-                        </li>
-                      );
-                    })}
-                  </ul>
-                )}
-                {stage.count > stage.contacts.length ? (
-                  <p className="mt-2 text-xs text-slate-500">
-                    Showing {stage.contacts.length} of {stage.count}
-                  </p>
-                ) : null}
-              </section>
-            );
-          })}
+          {stages.map((stage, index) => (
+            <LeadColumn
+              key={stage.stage}
+              stage={stage}
+              prev={stages[index - 1]}
+              next={stages[index + 1]}
+              bulk={bulk}
+              selected={selected}
+              onToggle={onToggle}
+              onOpen={setDetail}
+              onStep={step}
+              onConvert={(c) => convert.mutate(c.id)}
+              moving={move.isPending}
+              converting={convert.isPending}
+            />
+          ))}
         </div>
       )}
       {detail ? (
