@@ -627,6 +627,22 @@ async fn board_and_customers(db: TestDb) {
     );
     assert_eq!(on_board.len(), 5);
 
+    // A column's first page and its "Show more" pages are one order: the board's two newest new
+    // leads, then the status filter's page from offset 2, are the whole column without a repeat.
+    let ids = |items: &[Value]| -> Vec<String> {
+        items
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let board = app.get_json(&u, "/api/leads/board?limit=2").await;
+    let first = ids(board[0]["contacts"].as_array().unwrap());
+    assert_eq!((first.len(), board[0]["count"].as_i64()), (2, Some(3)));
+    let (all, _) = list(&app, &u, "/api/contacts?status=new_lead&limit=3").await;
+    let (more, total) = list(&app, &u, "/api/contacts?status=new_lead&limit=2&offset=2").await;
+    assert_eq!(total, 3);
+    assert_eq!([first, ids(&more)].concat(), ids(&all));
+
     // Rounding: 81 and 90 average 85.5, shown as 86.
     exec(
         &app,

@@ -648,28 +648,26 @@ async fn lead_board(
     let db = &state.queue.db;
     let stats = db.contact_stage_stats().await?;
     let titles = ["New Leads", "Email Sent", "Meeting Scheduled", "Qualified"];
-    let mut stages = Vec::with_capacity(PIPELINE.len());
-    for (stage, title) in PIPELINE.into_iter().zip(titles) {
-        let filter = ContactFilter {
-            status: Some(stage.to_string()),
-            ..ContactFilter::default()
-        };
-        let rows = db
-            .contact_page(&ContactList {
-                filter: &filter,
-                limit,
-                offset: 0,
-            })
-            .await?;
-        let s = stats.iter().find(|s| s.status == stage);
-        stages.push(Stage {
-            stage,
-            title,
-            count: s.map_or(0, |s| s.count),
-            avg_score: s.and_then(StageStats::avg_score).unwrap_or(0),
-            high_priority: s.map_or(0, |s| s.high_priority),
-            contacts: views(rows),
-        });
+    let mut stages: Vec<Stage> = PIPELINE
+        .into_iter()
+        .zip(titles)
+        .map(|(stage, title)| {
+            let s = stats.iter().find(|s| s.status == stage);
+            Stage {
+                stage,
+                title,
+                count: s.map_or(0, |s| s.count),
+                avg_score: s.and_then(StageStats::avg_score).unwrap_or(0),
+                high_priority: s.map_or(0, |s| s.high_priority),
+                contacts: Vec::new(),
+            }
+        })
+        .collect();
+    // One statement for every column's cards, in board order within each.
+    for row in db.lead_board(limit).await? {
+        if let Some(stage) = stages.iter_mut().find(|s| s.stage == row.status) {
+            stage.contacts.push(row.into());
+        }
     }
     Ok(Json(stages))
 }

@@ -308,6 +308,32 @@ const ROLLUP_COUNT: Sql = sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM 
 const ROLLUP_STATUS_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup WHERE status = ?1");
 const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts c");
+/// One lead-board stage's newest contacts: a range of `contacts_status_created` (migration 0022).
+macro_rules! lead_board_part {
+    ($status:literal, $alias:literal) => {
+        concat!(
+            "SELECT * FROM (SELECT * FROM contacts WHERE status = '",
+            $status,
+            "' ORDER BY created_at DESC, id DESC LIMIT ?1) ",
+            $alias
+        )
+    };
+}
+/// The lead board's first page of each stage ([`crate::domain::contacts::PIPELINE`]) in one
+/// statement, newest first (the caller groups them by status).
+const LEAD_BOARD: Sql = sql!(concat!(
+    "SELECT ",
+    contact_columns!(),
+    " FROM (",
+    lead_board_part!("new_lead", "n"),
+    " UNION ALL ",
+    lead_board_part!("email_sent", "e"),
+    " UNION ALL ",
+    lead_board_part!("meeting_scheduled", "m"),
+    " UNION ALL ",
+    lead_board_part!("qualified", "q"),
+    ") c LEFT JOIN companies co ON co.id = c.company_id ORDER BY c.created_at DESC, c.id DESC"
+));
 /// Contacts with a facet key, kept by migration 0024's triggers; no row is no contact.
 const FACET_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM contact_facet_counts WHERE facet = ?1");
@@ -480,6 +506,10 @@ impl Db {
             self.contact_page(p).await?,
             self.contact_total(p.filter, p.offset).await?,
         ))
+    }
+    /// The newest `limit` contacts of each lead-board stage, newest first.
+    pub async fn lead_board(&self, limit: i64) -> Result<Vec<ContactRow>, sqlx::Error> {
+        fetch!(self, fetch_all, query_as(LEAD_BOARD), limit)
     }
     pub async fn contact_page(&self, p: &ContactList<'_>) -> Result<Vec<ContactRow>, sqlx::Error> {
         if let Some(key) = p.filter.facet_key() {
