@@ -545,12 +545,18 @@ async fn recounted(db: &Db) -> Counts {
             *a += b;
         }
     };
-    let contacts: Vec<(String, i32, Option<i64>, i64)> = fetch_rows(
+    let contacts: Vec<(String, i32, Option<i64>, i64, i64)> = fetch_rows(
         db,
-        "SELECT status, score, last_contacted_at, updated_at FROM contacts",
+        "SELECT status, score, last_contacted_at, updated_at, created_at FROM contacts",
     )
     .await;
-    for (status, score, last, updated) in contacts {
+    for (status, score, last, updated, created) in contacts {
+        if status == "customer" {
+            add(
+                format!("contacts.customer_created {}", created / DAY),
+                &[1, 0],
+            );
+        }
         let (score, reached) = (i64::from(score), i64::from(last.is_some()));
         add(
             format!("contact {status}"),
@@ -712,6 +718,22 @@ async fn rollups_match_a_recount(db: TestDb) {
         "UPDATE contacts SET score = score + 10 WHERE score BETWEEN 70 AND 80"
     );
     exec!(&app.db, "DELETE FROM contacts WHERE id LIKE 'R001%'");
+    // Customers won, lost and re-dated in bulk (the customers screen's "new this month").
+    exec!(
+        &app.db,
+        "UPDATE contacts SET status = 'customer' WHERE status = 'discovered' AND score > 90"
+    );
+    exec!(
+        &app.db,
+        "UPDATE contacts SET status = 'qualified' WHERE status = 'customer' AND score < 15"
+    );
+    exec!(
+        &app.db,
+        format!(
+            "UPDATE contacts SET created_at = created_at - {} WHERE status = 'customer' AND score BETWEEN 40 AND 50",
+            20 * day
+        )
+    );
     exec!(
         &app.db,
         "UPDATE companies SET state = NULL, score = 59 WHERE state = 'LA'"
@@ -721,6 +743,20 @@ async fn rollups_match_a_recount(db: TestDb) {
         "UPDATE companies SET revenue = NULL, employees = employees * 2, status = 'partner' WHERE state = 'TX' AND score > 80"
     );
     assert_eq!(stored_rollups(&app.db).await, recounted(&app.db).await);
+
+    // The customers screen's tiles read them too: "new this month" is the last 30 days.
+    let (s, stats) = send(user.get(app.url("/api/customers/stats"))).await;
+    assert_eq!(s, 200, "{stats}");
+    let since = now_ms() - 30 * day;
+    let created: Vec<(i64,)> = fetch_rows(
+        &app.db,
+        "SELECT created_at FROM contacts WHERE status = 'customer'",
+    )
+    .await;
+    let recent = created.iter().filter(|(at,)| *at >= since).count();
+    assert!(recent > 0, "the test's customers include recent ones");
+    assert_eq!(stats["newThisMonth"], json!(recent), "{stats}");
+    assert_eq!(stats["total"], json!(created.len()), "{stats}");
 
     // The customer report's summary and the scoring insights read those rollups.
     let (s, report) = send(user.get(app.url("/api/companies/report?state=TX&limit=5"))).await;
@@ -797,6 +833,23 @@ async fn rollups_match_a_recount(db: TestDb) {
     );
     let page: Vec<Value> = res.json().await.unwrap();
     assert_eq!(page.len(), 5);
+    // A short last page is the end of the list, a page past the end is counted: exact either way.
+    for (offset, rows) in [(matching - 2, 2), (matching + 10, 0)] {
+        let res = user
+            .get(app.url(&format!("/api/contacts?limit=5&offset={offset}&q=roll")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(total(&res), (matching, true), "offset {offset}");
+        let page: Vec<Value> = res.json().await.unwrap();
+        assert_eq!(page.len(), rows, "offset {offset}");
+    }
+    let res = user
+        .get(app.url("/api/companies?q=rollup%20baths"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(total(&res), (4, true), "a short first page");
     let res = user
         .get(app.url("/api/companies?state=TX&scoreBand=high"))
         .send()

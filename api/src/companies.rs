@@ -225,8 +225,8 @@ async fn company_list(
     let page: Page = state
         .read_cache
         .get_or_compute(key, || async {
-            let rows = db
-                .company_page(&CompanyList {
+            let (rows, total) = db
+                .company_list(&CompanyList {
                     filter: &filter,
                     limit,
                     offset,
@@ -240,7 +240,7 @@ async fn company_list(
                     c.contacts = Some(by.remove(&c.id).unwrap_or_default());
                 }
             }
-            Page::new(&items, db.company_total(&filter, offset).await?)
+            Page::new(&items, total)
         })
         .await?;
     Ok(axum::response::IntoResponse::into_response(page))

@@ -189,14 +189,14 @@ async fn contact_list(
         .get_or_compute(
             format!("contacts:page:{filter:?}:{limit}:{offset}"),
             || async {
-                let rows = db
-                    .contact_page(&ContactList {
+                let (rows, total) = db
+                    .contact_list(&ContactList {
                         filter: &filter,
                         limit,
                         offset,
                     })
                     .await?;
-                Page::new(&views(rows), db.contact_total(&filter, offset).await?)
+                Page::new(&views(rows), total)
             },
         )
         .await?;

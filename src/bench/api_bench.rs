@@ -52,7 +52,7 @@ pub struct Options {
     pub connections: usize,
     pub seconds: u64,
     pub phases: Vec<Phase>,
-    /// Only the groups whose name contains this.
+    /// Only the groups whose name contains this (or one of these, comma-separated).
     pub routes: Option<String>,
 }
 
@@ -858,7 +858,11 @@ pub async fn run(url: &DatabaseUrl, which: BenchDb, opts: Options) -> anyhow::Re
 
     let groups: Vec<Group> = groups(&seeded, &sizes)
         .into_iter()
-        .filter(|g| routes.as_deref().is_none_or(|r| g.name.contains(r)))
+        .filter(|g| {
+            routes
+                .as_deref()
+                .is_none_or(|r| r.split(',').any(|r| g.name.contains(r.trim())))
+        })
         .collect();
     if groups.is_empty() {
         bail!("--routes matches no route group");

@@ -60,7 +60,8 @@ pub enum BenchCommand {
             default_value = "cold,cached,mixed"
         )]
         phases: Vec<api_bench::Phase>,
-        /// Only the route groups whose name contains this (e.g. `contacts search`).
+        /// Only the route groups whose name contains this, or one of several separated by commas
+        /// (e.g. `contacts search,customer`).
         #[arg(long)]
         routes: Option<String>,
         #[arg(

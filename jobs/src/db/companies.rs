@@ -229,10 +229,12 @@ impl Db {
         &self,
         p: &CompanyList<'_>,
     ) -> Result<(Vec<CompanyRow>, Total), sqlx::Error> {
-        Ok((
-            self.company_page(p).await?,
-            self.company_total(p.filter, p.offset).await?,
-        ))
+        let page = self.company_page(p).await?;
+        let total = match Total::of_short_page(p.offset, p.limit, page.len()) {
+            Some(total) => total,
+            None => self.company_total(p.filter, p.offset).await?,
+        };
+        Ok((page, total))
     }
     pub async fn company_page(&self, p: &CompanyList<'_>) -> Result<Vec<CompanyRow>, sqlx::Error> {
         self.company_rows(COMPANY_PAGE, p).await

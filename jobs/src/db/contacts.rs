@@ -135,6 +135,16 @@ impl From<i64> for Total {
     }
 }
 
+impl Total {
+    /// A page that came back short ends the list (read in the same order), so its offset plus its
+    /// rows is the exact total and nothing needs counting: a search for a rare term or a miss
+    /// costs one query. An empty page past the first says nothing about where the list ends.
+    pub fn of_short_page(offset: i64, limit: i64, rows: usize) -> Option<Self> {
+        let rows = i64::try_from(rows).unwrap_or(i64::MAX);
+        (rows < limit && (rows > 0 || offset == 0)).then(|| offset.saturating_add(rows).into())
+    }
+}
+
 /// Matches counted at most past a page's offset for a filter the rollup cannot answer (search,
 /// role, region): counting further costs more than the page itself. The selection of "all
 /// matching" resolves on the server, and its preview gives the exact figure.
@@ -405,25 +415,34 @@ where
 }
 const CONTACT_IDS: Sql = sql!("SELECT id FROM contacts c");
 /// Followed by the list of company ids, then the number per company.
+/// The rank is read from `contacts_company_rank` alone (migration 0028); only the contacts shown
+/// are read from the table.
 const CONTACTS_BY_COMPANIES: Sql = sql!(concat!(
     "SELECT ",
     contact_columns!(),
     " FROM (
-         SELECT *, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY score DESC, created_at, id) AS rn
+         SELECT id AS ranked_id,
+                ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY score DESC, created_at, id) AS rn
          FROM contacts WHERE company_id"
 ));
-const CONTACTS_BY_COMPANIES_END: &str =
-    ") c LEFT JOIN companies co ON co.id = c.company_id WHERE c.rn <= ";
+const CONTACTS_BY_COMPANIES_END: &str = ") r JOIN contacts c ON c.id = r.ranked_id
+     LEFT JOIN companies co ON co.id = c.company_id WHERE r.rn <= ";
 /// From the rollup (migration 0022).
 const STAGE_STATS: Sql = sql!(
     "SELECT status, n AS count, score_sum, score80_n AS high_priority FROM contact_rollup
      WHERE status IN ('new_lead', 'email_sent', 'meeting_scheduled', 'qualified') AND n > 0"
 );
-/// Total and high value from the rollup; new ones from the (status, created_at) index.
+/// Total and high value from the rollup; new ones since a time as a [`DayWindow`] (?1..?6): whole
+/// days from `day_series` (migration 0028), the partial days from the (status, created_at) index.
 const CUSTOMER_STATS: Sql = sql!(
     "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) AS total,
             CAST(COALESCE(SUM(score85_n), 0) AS BIGINT) AS high_value,
-            (SELECT COUNT(*) FROM contacts WHERE status = 'customer' AND created_at >= ?1)
+            (SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM day_series
+                WHERE series = 'contacts.customer_created' AND day >= ?1 AND day < ?2)
+            + (SELECT COUNT(*) FROM contacts
+                WHERE status = 'customer' AND created_at >= ?3 AND created_at < ?4)
+            + (SELECT COUNT(*) FROM contacts
+                WHERE status = 'customer' AND created_at >= ?5 AND created_at < ?6)
                 AS new_this_month
      FROM contact_rollup WHERE status = 'customer'"
 );
@@ -502,10 +521,12 @@ impl Db {
         &self,
         p: &ContactList<'_>,
     ) -> Result<(Vec<ContactRow>, Total), sqlx::Error> {
-        Ok((
-            self.contact_page(p).await?,
-            self.contact_total(p.filter, p.offset).await?,
-        ))
+        let page = self.contact_page(p).await?;
+        let total = match Total::of_short_page(p.offset, p.limit, page.len()) {
+            Some(total) => total,
+            None => self.contact_total(p.filter, p.offset).await?,
+        };
+        Ok((page, total))
     }
     /// The newest `limit` contacts of each lead-board stage, newest first.
     pub async fn lead_board(&self, limit: i64) -> Result<Vec<ContactRow>, sqlx::Error> {
@@ -594,7 +615,7 @@ impl Db {
             ContactsDialect::push_in_list(&mut qb, company_ids);
             qb.push(CONTACTS_BY_COMPANIES_END)
                 .push_bind(per_company)
-                .push(" ORDER BY c.company_id, c.rn");
+                .push(" ORDER BY c.company_id, r.rn");
             qb.build_query_as().fetch_all(pool).await
         })
     }
@@ -604,7 +625,8 @@ impl Db {
     }
     /// Customers: total, high value, and created at or after `since`.
     pub async fn customer_stats(&self, since: i64) -> Result<CustomerStats, sqlx::Error> {
-        fetch!(self, fetch_one, query_as(CUSTOMER_STATS), since)
+        let [a, b, c, d, e, f] = super::metrics::DayWindow::new(since, i64::MAX).binds();
+        fetch!(self, fetch_one, query_as(CUSTOMER_STATS), a, b, c, d, e, f)
     }
     pub async fn contact_import_body(&self, id: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {
         fetch!(self, fetch_optional, query_scalar(IMPORT_BODY), id)

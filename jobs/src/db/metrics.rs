@@ -169,7 +169,7 @@ impl DayWindow {
         }
     }
 
-    fn binds(&self) -> [i64; 6] {
+    pub(super) fn binds(&self) -> [i64; 6] {
         [
             self.from_day,
             self.to_day,

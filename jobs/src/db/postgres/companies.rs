@@ -8,11 +8,9 @@ use crate::domain::like_pattern;
 // Differs: Postgres searches one expression under a pg_trgm index; SQLite an FTS5 trigram table.
 impl CompanySearch for Postgres {
     fn push_company_search(qb: &mut QueryBuilder<Postgres>, q: &str) {
-        // The same expression as the pg_trgm index (migration 0005), so it is used.
-        qb.push(
-            " AND lower(name || ' ' || coalesce(industry, '') || ' ' || coalesce(city, '') || ' ' || coalesce(state, '')) LIKE ",
-        )
-        .push_bind(like_pattern(q))
-        .push(" ESCAPE '\\'");
+        // The stored searched text under the pg_trgm index (migration 0029).
+        qb.push(" AND companies.search_text LIKE ")
+            .push_bind(like_pattern(q))
+            .push(" ESCAPE '\\'");
     }
 }

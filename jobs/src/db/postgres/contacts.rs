@@ -8,12 +8,10 @@ use crate::domain::like_pattern;
 impl ContactsDialect for Postgres {
     // Differs: Postgres searches one expression under a pg_trgm index; SQLite an FTS5 trigram table.
     fn push_contact_search(qb: &mut QueryBuilder<Postgres>, q: &str) {
-        // The same expression as the pg_trgm index (migration 0005), so it is used.
-        qb.push(
-            " AND lower(first_name || ' ' || last_name || ' ' || coalesce(email, '') || ' ' || coalesce(title, '')) LIKE ",
-        )
-        .push_bind(like_pattern(q))
-        .push(" ESCAPE '\\'");
+        // The stored searched text under the pg_trgm index (migration 0029).
+        qb.push(" AND c.search_text LIKE ")
+            .push_bind(like_pattern(q))
+            .push(" ESCAPE '\\'");
     }
 
     // Differs: see the SQLite twin; the list order with the search as a filter.
