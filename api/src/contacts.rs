@@ -29,7 +29,7 @@ use serde_json::json;
 use crate::enqueue::{accepted, trigger_job};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
-use crate::list::{Page, csv_download, paging, with_total};
+use crate::list::{BoardQuery, Page, csv_download, paging, with_total};
 use crate::targeting::{ContactListFilter, status_checked};
 use crate::validate::{field_error, merge_text, present};
 use crate::{Access, AppState, Routes};
@@ -620,11 +620,6 @@ async fn contact_convert(
         .await?
         .ok_or_else(not_found)?;
     Ok(Json(row.into()))
-}
-
-#[derive(Debug, Deserialize)]
-struct BoardQuery {
-    limit: Option<i64>,
 }
 
 #[derive(Debug, Serialize)]

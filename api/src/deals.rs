@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
-use crate::list::{csv_download, paging, with_total};
+use crate::list::{BoardQuery, csv_download, paging, with_total};
 use crate::validate::{Body, Field, Fields, Number, Text, check_refs, field_error};
 use crate::{Access, AppState, Routes};
 
@@ -202,11 +202,6 @@ async fn deal_list(
         rows.into_iter().map(DealView::from).collect(),
         total,
     ))
-}
-
-#[derive(Debug, Deserialize)]
-struct BoardQuery {
-    limit: Option<i64>,
 }
 
 /// A column of the deals board: every deal of the stage counted and summed, its newest shown.

@@ -23,6 +23,12 @@ pub(crate) fn paging(limit: Option<i64>, offset: Option<i64>) -> ApiResult<(i64,
     Ok((limit, offset))
 }
 
+/// A board's query (the lead board, the deals board): cards per column, checked like `limit`.
+#[derive(Debug, serde::Deserialize)]
+pub(crate) struct BoardQuery {
+    pub(crate) limit: Option<i64>,
+}
+
 /// A page of items with its total.
 pub(crate) fn with_total<T: Serialize>(items: Vec<T>, total: impl Into<Total>) -> Response {
     let mut headers = HeaderMap::new();
