@@ -5,7 +5,7 @@ use sqlx::{Postgres, QueryBuilder};
 use crate::db::CompanySearch;
 use crate::domain::like_pattern;
 
-// Differs: Postgres searches one expression under a pg_trgm index; SQLite an FTS5 trigram table.
+// Differs: Postgres searches one stored column under a pg_trgm index; SQLite an FTS5 trigram table.
 impl CompanySearch for Postgres {
     fn push_company_search(qb: &mut QueryBuilder<Postgres>, q: &str) {
         // The stored searched text under the pg_trgm index (migration 0029).

@@ -6,7 +6,7 @@ use crate::db::ContactsDialect;
 use crate::domain::like_pattern;
 
 impl ContactsDialect for Postgres {
-    // Differs: Postgres searches one expression under a pg_trgm index; SQLite an FTS5 trigram table.
+    // Differs: Postgres searches one stored column under a pg_trgm index; SQLite an FTS5 trigram table.
     fn push_contact_search(qb: &mut QueryBuilder<Postgres>, q: &str) {
         // The stored searched text under the pg_trgm index (migration 0029).
         qb.push(" AND c.search_text LIKE ")
