@@ -54,6 +54,8 @@ pub struct Options {
     pub phases: Vec<Phase>,
     /// Only the groups whose name contains this (or one of these, comma-separated).
     pub routes: Option<String>,
+    /// The database already holds a seeded bench (`--keep`): measure it as it is.
+    pub seeded: bool,
 }
 
 const WRITES_PER_SEC: u64 = 20;
@@ -286,6 +288,45 @@ async fn load(db: &Db, sizes: &Sizes) -> anyhow::Result<Seeded> {
         company_names: companies.into_iter().map(|c| c.name).collect(),
         contacts: sample,
     })
+}
+
+/// A kept database's sizes, company names and a sample of contacts spread over the table.
+async fn read_kept(db: &Db) -> anyhow::Result<(Seeded, Sizes)> {
+    let Db::Postgres(pools) = db else {
+        bail!("a kept bench database is a Postgres one");
+    };
+    let pool = pools.read();
+    let count = |table: &'static str| async move {
+        sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
+            .fetch_one(pool)
+            .await
+            .map(|n| usize::try_from(n).unwrap_or(0))
+    };
+    let sizes = Sizes {
+        contacts: count("contacts").await?,
+        companies: count("companies").await?,
+        deals: count("deals").await?,
+    };
+    let company_names = sqlx::query_scalar("SELECT name FROM companies")
+        .fetch_all(pool)
+        .await?;
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("SELECT id, status FROM contacts ORDER BY random() LIMIT $1")
+            .bind(i64::try_from(WRITE_SAMPLE)?)
+            .fetch_all(pool)
+            .await?;
+    let contacts = rows
+        .into_iter()
+        .map(|(id, status)| {
+            let i = STATUSES.iter().position(|s| *s == status).unwrap_or(0);
+            (id, i)
+        })
+        .collect();
+    let seeded = Seeded {
+        company_names,
+        contacts,
+    };
+    Ok((seeded, sizes))
 }
 
 #[derive(Clone, Copy)]
@@ -830,30 +871,45 @@ pub async fn run(url: &DatabaseUrl, which: BenchDb, opts: Options) -> anyhow::Re
         seconds,
         phases,
         routes,
+        seeded: reuse,
     } = opts;
     let db = Db::connect(url, 8).await?;
-    db.migrate().await?;
     let t = Instant::now();
-    let seeded = load(&db, &sizes).await?;
-    println!(
-        "loaded {} companies, {} contacts, {} deals in {:.1} s (bench process peak RSS {:.0} MB)",
-        sizes.companies,
-        sizes.contacts,
-        sizes.deals,
-        t.elapsed().as_secs_f64(),
-        super::peak_rss_mb()
-    );
-    jobs::auth::user_create(
-        &db,
-        jobs::auth::NewUser {
-            email: EMAIL,
-            password: PASSWORD,
-            first_name: None,
-            last_name: None,
-            is_admin: true,
-        },
-    )
-    .await?;
+    db.migrate().await?;
+    let (seeded, sizes) = if reuse {
+        let kept = read_kept(&db).await?;
+        println!(
+            "reused {} companies, {} contacts, {} deals (migrated in {:.1} s)",
+            kept.1.companies,
+            kept.1.contacts,
+            kept.1.deals,
+            t.elapsed().as_secs_f64()
+        );
+        kept
+    } else {
+        let t = Instant::now();
+        let seeded = load(&db, &sizes).await?;
+        println!(
+            "loaded {} companies, {} contacts, {} deals in {:.1} s (bench process peak RSS {:.0} MB)",
+            sizes.companies,
+            sizes.contacts,
+            sizes.deals,
+            t.elapsed().as_secs_f64(),
+            super::peak_rss_mb()
+        );
+        jobs::auth::user_create(
+            &db,
+            jobs::auth::NewUser {
+                email: EMAIL,
+                password: PASSWORD,
+                first_name: None,
+                last_name: None,
+                is_admin: true,
+            },
+        )
+        .await?;
+        (seeded, sizes)
+    };
     db.close().await;
 
     let groups: Vec<Group> = groups(&seeded, &sizes)

@@ -64,6 +64,11 @@ pub enum BenchCommand {
         /// (e.g. `contacts search,customer`).
         #[arg(long)]
         routes: Option<String>,
+        /// Postgres only: a database kept after the run under this name. The first run creates
+        /// and seeds it; later runs migrate it and measure without seeding (a 1,000,000-contact
+        /// seed takes most of an hour), and read the sizes from it.
+        #[arg(long)]
+        keep: Option<String>,
         #[arg(
             long,
             env = "TEST_DATABASE_URL",
@@ -187,9 +192,13 @@ pub async fn run(cmd: BenchCommand) -> anyhow::Result<()> {
             seconds,
             phases,
             routes,
+            keep,
             postgres_url,
         } => {
-            let scratch = Scratch::create(db, &postgres_url).await?;
+            let (scratch, seeded) = match keep {
+                Some(name) => Scratch::kept(db, &postgres_url, &name).await?,
+                None => (Scratch::create(db, &postgres_url).await?, false),
+            };
             let opts = api_bench::Options {
                 sizes: api_bench::Sizes {
                     contacts,
@@ -200,9 +209,14 @@ pub async fn run(cmd: BenchCommand) -> anyhow::Result<()> {
                 seconds,
                 phases,
                 routes,
+                seeded,
             };
             let result = api_bench::run(&scratch.url, db, opts).await;
-            scratch.drop_db().await;
+            if scratch.kept {
+                println!("kept database {}", scratch.name);
+            } else {
+                scratch.drop_db().await;
+            }
             result
         }
     }
@@ -214,6 +228,8 @@ pub(crate) struct Scratch {
     admin_url: Option<String>,
     name: String,
     _dir: Option<tempdir::Dir>,
+    /// Kept after the run (`bench api --keep`).
+    kept: bool,
 }
 
 mod api_bench;
@@ -249,6 +265,7 @@ impl Scratch {
                     admin_url: None,
                     name,
                     _dir: Some(tempdir::Dir(dir)),
+                    kept: false,
                 })
             }
             BenchDb::Postgres => {
@@ -265,9 +282,47 @@ impl Scratch {
                     admin_url: Some(postgres_url.to_string()),
                     name,
                     _dir: None,
+                    kept: false,
                 })
             }
         }
+    }
+
+    /// A Postgres database named `name`, created if it does not exist; true when it existed
+    /// (and so holds a seeded bench).
+    async fn kept(db: BenchDb, postgres_url: &str, name: &str) -> anyhow::Result<(Self, bool)> {
+        if !matches!(db, BenchDb::Postgres) {
+            bail!("--keep is for --db postgres");
+        }
+        if !name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        {
+            bail!("--keep: a name of lower-case letters, digits and underscores");
+        }
+        let mut conn = sqlx::PgConnection::connect(postgres_url)
+            .await
+            .context("TEST_DATABASE_URL: cannot reach Postgres")?;
+        let existed: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+                .bind(name)
+                .fetch_one(&mut conn)
+                .await?;
+        if !existed {
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                .execute(&mut conn)
+                .await?;
+        }
+        let mut url = url::Url::parse(postgres_url)?;
+        url.set_path(name);
+        let scratch = Self {
+            url: DatabaseUrl::parse(url.as_str())?,
+            admin_url: Some(postgres_url.to_string()),
+            name: name.to_string(),
+            _dir: None,
+            kept: true,
+        };
+        Ok((scratch, existed))
     }
 
     async fn drop_db(&self) {

@@ -9,6 +9,7 @@ use sqlx::QueryBuilder;
 
 use super::sql::Sql;
 use super::*;
+use crate::domain::like_pattern;
 
 /// The columns of [`ContactRow`], in its order, over [`with_company!`].
 macro_rules! contact_columns {
@@ -318,6 +319,9 @@ const ROLLUP_COUNT: Sql = sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM 
 const ROLLUP_STATUS_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup WHERE status = ?1");
 const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts c");
+/// Postgres only: a word (migration 0030) that holds the term and more than the cap's contacts.
+const SEARCH_WORD_OVER_CAP: &str = "SELECT EXISTS (SELECT 1 FROM contact_words
+    WHERE word LIKE $1 ESCAPE '\\' AND n > $2)";
 /// One lead-board stage's newest contacts: a range of `contacts_status_created` (migration 0022).
 macro_rules! lead_board_part {
     ($status:literal, $alias:literal) => {
@@ -574,6 +578,12 @@ impl Db {
             }),
             _ => {
                 let cap = offset.saturating_add(COUNT_CAP);
+                if self.search_passes_cap(f, cap).await? {
+                    return Ok(Total {
+                        n: cap,
+                        exact: false,
+                    });
+                }
                 let n: i64 = on_db!(self, pool, [q = CONTACT_COUNT_CAPPED], {
                     let mut count = QueryBuilder::new(q);
                     push_matches(&mut count, f, "1");
@@ -587,6 +597,23 @@ impl Db {
             }
         }?;
         Ok(n.into())
+    }
+    /// Whether a search alone (no other filter) is known to match more than `cap` contacts: on
+    /// Postgres, a word of the searched text that holds the term is held by more than `cap`
+    /// (migration 0030), so its capped count need not walk the trigram index's matches.
+    async fn search_passes_cap(&self, f: &ContactFilter, cap: i64) -> Result<bool, sqlx::Error> {
+        let only_search =
+            f.role.is_none() && f.status.is_none() && f.company_id.is_none() && f.states.is_none();
+        match (self, &f.q) {
+            (Db::Postgres(pools), Some(q)) if only_search => {
+                sqlx::query_scalar(SEARCH_WORD_OVER_CAP)
+                    .bind(like_pattern(q))
+                    .bind(cap)
+                    .fetch_one(pools.read())
+                    .await
+            }
+            _ => Ok(false),
+        }
     }
     /// The ids the list's filter matches (oldest first, at most `cap`): "select all N matching".
     pub async fn contact_ids_matching(
