@@ -276,7 +276,11 @@ impl Db {
             let mut count = QueryBuilder::new(q);
             push_filter(&mut count, f);
             count.push(" LIMIT ").push_bind(cap + 1).push(") capped");
-            count.build_query_scalar().fetch_one(pool).await
+            count
+                .build_query_scalar()
+                .persistent(keep_prepared(f.q.as_deref()))
+                .fetch_one(pool)
+                .await
         })?;
         Ok(Total {
             n: n.min(cap),
@@ -302,7 +306,10 @@ impl Db {
                 .push_bind(p.limit)
                 .push(" OFFSET ")
                 .push_bind(p.offset);
-            qb.build_query_as().fetch_all(pool).await
+            qb.build_query_as()
+                .persistent(keep_prepared(p.filter.q.as_deref()))
+                .fetch_all(pool)
+                .await
         })
     }
     pub async fn company_report_summary(

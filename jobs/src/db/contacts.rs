@@ -314,11 +314,73 @@ const CONTACT_GET_FOR_UPDATE: Sql = locking!(
 /// The list's page: the inner select (see [`push_page`]) is closed by `) c` and joined.
 const CONTACT_PAGE: Sql = sql!(concat!("SELECT ", contact_columns!(), " FROM ("));
 const CONTACT_PAGE_JOIN: &str = ") c LEFT JOIN companies co ON co.id = c.company_id";
+/// As [`CONTACT_PAGE_JOIN`] after an inner select of ids.
+const CONTACT_PAGE_BY_ID: &str =
+    ") p JOIN contacts c ON c.id = p.id LEFT JOIN companies co ON co.id = c.company_id";
 /// Kept by the triggers of migration 0022 in the write's transaction.
 const ROLLUP_COUNT: Sql = sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup");
 const ROLLUP_STATUS_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup WHERE status = ?1");
 const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts c");
+/// Postgres only: a term's words as `LIKE` patterns over whole words (migration 0030), when it has
+/// two or more and no digits (a digit's trigrams are rare, so the trigram index is quicker), in
+/// ASCII only (where Rust's letters and Postgres' `[[:alpha:]]` agree). A word at the term's start
+/// may end a longer word, one at its end may begin one; a word between other characters is whole.
+fn word_patterns(q: &str) -> Option<Vec<String>> {
+    let q = q.trim().to_lowercase();
+    if !q.is_ascii() || q.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut words = Vec::new();
+    let mut start = None;
+    for (i, ch) in q.char_indices().chain([(q.len(), ' ')]) {
+        match (ch.is_ascii_alphabetic() && i < q.len(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                let mut w = String::new();
+                if s == 0 {
+                    w.push('%');
+                }
+                w.push_str(&q[s..i]);
+                if i == q.len() {
+                    w.push('%');
+                }
+                words.push(w);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    (words.len() >= 2).then_some(words)
+}
+/// A word pattern's contacts, summed over the words it fits; the fewest over the term's words
+/// bounds what the words index reads. $1: the patterns.
+const WORD_POSTINGS: &str = "SELECT CAST(COALESCE(MIN(s), 0) AS BIGINT) FROM (
+    SELECT COALESCE(SUM(w.n), 0) AS s FROM unnest($1::text[]) WITH ORDINALITY AS t(pattern, i)
+    LEFT JOIN contact_words w ON w.n > 0 AND w.word LIKE t.pattern
+    GROUP BY t.i) per_word";
+/// Past this many contacts for its rarest word, a term's matches are many: its page walks the
+/// list's order and its count stops at the cap, as for one word.
+const WORD_POSTINGS_CAP: i64 = 100_000;
+/// As [`CONTACT_PAGE`], with the search's total on each row.
+const WORD_PAGE: &str = concat!("SELECT ", contact_columns!(), ", c.matches FROM (");
+/// The expression of `contacts_search_words` (migration 0030).
+const WORDS_OF_CONTACT: &str = "regexp_split_to_array(c.search_text, '[^[:alpha:]]+')";
+/// Whether a list's statement may be kept prepared: not with a search term. Postgres plans a kept
+/// statement once for any term after a few runs, and a plan for any term suits none: at 1,000,000
+/// contacts it walked the list's order for a rare pair of names or read the trigram index for a
+/// common name, and the search route did half the requests per second. Unkept, each statement is
+/// planned for its own term (pg_trgm's estimate of it).
+pub(crate) fn keep_prepared(q: Option<&str>) -> bool {
+    q.is_none()
+}
+/// A page's row and the total of its search.
+#[derive(sqlx::FromRow)]
+struct Counted {
+    #[sqlx(flatten)]
+    row: ContactRow,
+    matches: i64,
+}
 /// Postgres only: a word (migration 0030) that holds the term and more than the cap's contacts.
 const SEARCH_WORD_OVER_CAP: &str = "SELECT EXISTS (SELECT 1 FROM contact_words
     WHERE word LIKE $1 ESCAPE '\\' AND n > $2)";
@@ -400,12 +462,19 @@ where
     String: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
     i64: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
 {
-    // The inner order picks the page; the outer one keeps it after the join.
-    let (inner, outer) = if push_matches(qb, p.filter, "*") {
-        (" ORDER BY search_rank DESC", " ORDER BY c.search_rank DESC")
+    // The inner order picks the page; the outer one keeps it after the join. In list order the
+    // inner select reads ids only, so the rows it skips or checks (an offset, a search's misses)
+    // can come from an index alone; only the page's rows are read whole.
+    let (inner, join, outer) = if push_matches(qb, p.filter, "c.id") {
+        (
+            " ORDER BY search_rank DESC",
+            CONTACT_PAGE_JOIN,
+            " ORDER BY c.search_rank DESC",
+        )
     } else {
         (
             " ORDER BY created_at DESC, id DESC",
+            CONTACT_PAGE_BY_ID,
             " ORDER BY c.created_at DESC, c.id DESC",
         )
     };
@@ -414,7 +483,7 @@ where
         .push_bind(p.limit)
         .push(" OFFSET ")
         .push_bind(p.offset)
-        .push(CONTACT_PAGE_JOIN)
+        .push(join)
         .push(outer);
 }
 const CONTACT_IDS: Sql = sql!("SELECT id FROM contacts c");
@@ -525,6 +594,9 @@ impl Db {
         &self,
         p: &ContactList<'_>,
     ) -> Result<(Vec<ContactRow>, Total), sqlx::Error> {
+        if let Some(found) = self.contact_search_by_words(p).await? {
+            return Ok(found);
+        }
         let page = self.contact_page(p).await?;
         let total = match Total::of_short_page(p.offset, p.limit, page.len()) {
             Some(total) => total,
@@ -550,7 +622,10 @@ impl Db {
         on_db!(self, pool, [q = CONTACT_PAGE], {
             let mut qb = QueryBuilder::new(q);
             push_page(&mut qb, p);
-            qb.build_query_as().fetch_all(pool).await
+            qb.build_query_as()
+                .persistent(keep_prepared(p.filter.q.as_deref()))
+                .fetch_all(pool)
+                .await
         })
     }
     /// The list's total: from the rollup without a filter or by status alone, from the facet
@@ -588,7 +663,11 @@ impl Db {
                     let mut count = QueryBuilder::new(q);
                     push_matches(&mut count, f, "1");
                     count.push(" LIMIT ").push_bind(cap + 1).push(") capped");
-                    count.build_query_scalar().fetch_one(pool).await
+                    count
+                        .build_query_scalar()
+                        .persistent(keep_prepared(f.q.as_deref()))
+                        .fetch_one(pool)
+                        .await
                 })?;
                 return Ok(Total {
                     n: n.min(cap),
@@ -614,6 +693,65 @@ impl Db {
             }
             _ => Ok(false),
         }
+    }
+    /// On Postgres, a search of several words alone (no other filter) narrowed by its words
+    /// (migration 0030) when each has at most [`WORD_POSTINGS_CAP`] contacts: one statement reads
+    /// the matches once for the page and the exact total. None where it does not apply, or for a
+    /// page past the end (its total is then counted as for any list).
+    async fn contact_search_by_words(
+        &self,
+        p: &ContactList<'_>,
+    ) -> Result<Option<(Vec<ContactRow>, Total)>, sqlx::Error> {
+        let f = p.filter;
+        let only_search =
+            f.role.is_none() && f.status.is_none() && f.company_id.is_none() && f.states.is_none();
+        let (Db::Postgres(pools), Some(q), true) = (self, &f.q, only_search) else {
+            return Ok(None);
+        };
+        let Some(words) = word_patterns(q) else {
+            return Ok(None);
+        };
+        let pool = pools.read();
+        let fewest: i64 = sqlx::query_scalar(WORD_POSTINGS)
+            .bind(&words)
+            .fetch_one(pool)
+            .await?;
+        if fewest > WORD_POSTINGS_CAP {
+            return Ok(None);
+        }
+        let mut qb = QueryBuilder::<sqlx::Postgres>::new(
+            "WITH m AS MATERIALIZED (SELECT id, created_at FROM contacts c WHERE TRUE",
+        );
+        for word in &words {
+            qb.push(" AND ")
+                .push(WORDS_OF_CONTACT)
+                .push(" && ARRAY(SELECT word FROM contact_words WHERE n > 0 AND word LIKE ")
+                .push_bind(word.clone())
+                .push(" ESCAPE '\\')");
+        }
+        qb.push(" AND c.search_text LIKE ")
+            .push_bind(like_pattern(q))
+            .push(" ESCAPE '\\') ")
+            .push(WORD_PAGE)
+            .push("SELECT c.*, (SELECT COUNT(*) FROM m) AS matches FROM (SELECT id FROM m")
+            .push(" ORDER BY created_at DESC, id DESC LIMIT ")
+            .push_bind(p.limit)
+            .push(" OFFSET ")
+            .push_bind(p.offset)
+            .push(") p JOIN contacts c ON c.id = p.id")
+            .push(CONTACT_PAGE_JOIN)
+            .push(" ORDER BY c.created_at DESC, c.id DESC");
+        let rows: Vec<Counted> = qb
+            .build_query_as()
+            .persistent(false)
+            .fetch_all(pool)
+            .await?;
+        let total = match rows.first() {
+            Some(row) => Total::from(row.matches),
+            None if p.offset == 0 => Total::from(0),
+            None => return Ok(None),
+        };
+        Ok(Some((rows.into_iter().map(|r| r.row).collect(), total)))
     }
     /// The ids the list's filter matches (oldest first, at most `cap`): "select all N matching".
     pub async fn contact_ids_matching(
@@ -775,5 +913,37 @@ impl Tx {
             p.created_at
         )
         .map(|_| ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::word_patterns;
+
+    #[test]
+    fn a_terms_words_fit_the_words_that_hold_it() {
+        // The first word may end a longer one, the last begin one; words between are whole.
+        assert_eq!(
+            word_patterns(" Maria Garcia "),
+            Some(vec!["%maria".into(), "garcia%".into()])
+        );
+        assert_eq!(
+            word_patterns("ann-marie o'neil"),
+            Some(vec![
+                "%ann".into(),
+                "marie".into(),
+                "o".into(),
+                "neil%".into()
+            ])
+        );
+        // Bounded by other characters in the term, a word is whole on that side.
+        assert_eq!(
+            word_patterns(".lee smith."),
+            Some(vec!["lee".into(), "smith".into()])
+        );
+        // One word, digits or letters beyond ASCII: the trigram index answers.
+        assert_eq!(word_patterns("garcia"), None);
+        assert_eq!(word_patterns("maria.garcia.12"), None);
+        assert_eq!(word_patterns("josé garcía"), None);
     }
 }
