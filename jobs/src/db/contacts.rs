@@ -719,6 +719,10 @@ impl Db {
         if fewest > WORD_POSTINGS_CAP {
             return Ok(None);
         }
+        // A word of the term that no contact's word fits: nothing matches.
+        if fewest == 0 {
+            return Ok(Some((Vec::new(), Total::from(0))));
+        }
         let mut qb = QueryBuilder::<sqlx::Postgres>::new(
             "WITH m AS MATERIALIZED (SELECT id, created_at FROM contacts c WHERE TRUE",
         );
