@@ -973,6 +973,12 @@ async fn web_fallback(db: TestDb) {
     let index = format!("<!doctype html><html><body>{marker}</body></html>");
     std::fs::write(dist.join("index.html"), &index).expect("index.html");
     std::fs::write(dist.join("app.js"), "console.log('app')").expect("app.js");
+    // What the web build writes: the addresses its router serves.
+    std::fs::write(
+        dist.join("routes.json"),
+        r#"["/", "/admin/jobs", "/contacts"]"#,
+    )
+    .expect("routes.json");
     let app = TestApp::spawn(
         &db,
         AppOptions {
@@ -983,9 +989,17 @@ async fn web_fallback(db: TestDb) {
     )
     .await;
     let c = app.anonymous();
-    for path in ["/", "/admin/jobs", "/some/client/route"] {
+    // The app's addresses are pages; any other is its not-found page, and says so (issue 23).
+    for (path, status) in [
+        ("/", 200),
+        ("/admin/jobs", 200),
+        ("/contacts/", 200),
+        ("/some/client/route", 404),
+        ("/contacts/nope", 404),
+        ("/app.js/x", 404),
+    ] {
         let res = c.get(app.url(path)).send().await.expect("page");
-        assert_eq!(res.status(), 200, "{path}");
+        assert_eq!(res.status(), status, "{path}");
         let body = res.text().await.expect("text");
         assert!(
             body.contains(&marker),

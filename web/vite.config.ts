@@ -2,12 +2,23 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+import { appRoutePaths } from './src/config/paths';
 
 const apiTarget = process.env.VITE_API_PROXY_TARGET ?? 'http://127.0.0.1:8080';
 
+/** Writes `routes.json`: the server answers addresses outside it (and `/api`) with HTTP 404. */
+const routeList = (): Plugin => ({
+  name: 'prospector-route-list',
+  apply: 'build',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: 'routes.json', source: JSON.stringify(appRoutePaths()) });
+  },
+});
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), routeList()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -79,6 +79,8 @@ pub struct AppState {
     /// Limits of the public calls (login, lead form); see [`limit`].
     pub(crate) limits: Arc<limit::Limits>,
     pub read_cache: Arc<cache::ReadCache>,
+    /// The web app's addresses (see [`web`]).
+    pub(crate) web_routes: Arc<web::WebRoutes>,
 }
 
 impl AppState {
@@ -88,6 +90,7 @@ impl AppState {
         Self {
             limits,
             read_cache: Arc::new(cache::ReadCache::new(config.read_cache_ttl)),
+            web_routes: Arc::new(web::WebRoutes::load(&config.web_dist)),
             queue,
             config,
             metrics,

@@ -45,7 +45,9 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
   page.on('console', (msg) => {
     // Signed out, the session probes (GET /api/auth/user, /api/admin/user) answer 401 by design; Chromium logs them.
     const probe = /\/api\/(admin|auth)\/user$/.test(msg.location().url) && msg.text().includes('401');
-    if (msg.type() === 'error' && !probe) consoleErrors.push(`${msg.text()} (${msg.location().url})`);
+    // The unknown address below is answered 404 on purpose; Chromium logs that too.
+    const unknown = msg.location().url.includes('/no-such-page-') && msg.text().includes('404');
+    if (msg.type() === 'error' && !probe && !unknown) consoleErrors.push(`${msg.text()} (${msg.location().url})`);
   });
   page.on('pageerror', (error) => consoleErrors.push(String(error)));
 
@@ -63,6 +65,16 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
       await page.waitForURL((url) => url.pathname === '/thank-you');
       await page.getByRole('heading', { level: 1, name: 'Thank you!' }).waitFor();
       await shot(page, '00-thank-you');
+    });
+
+    await t.test('an unknown address is the not-found page, answered with HTTP 404', async () => {
+      const missing = await page.goto(`/no-such-page-${RUN}`);
+      assert.equal(missing?.status(), 404);
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+      await page.getByRole('link', { name: 'Go to the start page' }).click();
+      await page.getByText('Turn More Prospects Into Paying Customers').waitFor();
+      const known = await page.goto('/dealers');
+      assert.equal(known?.status(), 200);
     });
 
     await t.test('the landing page and the admin login', async () => {

@@ -88,3 +88,21 @@ export function screenHref(name: ScreenName, pathname: string, search = ''): str
   const target = paths.screens[name];
   return (isAdminPath(pathname) ? target.adminPath : target.path) + search;
 }
+
+/**
+ * Every address the router serves. The build writes it to `dist/routes.json`, and the server
+ * answers any other address outside `/api` with the not-found page and HTTP 404.
+ */
+export function appRoutePaths(): string[] {
+  const screens = Object.values(paths.screens).flatMap((s: Screen) => [s.path, s.adminPath]);
+  return [
+    ...new Set([
+      ...screens,
+      paths.adminDashboard,
+      ...paths.legacyOps,
+      paths.auth.login.path,
+      paths.auth.userLogin.path,
+      ...Object.values(paths.public),
+    ]),
+  ].sort();
+}
