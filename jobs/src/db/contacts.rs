@@ -93,6 +93,14 @@ const ROLE_WORDS: [&str; 7] = [
 ];
 
 impl ContactFilter {
+    /// The search term when it is the only condition (what migration 0030's words can answer).
+    fn search_alone(&self) -> Option<&str> {
+        let alone = self.role.is_none()
+            && self.status.is_none()
+            && self.company_id.is_none()
+            && self.states.is_none();
+        self.q.as_deref().filter(|_| alone)
+    }
     /// The filter as one facet key of migrations 0024 and 0025 when every condition it has is a
     /// facet (no search, no company, a role that is one of the role words) and it has a role or a
     /// region; status alone reads its own index and rollup. Several facets make the combination's
@@ -681,10 +689,8 @@ impl Db {
     /// Postgres, a word of the searched text that holds the term is held by more than `cap`
     /// (migration 0030), so its capped count need not walk the trigram index's matches.
     async fn search_passes_cap(&self, f: &ContactFilter, cap: i64) -> Result<bool, sqlx::Error> {
-        let only_search =
-            f.role.is_none() && f.status.is_none() && f.company_id.is_none() && f.states.is_none();
-        match (self, &f.q) {
-            (Db::Postgres(pools), Some(q)) if only_search => {
+        match (self, f.search_alone()) {
+            (Db::Postgres(pools), Some(q)) => {
                 sqlx::query_scalar(SEARCH_WORD_OVER_CAP)
                     .bind(like_pattern(q))
                     .bind(cap)
@@ -703,9 +709,7 @@ impl Db {
         p: &ContactList<'_>,
     ) -> Result<Option<(Vec<ContactRow>, Total)>, sqlx::Error> {
         let f = p.filter;
-        let only_search =
-            f.role.is_none() && f.status.is_none() && f.company_id.is_none() && f.states.is_none();
-        let (Db::Postgres(pools), Some(q), true) = (self, &f.q, only_search) else {
+        let (Db::Postgres(pools), Some(q)) = (self, f.search_alone()) else {
             return Ok(None);
         };
         let Some(words) = word_patterns(q) else {
