@@ -168,14 +168,15 @@ async fn totals_defaults_list_and_filters(tdb: TestDb) {
         "stored as integers of cents"
     );
 
-    // Defaults: number from the clock, today, tax 8.5 when the field is emptied, 5 line items fine.
+    // Defaults: the year's first number, today, tax 8.5 when the field is emptied, 5 line items fine.
     let mut minimal = json!({
         "customerName": "Blue Ridge Remodeling",
         "taxRate": "",
         "lineItems": (0..5).map(|i| json!({ "description": format!("Line {i}"), "quantity": 2, "unitPrice": "0.10" })).collect::<Vec<_>>(),
     });
     let d = create(&app, &c, &minimal).await;
-    assert!(d["invoiceNumber"].as_str().unwrap().starts_with("INV-"));
+    let year = chrono::Utc::now().date_naive().format("%Y").to_string();
+    assert_eq!(d["invoiceNumber"], format!("INV-{year}-0001"));
     assert_eq!(d["taxRate"], 8.5);
     assert_eq!(d["date"], chrono::Utc::now().date_naive().to_string());
     assert_eq!(d["totals"]["subtotal"], 1.0);
@@ -226,6 +227,67 @@ async fn totals_defaults_list_and_filters(tdb: TestDb) {
     assert_eq!(status, 400);
     let (status, _) = send(app.anonymous().get(app.url("/api/invoices"))).await;
     assert_eq!(status, 401);
+    app.stop().await;
+}
+
+/// Numbers left blank run in series per year of the invoice date, skipping typed ones, and saves
+/// at the same moment never share one.
+async fn blank_numbers_run_in_series(tdb: TestDb) {
+    let app = TestApp::idle(&tdb).await;
+    let c = app.user().await;
+    let dated = |date: &str| {
+        let mut v = valid_invoice("");
+        v["date"] = json!(date);
+        v
+    };
+    let next = |date: &str| {
+        let url = app.url(&format!("/api/invoices/next-number?date={date}"));
+        let c = c.clone();
+        async move { send(c.get(url)).await }
+    };
+    assert_eq!(next("2026-03-01").await.1["invoiceNumber"], "INV-2026-0001");
+    assert_eq!(
+        create(&app, &c, &dated("2026-03-01")).await["invoiceNumber"],
+        "INV-2026-0001"
+    );
+    create(&app, &c, &valid_invoice("INV-2026-0041")).await;
+    create(&app, &c, &valid_invoice("INV-2026-TEMP")).await;
+    let at_once = futures::future::join_all((0..4).map(|_| {
+        let body = dated("2026-12-31");
+        let c = c.clone();
+        let url = app.url("/api/invoices");
+        async move { send(c.post(url).json(&body)).await }
+    }))
+    .await;
+    let mut numbers: Vec<String> = at_once
+        .iter()
+        .map(|(status, v)| {
+            assert_eq!(*status, 201, "{v}");
+            v["invoiceNumber"].as_str().unwrap().to_string()
+        })
+        .collect();
+    numbers.sort();
+    assert_eq!(
+        numbers,
+        [
+            "INV-2026-0042",
+            "INV-2026-0043",
+            "INV-2026-0044",
+            "INV-2026-0045"
+        ]
+    );
+    assert_eq!(
+        create(&app, &c, &dated("2027-01-02")).await["invoiceNumber"],
+        "INV-2027-0001",
+        "a new year starts a new series"
+    );
+    assert_eq!(invoice_count(&app).await, 8);
+    assert_eq!(next("2026-06-30").await.1["invoiceNumber"], "INV-2026-0046");
+    let (status, v) = next("June").await;
+    assert_eq!(
+        (status, v["message"].as_str()),
+        (400, Some("date must be a date (YYYY-MM-DD)"))
+    );
     app.stop().await;
 }
 
@@ -748,6 +810,7 @@ async fn catalog_upload_refuses_hostile_files(tdb: TestDb) {
 both_backends!(
     invoice_form_messages_and_nothing_written,
     totals_defaults_list_and_filters,
+    blank_numbers_run_in_series,
     status_changes_and_paid_is_final,
     pdf_download_named_by_number,
     stripe_payment_and_webhook,

@@ -13,7 +13,7 @@ use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use chrono::{Duration as Days, NaiveDate};
+use chrono::{Datelike, Duration as Days, NaiveDate};
 use jobs::db::{
     CatalogRow, InvoiceFilter, InvoiceInsertError, InvoiceItemRow, InvoiceRow, PaymentRow,
     PaymentSettle,
@@ -46,6 +46,11 @@ pub(crate) fn routes() -> Routes {
         .get("/api/invoices", Access::User, invoice_list)
         .post("/api/invoices", Access::User, invoice_create)
         .body::<InvoiceBody>()
+        .get(
+            "/api/invoices/next-number",
+            Access::User,
+            invoice_next_number,
+        )
         .get("/api/invoices/{id}", Access::User, invoice_get)
         .patch("/api/invoices/{id}", Access::User, invoice_status)
         .body::<StatusBody>()
@@ -192,6 +197,25 @@ async fn invoice_get(
 ) -> ApiResult<axum::Json<Value>> {
     let (invoice, items) = load(&state, &id).await?;
     Ok(axum::Json(invoice_json(&invoice, &items)))
+}
+
+#[derive(Debug, Deserialize)]
+struct NextNumberQuery {
+    date: Option<String>,
+}
+
+/// The number a blank save would take now (`INV-2026-0007`), for the form to show; the save
+/// itself takes the next free one then.
+async fn invoice_next_number(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Query(q): Query<NextNumberQuery>,
+) -> ApiResult<axum::Json<Value>> {
+    let date = date_param("date", q.date.as_deref())?
+        .and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
+        .unwrap_or_else(|| chrono::Utc::now().date_naive());
+    let number = state.queue.db.invoice_next_number(date.year()).await?;
+    Ok(axum::Json(json!({ "invoiceNumber": number })))
 }
 
 // ---- create ----
@@ -396,11 +420,12 @@ async fn invoice_create(
     let customer_phone = f.text("customerPhone", &body.customer_phone).flatten();
     let billing_address = f.text("billingAddress", &body.billing_address).flatten();
     let notes = f.text("notes", &body.notes).flatten();
-    let invoice_number = f
-        .text("invoiceNumber", &body.invoice_number)
-        .flatten()
-        .unwrap_or_else(|| format!("INV-{}", now_ms()));
-    if invoice_number.chars().count() > 64 {
+    // Left blank, the number is the next of the invoice year's series (INV-2026-0001).
+    let typed_number = f.text("invoiceNumber", &body.invoice_number).flatten();
+    if typed_number
+        .as_ref()
+        .is_some_and(|n| n.chars().count() > 64)
+    {
         f.error("invoiceNumber", "Invoice number is too long (at most 64)");
     }
     // An emptied tax field means the default (the seed resets it to 8.5).
@@ -440,9 +465,9 @@ async fn invoice_create(
         .ok_or_else(|| field_error("lineItems", "The invoice total is too large"))?;
     let now = now_ms();
     let id = ulid::Ulid::new().to_string();
-    let invoice = InvoiceRow {
+    let mut invoice = InvoiceRow {
         id: id.clone(),
-        invoice_number,
+        invoice_number: String::new(),
         customer_name,
         customer_email,
         customer_phone,
@@ -474,21 +499,38 @@ async fn invoice_create(
             total_cents: l.quantity * l.unit_cents,
         })
         .collect();
-    let mut tx = state.queue.begin().await?;
-    match tx.tx().invoice_insert(&invoice, &items).await {
-        Ok(()) => {}
-        Err(InvoiceInsertError::DuplicateNumber) => {
-            return Err(ApiError::conflict("Invoice number already exists"));
+    let mut attempts = 0;
+    let inserted = loop {
+        invoice.invoice_number = match &typed_number {
+            Some(n) => n.clone(),
+            None => state.queue.db.invoice_next_number(date.year()).await?,
+        };
+        let mut tx = state.queue.begin().await?;
+        match tx.tx().invoice_insert(&invoice, &items).await {
+            Ok(()) => {}
+            // Another save took the number this one was given: take the next.
+            Err(InvoiceInsertError::DuplicateNumber)
+                if typed_number.is_none() && attempts < NUMBER_ATTEMPTS =>
+            {
+                attempts += 1;
+                continue;
+            }
+            Err(InvoiceInsertError::DuplicateNumber) => {
+                return Err(ApiError::conflict("Invoice number already exists"));
+            }
+            Err(InvoiceInsertError::Db(e)) => return Err(e.into()),
         }
-        Err(InvoiceInsertError::Db(e)) => return Err(e.into()),
-    }
-    let job = pdf_job(&invoice);
-    let inserted = tx.enqueue(job).await?;
-    tx.commit().await?;
+        let inserted = tx.enqueue(pdf_job(&invoice)).await?;
+        tx.commit().await?;
+        break inserted;
+    };
     let mut out = invoice_json(&invoice, &items);
     out["pdfJobId"] = json!(inserted.id);
     Ok((StatusCode::CREATED, axum::Json(out)).into_response())
 }
+
+/// Saves at once that were given the same assigned number: each retry takes the next free one.
+const NUMBER_ATTEMPTS: u32 = 5;
 
 /// The rendering of this version of the invoice; asked twice, it is one job.
 fn pdf_job(i: &InvoiceRow) -> NewJob {

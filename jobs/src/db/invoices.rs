@@ -90,6 +90,11 @@ const INVOICE_GET: Sql = sql!(concat!(
     invoice_columns!(),
     " FROM invoices WHERE id = ?1 OR invoice_number = ?1"
 ));
+/// A year's numbers, longest then highest first; LIKE's `_`/`%` cannot occur in the prefix.
+const NUMBERS_OF_YEAR: Sql = sql!(
+    "SELECT invoice_number FROM invoices WHERE invoice_number LIKE ?1
+     ORDER BY length(invoice_number) DESC, invoice_number DESC LIMIT 200"
+);
 /// The list's page and count; [`invoice_where`] adds the filters.
 const INVOICE_PAGE: Sql = sql!(concat!("SELECT ", invoice_columns!(), " FROM invoices"));
 const INVOICE_COUNT: Sql = sql!("SELECT COUNT(*) FROM invoices");
@@ -256,6 +261,16 @@ impl Db {
     /// By id, or by invoice number.
     pub async fn invoice_get(&self, id: &str) -> Result<Option<InvoiceRow>, sqlx::Error> {
         fetch!(self, fetch_optional, query_as(INVOICE_GET), id)
+    }
+    /// The next free number of the year's series (`INV-2026-0007`). Two saves at once may be
+    /// told the same one: the unique index refuses the second, and the caller asks again.
+    pub async fn invoice_next_number(&self, year: i32) -> Result<String, sqlx::Error> {
+        let pattern = format!("{}%", crate::domain::invoices::number_prefix(year));
+        let taken: Vec<String> = fetch!(self, fetch_all, query_scalar(NUMBERS_OF_YEAR), pattern)?;
+        Ok(crate::domain::invoices::next_number(
+            year,
+            taken.iter().map(String::as_str),
+        ))
     }
     /// A page of invoices, newest first, with the total number that match.
     pub async fn invoice_list(

@@ -10,6 +10,25 @@ pub const DUE_DAYS: i64 = 30;
 /// The seed's demo allowed 3 line items; a real invoice may have many, within reason.
 pub const MAX_LINE_ITEMS: usize = 200;
 
+/// The prefix of a year's invoice numbers: `INV-2026-`.
+pub fn number_prefix(year: i32) -> String {
+    format!("INV-{year}-")
+}
+
+/// The number after the highest of a year's series (`INV-2026-0001`, `-0002`, …; four digits,
+/// more once past 9,999). Numbers a user typed that do not end in digits are not part of it.
+pub fn next_number<'a>(year: i32, taken: impl IntoIterator<Item = &'a str>) -> String {
+    let prefix = number_prefix(year);
+    let last = taken
+        .into_iter()
+        .filter_map(|n| n.strip_prefix(prefix.as_str()))
+        .filter(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+        .filter_map(|rest| rest.parse::<u64>().ok())
+        .max()
+        .unwrap_or(0);
+    format!("{prefix}{:04}", last.saturating_add(1))
+}
+
 /// A decimal amount of dollars ("19.99", 19.99, 20) as cents; at most two decimals, not negative.
 pub fn cents(text: &str) -> Option<i64> {
     let t = text.trim();
@@ -97,6 +116,22 @@ mod tests {
         assert_eq!(tax_milli("100.001"), None);
         assert_eq!(dollars(123_450), "1234.50");
         assert_eq!(dollars(5), "0.05");
+    }
+
+    #[test]
+    fn numbers_run_per_year_in_order_and_skip_typed_ones() {
+        assert_eq!(next_number(2026, []), "INV-2026-0001");
+        let taken = [
+            "INV-2026-0001",
+            "INV-2026-0009",
+            "INV-2026-0010",
+            "INV-2026-ABC",
+            "INV-2025-0042",
+        ];
+        assert_eq!(next_number(2026, taken), "INV-2026-0011");
+        assert_eq!(next_number(2025, taken), "INV-2025-0043");
+        assert_eq!(next_number(2026, ["INV-2026-9999"]), "INV-2026-10000");
+        assert_eq!(next_number(2026, ["INV-2026-"]), "INV-2026-0001");
     }
 
     #[test]

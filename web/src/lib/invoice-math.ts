@@ -45,9 +45,6 @@ export const formatCents = (cents: number): string => usd.format(cents / 100);
 /** Dollars (as the api answers) as "$1,234.50". */
 export const formatUsd = (dollars: number): string => usd.format(dollars);
 
-/** The seed's default number: timestamp-based. */
-export const defaultInvoiceNumber = (now = Date.now()): string => `INV-${now}`;
-
 /** `YYYY-MM-DD` of `date` plus `days`, in local time. */
 export function isoDate(date: Date, days = 0): string {
   const d = new Date(date.getFullYear(), date.getMonth(), date.getDate() + days);

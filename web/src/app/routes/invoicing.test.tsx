@@ -84,9 +84,14 @@ describe('Invoicing', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This invoice has no customer email');
     expect(db.invoices).toHaveLength(0);
 
+    // The number is left blank: the field shows the one it will get, and the save is given it.
+    const year = new Date().getFullYear();
+    await waitFor(() => expect(within(form).getByLabelText('Invoice number')).toHaveAttribute('placeholder', `INV-${year}-0001`));
+    expect(within(form).getByLabelText('Invoice number')).toHaveAccessibleDescription(`Left blank, it gets the next number (INV-${year}-0001).`);
     await user.type(within(form).getByLabelText('Customer email'), 'buyer@sunrise.test');
     await user.click(within(form).getByRole('button', { name: 'Send Invoice' }));
-    await waitFor(() => expect(document.body.textContent).toContain('is being emailed to buyer@sunrise.test'));
+    await waitFor(() => expect(document.body.textContent).toContain(`INV-${year}-0001 is being emailed to buyer@sunrise.test`));
+    await waitFor(() => expect(within(form).getByLabelText('Invoice number')).toHaveAttribute('placeholder', `INV-${year}-0002`));
     expect(db.invoiceSends).toEqual([db.invoices[0]?.id]);
     expect(within(form).getByLabelText('Customer name')).toHaveValue('');
     // Another send waits for this one's job.

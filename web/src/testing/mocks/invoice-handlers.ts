@@ -43,6 +43,13 @@ export function makeInvoice(input: Partial<InvoiceInput> & { status?: InvoiceSta
   return inv;
 }
 
+/** As the server numbers a blank invoice: the next of the year's `INV-YYYY-NNNN` series. */
+function nextNumber(year: string): string {
+  const prefix = `INV-${year}-`;
+  const last = Math.max(0, ...db.invoices.map((i) => i.invoiceNumber).filter((n) => /^\d+$/.test(n.slice(prefix.length)) && n.startsWith(prefix)).map((n) => Number(n.slice(prefix.length))));
+  return `${prefix}${String(last + 1).padStart(4, '0')}`;
+}
+
 export const UPLOADED_PRODUCTS: [string, number][] = [
   ['Shower Seat', 249.99],
   ['Grab Bar', 39.5],
@@ -64,8 +71,13 @@ export const invoiceHandlers = [
     );
     return HttpResponse.json(rows, { headers: { 'X-Total-Count': String(rows.length) } });
   })),
+  http.get('/api/invoices/next-number', authed(({ request }) => {
+    const year = (new URL(request.url).searchParams.get('date') ?? '2026').slice(0, 4);
+    return HttpResponse.json({ invoiceNumber: nextNumber(year) });
+  })),
   http.post('/api/invoices', authed(async ({ request }) => {
-    const body = (await request.json()) as InvoiceInput;
+    const input = (await request.json()) as InvoiceInput;
+    const body = { ...input, invoiceNumber: input.invoiceNumber.trim() || nextNumber(input.date.slice(0, 4)) };
     if (!body.customerName.trim()) {
       return HttpResponse.json({ message: 'Customer name is required', errors: { customerName: 'Customer name is required' } }, { status: 422 });
     }

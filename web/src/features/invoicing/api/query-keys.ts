@@ -6,4 +6,6 @@ export const invoiceKeys = {
   lists: () => [...invoiceKeys.all, 'list'] as const,
   list: (f: InvoiceFilters) => [...invoiceKeys.lists(), f] as const,
   catalog: () => [...invoiceKeys.all, 'catalog'] as const,
+  /** Per year of the invoice date: each year has its own series. */
+  nextNumber: (year: string) => [...invoiceKeys.all, 'next-number', year] as const,
 };

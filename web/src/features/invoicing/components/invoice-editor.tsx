@@ -13,6 +13,7 @@ import { toast } from '@/stores/toasts';
 import { useCreateInvoice, type InvoiceInput } from '../api/create-invoice';
 import { useCreatePaymentIntent } from '../api/create-payment-intent';
 import { downloadInvoicePdf } from '../api/download-invoice-pdf';
+import { useNextInvoiceNumber } from '../api/get-next-number';
 import { invoiceKeys } from '../api/query-keys';
 import { useSendInvoice } from '../api/send-invoice';
 import type { CatalogProduct, Invoice } from '../api/types';
@@ -37,6 +38,7 @@ export function InvoiceEditor() {
   const { register, control, handleSubmit, formState, reset, setValue } = form;
   const lines = useFieldArray({ control, name: 'lineItems' });
   const watched = useWatch({ control });
+  const next = useNextInvoiceNumber(watched.date ?? '');
   const totals = invoiceTotals(
     (watched.lineItems ?? []).map((l) => ({ quantity: l.quantity ?? '', unitPrice: l.unitPrice ?? '' })),
     watched.discountAmount ?? '',
@@ -140,8 +142,12 @@ export function InvoiceEditor() {
       <form aria-label="Invoice" noValidate onSubmit={(e) => e.preventDefault()} className="space-y-6">
         <Card title="Invoice Details">
           <div className="grid gap-3 sm:grid-cols-3">
-            <Field label="Invoice number" error={errors.invoiceNumber?.message}>
-              <input className={inputClass} {...register('invoiceNumber')} />
+            <Field
+              label="Invoice number"
+              error={errors.invoiceNumber?.message}
+              hint={next.data ? `Left blank, it gets the next number (${next.data.invoiceNumber}).` : 'Left blank, it gets the next number.'}
+            >
+              <input className={inputClass} placeholder={next.data?.invoiceNumber} {...register('invoiceNumber')} />
             </Field>
             <Field label="Date" error={errors.date?.message}>
               <input

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { DEFAULT_TAX_RATE, DUE_DAYS, defaultInvoiceNumber, isoDate, toCents, toTaxMilli } from '@/lib/invoice-math';
+import { DEFAULT_TAX_RATE, DUE_DAYS, isoDate, toCents, toTaxMilli } from '@/lib/invoice-math';
 
 import type { InvoiceInput } from '../api/create-invoice';
 
@@ -16,7 +16,8 @@ const lineSchema = z.object({
 
 /** The invoice form's checks, with the seed's messages. */
 export const invoiceSchema = z.object({
-  invoiceNumber: z.string().trim().min(1, 'Invoice number is required'),
+  // Blank: the server gives the next of the year's series (INV-2026-0001).
+  invoiceNumber: z.string().trim().max(64, 'Invoice number is too long (at most 64)'),
   date: z.string().min(1, 'Date is required'),
   dueDate: z.string().min(1, 'Due date is required'),
   customerName: z.string().trim().min(1, 'Customer name is required'),
@@ -31,11 +32,11 @@ export const invoiceSchema = z.object({
 
 export const emptyLine = (): InvoiceInput['lineItems'][number] => ({ productId: null, description: '', quantity: '1', unitPrice: '' });
 
-/** A new invoice: today's date, due in DUE_DAYS, the default tax rate and one empty line. */
+/** A new invoice: a number given when saved, today's date, due in DUE_DAYS, the default tax rate and one empty line. */
 export const blankInvoice = (): InvoiceInput => {
   const today = new Date();
   return {
-    invoiceNumber: defaultInvoiceNumber(),
+    invoiceNumber: '',
     date: isoDate(today),
     dueDate: isoDate(today, DUE_DAYS),
     customerName: '',
