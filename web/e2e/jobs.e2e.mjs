@@ -73,8 +73,7 @@ test('admin logs in, runs a noop job and follows it to success', { timeout: 120_
     await form.getByLabel('Password').fill(PASSWORD);
     await form.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.pathname === '/admin');
-    await page.getByRole('button', { name: /Analytics/ }).click();
-    await page.getByRole('menuitem', { name: 'Ops' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Ops', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/admin/ops');
     await page.getByRole('heading', { level: 1, name: 'Ops' }).waitFor();
     await page.getByRole('banner').getByText(EMAIL, { exact: true }).waitFor();
@@ -136,9 +135,9 @@ test('ops pause a kind, its job waits, resume it, then delete the finished job',
     await page.waitForURL((url) => url.pathname === '/admin/ops');
     await page.getByRole('heading', { level: 1, name: 'Ops' }).waitFor();
 
-    // Pause noop (the queue table lists kinds that have jobs; the first test ran one).
-    await page.getByRole('button', { name: 'Pause noop' }).click();
-    await page.getByRole('button', { name: 'Resume noop' }).waitFor();
+    // Pause the test jobs (the queue table lists kinds that have jobs; the first test ran one).
+    await page.getByRole('button', { name: 'Pause Test job' }).click();
+    await page.getByRole('button', { name: 'Resume Test job' }).waitFor();
 
     const runForm = page.getByRole('form', { name: 'Run test job' });
     await runForm.getByLabel('Sleep (ms)').fill('100');
@@ -152,7 +151,7 @@ test('ops pause a kind, its job waits, resume it, then delete the finished job',
     await page.waitForTimeout(2000);
     assert.equal(await panel.getAttribute('data-job-status'), 'queued');
 
-    await page.getByRole('button', { name: 'Resume noop' }).click();
+    await page.getByRole('button', { name: 'Resume Test job' }).click();
     await page
       .locator(`section[data-job-id="${jobId}"][data-job-status="succeeded"]`)
       .waitFor({ timeout: JOB_TIMEOUT_MS });

@@ -42,7 +42,7 @@ describe('Jobs page: workers and audit', () => {
     expect(screen.getByRole('listitem', { name: 'Worker app-2:7' })).toHaveTextContent('silent');
     expect(await screen.findByText('No actions yet.')).toBeInTheDocument();
 
-    await user.click(await screen.findByRole('button', { name: 'Pause noop' }));
+    await user.click(await screen.findByRole('button', { name: 'Pause Test job' }));
     const entries = await screen.findByRole('list', { name: 'Audit entries' });
     expect(await within(entries).findByText('kind.pause')).toBeInTheDocument();
     expect(entries).toHaveTextContent('admin@example.com');
@@ -117,8 +117,12 @@ describe('Jobs page', () => {
     expect(router.state.location.search).toBe('?status=failed');
 
     await user.selectOptions(screen.getByLabelText('Status'), '');
+    // Kinds read as words; the kind's name stays under them for the CLI and the API.
+    expect(within(screen.getByLabelText('Kind')).getByRole('option', { name: 'Email to a contact' })).toHaveValue('email_send');
     await user.selectOptions(await screen.findByLabelText('Kind'), 'email_send');
     expect(await screen.findByText('Total: 2')).toBeInTheDocument();
+    const row = within(jobsListRegion()).getAllByRole('row')[1];
+    expect(row).toHaveTextContent('Email to a contactemail_send');
     expect(requests.some((r) => r.search === '?kind=email_send&limit=50&offset=0')).toBe(true);
   });
 
@@ -127,7 +131,7 @@ describe('Jobs page', () => {
     seedJobs(1, { status: 'failed' });
     renderApp('/admin/ops', { signedIn: true });
     const queues = await screen.findByRole('table', { name: 'Queues' });
-    const row = await within(queues).findByRole('row', { name: /noop/ });
+    const row = await within(queues).findByRole('row', { name: /^Test job/ });
     const cells = within(row).getAllByRole('cell');
     // queued, scheduled, running, retrying, succeeded, failed, cancelled
     expect(cells.slice(0, 7).map((c) => c.textContent)).toEqual(['0', '0', '0', '0', '2', '1', '0']);

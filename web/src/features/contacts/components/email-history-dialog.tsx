@@ -44,14 +44,16 @@ function History({ contactId }: { contactId: string }) {
   return (
     <div className="space-y-4 text-sm">
       {figures ? (
-        <dl aria-label="Email figures" className="grid grid-cols-3 gap-2 sm:grid-cols-6">
+        <div role="group" aria-label="Email figures" className="grid grid-cols-3 gap-2 sm:grid-cols-6">
           {FIGURES.map(([key, label]) => (
             <div key={key} role="group" aria-label={label} className="rounded-md bg-slate-50 px-2 py-1">
-              <dt className="text-xs text-slate-500">{label}</dt>
-              <dd className="font-semibold text-slate-900">{figures[key].toLocaleString()}</dd>
+              <dl>
+                <dt className="text-xs text-slate-500">{label}</dt>
+                <dd className="font-semibold text-slate-900">{figures[key].toLocaleString()}</dd>
+              </dl>
             </div>
           ))}
-        </dl>
+        </div>
       ) : null}
       {messages.length > 0 ? (
         <section aria-label="Messages">

@@ -49,7 +49,8 @@ export function CampaignPerformanceCard({ timeframe, onTimeframeChange }: Props)
           return (
             <div className="space-y-3">
               <p className="text-xs text-slate-500">Last {p.timeframe} days</p>
-              <dl aria-label="Campaign rates" className="grid grid-cols-2 gap-3 text-center sm:grid-cols-4">
+              {/* A named group per figure, each holding its own <dl> (a <dl> may not hold groups). */}
+              <div role="group" aria-label="Campaign rates" className="grid grid-cols-2 gap-3 text-center sm:grid-cols-4">
                 {[
                   ['Emails sent', e.sent.toLocaleString()],
                   ['Delivery rate', rate(p.deliveryRate)],
@@ -57,13 +58,15 @@ export function CampaignPerformanceCard({ timeframe, onTimeframeChange }: Props)
                   ['Meeting rate', formatPercent(p.meetingRate)],
                 ].map(([label, value]) => (
                   <div key={label} role="group" aria-label={label} className="rounded-lg bg-slate-50 p-3">
-                    <dt className="text-xs text-slate-500">{label}</dt>
-                    <dd className="mt-1 text-lg font-semibold tabular-nums">{value}</dd>
+                    <dl>
+                      <dt className="text-xs text-slate-500">{label}</dt>
+                      <dd className="mt-1 text-lg font-semibold tabular-nums">{value}</dd>
+                    </dl>
                   </div>
                 ))}
-              </dl>
+              </div>
               {p.emailDataAvailable ? (
-                <dl aria-label="Email counts" className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
+                <div role="group" aria-label="Email counts" className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
                   {(
                     [
                       ['Delivered', e.delivered],
@@ -75,12 +78,14 @@ export function CampaignPerformanceCard({ timeframe, onTimeframeChange }: Props)
                       ['Complaints', e.complained],
                     ] as const
                   ).map(([label, value]) => (
-                    <div key={label} role="group" aria-label={label} className="flex gap-1">
-                      <dt>{label}</dt>
-                      <dd className="font-semibold tabular-nums">{value.toLocaleString()}</dd>
+                    <div key={label} role="group" aria-label={label}>
+                      <dl className="flex gap-1">
+                        <dt>{label}</dt>
+                        <dd className="font-semibold tabular-nums">{value.toLocaleString()}</dd>
+                      </dl>
                     </div>
                   ))}
-                </dl>
+                </div>
               ) : null}
             </div>
           );

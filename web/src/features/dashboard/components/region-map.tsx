@@ -98,7 +98,8 @@ export function RegionMap({ regions }: { regions: RegionCount[] }) {
                 >
                   <circle cx={xy[0]} cy={xy[1]} r={r} className="fill-indigo-500/70 stroke-white" strokeWidth={1.5} />
                   <text x={xy[0]} y={xy[1] + r + 12} textAnchor="middle" className="fill-slate-700 text-[11px]">
-                    {p.city} {count.toLocaleString()}
+                    {/* The button's name begins with what it shows (WCAG 2.5.3: speech users say it). */}
+                    {p.city}, {p.state} {count.toLocaleString()}
                   </text>
                 </g>
               );

@@ -6,9 +6,10 @@ import type { RegionCount } from '../api/get-regional';
 export function RegionalChart({ regions }: { regions: RegionCount[] }) {
   return (
     <div>
+      {/* Hidden from screen readers (the table below has the figures), so not focusable either. */}
       <div aria-hidden="true" className="h-56">
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 320, height: 224 }}>
-          <BarChart data={regions} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
+          <BarChart accessibilityLayer={false} data={regions} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
             <XAxis dataKey="state" tick={{ fontSize: 12 }} />
             <YAxis allowDecimals={false} tick={{ fontSize: 12 }} />
             <Tooltip formatter={(value) => [value, 'Companies']} />

@@ -20,6 +20,7 @@ import { useDeleteJob } from '../api/delete-job';
 import { useJob } from '../api/get-job';
 import { useRetryJob } from '../api/retry-job';
 import { useRunJobNow } from '../api/run-job-now';
+import { jobKindLabel } from '../kind-labels';
 
 import { JobAttempts } from './job-attempts';
 import { StatusBadge } from './status-badge';
@@ -118,7 +119,7 @@ export function JobDetail({ jobId, onClose, onSelectJob }: JobDetailProps) {
           <>
             <dl className="divide-y divide-slate-100">
               <Field label="Kind">
-                <span className="font-mono">{data.kind}</span>
+                {jobKindLabel(data.kind)} <span className="font-mono text-xs text-slate-500">({data.kind})</span>
               </Field>
               <Field label="Status">
                 <span className="inline-flex items-center gap-2">
@@ -237,7 +238,7 @@ export function JobDetail({ jobId, onClose, onSelectJob }: JobDetailProps) {
             {confirmDelete ? (
               <ConfirmDialog
                 title="Delete this job?"
-                description={`The ${data.kind} job ${data.id} and its history are removed for good.`}
+                description={`The ${jobKindLabel(data.kind)} job ${data.id} and its history are removed for good.`}
                 confirmLabel="Delete job"
                 danger
                 pending={remove.isPending}

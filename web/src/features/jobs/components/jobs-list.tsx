@@ -9,6 +9,7 @@ import { JOB_STATUSES, type JobStatus } from '@/types/api';
 
 import { JOBS_PAGE_SIZE, useJobs } from '../api/get-jobs';
 import { useQueues } from '../api/get-queues';
+import { jobKindLabel } from '../kind-labels';
 
 import { BulkActions } from './bulk-actions';
 import { StatusBadge } from './status-badge';
@@ -92,7 +93,7 @@ export function JobsList({ filters, onFiltersChange, selectedJobId, onSelectJob 
               <option value="">All kinds</option>
               {kinds.map((k) => (
                 <option key={k} value={k}>
-                  {k}
+                  {jobKindLabel(k)}
                 </option>
               ))}
             </select>
@@ -176,7 +177,10 @@ export function JobsList({ filters, onFiltersChange, selectedJobId, onSelectJob 
                         {job.id}
                       </button>
                     </td>
-                    <td className="px-3 py-2 font-mono">{job.kind}</td>
+                    <td className="px-3 py-2">
+                      {jobKindLabel(job.kind)}
+                      <span className="block font-mono text-xs text-slate-500">{job.kind}</span>
+                    </td>
                     <td className="px-3 py-2">
                       <StatusBadge status={job.status} />
                     </td>

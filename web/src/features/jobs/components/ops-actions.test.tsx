@@ -29,12 +29,12 @@ describe('Pause and resume a kind', () => {
     const requests = recordRequests();
     const { user } = renderWithProviders(<QueueSummary />);
 
-    await user.click(await screen.findByRole('button', { name: 'Pause discovery_scan' }));
+    await user.click(await screen.findByRole('button', { name: 'Pause Discovery scan' }));
     expect(await screen.findByText('paused')).toBeInTheDocument();
     expect(requests.some((r) => r.method === 'POST' && r.path === '/api/ops/kinds/discovery_scan/pause')).toBe(true);
     expect(await screen.findByText('Kind paused')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Resume discovery_scan' }));
+    await user.click(screen.getByRole('button', { name: 'Resume Discovery scan' }));
     await waitFor(() => expect(screen.queryByText('paused')).not.toBeInTheDocument());
     expect(db.pausedKinds).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { Area, AreaChart, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, 
 import { ErrorState } from '@/components/ui/states';
 
 import { type History, useHistory } from '../api/get-history';
+import { jobKindLabel } from '../kind-labels';
 
 /** One bucket of the charts: what finished in it, with the gaps filled with zeros. */
 export type ChartPoint = {
@@ -93,9 +94,10 @@ export function QueueCharts({ kinds }: { kinds: string[] }) {
         <div className="grid gap-4 md:grid-cols-2">
           <figure>
             <figcaption className="text-xs font-medium text-slate-500">Finished per minute</figcaption>
+            {/* Hidden from screen readers (the figures are in text beside it), so not focusable either. */}
             <div aria-hidden="true" className="h-36">
               <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 320, height: 144 }}>
-                <AreaChart data={points} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
+                <AreaChart accessibilityLayer={false} data={points} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
                   <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={24} />
                   <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
                   <Tooltip formatter={(value) => [value, 'per minute']} />
@@ -108,7 +110,7 @@ export function QueueCharts({ kinds }: { kinds: string[] }) {
             <figcaption className="text-xs font-medium text-slate-500">Failure rate (%)</figcaption>
             <div aria-hidden="true" className="h-36">
               <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 320, height: 144 }}>
-                <LineChart data={points} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
+                <LineChart accessibilityLayer={false} data={points} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
                   <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={24} />
                   <YAxis domain={[0, 100]} tick={{ fontSize: 11 }} />
                   <Tooltip formatter={(value) => [`${Number(value).toFixed(1)} %`, 'failed']} />
@@ -139,7 +141,7 @@ export function QueueCharts({ kinds }: { kinds: string[] }) {
             <option value="">All kinds</option>
             {kinds.map((k) => (
               <option key={k} value={k}>
-                {k}
+                {jobKindLabel(k)}
               </option>
             ))}
           </select>

@@ -6,6 +6,7 @@ import { toast } from '@/stores/toasts';
 
 import { useQueues } from '../api/get-queues';
 import { useSetKindPaused } from '../api/set-kind-paused';
+import { jobKindLabel } from '../kind-labels';
 
 const countColumns = [
   'queued',
@@ -90,8 +91,9 @@ export function QueueSummary() {
             <tbody className="divide-y divide-slate-100">
               {queues.data.map((q) => (
                 <tr key={q.kind}>
-                  <th scope="row" className="px-3 py-2 text-left font-mono text-sm font-medium">
-                    {q.kind}
+                  <th scope="row" className="px-3 py-2 text-left text-sm font-medium">
+                    {jobKindLabel(q.kind)}
+                    <span className="block font-mono text-xs font-normal text-slate-500">{q.kind}</span>
                     {q.paused ? (
                       <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 font-sans text-xs font-semibold text-amber-800">
                         paused
@@ -114,7 +116,7 @@ export function QueueSummary() {
                     <Button
                       size="sm"
                       variant="secondary"
-                      aria-label={`${q.paused ? 'Resume' : 'Pause'} ${q.kind}`}
+                      aria-label={`${q.paused ? 'Resume' : 'Pause'} ${jobKindLabel(q.kind)}`}
                       disabled={setPaused.isPending}
                       onClick={() => setPaused.mutate({ kind: q.kind, paused: !q.paused })}
                     >

@@ -14,7 +14,7 @@ export function StatusBadge({ status }: { status: JobStatus }) {
   return (
     <span
       data-status={status}
-      className={`inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${styles[status]}`}
+      className={`inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium capitalize ring-1 ring-inset ${styles[status]}`}
     >
       {status}
     </span>
