@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
@@ -9,10 +9,21 @@ import { screenHref } from '@/config/paths';
 import { useInvoices } from '@/features/invoicing/api/get-invoices';
 import type { InvoiceFilters } from '@/features/invoicing/api/types';
 import { InvoiceBoard, InvoiceStats } from '@/features/invoicing/components/invoice-board';
+import { InvoiceTable } from '@/features/invoicing/components/invoice-table';
 
-/** Invoice History (seed 002 §2): refresh, five stat tiles, search and dates, and the four-status board. */
+const VIEWS = [
+  { key: 'board', label: 'Board' },
+  { key: 'table', label: 'Table' },
+] as const;
+
+/**
+ * Invoice History (seed 002 §2): refresh, five stat tiles, search and dates, and the four-status
+ * board, or the same invoices as a table (`?view=table`, kept in the address).
+ */
 export function InvoiceHistoryRoute() {
   const { pathname } = useLocation();
+  const [params, setParams] = useSearchParams();
+  const view = params.get('view') === 'table' ? 'table' : 'board';
   const [filters, setFilters] = useState<InvoiceFilters>({ search: '', status: '', dateFrom: '', dateTo: '' });
   const invoices = useInvoices(filters);
   const onSearch = useCallback((search: string) => setFilters((f) => ({ ...f, search })), []);
@@ -58,7 +69,22 @@ export function InvoiceHistoryRoute() {
           {filters.search || filters.dateFrom || filters.dateTo ? 'Try other filters.' : 'Create an invoice to see it here.'}
         </EmptyState>
       ) : (
-        <InvoiceBoard items={items} />
+        <>
+          <div role="group" aria-label="View" className="inline-flex rounded-md shadow-xs ring-1 ring-slate-300">
+            {VIEWS.map((v) => (
+              <button
+                key={v.key}
+                type="button"
+                aria-pressed={view === v.key}
+                onClick={() => setParams(v.key === 'table' ? { view: 'table' } : {}, { replace: true })}
+                className="px-3 py-1 text-sm font-medium text-slate-700 first:rounded-l-md last:rounded-r-md aria-pressed:bg-indigo-600 aria-pressed:text-white"
+              >
+                {v.label}
+              </button>
+            ))}
+          </div>
+          {view === 'table' ? <InvoiceTable items={items} /> : <InvoiceBoard items={items} />}
+        </>
       )}
     </div>
   );

@@ -166,6 +166,41 @@ describe('Invoice History', () => {
     expect(screen.getByRole('listitem', { name: 'INV-3' })).toBeInTheDocument();
   });
 
+  it('shows the invoices as a table: sorted by column, ticked ones set to a status at once (paid stays paid) or exported', async () => {
+    const downloads = captureDownloads();
+    makeInvoice({ invoiceNumber: 'INV-2026-0002', customerName: 'Sunrise Bath', date: '2026-11-20', dueDate: '2026-12-20' });
+    makeInvoice({ invoiceNumber: 'INV-2026-0001', customerName: 'Blue Ridge', status: 'paid', date: '2026-11-02', dueDate: '2026-12-02' });
+    makeInvoice({ invoiceNumber: 'INV-2026-0003', customerName: 'Coastal Homes', status: 'overdue', date: '2026-11-25', dueDate: '2026-12-25' });
+    const { user, router } = renderApp('/admin/invoice-history', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Table' }));
+    expect(router.state.location.search).toBe('?view=table');
+    const table = within(screen.getByRole('region', { name: 'Invoices table' })).getByRole('table');
+    const numbers = () => within(table).getAllByRole('rowheader').map((h) => h.textContent);
+    // Newest first; then by customer, A to Z.
+    expect(numbers()).toEqual(['INV-2026-0003', 'INV-2026-0002', 'INV-2026-0001']);
+    const first = within(table).getAllByRole('row')[1];
+    expect(first).toHaveTextContent('Coastal Homes');
+    expect(first?.textContent).toMatch(/Nov 25, 2026/);
+    await user.click(within(table).getByRole('button', { name: /Customer/ }));
+    expect(numbers()).toEqual(['INV-2026-0001', 'INV-2026-0003', 'INV-2026-0002']);
+
+    // All three ticked and set to Sent: the paid one is left as it was.
+    await user.click(within(table).getByRole('checkbox', { name: 'Select all invoices' }));
+    const bulk = screen.getByRole('group', { name: 'Bulk actions' });
+    expect(bulk).toHaveTextContent('3 invoices selected');
+    await user.click(within(bulk).getByRole('button', { name: 'Export CSV' }));
+    expect(downloads).toEqual([expect.stringMatching(/^invoices-\d{4}-\d{2}-\d{2}\.csv$/)]);
+    await user.selectOptions(within(bulk).getByRole('combobox'), 'sent');
+    await user.click(within(bulk).getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Invoices Updated2 set to Sent; 1 left as it was (paid, or already Sent).');
+    expect(db.invoices.map((i) => [i.invoiceNumber, i.status]).sort()).toEqual([
+      ['INV-2026-0001', 'paid'],
+      ['INV-2026-0002', 'sent'],
+      ['INV-2026-0003', 'sent'],
+    ]);
+    expect(screen.queryByRole('group', { name: 'Bulk actions' })).toBeNull();
+  });
+
   it('says when there are no invoices', async () => {
     renderApp('/invoice-history', { signedIn: true });
     expect(await screen.findByText('No invoices found')).toBeInTheDocument();

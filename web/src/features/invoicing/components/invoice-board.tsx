@@ -1,6 +1,7 @@
 import { Button } from '@/components/ui/button';
 import { StatTile } from '@/components/ui/states';
 import { serverMessageOr } from '@/lib/api-client';
+import { formatDay } from '@/lib/format';
 import { formatUsd } from '@/lib/invoice-math';
 import { toast } from '@/stores/toasts';
 
@@ -8,7 +9,7 @@ import { downloadInvoicePdf } from '../api/download-invoice-pdf';
 import { INVOICE_STATUSES, type Invoice, type InvoiceStatus } from '../api/types';
 import { useUpdateInvoiceStatus } from '../api/update-invoice-status';
 
-const COLUMN_LABEL: Record<InvoiceStatus, string> = { draft: 'Draft', sent: 'Sent', paid: 'Paid', overdue: 'Overdue' };
+export const STATUS_LABEL: Record<InvoiceStatus, string> = { draft: 'Draft', sent: 'Sent', paid: 'Paid', overdue: 'Overdue' };
 const COLUMN_CLASS: Record<InvoiceStatus, string> = {
   draft: 'border-slate-300',
   sent: 'border-sky-400',
@@ -53,9 +54,9 @@ export function InvoiceBoard({ items }: { items: Invoice[] }) {
   return (
     <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
       {INVOICE_STATUSES.map((status) => (
-        <section key={status} aria-label={COLUMN_LABEL[status]} className={`rounded-xl border-t-4 bg-slate-50 p-3 ${COLUMN_CLASS[status]}`}>
+        <section key={status} aria-label={STATUS_LABEL[status]} className={`rounded-xl border-t-4 bg-slate-50 p-3 ${COLUMN_CLASS[status]}`}>
           <h2 className="mb-2 flex justify-between font-semibold">
-            <span>{COLUMN_LABEL[status]}</span>
+            <span>{STATUS_LABEL[status]}</span>
             <span className="text-sm text-slate-500">{by(status).length}</span>
           </h2>
           <ul className="space-y-2">
@@ -67,7 +68,7 @@ export function InvoiceBoard({ items }: { items: Invoice[] }) {
                 </div>
                 <p className="text-slate-700">{inv.customerName}</p>
                 <p className="text-xs text-slate-500">
-                  {inv.date} · due {inv.dueDate}
+                  {formatDay(inv.date)} · due {formatDay(inv.dueDate)}
                 </p>
                 <div className="mt-2 flex flex-wrap items-center gap-2">
                   {inv.status === 'paid' ? (
@@ -83,7 +84,7 @@ export function InvoiceBoard({ items }: { items: Invoice[] }) {
                       >
                         {INVOICE_STATUSES.map((s) => (
                           <option key={s} value={s}>
-                            {COLUMN_LABEL[s]}
+                            {STATUS_LABEL[s]}
                           </option>
                         ))}
                       </select>
