@@ -976,7 +976,7 @@ async fn web_fallback(db: TestDb) {
     // What the web build writes: the addresses its router serves.
     std::fs::write(
         dist.join("routes.json"),
-        r#"["/", "/admin/jobs", "/contacts"]"#,
+        r#"["/", "/admin/jobs", "/contacts", "/companies/:id", "/admin/companies/:id"]"#,
     )
     .expect("routes.json");
     let app = TestApp::spawn(
@@ -997,6 +997,13 @@ async fn web_fallback(db: TestDb) {
         ("/some/client/route", 404),
         ("/contacts/nope", 404),
         ("/app.js/x", 404),
+        // A `:id` segment is any one non-empty segment (docs/records.md).
+        ("/companies/01JABCDEF", 200),
+        ("/admin/companies/01JABCDEF/", 200),
+        ("/companies", 404),
+        ("/companies/a/b", 404),
+        ("/admin/companies/a/b", 404),
+        ("/people/01JABCDEF", 404),
     ] {
         let res = c.get(app.url(path)).send().await.expect("page");
         assert_eq!(res.status(), status, "{path}");

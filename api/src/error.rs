@@ -22,6 +22,12 @@ pub enum ApiError {
         message: String,
         errors: BTreeMap<String, String>,
     },
+    /// As [`Self::Invalid`] with 400: the record pages' bodies (docs/records.md).
+    #[error("{message}")]
+    BadFields {
+        message: String,
+        errors: BTreeMap<String, String>,
+    },
     #[error("{message}")]
     TooManyRequests { message: String, retry_after: u64 },
     /// The database is busy (locked or out of connections): 503, the client may try again.
@@ -49,6 +55,13 @@ impl ApiError {
     }
     pub fn unprocessable(m: impl Into<String>) -> Self {
         Self::Status(StatusCode::UNPROCESSABLE_ENTITY, m.into())
+    }
+    /// 400 with one message per field.
+    pub fn bad_fields(message: impl Into<String>, errors: BTreeMap<String, String>) -> Self {
+        Self::BadFields {
+            message: message.into(),
+            errors,
+        }
     }
     /// 422 with one message per field.
     pub fn fields(message: impl Into<String>, errors: BTreeMap<String, String>) -> Self {
@@ -179,6 +192,11 @@ impl IntoResponse for ApiError {
             }
             Self::Invalid { message, errors } => (
                 StatusCode::UNPROCESSABLE_ENTITY,
+                Json(json!({ "message": message, "errors": errors })),
+            )
+                .into_response(),
+            Self::BadFields { message, errors } => (
+                StatusCode::BAD_REQUEST,
                 Json(json!({ "message": message, "errors": errors })),
             )
                 .into_response(),

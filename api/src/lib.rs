@@ -31,15 +31,19 @@ mod leads;
 mod limit;
 mod list;
 mod meetings;
+mod notes;
 mod openapi;
 mod ops;
 mod outreach;
+mod records;
 mod scoring;
+mod search;
 mod sequences;
 mod targeting;
 mod tracking;
 mod users;
 mod validate;
+mod views;
 mod voice;
 mod web;
 mod webhook_token;
@@ -121,10 +125,14 @@ pub struct RouteInfo {
     pub access: Access,
     /// The JSON body's schema and the schemas it refers to, for the OpenAPI document.
     pub body: Option<BodySchema>,
+    /// The query parameters, for the OpenAPI document (`Routes::query`).
+    pub query: Option<QueryParams>,
     /// The handler's extractors, by type name: a test checks that a route reading a JSON body
     /// declares its schema.
     pub extractors: &'static str,
 }
+
+pub type QueryParams = fn() -> Vec<utoipa::openapi::path::Parameter>;
 
 pub type BodySchema = fn() -> (
     utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
@@ -162,6 +170,7 @@ impl Routes {
             path,
             access,
             body: None,
+            query: None,
             extractors,
         });
         self
@@ -277,6 +286,15 @@ impl Routes {
         self
     }
 
+    /// Declares the query parameters of the route added last (for the OpenAPI document).
+    fn query<T: utoipa::IntoParams>(mut self) -> Self {
+        if let Some(last) = self.table.last_mut() {
+            last.query =
+                Some(|| T::into_params(|| Some(utoipa::openapi::path::ParameterIn::Query)));
+        }
+        self
+    }
+
     fn merge(mut self, other: Routes) -> Self {
         self.router = self.router.merge(other.router);
         self.table.extend(other.table);
@@ -295,6 +313,9 @@ pub fn routes() -> Routes {
         .merge(companies::routes())
         .merge(contacts::routes())
         .merge(deals::routes())
+        .merge(records::routes())
+        .merge(notes::routes())
+        .merge(search::routes())
         .merge(meetings::routes())
         .merge(calendar::routes())
         .merge(calendar_feed::routes())
@@ -314,6 +335,7 @@ pub fn routes() -> Routes {
         .merge(voice::routes())
         .merge(ai::routes())
         .merge(users::routes())
+        .merge(views::routes())
         .merge(openapi::routes())
 }
 

@@ -84,6 +84,11 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
                     .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
             );
         }
+        if let Some(query) = route.query {
+            for param in query() {
+                op = op.parameter(param);
+            }
+        }
         if route.access != Access::Public {
             op = op.security(SecurityRequirement::new::<_, _, String>(SESSION_SCHEME, []));
         }
@@ -139,12 +144,10 @@ mod tests {
             let op = &doc["paths"][route.path][route.method.as_str().to_lowercase()];
             assert!(op.is_object(), "{} {} missing", route.method, route.path);
             let params: Vec<&str> = path_params(route.path).collect();
-            assert_eq!(
-                op["parameters"].as_array().map_or(0, Vec::len),
-                params.len(),
-                "{}",
-                route.path
-            );
+            let in_path = op["parameters"]
+                .as_array()
+                .map_or(0, |ps| ps.iter().filter(|p| p["in"] == "path").count());
+            assert_eq!(in_path, params.len(), "{}", route.path);
         }
         let login = &doc["paths"]["/api/admin/login"]["post"];
         assert!(login["security"].is_null(), "public routes need no session");
@@ -154,6 +157,19 @@ mod tests {
             "typed bodies carry their schema: {schema}"
         );
         assert!(doc["paths"]["/api/contacts"]["get"]["security"].is_array());
+        // Declared query parameters are documented with their types.
+        let search = &doc["paths"]["/api/search"]["get"]["parameters"];
+        let names: Vec<&str> = search
+            .as_array()
+            .map(|ps| ps.iter().filter_map(|p| p["name"].as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(names, ["q", "limit"], "{search}");
+        assert!(
+            search[1]["schema"]["type"].to_string().contains("integer"),
+            "{search}"
+        );
+        let timeline = &doc["paths"]["/api/contacts/{id}/timeline"]["get"]["parameters"];
+        assert!(timeline.to_string().contains("before"), "{timeline}");
     }
 
     #[test]

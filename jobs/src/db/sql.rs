@@ -247,6 +247,18 @@ macro_rules! json_rows {
     };
 }
 
+/// A user's name as shown beside what they did: first and last name, else the email.
+macro_rules! user_name {
+    ($id:literal) => {
+        concat!(
+            "(SELECT COALESCE(NULLIF(trim(COALESCE(u.first_name, '') || ' ' || COALESCE(u.last_name, '')), ''), u.email)
+              FROM users u WHERE u.id = ",
+            $id,
+            ")"
+        )
+    };
+}
+
 /// A campaign's audience as a WHERE clause over `contacts c LEFT JOIN companies co`: score range
 /// ?1..?2, then JSON arrays of statuses ?3, states ?4 and contact ids ?5 (NULL: any contact).
 macro_rules! audience {

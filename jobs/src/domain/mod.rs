@@ -15,6 +15,7 @@ pub mod figures;
 pub mod invoices;
 pub mod pipeline;
 pub mod sequences;
+pub mod timeline;
 pub mod users;
 
 /// A new entity id: a ULID that sorts after every id this process made before, so lists ordered by

@@ -1,0 +1,411 @@
+//! The record pages (docs/records.md): `GET /api/{companies|contacts|deals}/{id}/timeline` and
+//! `/related`. Errors are [`ApiError`]: 404 with the record's "… not found", 400 for a bad
+//! `limit` or a cursor that is not one of ours.
+//!
+//! The timeline is read from what the tables already record (see `jobs/src/db/records.rs`), one
+//! statement per page, paged by a keyset cursor over `(at, id)` so a page never shifts when new
+//! items arrive.
+
+use axum::extract::State;
+use jobs::db::{RecordType, RelatedDeal, RelatedMeeting};
+use jobs::domain::timeline::{TimelineEntry, cursor_decode, cursor_encode, timeline_text};
+use jobs::time::to_rfc3339;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{CurrentUser, Json, Path, Query};
+use crate::{Access, AppState, Routes};
+
+pub(crate) fn routes() -> Routes {
+    Routes::new()
+        .get(
+            "/api/companies/{id}/timeline",
+            Access::User,
+            company_timeline,
+        )
+        .query::<TimelineQuery>()
+        .get(
+            "/api/contacts/{id}/timeline",
+            Access::User,
+            contact_timeline,
+        )
+        .query::<TimelineQuery>()
+        .get("/api/deals/{id}/timeline", Access::User, deal_timeline)
+        .query::<TimelineQuery>()
+        .get("/api/companies/{id}/related", Access::User, company_related)
+        .get("/api/contacts/{id}/related", Access::User, contact_related)
+        .get("/api/deals/{id}/related", Access::User, deal_related)
+}
+
+/// The 404 of a record that does not exist.
+pub(crate) fn record_not_found(kind: RecordType) -> ApiError {
+    ApiError::not_found(match kind {
+        RecordType::Company => "Company not found",
+        RecordType::Contact => "Contact not found",
+        RecordType::Deal => "Deal not found",
+    })
+}
+
+/// The record's name, or its 404.
+pub(crate) async fn record_name(state: &AppState, kind: RecordType, id: &str) -> ApiResult<String> {
+    state
+        .queue
+        .db
+        .record_name(kind, id)
+        .await?
+        .ok_or_else(|| record_not_found(kind))
+}
+
+/// A record's page in the web app.
+pub(crate) fn record_href(kind: &str, id: &str) -> String {
+    match kind {
+        "company" => format!("/companies/{id}"),
+        "deal" => format!("/deals/{id}"),
+        _ => format!("/contacts/{id}"),
+    }
+}
+
+// ---- timeline ----
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+struct TimelineQuery {
+    /// Items per page, 1–100 (default 50).
+    limit: Option<i64>,
+    /// The `nextCursor` of the previous page.
+    before: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TimelinePage {
+    items: Vec<TimelineItem>,
+    next_cursor: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct TimelineItem {
+    id: String,
+    kind: String,
+    at: String,
+    title: String,
+    detail: Option<String>,
+    link: Option<String>,
+    actor: Option<String>,
+    about: Option<RecordRef>,
+}
+
+#[derive(Debug, Serialize)]
+struct RecordRef {
+    #[serde(rename = "type")]
+    kind: String,
+    id: String,
+    name: String,
+}
+
+async fn company_timeline(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+    Query(q): Query<TimelineQuery>,
+) -> ApiResult<Json<TimelinePage>> {
+    timeline(&state, RecordType::Company, &id, q).await
+}
+
+async fn contact_timeline(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+    Query(q): Query<TimelineQuery>,
+) -> ApiResult<Json<TimelinePage>> {
+    timeline(&state, RecordType::Contact, &id, q).await
+}
+
+async fn deal_timeline(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+    Query(q): Query<TimelineQuery>,
+) -> ApiResult<Json<TimelinePage>> {
+    timeline(&state, RecordType::Deal, &id, q).await
+}
+
+async fn timeline(
+    state: &AppState,
+    kind: RecordType,
+    id: &str,
+    q: TimelineQuery,
+) -> ApiResult<Json<TimelinePage>> {
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=100).contains(&limit) {
+        return Err(ApiError::bad_request("limit must be between 1 and 100"));
+    }
+    let before = match q.before.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(c) => Some(cursor_decode(c).ok_or_else(|| ApiError::bad_request("Invalid cursor"))?),
+    };
+    record_name(state, kind, id).await?;
+    let mut rows = state
+        .queue
+        .db
+        .timeline_page(
+            kind,
+            id,
+            before.as_ref().map(|(at, item)| (*at, item.as_str())),
+            limit + 1,
+        )
+        .await?;
+    // One row past the page says there is a next one; the cursor is the page's last item.
+    let more = rows.len() as i64 > limit;
+    rows.truncate(limit as usize);
+    let next_cursor = match rows.last() {
+        Some(last) if more => Some(cursor_encode(last.at, &last.id)),
+        _ => None,
+    };
+    let items = rows
+        .into_iter()
+        .map(|r| {
+            let text = timeline_text(&TimelineEntry {
+                kind: &r.kind,
+                text: r.text.as_deref(),
+                detail: r.detail.as_deref(),
+                extra: r.extra.as_deref(),
+                n: r.n,
+                ref_type: &r.ref_type,
+            });
+            let own = r.ref_type == kind.as_str() && r.ref_id == id;
+            TimelineItem {
+                id: r.id,
+                kind: text.kind,
+                at: to_rfc3339(r.at),
+                title: text.title,
+                detail: text.detail,
+                link: text.link,
+                actor: r.actor,
+                about: (!own).then(|| RecordRef {
+                    kind: r.ref_type,
+                    id: r.ref_id,
+                    name: r.ref_name.unwrap_or_default(),
+                }),
+            }
+        })
+        .collect();
+    Ok(Json(TimelinePage { items, next_cursor }))
+}
+
+// ---- related ----
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContactRef {
+    id: String,
+    name: String,
+    title: Option<String>,
+    email: Option<String>,
+    status: String,
+    score: i32,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DealRef {
+    id: String,
+    title: String,
+    /// Whole dollars as a string of digits, as the deals' own views.
+    value: String,
+    stage: Option<String>,
+}
+
+impl From<RelatedDeal> for DealRef {
+    fn from(d: RelatedDeal) -> Self {
+        Self {
+            id: d.id,
+            title: d.title,
+            value: d.value.to_string(),
+            stage: d.stage,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MeetingRef {
+    id: String,
+    title: String,
+    scheduled_at: String,
+    status: String,
+}
+
+impl From<RelatedMeeting> for MeetingRef {
+    fn from(m: RelatedMeeting) -> Self {
+        Self {
+            id: m.id,
+            title: m.title,
+            scheduled_at: to_rfc3339(m.scheduled_at),
+            status: m.status,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct NamedRef {
+    id: String,
+    name: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContactBrief {
+    id: String,
+    name: String,
+    email: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EnrollmentRef {
+    id: String,
+    sequence_id: String,
+    sequence_name: String,
+    status: String,
+    current_step: i32,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CompanyRelated {
+    contacts: Vec<ContactRef>,
+    contact_count: i64,
+    deals: Vec<DealRef>,
+    meetings: Vec<MeetingRef>,
+    open_tasks: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContactRelated {
+    company: Option<NamedRef>,
+    deals: Vec<DealRef>,
+    meetings: Vec<MeetingRef>,
+    enrollments: Vec<EnrollmentRef>,
+    open_tasks: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DealRelated {
+    company: Option<NamedRef>,
+    contact: Option<ContactBrief>,
+    meetings: Vec<MeetingRef>,
+    open_tasks: i64,
+}
+
+async fn company_related(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Json<CompanyRelated>> {
+    let kind = RecordType::Company;
+    record_name(&state, kind, &id).await?;
+    let db = &state.queue.db;
+    let (contacts, contact_count) = db.company_related_contacts(&id).await?;
+    Ok(Json(CompanyRelated {
+        contacts: contacts
+            .into_iter()
+            .map(|c| ContactRef {
+                id: c.id,
+                name: c.name,
+                title: c.title,
+                email: c.email,
+                status: c.status,
+                score: c.score,
+            })
+            .collect(),
+        contact_count,
+        deals: related_deals(&state, kind, &id).await?,
+        meetings: related_meetings(&state, kind, &id).await?,
+        open_tasks: db.task_open_count(kind.as_str(), &id).await?,
+    }))
+}
+
+async fn contact_related(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Json<ContactRelated>> {
+    let kind = RecordType::Contact;
+    record_name(&state, kind, &id).await?;
+    let db = &state.queue.db;
+    Ok(Json(ContactRelated {
+        company: db
+            .contact_company(&id)
+            .await?
+            .map(|(id, name)| NamedRef { id, name }),
+        deals: related_deals(&state, kind, &id).await?,
+        meetings: related_meetings(&state, kind, &id).await?,
+        enrollments: db
+            .contact_enrollments(&id)
+            .await?
+            .into_iter()
+            .map(|e| EnrollmentRef {
+                id: e.id,
+                sequence_id: e.sequence_id,
+                sequence_name: e.sequence_name,
+                status: e.status,
+                current_step: e.current_step,
+            })
+            .collect(),
+        open_tasks: db.task_open_count(kind.as_str(), &id).await?,
+    }))
+}
+
+async fn deal_related(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Json<DealRelated>> {
+    let kind = RecordType::Deal;
+    let db = &state.queue.db;
+    let parties = db
+        .deal_parties(&id)
+        .await?
+        .ok_or_else(|| record_not_found(kind))?;
+    Ok(Json(DealRelated {
+        company: parties
+            .company_id
+            .zip(parties.company_name)
+            .map(|(id, name)| NamedRef { id, name }),
+        contact: parties.contact_id.map(|cid| ContactBrief {
+            id: cid,
+            name: parties.contact_name.unwrap_or_default(),
+            email: parties.contact_email,
+        }),
+        meetings: related_meetings(&state, kind, &id).await?,
+        open_tasks: db.task_open_count(kind.as_str(), &id).await?,
+    }))
+}
+
+async fn related_deals(state: &AppState, of: RecordType, id: &str) -> ApiResult<Vec<DealRef>> {
+    Ok(state
+        .queue
+        .db
+        .related_deals(of, id)
+        .await?
+        .into_iter()
+        .map(DealRef::from)
+        .collect())
+}
+
+async fn related_meetings(
+    state: &AppState,
+    of: RecordType,
+    id: &str,
+) -> ApiResult<Vec<MeetingRef>> {
+    Ok(state
+        .queue
+        .db
+        .related_meetings(of, id)
+        .await?
+        .into_iter()
+        .map(MeetingRef::from)
+        .collect())
+}
