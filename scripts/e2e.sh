@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Browser tests against the real server and Debian's Chromium, with an admin login and a loopback
 # SMTP sink that keeps every message sent. All browser tests run on a fresh SQLite database; the
-# journeys (web/e2e/journeys.e2e.mjs) run again on a fresh Postgres database.
+# journeys (web/e2e/journeys.e2e.mjs) run again on a fresh Postgres database, and every screen is
+# checked (web/e2e/screens.a11y.mjs) on a SQLite database with the demo data.
 set -euo pipefail
 bin="$(realpath "${1:-target/debug/prospector}")"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -46,6 +47,8 @@ run() {
   node "$root/web/e2e/smtp-sink.mjs" "$smtp_port" "$E2E_SMTP_LOG" &
   sink=$!
   "$bin" user add --email e2e-admin@prospector.test --password="$password" --name "E2E Admin" --admin >/dev/null
+  # The screen checks (accessibility, 360 px, paint times) read the demo data.
+  if [ "${WITH_DEMO:-}" = 1 ]; then "$bin" seed --demo >/dev/null; fi
   "$bin" all >"$work/server.log" 2>&1 &
   server=$!
   for _ in $(seq 1 100); do
@@ -63,3 +66,4 @@ run() {
 
 run sqlite e2e/*.e2e.mjs
 run postgres e2e/journeys.e2e.mjs
+WITH_DEMO=1 run sqlite e2e/screens.a11y.mjs

@@ -193,6 +193,30 @@ async fn list_filters(db: TestDb) {
         names(&list(&app, &u, "/api/companies?scoreBand=low").await.0),
         ["Bayou Kitchens"]
     );
+    // A scan's results read back by id, with the other filters still applying.
+    let b = all.iter().find(|c| c["name"] == "Bayou Kitchens").unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (by_id, total) = list(&app, &u, &format!("/api/companies?ids={a},{b},gone")).await;
+    assert_eq!(
+        (names(&by_id), total),
+        (
+            vec!["Bayou Kitchens".to_string(), "Lone Star Baths".to_string()],
+            2
+        )
+    );
+    let (by_id, total) = list(&app, &u, &format!("/api/companies?ids={a},{b}&state=LA")).await;
+    assert_eq!(
+        (names(&by_id), total),
+        (vec!["Bayou Kitchens".to_string()], 1)
+    );
+    let many = vec!["x"; 1001].join(",");
+    let (s, v) = send(&app, &u, "GET", &format!("/api/companies?ids={many}"), None).await;
+    assert_eq!(
+        (s, v["message"].as_str()),
+        (422, Some("At most 1000 ids at a time"))
+    );
     for bad in ["state=XX", "status=hot", "scoreBand=top", "include=deals"] {
         let (s, v) = send(&app, &u, "GET", &format!("/api/companies?{bad}"), None).await;
         assert_eq!(s, 422, "{bad}: {v}");

@@ -178,9 +178,14 @@ struct ListQuery {
     status: Option<String>,
     score_band: Option<String>,
     include: Option<String>,
+    /// Comma-separated company ids, at most [`MAX_IDS`].
+    ids: Option<String>,
     limit: Option<i64>,
     offset: Option<i64>,
 }
+
+/// A scan finds at most a few hundred companies; the list's page maximum bounds the rest.
+const MAX_IDS: usize = 1000;
 
 fn filter_from(q: &ListQuery) -> ApiResult<CompanyFilter> {
     let band =
@@ -200,6 +205,23 @@ fn filter_from(q: &ListQuery) -> ApiResult<CompanyFilter> {
             .transpose()?,
         score_min: band.map(|b| b.0),
         score_max: band.map(|b| b.1),
+        ids: non_empty(q.ids.as_deref())
+            .map(|list| {
+                let ids: Vec<String> = list
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|id| !id.is_empty())
+                    .map(String::from)
+                    .collect();
+                if ids.len() > MAX_IDS {
+                    return Err(field_error(
+                        "ids",
+                        format!("At most {MAX_IDS} ids at a time"),
+                    ));
+                }
+                Ok(ids)
+            })
+            .transpose()?,
     })
 }
 

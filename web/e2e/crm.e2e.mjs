@@ -94,8 +94,7 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
     });
 
     await t.test('run a discovery scan to completion and see the companies it found', async () => {
-      await page.getByRole('button', { name: /Analytics/ }).click();
-      await page.getByRole('menuitem', { name: 'Discovery' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Discovery', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Prospect Discovery' }).waitFor();
       const search = page.getByRole('form', { name: 'Discovery search' });
       await search.getByLabel('Target region').selectOption('texas');
@@ -128,8 +127,7 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
     });
 
     await t.test('create a bulk campaign for three contacts and watch it send', async () => {
-      await page.getByRole('button', { name: /Campaign Tools/ }).click();
-      await page.getByRole('menuitem', { name: 'Email Campaigns' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Email Campaigns', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Email Campaigns' }).waitFor();
       await page.getByRole('button', { name: 'Create Campaign' }).click();
       const dialog = page.getByRole('dialog', { name: 'Create Bulk Email Campaign' });
@@ -166,8 +164,7 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
     });
 
     await t.test('create an email sequence with a step', async () => {
-      await page.getByRole('button', { name: /Campaign Tools/ }).click();
-      await page.getByRole('menuitem', { name: 'Email Sequences' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Email Sequences', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Email Sequences' }).waitFor();
       await page.getByRole('button', { name: 'Create Sequence' }).click();
       const dialog = page.getByRole('dialog', { name: 'Create Email Sequence' });

@@ -106,8 +106,7 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
       await form.getByLabel('Password').fill(ADMIN_PASSWORD);
       await form.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL((url) => url.pathname === '/admin');
-      await page.getByRole('button', { name: 'Admin' }).click();
-      await page.getByRole('menuitem', { name: 'Users' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
       await page.getByRole('button', { name: 'Add user' }).click();
       const add = page.getByRole('dialog', { name: 'Add user' });

@@ -71,6 +71,8 @@ pub struct CompanyFilter {
     /// Inclusive score range.
     pub score_min: Option<i32>,
     pub score_max: Option<i32>,
+    /// Only these companies (a scan's results, read with their current fields).
+    pub ids: Option<Vec<String>>,
 }
 
 pub struct CompanyList<'a> {
@@ -164,6 +166,14 @@ where
     if let Some(max) = f.score_max {
         qb.push(" AND score <= ").push_bind(max);
     }
+    if let Some(ids) = &f.ids {
+        qb.push(" AND id IN (");
+        let mut list = qb.separated(", ");
+        for id in ids {
+            list.push_bind(id.clone());
+        }
+        qb.push(")");
+    }
 }
 
 const COMPANY_GET: Sql = sql!(concat!(
@@ -240,7 +250,7 @@ impl Db {
         self.company_rows(COMPANY_PAGE, p).await
     }
     /// The filter's total: from the rollup (migration 0022) for state, status and a score band;
-    /// with a search or another score range, counted up to `offset` + [`COUNT_CAP`].
+    /// with a search, a list of ids or another score range, counted up to `offset` + [`COUNT_CAP`].
     pub async fn company_total(
         &self,
         f: &CompanyFilter,
@@ -255,7 +265,7 @@ impl Db {
                 .map(|(min, _)| Some(min)),
             _ => None,
         };
-        if let (None, Some(band)) = (&f.q, band) {
+        if let (None, None, Some(band)) = (&f.q, &f.ids, band) {
             return on_db!(self, pool, [q = ROLLUP_COUNT], {
                 let mut count = QueryBuilder::new(q);
                 if let Some(state) = &f.state {

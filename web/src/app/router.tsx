@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 
 import { FullPageSpinner } from '@/components/ui/spinner';
-import { paths, type ScreenName } from '@/config/paths';
+import { paths, type RecordType, type ScreenName } from '@/config/paths';
 
 import { LegacyOpsRedirect } from './routes/legacy-ops-redirect';
 import { LoginRoute, UserLoginRoute } from './routes/login';
@@ -35,13 +35,26 @@ const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
   users: lazyPage(() => import('./routes/users').then((m) => m.UsersRoute)),
 };
 
+/** The record pages (issue 23): one chunk for the three. */
+const records: Record<RecordType, ReturnType<typeof lazyPage>> = {
+  company: lazyPage(() => import('./routes/records').then((m) => m.CompanyRecordRoute)),
+  contact: lazyPage(() => import('./routes/records').then((m) => m.ContactRecordRoute)),
+  deal: lazyPage(() => import('./routes/records').then((m) => m.DealRecordRoute)),
+};
+
+const recordRoutes: RouteObject[] = (Object.keys(records) as RecordType[]).flatMap((type) =>
+  [paths.records[type].path, paths.records[type].adminPath].map((path) => ({ path, lazy: records[type] })),
+);
+
 /** Every screen at its root path and its /admin path (seed 000 §2.1). */
 const screenRoutes: RouteObject[] = (Object.keys(screens) as ScreenName[]).flatMap((name): RouteObject[] => {
   const { path, adminPath } = paths.screens[name];
   const lazy = screens[name];
   const extra = name === 'dashboard' ? [paths.adminDashboard] : [];
   return [path, adminPath, ...extra].map((p) => (p === '/' ? { index: true, lazy } : { path: p, lazy }));
-}).concat(paths.legacyOps.map((p) => ({ path: p, element: <LegacyOpsRedirect /> })));
+})
+  .concat(recordRoutes)
+  .concat(paths.legacyOps.map((p) => ({ path: p, element: <LegacyOpsRedirect /> })));
 
 /** The route table; the app uses a browser router, tests a memory router. */
 export const routes: RouteObject[] = [

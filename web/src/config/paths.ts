@@ -65,6 +65,12 @@ export const paths = {
     invoiceHistory: screen('invoice-history', 'Invoice History'),
     users: screen('users', 'Users'),
   },
+  /** One record's page, at the root and under /admin (`:id` is the record's id). */
+  records: {
+    company: { path: '/companies/:id', adminPath: '/admin/companies/:id' },
+    contact: { path: '/contacts/:id', adminPath: '/admin/contacts/:id' },
+    deal: { path: '/deals/:id', adminPath: '/admin/deals/:id' },
+  },
   /** The ops screen's earlier addresses: they redirect to it, keeping `?job=` and the filters. */
   legacyOps: ['/jobs', '/admin/jobs'],
   /** The dashboard's second admin address. */
@@ -89,6 +95,26 @@ export function screenHref(name: ScreenName, pathname: string, search = ''): str
   return (isAdminPath(pathname) ? target.adminPath : target.path) + search;
 }
 
+export type RecordType = keyof typeof paths.records;
+
+/** The page of one company, contact or deal from the page at `pathname` (keeps the /admin prefix). */
+export function recordHref(type: RecordType, id: string, pathname: string): string {
+  const { path, adminPath } = paths.records[type];
+  return (isAdminPath(pathname) ? adminPath : path).replace(':id', encodeURIComponent(id));
+}
+
+/**
+ * A root address from the server (e.g. a search result's `/email-campaigns?campaign=7` or
+ * `/deals/01J…`) as a link from the page at `pathname`: under /admin it gets the prefix, keeping
+ * its query string and hash. Addresses that are not root paths (`https://…`, `//host`) and the
+ * admin area's own addresses are returned as they are.
+ */
+export function appHref(href: string, pathname: string): string {
+  if (!href.startsWith('/') || href.startsWith('//')) return href;
+  if (!isAdminPath(pathname) || isAdminPath(href.replace(/[?#].*$/, ''))) return href;
+  return href === '/' ? '/admin' : href.startsWith('/?') || href.startsWith('/#') ? `/admin${href.slice(1)}` : `/admin${href}`;
+}
+
 /**
  * Every address the router serves. The build writes it to `dist/routes.json`, and the server
  * answers any other address outside `/api` with the not-found page and HTTP 404.
@@ -99,6 +125,7 @@ export function appRoutePaths(): string[] {
     ...new Set([
       ...screens,
       paths.adminDashboard,
+      ...Object.values(paths.records).flatMap((r) => [r.path, r.adminPath]),
       ...paths.legacyOps,
       paths.auth.login.path,
       paths.auth.userLogin.path,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { server } from '@/testing/mocks/server';
 
-import { ApiError, TIMEOUT_MESSAGE, TimeoutError, api, buildUrl, nullOn401 } from './api-client';
+import { ApiError, TIMEOUT_MESSAGE, TimeoutError, api, buildUrl, errorFromResponse, fieldErrorsOf, nullOn401 } from './api-client';
 
 describe('api client', () => {
   it('sends JSON with credentials and parses the JSON answer', async () => {
@@ -97,5 +97,14 @@ describe('api client', () => {
       '/api/ops/jobs?kind=noop&limit=50&offset=0',
     );
     expect(buildUrl('/x', { a: '' })).toBe('/x');
+  });
+});
+
+describe('fieldErrorsOf', () => {
+  it("reads the server's per-field messages, and nothing from other errors", () => {
+    const refused = errorFromResponse(422, 'Unprocessable', JSON.stringify({ message: 'Bad', errors: { state: 'Unknown state', n: 3 } }));
+    expect(fieldErrorsOf(refused)).toEqual({ state: 'Unknown state' });
+    expect(fieldErrorsOf(errorFromResponse(500, 'Oops', 'boom'))).toEqual({});
+    expect(fieldErrorsOf(new Error('x'))).toEqual({});
   });
 });

@@ -184,3 +184,13 @@ export function toPage<T>({ data, headers }: ApiResponse<T[]>): Page<T> {
 export function formatTotal({ total, exact }: { total: number; exact: boolean }): string {
   return `${total.toLocaleString()}${exact ? '' : '+'}`;
 }
+
+/** The per-field messages of a refused write (`{"message", "errors": {"field": "..."}}`), else `{}`. */
+export function fieldErrorsOf(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return {};
+  const errors = (error.body as { errors?: unknown }).errors;
+  if (typeof errors !== 'object' || errors === null) return {};
+  return Object.fromEntries(
+    Object.entries(errors).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}

@@ -50,6 +50,8 @@ afterEach(() => {
   server.events.removeAllListeners();
   resetDb();
   resetAllStores();
+  // The sidebar remembers its collapsed state here.
+  localStorage.clear();
   if (unhandled.length > 0) {
     throw new Error(`Unhandled requests in this test:\n${unhandled.join('\n')}`);
   }

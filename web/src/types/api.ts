@@ -181,6 +181,8 @@ export type Company = {
   growthRate: number | null;
   description: string | null;
   competitorAlignment: number | null;
+  /** The scan's estimates; `partnershipOpportunity` above 80 is "High Potential". */
+  competitiveAnalysis?: { partnershipOpportunity?: number } | null;
   discoveredAt: string | null;
   discoverySource: string | null;
   prospectScore: number;

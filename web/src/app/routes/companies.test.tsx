@@ -13,13 +13,13 @@ describe('company prospects', () => {
     makeCompany({ name: 'Low Co', score: 10 });
     renderApp('/companies', { signedIn: true });
 
-    const acme = (await screen.findByRole('button', { name: 'Acme Bath LLC' })).closest('li');
+    const acme = (await screen.findByRole('link', { name: 'Acme Bath LLC' })).closest('li');
     if (!acme) throw new Error('no card');
     expect(within(acme).getByText('$5.2M')).toBeInTheDocument();
     expect(within(acme).getByText('NOT INTERESTED')).toBeInTheDocument();
     expect(within(acme).getByText('85')).toHaveAttribute('data-band', 'green');
     expect(within(acme).getByText('2 contacts')).toBeInTheDocument();
-    const delta = screen.getByRole('button', { name: 'Delta Showers' }).closest('li');
+    const delta = screen.getByRole('link', { name: 'Delta Showers' }).closest('li');
     if (!delta) throw new Error('no card');
     expect(within(delta).getByText('Not disclosed')).toBeInTheDocument();
     expect(within(delta).getByText('65')).toHaveAttribute('data-band', 'yellow');
@@ -36,10 +36,10 @@ describe('company prospects', () => {
     makeCompany({ name: 'Delta Showers', score: 65, state: 'AZ' });
     const requests = recordRequests();
     const { user, router } = renderApp('/admin/companies', { signedIn: true });
-    await screen.findByRole('button', { name: 'Delta Showers' });
+    await screen.findByRole('link', { name: 'Delta Showers' });
 
     await user.selectOptions(screen.getByLabelText('State'), 'AZ');
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Acme Bath LLC' })).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Acme Bath LLC' })).not.toBeInTheDocument());
     await user.selectOptions(screen.getByLabelText('Score'), 'high');
     expect(await screen.findByText('No companies match these filters')).toBeInTheDocument();
     expect(requests.at(-1)?.search).toBe('?state=AZ&scoreBand=high&limit=48&offset=0');
@@ -62,7 +62,7 @@ describe('company prospects', () => {
     server.resetHandlers();
     makeCompany({ name: 'Back Again Inc' });
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
-    expect(await screen.findByRole('button', { name: 'Back Again Inc' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Back Again Inc' })).toBeInTheDocument();
   }, 10_000);
 
   it('opens a company with its contacts grouped by tier', async () => {
@@ -71,7 +71,7 @@ describe('company prospects', () => {
     makeContact({ companyId: company.id, firstName: 'Max', lastName: 'Lead', title: 'Sales Manager' });
     makeContact({ companyId: company.id, firstName: 'Sam', lastName: 'Crew', title: 'Installer' });
     const { user } = renderApp('/companies', { signedIn: true });
-    await user.click(await screen.findByRole('button', { name: 'Acme Bath LLC' }));
+    await user.click(await screen.findByRole('button', { name: 'Quick view Acme Bath LLC' }));
     const dialog = screen.getByRole('dialog', { name: 'Acme Bath LLC' });
     expect(await within(dialog).findByText('Compatibility: High')).toBeInTheDocument();
     expect(within(within(dialog).getByRole('region', { name: 'Executive Leadership' })).getByText('Pat Owner')).toBeInTheDocument();

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import { db, seedJobs } from '@/testing/mocks/db';
+import { db, makeCompany, seedJobs } from '@/testing/mocks/db';
 import { recordRequests } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 import type { Job } from '@/types/api';
@@ -110,6 +110,55 @@ describe('Prospect Discovery', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('Discovery Cancelled');
     expect(screen.getByRole('button', { name: 'Start Discovery' })).toBeEnabled();
   }, 15_000);
+
+  it('shows the results as a table: current revenue (edited in place), industry, compatibility, High Potential; sorts and hides columns', async () => {
+    makeCompany({ id: 'c1', name: 'Lone Star Baths', industry: 'Accessible bath', revenue: '7500000', score: 86, competitorAlignment: 80, competitiveAnalysis: { partnershipOpportunity: 91 } });
+    makeCompany({ id: 'c2', name: 'Bayou Remodel', industry: 'Kitchen', revenue: null, score: 55, competitorAlignment: 52, competitiveAnalysis: { partnershipOpportunity: 60 } });
+    const [done] = seedJobs(1, { kind: 'discovery_scan', status: 'succeeded', result: RESULT });
+    const { user } = renderApp(`/admin/discovery?job=${done?.id}`, { signedIn: true });
+    const results = await screen.findByRole('region', { name: 'Discovery results' });
+    const table = within(results).getByRole('table');
+    const names = () => within(table).getAllByRole('rowheader').map((h) => within(h).getByRole('link').textContent);
+    const lone = await within(table).findByRole('row', { name: /Lone Star Baths/ });
+    await waitFor(() => expect(lone).toHaveTextContent('$7.5M'));
+    expect(lone).toHaveTextContent('Accessible bath');
+    expect(lone).toHaveTextContent('High Potential');
+    expect(lone).toHaveTextContent('High');
+    const bayou = within(table).getByRole('row', { name: /Bayou Remodel/ });
+    expect(bayou).toHaveTextContent('Medium');
+    expect(bayou).not.toHaveTextContent('High Potential');
+    expect(within(lone).getByRole('link', { name: 'Lone Star Baths' })).toHaveAttribute('href', '/admin/companies/c1');
+
+    // Best score first; by name ascending, then descending.
+    expect(names()).toEqual(['Lone Star Baths', 'Bayou Remodel']);
+    await user.click(within(table).getByRole('button', { name: /Company/ }));
+    expect(within(table).getByRole('columnheader', { name: /Company/ })).toHaveAttribute('aria-sort', 'ascending');
+    expect(names()).toEqual(['Bayou Remodel', 'Lone Star Baths']);
+    await user.click(within(table).getByRole('button', { name: /Company/ }));
+    expect(names()).toEqual(['Lone Star Baths', 'Bayou Remodel']);
+
+    // Revenue in place: a bad figure is refused on the spot; Enter saves whole dollars.
+    await user.click(within(bayou).getByRole('button', { name: 'Not disclosed: edit revenue of Bayou Remodel' }));
+    const input = within(bayou).getByLabelText('Revenue of Bayou Remodel (USD)');
+    await user.type(input, '12.5M{Enter}');
+    expect(input).toHaveAccessibleDescription('Enter the revenue as a whole number of dollars');
+    await user.clear(input);
+    await user.type(input, '$12,500,000{Enter}');
+    expect(await screen.findByRole('status')).toHaveTextContent('Company Updated');
+    expect(db.companies.find((c) => c.id === 'c2')?.revenue).toBe('12500000');
+    await waitFor(() => expect(within(table).getByRole('row', { name: /Bayou Remodel/ })).toHaveTextContent('$12.5M'));
+    // Escape leaves the figure as it was.
+    await user.click(within(table).getByRole('button', { name: '$7.5M: edit revenue of Lone Star Baths' }));
+    await user.type(within(table).getByLabelText('Revenue of Lone Star Baths (USD)'), '1{Escape}');
+    expect(db.companies.find((c) => c.id === 'c1')?.revenue).toBe('7500000');
+
+    // Columns: hidden ones leave the table, and stay hidden on the next visit.
+    await user.click(within(results).getByRole('button', { name: 'Columns' }));
+    await user.click(await screen.findByRole('menuitemcheckbox', { name: /Industry/ }));
+    await user.keyboard('{Escape}');
+    expect(within(table).queryByRole('columnheader', { name: /Industry/ })).toBeNull();
+    expect(JSON.parse(localStorage.getItem('prospector.columns.discovery-results') ?? '[]')).toEqual(['industry']);
+  }, 20_000);
 
   it('says nothing when a finished scan is reopened', async () => {
     const [done] = seedJobs(1, { kind: 'discovery_scan', status: 'succeeded', result: RESULT });

@@ -9,7 +9,10 @@ import { screenHref } from '@/config/paths';
 import { useInvoices } from '@/features/invoicing/api/get-invoices';
 import type { InvoiceFilters } from '@/features/invoicing/api/types';
 import { InvoiceBoard, InvoiceStats } from '@/features/invoicing/components/invoice-board';
-import { InvoiceTable } from '@/features/invoicing/components/invoice-table';
+import { InvoiceTable, useInvoiceTableSettings, type InvoiceSortKey } from '@/features/invoicing/components/invoice-table';
+import { SavedViews } from '@/features/views/components/saved-views';
+import type { ViewState } from '@/features/views/api/views';
+import type { SortDir } from '@/components/ui/table-tools';
 
 const VIEWS = [
   { key: 'board', label: 'Board' },
@@ -28,6 +31,17 @@ export function InvoiceHistoryRoute() {
   const invoices = useInvoices(filters);
   const onSearch = useCallback((search: string) => setFilters((f) => ({ ...f, search })), []);
   const items = invoices.data?.items ?? [];
+  const settings = useInvoiceTableSettings();
+  // A saved view: the filters, the board or the table, its hidden columns and its order.
+  const viewState = (): ViewState => ({ filters, view, hidden: [...settings.columns.hidden], sort: settings.sorting.sort });
+  const applyView = (v: ViewState) => {
+    const f = (v.filters ?? {}) as Partial<InvoiceFilters>;
+    setFilters({ search: f.search ?? '', status: f.status ?? '', dateFrom: f.dateFrom ?? '', dateTo: f.dateTo ?? '' });
+    setParams(v.view === 'table' ? { view: 'table' } : {}, { replace: true });
+    settings.columns.set(Array.isArray(v.hidden) ? v.hidden.map(String) : []);
+    const sort = v.sort as { key?: string; dir?: SortDir } | undefined;
+    if (sort?.key && (sort.dir === 'asc' || sort.dir === 'desc')) settings.sorting.set({ key: sort.key as InvoiceSortKey, dir: sort.dir });
+  };
 
   return (
     <div className="space-y-6">
@@ -38,6 +52,7 @@ export function InvoiceHistoryRoute() {
           <Link to={screenHref('invoicing', pathname)} className="text-sm font-semibold text-indigo-700 hover:underline">
             New invoice
           </Link>
+          <SavedViews screen="invoices" current={viewState} onApply={applyView} />
           <Button variant="secondary" onClick={() => void invoices.refetch()} disabled={invoices.isFetching}>
             {invoices.isFetching ? 'Refreshing...' : 'Refresh'}
           </Button>
@@ -83,7 +98,7 @@ export function InvoiceHistoryRoute() {
               </button>
             ))}
           </div>
-          {view === 'table' ? <InvoiceTable items={items} /> : <InvoiceBoard items={items} />}
+          {view === 'table' ? <InvoiceTable items={items} settings={settings} /> : <InvoiceBoard items={items} />}
         </>
       )}
     </div>

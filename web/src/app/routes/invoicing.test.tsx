@@ -201,6 +201,56 @@ describe('Invoice History', () => {
     expect(screen.queryByRole('group', { name: 'Bulk actions' })).toBeNull();
   });
 
+  it('saves the filters, the table, its columns and order as a named view, and brings them back', async () => {
+    makeInvoice({ invoiceNumber: 'INV-2026-0001', customerName: 'Sunrise Bath', date: '2026-11-02' });
+    makeInvoice({ invoiceNumber: 'INV-2026-0002', customerName: 'Coastal Homes', date: '2026-11-20' });
+    const { user, router } = renderApp('/admin/invoice-history', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Table' }));
+    const table = within(screen.getByRole('region', { name: 'Invoices table' })).getByRole('table');
+    await user.click(within(table).getByRole('button', { name: /Customer/ }));
+    await user.click(screen.getByRole('button', { name: 'Columns' }));
+    await user.click(await screen.findByRole('menuitemcheckbox', { name: /Email/ }));
+    await user.keyboard('{Escape}');
+    await user.type(screen.getByLabelText('Search invoices'), 'sunrise');
+    await waitFor(() => expect(within(table).queryByText('INV-2026-0002')).toBeNull());
+
+    await user.click(screen.getByRole('button', { name: 'Views' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Saved views' });
+    expect(within(dialog).getByText('No saved views yet.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Save view' }));
+    expect(within(dialog).getByLabelText('Save the current settings as')).toHaveAccessibleDescription('Name the view');
+    await user.type(within(dialog).getByLabelText('Save the current settings as'), 'Sunrise by customer');
+    await user.click(within(dialog).getByRole('button', { name: 'Save view' }));
+    expect(await within(dialog).findByRole('listitem')).toHaveTextContent('Sunrise by customer');
+    expect(db.views[0]).toMatchObject({
+      screen: 'invoices',
+      name: 'Sunrise by customer',
+      state: { filters: { search: 'sunrise' }, view: 'table', hidden: ['email'], sort: { key: 'customer', dir: 'asc' } },
+    });
+    await user.keyboard('{Escape}');
+
+    // Back to the defaults, then the view restores everything.
+    await user.click(screen.getByRole('button', { name: 'Board' }));
+    await user.clear(screen.getByLabelText('Search invoices'));
+    await waitFor(() => expect(screen.getByRole('listitem', { name: 'INV-2026-0002' })).toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: 'Views' }));
+    dialog = await screen.findByRole('dialog', { name: 'Saved views' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Apply Sunrise by customer' }));
+    expect(router.state.location.search).toBe('?view=table');
+    expect(screen.getByLabelText('Search invoices')).toHaveValue('sunrise');
+    const restored = within(await screen.findByRole('region', { name: 'Invoices table' })).getByRole('table');
+    await waitFor(() => expect(within(restored).getAllByRole('rowheader').map((h) => h.textContent)).toEqual(['INV-2026-0001']));
+    expect(within(restored).getByRole('columnheader', { name: /Customer/ })).toHaveAttribute('aria-sort', 'ascending');
+    expect(within(restored).queryByRole('columnheader', { name: /Email/ })).toBeNull();
+
+    // Deleted, it is gone from the list.
+    await user.click(screen.getByRole('button', { name: 'Views' }));
+    dialog = await screen.findByRole('dialog', { name: 'Saved views' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Delete Sunrise by customer' }));
+    expect(await within(dialog).findByText('No saved views yet.')).toBeInTheDocument();
+    expect(db.views).toEqual([]);
+  }, 20_000);
+
   it('says when there are no invoices', async () => {
     renderApp('/invoice-history', { signedIn: true });
     expect(await screen.findByText('No invoices found')).toBeInTheDocument();

@@ -61,7 +61,7 @@ describe('lead pipeline', () => {
     const qualified = await screen.findByRole('region', { name: 'Qualified' });
     const card = await within(qualified).findByRole('listitem', { name: 'Ann Lee' });
     expect(within(card).queryByRole('button', { name: /Move Ann Lee to/ })).not.toBeInTheDocument();
-    await user.click(within(card).getByRole('button', { name: 'Convert Ann Lee to customer' }));
+    await user.click(within(card).getByRole('button', { name: 'Convert to Customer: Ann Lee' }));
     expect(await screen.findByText('Converted to Customer')).toBeInTheDocument();
     await waitFor(() => expect(within(qualified).queryByRole('listitem', { name: 'Ann Lee' })).not.toBeInTheDocument());
     expect(db.contacts[0]?.status).toBe('customer');
@@ -103,14 +103,14 @@ describe('lead pipeline', () => {
   it('opens the contact detail dialog from a card', async () => {
     makeContact({ firstName: 'Ann', lastName: 'Lee', status: 'new_lead', score: 92, isVerified: true, verificationScore: 64 });
     const { user } = renderApp('/leads', { signedIn: true });
-    await user.click(await screen.findByRole('button', { name: 'Ann Lee' }));
+    await user.click(await screen.findByRole('button', { name: 'Quick view Ann Lee' }));
     const dialog = screen.getByRole('dialog', { name: 'Ann Lee' });
     expect(within(dialog).getByText('Excellent')).toBeInTheDocument();
     expect(within(dialog).getByText('Verified')).toBeInTheDocument();
     expect(within(dialog).getByText('64%')).toHaveClass('text-amber-700');
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Ann Lee' })).toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Quick view Ann Lee' })).toHaveFocus();
   });
 
   describe('board paging', () => {

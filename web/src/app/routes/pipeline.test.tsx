@@ -159,13 +159,13 @@ describe('sales pipeline', () => {
     makeContact({ firstName: 'Ann', lastName: 'Lee', status: 'new_lead' });
     const { user } = renderApp('/pipeline', { signedIn: true });
     const companies = await screen.findByRole('region', { name: 'Company Prospects' });
-    await user.click(await within(companies).findByRole('button', { name: 'Convert Acme Bath LLC to deal' }));
+    await user.click(await within(companies).findByRole('button', { name: 'Convert to Deal: Acme Bath LLC' }));
     expect(await screen.findByText('"Acme Bath LLC" is now a deal.')).toBeInTheDocument();
     await waitFor(() => expect(within(companies).getByText('No company prospects.')).toBeInTheDocument());
 
     const contacts = screen.getByRole('region', { name: 'Contact Prospects' });
     expect(within(contacts).getByText('New Lead')).toBeInTheDocument();
-    await user.click(within(contacts).getByRole('button', { name: 'Convert Ann Lee to deal' }));
+    await user.click(within(contacts).getByRole('button', { name: 'Convert to Deal: Ann Lee' }));
     expect(await screen.findByText('Prospect Converted')).toBeInTheDocument();
     expect(await within(column('Qualification')).findByRole('listitem', { name: 'Ann Lee' })).toBeInTheDocument();
   });

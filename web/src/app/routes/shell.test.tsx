@@ -8,50 +8,59 @@ import { renderApp } from '@/testing/test-utils';
 
 const DASHBOARD = 'Business Intelligence Dashboard';
 
-async function openGroup(user: ReturnType<typeof renderApp>['user'], label: string) {
-  const nav = await screen.findByRole('navigation', { name: 'Main' });
-  await user.click(within(nav).getByRole('button', { name: new RegExp(label) }));
-  return screen.findByRole('menu');
-}
+/** The sidebar's navigation (always present; CSS hides it below md). */
+const mainNav = () => screen.findByRole('navigation', { name: 'Main' });
+
+/** The names of the navigation's groups, in order. */
+const groupNames = (nav: HTMLElement) =>
+  within(nav)
+    .getAllByRole('list')
+    .map((list) => document.getElementById(list.getAttribute('aria-labelledby') ?? '')?.textContent);
 
 describe('app shell and routing', () => {
-  it('shows the app name, the signed-in email labelled Administrator and the navigation groups', async () => {
+  it('shows the app name, the signed-in email labelled Administrator and the navigation groups in the sidebar', async () => {
     renderApp('/admin', { signedIn: true });
     const banner = await screen.findByRole('banner');
     expect(within(banner).getByText('Prospector')).toBeInTheDocument();
     expect(await within(banner).findByText(ADMIN_EMAIL)).toBeInTheDocument();
     expect(within(banner).getByText('Administrator')).toBeInTheDocument();
-    const nav = within(banner).getByRole('navigation', { name: 'Main' });
-    const groups = within(nav).getAllByRole('button').map((b) => b.textContent.replace('▾', '').trim());
-    expect(groups).toEqual(['Analytics', 'Customer Management', 'Campaign Tools', 'Business Tools', 'Admin']);
+    const sidebar = screen.getByRole('complementary', { name: 'Sidebar' });
+    const nav = within(sidebar).getByRole('navigation', { name: 'Main' });
+    expect(groupNames(nav)).toEqual(['Analytics', 'Customer Management', 'Campaign Tools', 'Business Tools', 'Admin']);
+    expect(within(within(nav).getByRole('list', { name: 'Admin' })).getByRole('link', { name: 'Users' })).toHaveAttribute(
+      'href',
+      '/admin/users',
+    );
+    // Each screen has its icon next to its name.
+    expect(within(nav).getByRole('link', { name: 'Leads' }).querySelector('svg')).not.toBeNull();
   });
 
   it('prefixes every link with /admin in admin mode; the dashboard link is /admin', async () => {
-    const { user } = renderApp('/admin/contacts', { signedIn: true });
-    const analytics = await openGroup(user, 'Analytics');
-    expect(within(analytics).getByRole('menuitem', { name: 'Dashboard' })).toHaveAttribute('href', '/admin');
-    expect(within(analytics).getByRole('menuitem', { name: 'Pipeline' })).toHaveAttribute('href', '/admin/pipeline');
-    expect(within(analytics).getByRole('menuitem', { name: 'Ops' })).toHaveAttribute('href', '/admin/ops');
-    expect(within(analytics).getByRole('menuitem', { name: 'Discovery' })).toHaveAttribute('href', '/admin/discovery');
+    renderApp('/admin/contacts', { signedIn: true });
+    const nav = await mainNav();
+    const analytics = within(nav).getByRole('list', { name: 'Analytics' });
+    expect(within(analytics).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/admin');
+    expect(within(analytics).getByRole('link', { name: 'Pipeline' })).toHaveAttribute('href', '/admin/pipeline');
+    expect(within(analytics).getByRole('link', { name: 'Ops' })).toHaveAttribute('href', '/admin/ops');
+    expect(within(analytics).getByRole('link', { name: 'Discovery' })).toHaveAttribute('href', '/admin/discovery');
 
-    await user.keyboard('{Escape}');
-    const business = await openGroup(user, 'Business Tools');
-    expect(within(business).getAllByRole('menuitem').map((m) => m.getAttribute('href'))).toEqual([
+    const business = within(nav).getByRole('list', { name: 'Business Tools' });
+    expect(within(business).getAllByRole('link').map((m) => m.getAttribute('href'))).toEqual([
       '/admin/invoicing',
       '/admin/invoice-history',
     ]);
 
-    await user.keyboard('{Escape}');
-    const customers = await openGroup(user, 'Customer Management');
-    expect(within(customers).getByRole('menuitem', { name: 'All Contacts' })).toHaveAttribute('aria-current', 'page');
-    expect(within(customers).getByRole('menuitem', { name: 'Leads' })).toHaveAttribute('href', '/admin/leads');
+    const customers = within(nav).getByRole('list', { name: 'Customer Management' });
+    expect(within(customers).getByRole('link', { name: 'All Contacts' })).toHaveAttribute('aria-current', 'page');
+    expect(within(customers).getByRole('link', { name: 'Leads' })).toHaveAttribute('href', '/admin/leads');
+    expect(within(customers).getByRole('link', { name: 'Leads' })).not.toHaveAttribute('aria-current');
   });
 
   it('keeps root paths outside admin mode', async () => {
-    const { user } = renderApp('/meetings', { signedIn: true });
-    const campaign = await openGroup(user, 'Campaign Tools');
-    expect(within(campaign).getByRole('menuitem', { name: 'Meetings' })).toHaveAttribute('href', '/meetings');
-    expect(within(campaign).getAllByRole('menuitem').map((m) => m.getAttribute('href'))).toEqual([
+    renderApp('/meetings', { signedIn: true });
+    const campaign = within(await mainNav()).getByRole('list', { name: 'Campaign Tools' });
+    expect(within(campaign).getByRole('link', { name: 'Meetings' })).toHaveAttribute('href', '/meetings');
+    expect(within(campaign).getAllByRole('link').map((m) => m.getAttribute('href'))).toEqual([
       '/campaigns',
       '/email-campaigns',
       '/email-sequences',
@@ -63,30 +72,93 @@ describe('app shell and routing', () => {
     ]);
   });
 
-  it('navigates through a group menu with the keyboard', async () => {
+  it('navigates from the sidebar with the keyboard', async () => {
     const { user, router } = renderApp('/admin', { signedIn: true });
     await screen.findByRole('heading', { level: 1, name: DASHBOARD });
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    within(nav).getByRole('button', { name: /Campaign Tools/ }).focus();
+    within(nav).getByRole('link', { name: 'Email Campaigns' }).focus();
+    await user.tab();
+    expect(within(nav).getByRole('link', { name: 'Email Sequences' })).toHaveFocus();
     await user.keyboard('{Enter}');
-    await screen.findByRole('menu');
-    await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
     expect(await screen.findByRole('heading', { level: 1, name: 'Email Sequences' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/email-sequences');
+    expect(within(nav).getByRole('link', { name: 'Email Sequences' })).toHaveAttribute('aria-current', 'page');
   });
 
-  it('mirrors the groups in the mobile menu', async () => {
+  it('collapses the sidebar to an icon rail and remembers it', async () => {
+    const first = renderApp('/contacts', { signedIn: true });
+    const collapse = await screen.findByRole('button', { name: 'Collapse sidebar' });
+    expect(collapse).toHaveAttribute('aria-expanded', 'true');
+    await first.user.click(collapse);
+    const expand = screen.getByRole('button', { name: 'Expand sidebar' });
+    expect(expand).toHaveAttribute('aria-expanded', 'false');
+    const sidebar = screen.getByRole('complementary', { name: 'Sidebar' });
+    expect(sidebar).toHaveAttribute('data-collapsed', 'true');
+    // The names stay for screen readers, and as tooltips.
+    const leads = within(sidebar).getByRole('link', { name: 'Leads' });
+    expect(leads).toHaveAttribute('title', 'Leads');
+    expect(within(leads).getByText('Leads')).toHaveClass('sr-only');
+
+    // Opened again (a reload), the app keeps the rail.
+    first.unmount();
+    const second = renderApp('/contacts', { signedIn: true });
+    const again = await screen.findByRole('button', { name: 'Expand sidebar' });
+    await second.user.click(again);
+    expect(screen.getByRole('button', { name: 'Collapse sidebar' })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('complementary', { name: 'Sidebar' })).toHaveAttribute('data-collapsed', 'false');
+    expect(localStorage.getItem('prospector.sidebar.collapsed')).toBe('false');
+  });
+
+  it('opens the navigation in a drawer on small screens, traps focus and closes on navigation', async () => {
     const { user, router } = renderApp('/', { signedIn: true });
     await screen.findByRole('heading', { level: 1, name: DASHBOARD });
     const toggle = screen.getByRole('button', { name: 'Menu' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await user.click(toggle);
-    const mobile = screen.getByRole('navigation', { name: 'Mobile' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const drawer = screen.getByRole('dialog', { name: 'Prospector' });
+    const mobile = within(drawer).getByRole('navigation', { name: 'Mobile' });
     expect(within(mobile).getByText('Customer Management')).toBeInTheDocument();
+    // Focus stays inside the drawer.
+    expect(drawer).toContainElement(document.activeElement as HTMLElement);
+    for (let i = 0; i < 30; i += 1) await user.tab();
+    expect(drawer).toContainElement(document.activeElement as HTMLElement);
+
     await user.click(within(mobile).getByRole('link', { name: 'Leads' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Lead Pipeline' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/leads');
     expect(screen.queryByRole('navigation', { name: 'Mobile' })).not.toBeInTheDocument();
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('closes the drawer with Escape and gives focus back to Menu', async () => {
+    const { user } = renderApp('/', { signedIn: true });
+    await screen.findByRole('heading', { level: 1, name: DASHBOARD });
+    const toggle = screen.getByRole('button', { name: 'Menu' });
+    await user.click(toggle);
+    expect(screen.getByRole('navigation', { name: 'Mobile' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('navigation', { name: 'Mobile' })).not.toBeInTheDocument();
+    expect(toggle).toHaveFocus();
+  });
+
+  it('hides the admin screens from an ordinary session, in the sidebar and the drawer', async () => {
+    const { user } = renderApp('/', { asUser: true });
+    const nav = await mainNav();
+    expect(groupNames(nav)).toEqual(['Analytics', 'Customer Management', 'Campaign Tools', 'Business Tools']);
+    expect(within(nav).queryByRole('link', { name: 'Ops' })).not.toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'Users' })).not.toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Pipeline' })).toHaveAttribute('href', '/pipeline');
+    await user.click(screen.getByRole('button', { name: 'Menu' }));
+    const mobile = screen.getByRole('navigation', { name: 'Mobile' });
+    expect(within(mobile).queryByRole('link', { name: 'Ops' })).not.toBeInTheDocument();
+    expect(within(mobile).queryByRole('link', { name: 'Users' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the skip link to the main content', async () => {
+    renderApp('/contacts', { signedIn: true });
+    expect(await screen.findByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', '#main');
+    expect(screen.getByRole('main')).toHaveAttribute('id', 'main');
   });
 
   it.each([

@@ -33,12 +33,11 @@ function captureBodies(method: 'post' | 'patch', path: string) {
 }
 
 describe('Users screen', () => {
-  it('is reached from the Admin menu and lists each account with its role, status and a human date', async () => {
+  it('is reached from the Admin group of the sidebar and lists each account with its role, status and a human date', async () => {
     seed();
     const { user, router } = renderApp('/admin', { signedIn: true });
     const nav = await screen.findByRole('navigation', { name: 'Main' });
-    await user.click(within(nav).getByRole('button', { name: /Admin/ }));
-    await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Users' }));
+    await user.click(within(within(nav).getByRole('list', { name: 'Admin' })).getByRole('link', { name: 'Users' }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Users' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/users');

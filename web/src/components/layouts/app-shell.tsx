@@ -1,43 +1,41 @@
-import * as Menu from '@radix-ui/react-dropdown-menu';
-import { useState } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { Menu, Search, X } from 'lucide-react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { ADMIN_SCREENS, isAdminPath, paths, screenHref, type ScreenName } from '@/config/paths';
+import { ADMIN_SCREENS, isAdminPath, paths, screenHref } from '@/config/paths';
 import { useAuthUser } from '@/features/auth/api/get-auth-user';
 import { useAdminLogout } from '@/features/auth/api/logout';
 import { AdminOnly } from '@/features/auth/components/admin-only';
 import { toast } from '@/stores/toasts';
 
+import { isCurrent, navGroups } from './nav';
+import { Sidebar, SidebarNav } from './sidebar';
 import { SiteFooter } from './site-footer';
+
+export { NAV_GROUPS } from './nav';
 
 export const LOGOUT_FAILED = 'Logout failed';
 
-/**
- * The navigation groups of seed 000 §2.2, holding only the screens built so far
- * (a group with none is left out). Ops is the job-queue dashboard.
- */
-export const NAV_GROUPS: { label: string; items: ScreenName[] }[] = [
-  { label: 'Analytics', items: ['dashboard', 'discovery', 'pipeline', 'ops'] },
-  { label: 'Customer Management', items: ['leads', 'customers', 'contacts', 'companies'] },
-  { label: 'Campaign Tools', items: ['campaigns', 'emailCampaigns', 'emailSequences', 'meetings', 'voiceAgents', 'automation', 'aiManagement', 'aiFeatures'] },
-  { label: 'Business Tools', items: ['invoicing', 'invoiceHistory'] },
-  { label: 'Admin', items: ['users'] },
-];
+/** Where the sidebar's collapsed state is remembered. */
+export const SIDEBAR_STORAGE_KEY = 'prospector.sidebar.collapsed';
 
-/** The groups a session sees: an ordinary session has no admin screens (and no group left empty). */
-function navGroups(adminSession: boolean) {
-  return NAV_GROUPS.map((g) => ({
-    ...g,
-    items: g.items.filter((name) => adminSession || !ADMIN_SCREENS.includes(name)),
-  })).filter((g) => g.items.length > 0);
-}
+// The palette (cmdk) is its own chunk, loaded on first use.
+const CommandPalette = lazy(() =>
+  import('@/features/search/components/command-palette').then((m) => ({ default: m.CommandPalette })),
+);
 
-function isCurrent(name: ScreenName, pathname: string): boolean {
-  const { path, adminPath } = paths.screens[name];
-  if (name === 'dashboard') return [path, adminPath, paths.adminDashboard].includes(pathname);
-  return pathname === path || pathname === adminPath;
-}
+const readCollapsed = (): boolean => {
+  try {
+    return localStorage.getItem(SIDEBAR_STORAGE_KEY) === 'true';
+  } catch {
+    return false;
+  }
+};
+
+/** Apple keyboards open the palette with ⌘K, the others with Ctrl-K. */
+export const isMac = (): boolean => /Mac|iPhone|iPad/.test(navigator.platform);
 
 export function AppShell() {
   const { pathname } = useLocation();
@@ -48,65 +46,103 @@ export function AppShell() {
   // The admin area (/admin/*) and the admin screens are for admin sessions only.
   const adminOnly = !adminSession && (isAdminPath(pathname) || ADMIN_SCREENS.some((name) => isCurrent(name, pathname)));
   const displayName = [session.data?.firstName, session.data?.lastName].filter(Boolean).join(' ') || session.data?.email;
-  const [mobileOpen, setMobileOpen] = useState(false);
   const logout = useAdminLogout({
     onSuccess: () => navigate(paths.auth.login.getHref(), { replace: true }),
     onError: () => toast({ title: LOGOUT_FAILED, variant: 'destructive' }),
   });
 
-  const itemClass =
-    'block rounded-md px-3 py-2 text-sm text-slate-700 outline-none hover:bg-slate-100 data-[highlighted]:bg-indigo-50 data-[highlighted]:text-indigo-700 aria-[current=page]:font-semibold aria-[current=page]:text-indigo-700';
+  const [collapsed, setCollapsed] = useState(readCollapsed);
+  const toggleCollapsed = () =>
+    setCollapsed((was) => {
+      try {
+        localStorage.setItem(SIDEBAR_STORAGE_KEY, String(!was));
+      } catch {
+        // Private mode: the choice lasts for this page only.
+      }
+      return !was;
+    });
+
+  // The drawer closes whenever the address changes (a link, Back, the palette).
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setMobileOpen(false);
+  }
+
+  const [palette, setPalette] = useState<{ open: boolean; opener: HTMLElement | null } | null>(null);
+  const openPalette = useCallback(() => {
+    const active = document.activeElement;
+    // Pressed again while open: keep the first opener to return to.
+    setPalette((p) => (p?.open ? p : { open: true, opener: active instanceof HTMLElement ? active : null }));
+  }, []);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() !== 'k' || event.altKey || event.shiftKey) return;
+      if (!(isMac() ? event.metaKey : event.ctrlKey)) return;
+      event.preventDefault();
+      openPalette();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [openPalette]);
+  const shortcut = isMac() ? '⌘K' : 'Ctrl K';
 
   return (
     <div className="flex min-h-screen flex-col">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
       >
         Skip to content
       </a>
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3">
-          <div className="flex items-center gap-4">
+      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white">
+        <div className="flex h-14 items-center justify-between gap-3 px-4">
+          <div className="flex min-w-0 items-center gap-2">
+            <RadixDialog.Root open={mobileOpen} onOpenChange={setMobileOpen}>
+              <RadixDialog.Trigger asChild>
+                <Button variant="ghost" size="sm" className="md:hidden" aria-label="Menu">
+                  <Menu aria-hidden="true" className="size-5" />
+                </Button>
+              </RadixDialog.Trigger>
+              <RadixDialog.Portal>
+                <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40 md:hidden" />
+                <RadixDialog.Content
+                  aria-describedby={undefined}
+                  className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col bg-white shadow-xl focus:outline-none md:hidden"
+                >
+                  <div className="flex h-14 items-center justify-between border-b border-slate-200 px-4">
+                    <RadixDialog.Title className="text-lg font-bold tracking-tight text-indigo-700">Prospector</RadixDialog.Title>
+                    <RadixDialog.Close
+                      aria-label="Close menu"
+                      className="rounded p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
+                    >
+                      <X aria-hidden="true" className="size-5" />
+                    </RadixDialog.Close>
+                  </div>
+                  <SidebarNav label="Mobile" groups={groups} pathname={pathname} onNavigate={() => setMobileOpen(false)} />
+                </RadixDialog.Content>
+              </RadixDialog.Portal>
+            </RadixDialog.Root>
             <Link
               to={screenHref('dashboard', pathname)}
-              className="text-lg font-bold tracking-tight text-indigo-700"
+              className="text-lg font-bold tracking-tight text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
             >
               Prospector
             </Link>
-            <nav aria-label="Main" className="hidden md:block">
-              <ul className="flex items-center gap-1">
-                {groups.map((group) => (
-                  <li key={group.label}>
-                    <Menu.Root modal={false}>
-                      <Menu.Trigger className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 data-[state=open]:bg-slate-100">
-                        {group.label} <span aria-hidden="true">▾</span>
-                      </Menu.Trigger>
-                      <Menu.Portal>
-                        <Menu.Content
-                          align="start"
-                          sideOffset={6}
-                          className="z-40 min-w-48 rounded-lg bg-white p-1 shadow-lg ring-1 ring-slate-200"
-                        >
-                          {group.items.map((name) => (
-                            <Menu.Item key={name} asChild>
-                              <Link
-                                to={screenHref(name, pathname)}
-                                aria-current={isCurrent(name, pathname) ? 'page' : undefined}
-                                className={itemClass}
-                              >
-                                {paths.screens[name].label}
-                              </Link>
-                            </Menu.Item>
-                          ))}
-                        </Menu.Content>
-                      </Menu.Portal>
-                    </Menu.Root>
-                  </li>
-                ))}
-              </ul>
-            </nav>
           </div>
+          <button
+            type="button"
+            onClick={openPalette}
+            aria-keyshortcuts={isMac() ? 'Meta+K' : 'Control+K'}
+            className="flex min-w-0 flex-1 items-center gap-2 rounded-md px-3 py-1.5 text-sm text-slate-500 ring-1 ring-slate-300 ring-inset hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600 sm:max-w-sm"
+          >
+            <Search aria-hidden="true" className="size-4 shrink-0" />
+            <span className="truncate">Search…</span>
+            <kbd className="ml-auto hidden rounded bg-slate-100 px-1.5 py-0.5 font-sans text-xs text-slate-600 sm:inline">
+              {shortcut}
+            </kbd>
+          </button>
           <div className="flex items-center gap-2">
             {session.data && adminSession ? (
               <p className="hidden text-sm text-slate-600 sm:block">
@@ -140,47 +176,28 @@ export function AppShell() {
                 Logout
               </a>
             )}
-            <Button
-              variant="ghost"
-              size="sm"
-              className="md:hidden"
-              aria-expanded={mobileOpen}
-              aria-controls="mobile-menu"
-              onClick={() => setMobileOpen((open) => !open)}
-            >
-              {mobileOpen ? 'Close menu' : 'Menu'}
-            </Button>
           </div>
         </div>
-        {mobileOpen ? (
-          <nav id="mobile-menu" aria-label="Mobile" className="border-t border-slate-200 px-4 py-3 md:hidden">
-            {groups.map((group) => (
-              <div key={group.label} className="mb-3">
-                <p className="px-3 text-xs font-semibold tracking-wide text-slate-500 uppercase">{group.label}</p>
-                <ul>
-                  {group.items.map((name) => (
-                    <li key={name}>
-                      <NavLink
-                        to={screenHref(name, pathname)}
-                        end
-                        onClick={() => setMobileOpen(false)}
-                        aria-current={isCurrent(name, pathname) ? 'page' : undefined}
-                        className={itemClass}
-                      >
-                        {paths.screens[name].label}
-                      </NavLink>
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            ))}
-          </nav>
-        ) : null}
       </header>
-      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
-        {adminOnly ? <AdminOnly /> : <Outlet />}
-      </main>
-      <SiteFooter />
+      <div className="flex flex-1">
+        <Sidebar groups={groups} pathname={pathname} collapsed={collapsed} onToggle={toggleCollapsed} />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
+            {adminOnly ? <AdminOnly /> : <Outlet />}
+          </main>
+          <SiteFooter />
+        </div>
+      </div>
+      {palette ? (
+        <Suspense fallback={null}>
+          <CommandPalette
+            open={palette.open}
+            onOpenChange={(open) => setPalette((p) => (p ? { ...p, open } : p))}
+            adminSession={adminSession}
+            returnFocusTo={palette.opener}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -14,7 +14,7 @@ export function useSort<K extends string>(initial: Sort<K>) {
   const [sort, setSort] = useState(initial);
   const toggle = (key: K, firstDir: SortDir = 'asc') =>
     setSort((s) => (s.key === key ? { key, dir: s.dir === 'asc' ? 'desc' : 'asc' } : { key, dir: firstDir }));
-  return { sort, toggle };
+  return { sort, toggle, set: setSort };
 }
 
 /** Rows sorted by a value per column; missing values last whichever the direction. */
@@ -83,7 +83,13 @@ export function useColumns<K extends string>(table: string, all: readonly K[]) {
       localStorage.setItem(storageKey(table), JSON.stringify([...next]));
       return next;
     });
-  return { shown: (key: K) => !hidden.has(key), toggle, hidden };
+  /** Hides exactly these (a saved view's columns); unknown keys are ignored. */
+  const set = (keys: readonly string[]) => {
+    const next = new Set(all.filter((k) => keys.includes(k)));
+    localStorage.setItem(storageKey(table), JSON.stringify([...next]));
+    setHidden(next);
+  };
+  return { shown: (key: K) => !hidden.has(key), toggle, hidden, set };
 }
 
 /** A "Columns" menu of checkboxes; the table keeps at least its first column. */

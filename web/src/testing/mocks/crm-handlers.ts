@@ -229,8 +229,10 @@ export const crmHandlers = [
       const band = url.searchParams.get('scoreBand');
       const range = band ? { high: [80, 100], medium: [60, 79], low: [0, 59] }[band] : undefined;
       if (band && !range) return fieldError('scoreBand must be one of: high, medium, low', 'scoreBand');
+      const ids = url.searchParams.get('ids')?.split(',');
       const rows = db.companies.filter(
         (c) =>
+          (!ids || ids.includes(c.id)) &&
           (!q || [c.name, c.industry, c.city, c.state].some((s) => s?.toLowerCase().includes(q))) &&
           (!state || c.state === state) &&
           (!status || c.status === status) &&
@@ -503,16 +505,27 @@ export const crmHandlers = [
     authed(async ({ params, request }) => {
       const deal = db.deals.find((d) => d.id === params.id);
       if (!deal) return HttpResponse.json({ message: 'Deal not found' }, { status: 404 });
+      // Like the server: a partial update; only the fields present change.
       const body = (await request.json()) as Partial<Record<keyof Deal, unknown>>;
-      if (typeof body.title !== 'string' || !body.title.trim()) return fieldError('Deal title is required', 'title');
-      Object.assign(deal, {
-        title: body.title,
-        value: String(body.value),
-        stage: body.stage,
-        probability: body.probability,
-        expectedCloseDate: body.expectedCloseDate ?? null,
-        notes: body.notes ?? null,
-      });
+      if ('title' in body && (typeof body.title !== 'string' || !body.title.trim())) return fieldError('Deal title is required', 'title');
+      if ('value' in body && (body.value === null || body.value === '')) return fieldError('Deal value is required', 'value');
+      if ('probability' in body && (typeof body.probability !== 'number' || body.probability < 0 || body.probability > 100)) {
+        return fieldError('Probability must be between 0 and 100', 'probability');
+      }
+      const stageDefaults: Record<string, number> = { qualification: 25, proposal: 45, negotiation: 65, decision: 80, closed_won: 100, closed_lost: 0 };
+      if ('stage' in body && !(String(body.stage) in stageDefaults)) return fieldError('Unknown stage', 'stage');
+      const changes: Partial<Deal> = {};
+      if ('title' in body) changes.title = String(body.title);
+      if ('value' in body) changes.value = String(body.value);
+      if ('stage' in body) {
+        changes.stage = String(body.stage);
+        changes.probability = stageDefaults[String(body.stage)];
+      }
+      if ('probability' in body) changes.probability = Number(body.probability);
+      if ('expectedCloseDate' in body) changes.expectedCloseDate = (body.expectedCloseDate as string | null) ?? null;
+      if ('notes' in body) changes.notes = (body.notes as string | null) ?? null;
+      if ('description' in body) changes.description = (body.description as string | null) ?? null;
+      Object.assign(deal, changes);
       return HttpResponse.json(deal);
     }),
   ),

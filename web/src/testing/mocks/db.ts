@@ -2,7 +2,9 @@ import type { SingleCampaign } from '@/features/campaigns/api/single-campaigns';
 import type { Deliverability, Enrollment, ReplyRule, Sequence, SequenceStep } from '@/features/sequences/api/types';
 import type { BulkCampaign } from '@/features/campaigns/api/types';
 import type { CatalogProduct, Invoice } from '@/features/invoicing/api/types';
+import type { Note, Task, TimelineItem } from '@/features/records/api/types';
 import type { ManagedUser } from '@/features/users/api/types';
+import type { SavedView } from '@/features/views/api/views';
 import type { VoiceAgent, VoiceCall } from '@/features/voice/api/types';
 import type {
   Activity,
@@ -82,6 +84,8 @@ type Db = {
   /** Bodies of POST /api/discovery/scan. */
   scans: Record<string, unknown>[];
   invoices: Invoice[];
+  /** Saved views of the signed-in user. */
+  views: SavedView[];
   catalog: CatalogProduct[];
   /** Bodies of POST /api/create-payment-intent. */
   payments: Record<string, unknown>[];
@@ -100,6 +104,11 @@ type Db = {
   /** When true, AI answers come from "the model" (fallback false). */
   aiModel: boolean;
   nextId: number;
+  /** Notes and tasks of the record pages (records-handlers). */
+  notes: Note[];
+  tasks: Task[];
+  /** Extra timeline items per record, keyed `type:id` (records-handlers adds notes and tasks). */
+  timeline: Record<string, TimelineItem[]>;
 };
 
 const initial = (): Db => ({
@@ -135,6 +144,7 @@ const initial = (): Db => ({
   },
   scans: [],
   invoices: [],
+  views: [],
   catalog: [],
   payments: [],
   invoiceSends: [],
@@ -146,6 +156,9 @@ const initial = (): Db => ({
   aiQueue: false,
   aiModel: false,
   nextId: 1,
+  notes: [],
+  tasks: [],
+  timeline: {},
 });
 
 export const db: Db = initial();

@@ -8,8 +8,10 @@ import { automationHandlers } from './automation-handlers';
 import { campaignHandlers } from './campaign-handlers';
 import { crmHandlers, leadHandlers } from './crm-handlers';
 import { invoiceHandlers } from './invoice-handlers';
+import { recordsHandlers } from './records-handlers';
 import { sequenceHandlers } from './sequence-handlers';
 import { usersHandlers } from './users-handlers';
+import { viewsHandlers } from './views-handlers';
 import { voiceHandlers } from './voice-handlers';
 import {
   ADMIN_EMAIL,
@@ -259,5 +261,7 @@ export const handlers = [
   ...voiceHandlers,
   ...aiHandlers,
   ...usersHandlers,
+  ...recordsHandlers,
+  ...viewsHandlers,
 ];
 

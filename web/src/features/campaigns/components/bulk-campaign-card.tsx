@@ -23,15 +23,23 @@ type Props = {
   busy: boolean;
   /** Why the send job this screen started failed, once it has. */
   sendError?: string | null;
+  /** The campaign the address names (`?campaign=`, e.g. from search): marked and scrolled to. */
+  highlighted?: boolean;
 };
 
 /** One bulk campaign: status, figures, delivery progress while it sends, and what can be done next. */
-export function BulkCampaignCard({ campaign: c, onSend, onAction, busy, sendError }: Props) {
+export function BulkCampaignCard({ campaign: c, onSend, onAction, busy, sendError, highlighted = false }: Props) {
   const p = c.progress;
   const delivering = c.status === 'sending' || c.status === 'paused' || c.status === 'failed';
   const failure = c.status === 'failed' ? (c.failure ?? sendError ?? 'the sending job failed') : sendError;
   return (
-    <li aria-label={c.name} data-status={c.status} className="space-y-3 rounded-xl bg-white p-4 shadow-xs ring-1 ring-slate-200">
+    <li
+      aria-label={c.name}
+      aria-current={highlighted ? 'true' : undefined}
+      data-status={c.status}
+      ref={highlighted ? (el) => el?.scrollIntoView({ block: 'center' }) : undefined}
+      className={`space-y-3 rounded-xl bg-white p-4 shadow-xs ${highlighted ? 'ring-2 ring-indigo-500' : 'ring-1 ring-slate-200'}`}
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <h3 className="font-semibold text-slate-900">{c.name}</h3>

@@ -1,5 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 
 import { EmptyState, ErrorState, StatTile } from '@/components/ui/states';
 import { TabList } from '@/components/ui/tabs';
@@ -40,6 +41,9 @@ function SendJobFollower({ followed, onFailed }: { followed: Followed; onFailed:
 /** The bulk campaigns in three views: the most recent, the active ones with live delivery, and their rates. */
 export function BulkCampaignTabs() {
   const campaigns = useBulkCampaigns();
+  // `?campaign=<id>` (a search result): that campaign comes first in the overview, marked.
+  const [params] = useSearchParams();
+  const target = params.get('campaign');
   const [followed, setFollowed] = useState<Followed[]>([]);
   const [sendErrors, setSendErrors] = useState<Record<string, string>>({});
   const follow = (campaignId: string, jobId: string) => {
@@ -65,6 +69,7 @@ export function BulkCampaignTabs() {
       campaign={c}
       busy={busy}
       sendError={sendErrors[c.id] ?? null}
+      highlighted={c.id === target}
       onSend={() => send.mutate(c.id)}
       onAction={(action) => change.mutate({ id: c.id, action })}
     />
@@ -86,7 +91,7 @@ export function BulkCampaignTabs() {
         <EmptyState title="No campaigns yet">No campaigns created yet. Create your first bulk email campaign to get started.</EmptyState>
       ) : (
         <ul aria-label="Recent campaigns" className="space-y-3">
-          {all.slice(0, RECENT).map(card)}
+          {[...all.filter((c) => c.id === target), ...all.filter((c) => c.id !== target)].slice(0, RECENT).map(card)}
         </ul>
       );
     const running = all.filter((c) => ACTIVE.includes(c.status));

@@ -7,4 +7,6 @@ export const companiesKeys = {
   list: (filters: CompanyFilters) => [...companiesKeys.lists(), filters] as const,
   details: () => [...companiesKeys.all, 'detail'] as const,
   detail: (id: string) => [...companiesKeys.details(), id] as const,
+  /** A scan's companies, read by id. */
+  scan: (ids: string[]) => [...companiesKeys.all, 'scan', ids] as const,
 };

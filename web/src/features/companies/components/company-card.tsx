@@ -1,16 +1,17 @@
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
+import { RecordLink } from '@/features/records/components/record-link';
 import { formatRevenue } from '@/lib/rules';
 import type { Company } from '@/types/api';
 
-/** A company in the list: open its details, or edit it (also by clicking its revenue). */
+/** A company in the list: its name opens its page; quick view (its contacts by tier) or edit it (also by clicking its revenue). */
 export function CompanyCard({ company, onOpen, onEdit }: { company: Company; onOpen: () => void; onEdit: () => void }) {
   return (
     <li className="rounded-xl bg-white p-4 shadow-xs ring-1 ring-slate-200">
       <div className="flex items-start justify-between gap-2">
         <h2 className="font-semibold text-slate-900">
-          <button type="button" onClick={onOpen} className="text-left hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600">
+          <RecordLink type="company" id={company.id}>
             {company.name}
-          </button>
+          </RecordLink>
         </h2>
         <ScoreBadge score={company.score} />
       </div>
@@ -30,7 +31,15 @@ export function CompanyCard({ company, onOpen, onEdit }: { company: Company; onO
           {company.contactCount} {company.contactCount === 1 ? 'contact' : 'contacts'}
         </span>
       </div>
-      <div className="mt-3">
+      <div className="mt-3 flex gap-2">
+        <button
+          type="button"
+          onClick={onOpen}
+          aria-label={`Quick view ${company.name}`}
+          className="rounded-md px-2 py-1 text-xs font-semibold text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50"
+        >
+          Quick view
+        </button>
         <button
           type="button"
           onClick={onEdit}

@@ -3,7 +3,7 @@ import { SearchInput } from '@/components/ui/search-input';
 
 import type { CompanyFilters as Filters } from '../api/get-companies';
 
-const STATUSES = ['discovered', 'prospect', 'qualified', 'contacted', 'interested', 'partner', 'not_interested'];
+export const COMPANY_STATUSES = ['discovered', 'prospect', 'qualified', 'contacted', 'interested', 'partner', 'not_interested'];
 const STATES = [
   ['TX', 'Texas'],
   ['LA', 'Louisiana'],
@@ -44,7 +44,7 @@ export function CompanyFilters({ filters, update }: { filters: Filters; update: 
       <Field label="Status">
         <select className={inputClass} value={filters.status} onChange={(e) => update('status', e.target.value)}>
           <option value="">All statuses</option>
-          {STATUSES.map((s) => (
+          {COMPANY_STATUSES.map((s) => (
             <option key={s} value={s}>
               {s.replaceAll('_', ' ')}
             </option>

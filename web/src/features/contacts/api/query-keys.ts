@@ -9,4 +9,5 @@ export const contactsKeys = {
   lists: () => [...contactsKeys.all, 'list'] as const,
   list: (filters: ContactFilters) => [...contactsKeys.lists(), filters] as const,
   emailHistory: (id: string) => [...contactsKeys.all, 'email-history', id] as const,
+  detail: (id: string) => [...contactsKeys.all, 'detail', id] as const,
 };

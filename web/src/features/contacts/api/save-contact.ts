@@ -36,3 +36,16 @@ export const useSaveContact = (options: { onSuccess?: (c: Contact) => void; onEr
     onError: options.onError,
   });
 };
+
+/** `PUT /api/contacts/{id}` with only the fields that changed (the server keeps the others). */
+export const useUpdateContact = (options: { onSuccess?: (c: Contact) => void; onError?: (e: Error) => void }) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string; input: Partial<ContactInput> }) => updateContact(id, input),
+    onSuccess: async (contact) => {
+      await queryClient.invalidateQueries({ queryKey: contactsKeys.all });
+      options.onSuccess?.(contact);
+    },
+    onError: options.onError,
+  });
+};

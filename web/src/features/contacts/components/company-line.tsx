@@ -1,3 +1,4 @@
+import { RecordLink } from '@/features/records/components/record-link';
 import type { Contact } from '@/types/api';
 
 /** "Austin, TX" from the contact's company, or null. */
@@ -13,7 +14,13 @@ export function CompanyLine({ contact, className = '' }: { contact: Contact; cla
     <p className={`truncate text-slate-600 ${className}`}>
       {contact.companyName ? (
         <>
-          <span className="font-medium text-slate-700">{contact.companyName}</span>
+          {contact.companyId ? (
+            <RecordLink type="company" id={contact.companyId} className="font-medium text-slate-700 hover:underline">
+              {contact.companyName}
+            </RecordLink>
+          ) : (
+            <span className="font-medium text-slate-700">{contact.companyName}</span>
+          )}
           {place ? <span className="text-slate-500"> · {place}</span> : null}
         </>
       ) : (

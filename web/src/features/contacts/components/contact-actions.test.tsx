@@ -176,7 +176,7 @@ describe('contact actions', () => {
     const newLeads = await screen.findByRole('region', { name: 'New Leads' });
     const lead = await within(newLeads).findByRole('listitem', { name: 'Tom Reed' });
     expect(lead).toHaveTextContent('Acme Spas · Austin, TX');
-    await user.click(within(lead).getByRole('button', { name: 'Tom Reed' }));
+    await user.click(within(lead).getByRole('button', { name: 'Quick view Tom Reed' }));
     const detail = screen.getByRole('dialog', { name: 'Tom Reed' });
     expect(detail).toHaveTextContent('Acme Spas · Austin, TX');
     expect(within(detail).getByRole('button', { name: 'Email Tom Reed' })).toBeInTheDocument();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
+import { RecordLink } from '@/features/records/components/record-link';
 import { isExecutive, scoreLabel } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
 import type { Contact } from '@/types/api';
@@ -36,7 +37,11 @@ export function ContactCard({
           <input type="checkbox" className="mt-1 size-4" checked={selected ?? false} onChange={onSelect} aria-label={`Select ${name}`} />
         ) : null}
         <div className="min-w-0 flex-1">
-          <h2 className="font-semibold text-slate-900">{name}</h2>
+          <h2 className="font-semibold text-slate-900">
+            <RecordLink type="contact" id={contact.id}>
+              {name}
+            </RecordLink>
+          </h2>
           <p className="truncate text-sm text-slate-500">{contact.title ?? 'No title'}</p>
         </div>
         <div className="text-right">

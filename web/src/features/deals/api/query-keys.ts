@@ -9,4 +9,5 @@ export const dealsKeys = {
   column: (stage: DealStage) => [...dealsKeys.board(), stage] as const,
   metrics: () => [...dealsKeys.all, 'pipeline-metrics'] as const,
   prospects: () => [...dealsKeys.all, 'prospects'] as const,
+  detail: (id: string) => [...dealsKeys.all, 'detail', id] as const,
 };

@@ -1,5 +1,6 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 
+import { RecordLink } from '@/features/records/components/record-link';
 import { formatDollars } from '@/lib/rules';
 import type { Deal } from '@/types/api';
 
@@ -22,7 +23,11 @@ export function DealCard({ deal, onEdit, onNextStage, onDelete }: Props) {
   return (
     <li aria-label={deal.title} className="rounded-lg bg-white p-3 shadow-xs">
       <div className="flex items-start justify-between gap-2">
-        <h3 className="min-w-0 text-sm font-semibold break-words text-slate-900">{deal.title}</h3>
+        <h3 className="min-w-0 text-sm font-semibold break-words text-slate-900">
+          <RecordLink type="deal" id={deal.id}>
+            {deal.title}
+          </RecordLink>
+        </h3>
         <Menu.Root modal={false}>
           <Menu.Trigger
             aria-label={`Actions for ${deal.title}`}

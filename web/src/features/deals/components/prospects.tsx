@@ -77,7 +77,7 @@ export function Prospects() {
                     disabled={setStatus.isPending}
                     onChange={(status) => setStatus.mutate({ type: 'company', id: c.id, status })}
                   />
-                  <Button size="sm" variant="secondary" aria-label={`Convert ${c.name} to deal`} disabled={convert.isPending} onClick={() => convert.mutate({ prospectId: c.id, type: 'company' })}>
+                  <Button size="sm" variant="secondary" aria-label={`Convert to Deal: ${c.name}`} disabled={convert.isPending} onClick={() => convert.mutate({ prospectId: c.id, type: 'company' })}>
                     Convert to Deal
                   </Button>
                 </div>
@@ -107,7 +107,7 @@ export function Prospects() {
                       disabled={setStatus.isPending}
                       onChange={(status) => setStatus.mutate({ type: 'contact', id: c.id, status })}
                     />
-                    <Button size="sm" variant="secondary" aria-label={`Convert ${name} to deal`} disabled={convert.isPending} onClick={() => convert.mutate({ prospectId: c.id, type: 'contact' })}>
+                    <Button size="sm" variant="secondary" aria-label={`Convert to Deal: ${name}`} disabled={convert.isPending} onClick={() => convert.mutate({ prospectId: c.id, type: 'contact' })}>
                       Convert to Deal
                     </Button>
                   </div>

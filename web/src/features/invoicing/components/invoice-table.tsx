@@ -16,7 +16,7 @@ import { INVOICE_STATUSES, type Invoice, type InvoiceStatus } from '../api/types
 import { updateInvoiceStatus, useUpdateInvoiceStatus } from '../api/update-invoice-status';
 import { STATUS_LABEL } from './invoice-board';
 
-const COLUMNS = [
+export const INVOICE_COLUMNS = [
   { key: 'customer', label: 'Customer' },
   { key: 'email', label: 'Email' },
   { key: 'date', label: 'Date' },
@@ -24,8 +24,19 @@ const COLUMNS = [
   { key: 'status', label: 'Status' },
   { key: 'total', label: 'Total' },
 ] as const;
-type Column = (typeof COLUMNS)[number]['key'];
-type SortKey = Column | 'number';
+const COLUMNS = INVOICE_COLUMNS;
+export type InvoiceColumn = (typeof COLUMNS)[number]['key'];
+export type InvoiceSortKey = InvoiceColumn | 'number';
+type Column = InvoiceColumn;
+type SortKey = InvoiceSortKey;
+
+/** The table's order and columns, held by the screen so a saved view can set them. */
+export function useInvoiceTableSettings() {
+  return {
+    sorting: useSort<SortKey>({ key: 'date', dir: 'desc' }),
+    columns: useColumns<Column>('invoices', COLUMNS.map((c) => c.key)),
+  };
+}
 
 const th = 'px-3 py-2';
 const td = 'px-3 py-2';
@@ -34,9 +45,9 @@ const td = 'px-3 py-2';
  * The invoices as a dense table (issue 23): sortable columns, a column chooser, and ticked rows
  * set to a status at once (paid ones stay paid) or exported as CSV.
  */
-export function InvoiceTable({ items }: { items: Invoice[] }) {
-  const { sort, toggle: onSort } = useSort<SortKey>({ key: 'date', dir: 'desc' });
-  const columns = useColumns<Column>('invoices', COLUMNS.map((c) => c.key));
+export function InvoiceTable({ items, settings }: { items: Invoice[]; settings: ReturnType<typeof useInvoiceTableSettings> }) {
+  const { sort, toggle: onSort } = settings.sorting;
+  const { columns } = settings;
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [bulkStatus, setBulkStatus] = useState<InvoiceStatus | ''>('');
   const [busy, setBusy] = useState(false);

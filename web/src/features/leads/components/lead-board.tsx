@@ -6,6 +6,7 @@ import { ShowMore } from '@/components/ui/show-more';
 import { ErrorState, Skeleton } from '@/components/ui/states';
 import { CompanyLine } from '@/features/contacts/components/company-line';
 import { ContactDetailDialog } from '@/features/contacts/components/contact-detail-dialog';
+import { RecordLink } from '@/features/records/components/record-link';
 import { leadPriority } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
 import type { Contact } from '@/types/api';
@@ -89,9 +90,9 @@ function LeadColumn({ stage, prev, next, bulk, selected, onToggle, onOpen, onSte
                       />
                     ) : null}
                     <div className="min-w-0">
-                      <button type="button" onClick={() => onOpen(c)} className="text-left text-sm font-semibold text-slate-900 hover:underline">
+                      <RecordLink type="contact" id={c.id} className="text-sm font-semibold text-slate-900 hover:underline">
                         {name}
-                      </button>
+                      </RecordLink>
                       <p className="truncate text-xs text-slate-500">{c.title ?? 'No title'}</p>
                       <CompanyLine contact={c} className="text-xs" />
                     </div>
@@ -100,17 +101,21 @@ function LeadColumn({ stage, prev, next, bulk, selected, onToggle, onOpen, onSte
                 </div>
                 {priority === 'high' ? <p className="mt-1 text-xs font-medium text-rose-700">High priority</p> : null}
                 <div className="mt-2 flex flex-wrap gap-1">
+                  <Button size="sm" variant="ghost" aria-label={`Quick view ${name}`} onClick={() => onOpen(c)}>
+                    Quick view
+                  </Button>
                   {prev ? (
                     <Button size="sm" variant="secondary" aria-label={`Move ${name} back to ${prev.title}`} disabled={moving} onClick={() => onStep(c, 'back', prev)}>
-                      ← Back
+                      {/* Names begin or hold what the button shows (WCAG 2.5.3). */}
+                      <span aria-hidden="true">←</span> {prev.title}
                     </Button>
                   ) : null}
                   {next ? (
                     <Button size="sm" variant="secondary" aria-label={`Move ${name} to ${next.title}`} disabled={moving} onClick={() => onStep(c, 'forward', next)}>
-                      Next →
+                      {next.title} <span aria-hidden="true">→</span>
                     </Button>
                   ) : (
-                    <Button size="sm" aria-label={`Convert ${name} to customer`} disabled={converting} onClick={() => onConvert(c)}>
+                    <Button size="sm" aria-label={`Convert to Customer: ${name}`} disabled={converting} onClick={() => onConvert(c)}>
                       Convert to Customer
                     </Button>
                   )}

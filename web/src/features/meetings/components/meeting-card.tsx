@@ -1,6 +1,7 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 
 import { StatusPill } from '@/components/ui/score-badge';
+import { RecordLink } from '@/features/records/components/record-link';
 import { serverMessageOr } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { toast } from '@/stores/toasts';
@@ -61,6 +62,21 @@ export function MeetingCard({ meeting }: { meeting: Meeting }) {
       </div>
       {meeting.agenda ? <p className="mt-2 text-sm text-slate-700">{meeting.agenda}</p> : null}
       {meeting.attendees ? <p className="mt-1 text-xs text-slate-500">Attendees: {meeting.attendees}</p> : null}
+      {meeting.contactId || meeting.companyId ? (
+        // The meeting names its contact and company by id only: link to their pages.
+        <p className="mt-1 flex gap-3 text-xs font-medium text-indigo-700">
+          {meeting.contactId ? (
+            <RecordLink type="contact" id={meeting.contactId} label={`Open contact of ${meeting.title}`}>
+              Open contact
+            </RecordLink>
+          ) : null}
+          {meeting.companyId ? (
+            <RecordLink type="company" id={meeting.companyId} label={`Open company of ${meeting.title}`}>
+              Open company
+            </RecordLink>
+          ) : null}
+        </p>
+      ) : null}
       <CalendarSync meeting={meeting} />
     </li>
   );

@@ -1,0 +1,30 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import type { RecordType } from '@/config/paths';
+import { api } from '@/lib/api-client';
+
+import { TASKS_URL } from './get-tasks';
+import { recordsKeys } from './query-keys';
+import type { Task } from './types';
+
+export type TaskChange = { id: string; done?: boolean; title?: string; dueDate?: string | null };
+
+/** `PATCH /api/tasks/{id}` → the task. */
+export const updateTask = ({ id, ...change }: TaskChange) =>
+  api.patch<Task>(`${TASKS_URL}/${encodeURIComponent(id)}`, change);
+
+/** Changes a task of `record` (e.g. ticks it done); the record's tasks, timeline and counts are read again. */
+export const useUpdateTask = (
+  record: { entityType: RecordType; entityId: string },
+  options: { onSuccess?: (t: Task) => void; onError?: (e: Error) => void },
+) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateTask,
+    onSuccess: async (task) => {
+      await queryClient.invalidateQueries({ queryKey: recordsKeys.record(record.entityType, record.entityId) });
+      options.onSuccess?.(task);
+    },
+    onError: options.onError,
+  });
+};

@@ -1,0 +1,47 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import { viewsKeys } from './query-keys';
+
+/** The tables that keep saved views (the api's list). */
+export type ViewScreen = 'companies' | 'contacts' | 'customers' | 'discovery-results' | 'invoices';
+
+/** A table's settings as saved: the screen decides what it keeps (filters, hidden columns, sort). */
+export type ViewState = Record<string, unknown>;
+
+export type SavedView = {
+  id: string;
+  screen: ViewScreen;
+  name: string;
+  state: ViewState;
+  createdAt: string;
+  updatedAt: string;
+};
+
+const VIEWS_URL = '/api/views';
+
+export const useViews = (screen: ViewScreen) =>
+  useQuery(
+    queryOptions({
+      queryKey: viewsKeys.screen(screen),
+      queryFn: ({ signal }) => api.get<SavedView[]>(VIEWS_URL, { params: { screen }, signal }),
+    }),
+  );
+
+/** Saves the view, or replaces the user's view of the same name on that table. */
+export const useSaveView = (screen: ViewScreen) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string; state: ViewState }) => api.post<SavedView>(VIEWS_URL, { screen, ...input }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: viewsKeys.screen(screen) }),
+  });
+};
+
+export const useDeleteView = (screen: ViewScreen) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<undefined>(`${VIEWS_URL}/${encodeURIComponent(id)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: viewsKeys.screen(screen) }),
+  });
+};
