@@ -433,6 +433,34 @@ async fn company_timeline_holds_its_contacts_items(db: TestDb) {
     assert_eq!(v["items"][0]["about"]["id"], id.as_str());
     assert!(v["items"][1]["about"].is_null());
 
+    // A sequence's or campaign's subject is kept as written: it reads as it was sent.
+    let templated = ulid::Ulid::new().to_string();
+    exec!(
+        &app.db,
+        "INSERT INTO email_messages (id, dedupe_key, contact_id, to_email, from_email, subject,
+             body, vars, message_id, status, created_at, sent_at)
+         VALUES ($1, $2, $3, 'to@example.test', 'from@example.test', 'Ideas for {{ companyName }}',
+             'Hi', $4, $5, 'sent', $6, $6)",
+        &templated,
+        format!("direct:{templated}"),
+        &id,
+        sqlx::types::Json(json!({ "companyName": "Harbor Baths" })),
+        format!("<{templated}@example.test>"),
+        jobs::time::now_ms()
+    );
+    email_event(&app.db, &templated, &id, "opened", jobs::time::now_ms() + 1).await;
+    let (_, v) = get(&app, &user, &format!("/api/contacts/{id}/timeline?limit=2")).await;
+    let titles: Vec<&str> = v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["title"].as_str().unwrap())
+        .collect();
+    assert!(
+        titles.iter().all(|t| t.contains("Ideas for Harbor Baths")),
+        "{titles:?}"
+    );
+
     // Related lists.
     let (s, v) = get(&app, &user, &format!("/api/companies/{co}/related")).await;
     assert_eq!(s, 200, "{v}");

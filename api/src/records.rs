@@ -6,11 +6,15 @@
 //! statement per page, paged by a keyset cursor over `(at, id)` so a page never shifts when new
 //! items arrive.
 
+use std::collections::HashMap;
+
 use axum::extract::State;
 use jobs::db::{RecordType, RelatedDeal, RelatedMeeting};
 use jobs::domain::timeline::{TimelineEntry, cursor_decode, cursor_encode, timeline_text};
+use jobs::email::compose::render;
 use jobs::time::to_rfc3339;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
@@ -161,9 +165,36 @@ async fn timeline(
         Some(last) if more => Some(cursor_encode(last.at, &last.id)),
         _ => None,
     };
+    // Subjects are stored as written ({{ }} merge fields); each reads as its message was sent.
+    let (mut messages, mut events) = (Vec::new(), Vec::new());
+    for r in rows
+        .iter()
+        .filter(|r| r.text.as_deref().is_some_and(|t| t.contains("{{")))
+    {
+        if let Some(m) = r.id.strip_prefix("em:") {
+            messages.push(m.to_string());
+        } else if let Some(e) = r.id.strip_prefix("ev:") {
+            events.push(e.to_string());
+        }
+    }
+    let vars: HashMap<String, Map<String, Value>> = state
+        .queue
+        .db
+        .timeline_vars(&messages, &events)
+        .await?
+        .into_iter()
+        .filter_map(|(id, v)| match serde_json::from_str(&v) {
+            Ok(Value::Object(map)) => Some((id, map)),
+            _ => None,
+        })
+        .collect();
     let items = rows
         .into_iter()
-        .map(|r| {
+        .map(|mut r| {
+            let own_id = r.id.split_once(':').map_or("", |(_, id)| id);
+            if let (Some(subject), Some(v)) = (&r.text, vars.get(own_id)) {
+                r.text = Some(render(subject, v, false));
+            }
             let text = timeline_text(&TimelineEntry {
                 kind: &r.kind,
                 text: r.text.as_deref(),

@@ -333,6 +333,44 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
       await page.keyboard.press('Escape');
     });
 
+    await step('the palette opens the contact who replied; their page tells the story; a note and a task from there', async () => {
+      await page.goto('/');
+      // The shortcut works once the shell is drawn (its search button is there).
+      await page.getByRole('button', { name: /^Search…/ }).waitFor();
+      await page.keyboard.press('Control+k');
+      const palette = page.getByRole('dialog', { name: 'Search and commands' });
+      await palette.getByRole('combobox').fill(first.to[0]);
+      // An address names one contact: the only result, picked with Enter.
+      await palette.getByRole('group', { name: 'Contacts · 1' }).waitFor();
+      assert.equal(await palette.getByRole('option').count(), 1);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => /^\/contacts\/[0-9A-Z]{26}$/.test(url.pathname));
+      const timeline = page.getByRole('list', { name: 'Timeline' });
+      // Newest first: the reply, the email it answered, the enrollment that sent it.
+      await timeline.getByText(/^Replied to /).first().waitFor();
+      const titles = await timeline.locator(':scope > li').allInnerTexts();
+      const at = (re) => titles.findIndex((t) => re.test(t));
+      assert.ok(at(/Replied to /) >= 0 && at(/Email sent: /) > at(/Replied to /), `reply above the email: ${titles.join(' | ')}`);
+      assert.ok(at(new RegExp(`Enrolled in sequence .${SEQUENCE}`)) > at(/Email sent: /), `the enrollment below the email: ${titles.join(' | ')}`);
+      await shot(page, '08-contact-record');
+
+      const note = page.getByRole('form', { name: 'Add note' });
+      await note.getByLabel('Note').fill(`Wants a showroom visit ${RUN}`);
+      await note.getByRole('button', { name: 'Add note' }).click();
+      await timeline.getByText(`Wants a showroom visit ${RUN}`).waitFor();
+      const task = page.getByRole('form', { name: 'Add task' });
+      await task.getByLabel('Task').fill(`Send the brochure ${RUN}`);
+      await task.getByRole('button', { name: 'Add task' }).click();
+      // Ticked, the task leaves the open list for the (collapsed) done one.
+      await page.getByRole('checkbox', { name: `Complete Send the brochure ${RUN}` }).click();
+      await page.getByRole('list', { name: 'Open tasks' }).getByText(`Send the brochure ${RUN}`).waitFor({ state: 'detached' });
+      await timeline.getByText(`Task completed: “Send the brochure ${RUN}”`).waitFor();
+      // The page again from its address: everything is kept.
+      await page.reload();
+      await timeline.getByText(`Wants a showroom visit ${RUN}`).waitFor();
+      await shot(page, '09-contact-record-note-task');
+    });
+
     assert.deepEqual(consoleErrors, [], 'no console errors or page errors');
   } finally {
     await context.close();

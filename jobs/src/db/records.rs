@@ -448,6 +448,20 @@ pub enum SearchTable {
     Invoices,
 }
 
+/// The merge variables of messages, and of the messages behind events, by id: a subject written
+/// with `{{ }}` then reads on the timeline as it was sent.
+const MESSAGE_VARS: Sql = in_list!(
+    "SELECT id, CAST(vars AS TEXT) FROM email_messages WHERE id IN ",
+    1,
+    ""
+);
+const EVENT_VARS: Sql = in_list!(
+    "SELECT e.id, CAST(m.vars AS TEXT) FROM email_events e
+     JOIN email_messages m ON m.id = e.message_id WHERE e.id IN ",
+    1,
+    ""
+);
+
 impl Db {
     /// The record's name (a contact's full name, a deal's title); `None` when it does not exist.
     pub async fn record_name(
@@ -463,6 +477,23 @@ impl Db {
         fetch!(self, fetch_optional, query_scalar(q), id)
     }
 
+    /// The merge variables (JSON text) of these messages and of these events' messages.
+    pub async fn timeline_vars(
+        &self,
+        message_ids: &[String],
+        event_ids: &[String],
+    ) -> Result<Vec<(String, String)>, sqlx::Error> {
+        let mut out = Vec::new();
+        if !message_ids.is_empty() {
+            let ids = Value::from(message_ids).to_string();
+            out.extend(fetch!(self, fetch_all, query_as(MESSAGE_VARS), &ids)?);
+        }
+        if !event_ids.is_empty() {
+            let ids = Value::from(event_ids).to_string();
+            out.extend(fetch!(self, fetch_all, query_as(EVENT_VARS), &ids)?);
+        }
+        Ok(out)
+    }
     /// A page of the record's timeline: items strictly before `(before_at, before_id)`, newest
     /// first, at most `limit`.
     pub async fn timeline_page(

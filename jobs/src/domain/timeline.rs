@@ -206,7 +206,7 @@ pub fn timeline_text(e: &TimelineEntry<'_>) -> TimelineText {
             };
             let when = chrono::DateTime::from_timestamp_millis(e.n)
                 .map(|t| format!("For {}", t.format("%Y-%m-%d %H:%M UTC")));
-            text("meeting", title, when, Some("/calendar".into()))
+            text("meeting", title, when, Some("/meetings".into()))
         }
         "note" => text("note", "Note added".into(), clip(e.detail), None),
         "task_created" => text(
