@@ -289,10 +289,23 @@ test('admin works through the CRM screens', { timeout: 300_000 }, async (t) => {
       await form.getByText('Deal value is required').waitFor();
       await form.getByLabel('Deal title').fill(dealTitle);
       await form.getByLabel('Value (USD)').fill('52000');
+      // The contact is found by typing (the whole table is searched), chosen with the keyboard.
+      const contact = form.getByRole('combobox', { name: 'Contact' });
+      await contact.fill('Erin Castillo');
+      await form.getByRole('option', { name: /^Erin Castillo/ }).waitFor();
+      await contact.press('Enter');
+      assert.equal(await contact.inputValue(), 'Erin Castillo');
       await form.getByRole('button', { name: 'Create Deal' }).click();
       await toastTitled(page, 'Deal Created');
       const qualification = page.getByRole('region', { name: 'Qualification' });
       await qualification.getByRole('listitem', { name: dealTitle }).waitFor();
+      // The card opens the deal's page: its contact, and its creation on the timeline.
+      await qualification.getByRole('listitem', { name: dealTitle }).getByRole('link', { name: dealTitle }).click();
+      await page.getByRole('heading', { level: 1, name: dealTitle }).waitFor();
+      await page.getByRole('link', { name: 'Erin Castillo' }).waitFor();
+      await page.getByRole('list', { name: 'Timeline' }).getByText('Deal created').waitFor();
+      await shot(page, '09a-deal-record');
+      await page.goBack();
 
       await page.getByRole('button', { name: `Actions for ${dealTitle}` }).click();
       await page.getByRole('menuitem', { name: 'Move to next stage' }).click();

@@ -80,8 +80,18 @@ describe('sales pipeline', () => {
 
     await user.type(within(form).getByLabelText('Deal title'), 'Castillo showroom');
     await user.type(within(form).getByLabelText('Value (USD)'), '52000');
-    await within(form).findByRole('option', { name: 'Castillo Remodeling' });
-    await user.selectOptions(within(form).getByLabelText('Company'), company.id);
+    // The company is found by typing, not picked from every company loaded at once.
+    const companyBox = within(form).getByRole('combobox', { name: 'Company' });
+    await user.type(companyBox, 'castillo');
+    await user.click(await within(form).findByRole('option', { name: /^Castillo Remodeling/ }));
+    expect(companyBox).toHaveValue('Castillo Remodeling');
+    expect(companyBox).toHaveAttribute('aria-expanded', 'false');
+    // Keyboard: the contact list opens with ↓; Escape closes it without closing the dialog.
+    const contactBox = within(form).getByRole('combobox', { name: 'Contact' });
+    await user.click(contactBox);
+    await user.keyboard('{Escape}');
+    expect(contactBox).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByRole('dialog', { name: 'Add New Deal' })).toBeInTheDocument();
     await user.click(within(form).getByRole('button', { name: 'Create Deal' }));
 
     expect(await screen.findByText('Deal Created')).toBeInTheDocument();

@@ -37,6 +37,10 @@ export function Dialog({ open, onOpenChange, title, description, children, size 
         <RadixDialog.Content
           // Without a description Radix expects an explicit "none".
           {...(description ? {} : { 'aria-describedby': undefined })}
+          // Escape in an open list (a combobox inside the dialog) closes that list, not the dialog.
+          onEscapeKeyDown={(e) => {
+            if (e.target instanceof HTMLElement && e.target.getAttribute('aria-expanded') === 'true') e.preventDefault();
+          }}
           className={`fixed top-1/2 left-1/2 z-50 max-h-[92vh] w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-5 shadow-xl focus:outline-none ${
             size === 'lg' ? 'max-w-2xl' : 'max-w-lg'
           }`}

@@ -9,4 +9,6 @@ export const companiesKeys = {
   detail: (id: string) => [...companiesKeys.details(), id] as const,
   /** A scan's companies, read by id. */
   scan: (ids: string[]) => [...companiesKeys.all, 'scan', ids] as const,
+  /** A record picker's search (the deal form's contact and company). */
+  combobox: (text: string) => [...companiesKeys.all, 'combobox', text] as const,
 };

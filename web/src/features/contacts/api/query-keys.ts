@@ -10,4 +10,6 @@ export const contactsKeys = {
   list: (filters: ContactFilters) => [...contactsKeys.lists(), filters] as const,
   emailHistory: (id: string) => [...contactsKeys.all, 'email-history', id] as const,
   detail: (id: string) => [...contactsKeys.all, 'detail', id] as const,
+  /** A record picker's search (the deal form's contact and company). */
+  combobox: (text: string) => [...contactsKeys.all, 'combobox', text] as const,
 };

@@ -1,13 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
+import { useController, useForm } from 'react-hook-form';
 import { z } from 'zod';
 
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
-import { getCompaniesQueryOptions } from '@/features/companies/api/get-companies';
-import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
+import { RecordCombobox, type ComboOption } from '@/components/ui/record-combobox';
+import { getCompanies } from '@/features/companies/api/get-companies';
+import { companiesKeys } from '@/features/companies/api/query-keys';
+import { getCompanyQueryOptions } from '@/features/companies/api/get-company';
+import { getContactQueryOptions } from '@/features/contacts/api/get-contact';
+import { getContacts } from '@/features/contacts/api/get-contacts';
+import { contactsKeys } from '@/features/contacts/api/query-keys';
 import { serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 import type { Deal } from '@/types/api';
@@ -80,12 +86,15 @@ const valuesOf = (deal: Deal): FormValues => ({
 
 /** Add New Deal, or Edit Deal when given the deal to change. */
 export function DealFormDialog({ deal, onClose }: { deal?: Deal; onClose: () => void }) {
-  const contacts = useQuery(getContactsQueryOptions({ limit: 1000, offset: 0 }));
-  const companies = useQuery(getCompaniesQueryOptions({ limit: 1000, offset: 0 }));
+  // The names of an edited deal's contact and company; a choice made here carries its own.
+  const [picked, setPicked] = useState<{ contact?: string; company?: string }>({});
+  const contact = useQuery({ ...getContactQueryOptions(deal?.contactId ?? ''), enabled: Boolean(deal?.contactId) });
+  const company = useQuery({ ...getCompanyQueryOptions(deal?.companyId ?? ''), enabled: Boolean(deal?.companyId) });
   const {
     register,
     handleSubmit,
     setValue,
+    control,
     formState: { errors },
   } = useForm<FormValues, unknown, Parsed>({
     resolver: zodResolver(dealSchema(deal?.expectedCloseDate ?? '')),
@@ -126,6 +135,8 @@ export function DealFormDialog({ deal, onClose }: { deal?: Deal; onClose: () => 
         variant: 'destructive',
       }),
   });
+  const { field: contactField } = useController({ control, name: 'contactId' });
+  const { field: companyField } = useController({ control, name: 'companyId' });
   const save = (v: Parsed) => (deal ? update.mutate({ id: deal.id, ...toInput(v) }) : create.mutate(toInput(v)));
   const pending = create.isPending || update.isPending;
 
@@ -174,24 +185,40 @@ export function DealFormDialog({ deal, onClose }: { deal?: Deal; onClose: () => 
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className={legend}>Relationships</legend>
           <Field label="Contact">
-            <select className={inputClass} {...register('contactId')}>
-              <option value="">No contact</option>
-              {contacts.data?.items.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.firstName} {c.lastName}
-                </option>
-              ))}
-            </select>
+            <RecordCombobox
+              value={contactField.value}
+              valueLabel={picked.contact ?? (contact.data ? `${contact.data.firstName} ${contact.data.lastName}`.trim() : '')}
+              onChange={(o: ComboOption | null) => {
+                contactField.onChange(o?.id ?? '');
+                setPicked((p) => ({ ...p, contact: o?.label ?? '' }));
+              }}
+              queryKey={contactsKeys.combobox}
+              search={(q, signal) =>
+                getContacts({ q: q || undefined, limit: 20, offset: 0 }, { signal }).then((page) =>
+                  page.items.map((c) => ({ id: c.id, label: `${c.firstName} ${c.lastName}`.trim(), detail: c.companyName ?? c.email })),
+                )
+              }
+              noneLabel="No contact"
+              placeholder="Type a name or email"
+            />
           </Field>
           <Field label="Company">
-            <select className={inputClass} {...register('companyId')}>
-              <option value="">No company</option>
-              {companies.data?.items.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
+            <RecordCombobox
+              value={companyField.value}
+              valueLabel={picked.company ?? company.data?.name ?? ''}
+              onChange={(o: ComboOption | null) => {
+                companyField.onChange(o?.id ?? '');
+                setPicked((p) => ({ ...p, company: o?.label ?? '' }));
+              }}
+              queryKey={companiesKeys.combobox}
+              search={(q, signal) =>
+                getCompanies({ q: q || undefined, limit: 20, offset: 0 }, { signal }).then((page) =>
+                  page.items.map((c) => ({ id: c.id, label: c.name, detail: c.location })),
+                )
+              }
+              noneLabel="No company"
+              placeholder="Type a company name"
+            />
           </Field>
         </fieldset>
         <fieldset>
