@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { formatDay, formatFullDateTime, formatRelativeTime, todayIso } from './format';
+import { formatDay, formatFullDateTime, formatRelativeTime, formatWhen, todayIso } from './format';
 
 const NOW = Date.parse('2026-01-15T12:00:00Z');
 
@@ -29,5 +29,16 @@ describe('human dates', () => {
     expect(formatDay(null)).toBe('—');
     expect(formatDay('next week')).toBe('next week');
     expect(todayIso(new Date(2026, 0, 5, 23, 30))).toBe('2026-01-05');
+  });
+});
+
+describe('formatWhen', () => {
+  it('names the moment without seconds, the year only when it is not this one', () => {
+    const now = new Date(2026, 10, 27, 9, 0);
+    const thisYear = formatWhen(new Date(2026, 10, 24, 10, 29).toISOString(), now);
+    expect(thisYear).toMatch(/Nov 24/);
+    expect(thisYear).not.toMatch(/2026|:\d\d:\d\d/);
+    expect(formatWhen(new Date(2025, 0, 2, 8, 5).toISOString(), now)).toMatch(/2025/);
+    expect(formatWhen(null, now)).toBe('—');
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { resultText } from '@/features/sequences/components/enroll-dialog';
 import { averageCompletion } from '@/features/sequences/components/sequence-stats';
-import { formatWhen } from '@/features/sequences/components/when';
+import { formatWhen } from '@/lib/format';
 import { db, makeContact } from '@/testing/mocks/db';
 import { makeEnrollment, makeReplyRule, makeSequence, makeStep } from '@/testing/mocks/sequence-handlers';
 import { renderApp } from '@/testing/test-utils';

@@ -1,6 +1,7 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 
 import { RecordLink } from '@/features/records/components/record-link';
+import { formatDay } from '@/lib/format';
 import { formatDollars } from '@/lib/rules';
 import type { Deal } from '@/types/api';
 
@@ -54,7 +55,7 @@ export function DealCard({ deal, onEdit, onNextStage, onDelete }: Props) {
       <p className="text-xs text-slate-500">{statusLine}</p>
       <div className="mt-2 flex items-center justify-between text-xs">
         <span className="rounded bg-indigo-50 px-1.5 py-0.5 font-semibold text-indigo-700">{deal.probability}%</span>
-        <span className="text-slate-500">{deal.expectedCloseDate ? `Close ${deal.expectedCloseDate}` : 'No close date'}</span>
+        <span className="text-slate-500">{deal.expectedCloseDate ? `Close ${formatDay(deal.expectedCloseDate)}` : 'No close date'}</span>
       </div>
     </li>
   );

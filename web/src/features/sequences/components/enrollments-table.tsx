@@ -6,12 +6,12 @@ import { Field, inputClass } from '@/components/ui/field';
 import { Pager } from '@/components/ui/pager';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { errorMessage } from '@/lib/api-client';
+import { formatWhen } from '@/lib/format';
 import { toast } from '@/stores/toasts';
 
 import { ENROLLMENTS_PAGE, useEnrollments } from '../api/get-enrollments';
 import { useUnenroll } from '../api/enrollments';
 import { ENROLLMENT_STATUSES, type Enrollment } from '../api/types';
-import { formatWhen } from './when';
 
 const words = (s: string | null) => (s ? s.replaceAll('_', ' ') : '—');
 

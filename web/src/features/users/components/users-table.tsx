@@ -1,11 +1,12 @@
 import { Button } from '@/components/ui/button';
 import { serverMessageOr } from '@/lib/api-client';
+import { formatWhen } from '@/lib/format';
 import { toast } from '@/stores/toasts';
 
 import { useUpdateUser, type UserChange } from '../api/update-user';
 import type { ManagedUser } from '../api/types';
 
-import { formatWhen, fullName } from './format';
+import { fullName } from './format';
 
 const doneTitle = (change: UserChange) =>
   change.disabled === true
