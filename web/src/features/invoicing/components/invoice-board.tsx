@@ -35,6 +35,28 @@ export function InvoiceStats({ items, total }: { items: Invoice[]; total: number
   );
 }
 
+/** An invoice's status: a choice of the four, or "Paid" for good once paid. */
+export function InvoiceStatusControl({ invoice, disabled, onChange }: { invoice: Invoice; disabled: boolean; onChange: (s: InvoiceStatus) => void }) {
+  if (invoice.status === 'paid') {
+    return <span className="rounded-full bg-emerald-100 px-2 text-xs font-semibold text-emerald-800">Paid</span>;
+  }
+  return (
+    <select
+      aria-label={`Status of ${invoice.invoiceNumber}`}
+      className="rounded-md border-0 py-1 text-xs ring-1 ring-slate-300"
+      value={invoice.status}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value as InvoiceStatus)}
+    >
+      {INVOICE_STATUSES.map((s) => (
+        <option key={s} value={s}>
+          {STATUS_LABEL[s]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** The invoices in four status columns: change a status (a paid one stays paid), download a PDF. */
 export function InvoiceBoard({ items }: { items: Invoice[] }) {
   const update = useUpdateInvoiceStatus({
@@ -71,25 +93,7 @@ export function InvoiceBoard({ items }: { items: Invoice[] }) {
                   {formatDay(inv.date)} · due {formatDay(inv.dueDate)}
                 </p>
                 <div className="mt-2 flex flex-wrap items-center gap-2">
-                  {inv.status === 'paid' ? (
-                    <span className="rounded-full bg-emerald-100 px-2 text-xs font-semibold text-emerald-800">Paid</span>
-                  ) : (
-                    <label className="text-xs">
-                      <span className="sr-only">Status of {inv.invoiceNumber}</span>
-                      <select
-                        className="rounded-md border-0 py-1 text-xs ring-1 ring-slate-300"
-                        value={inv.status}
-                        disabled={update.isPending}
-                        onChange={(e) => update.mutate({ id: inv.id, status: e.target.value as InvoiceStatus })}
-                      >
-                        {INVOICE_STATUSES.map((s) => (
-                          <option key={s} value={s}>
-                            {STATUS_LABEL[s]}
-                          </option>
-                        ))}
-                      </select>
-                    </label>
-                  )}
+                  <InvoiceStatusControl invoice={inv} disabled={update.isPending} onChange={(status) => update.mutate({ id: inv.id, status })} />
                   <Button size="sm" variant="secondary" onClick={() => void download(inv)} aria-label={`Download PDF of ${inv.invoiceNumber}`}>
                     PDF
                   </Button>

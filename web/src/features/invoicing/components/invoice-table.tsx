@@ -14,7 +14,7 @@ import { downloadInvoicePdf } from '../api/download-invoice-pdf';
 import { invoiceKeys } from '../api/query-keys';
 import { INVOICE_STATUSES, type Invoice, type InvoiceStatus } from '../api/types';
 import { updateInvoiceStatus, useUpdateInvoiceStatus } from '../api/update-invoice-status';
-import { STATUS_LABEL } from './invoice-board';
+import { InvoiceStatusControl, STATUS_LABEL } from './invoice-board';
 
 export const INVOICE_COLUMNS = [
   { key: 'customer', label: 'Customer' },
@@ -209,23 +209,7 @@ export function InvoiceTable({ items, settings }: { items: Invoice[]; settings: 
                 {shown('due') ? <td className={`${td} whitespace-nowrap`}>{formatDay(inv.dueDate)}</td> : null}
                 {shown('status') ? (
                   <td className={td}>
-                    {inv.status === 'paid' ? (
-                      <span className="rounded-full bg-emerald-100 px-2 text-xs font-semibold text-emerald-800">Paid</span>
-                    ) : (
-                      <select
-                        aria-label={`Status of ${inv.invoiceNumber}`}
-                        className="rounded-md border-0 py-1 text-xs ring-1 ring-slate-300"
-                        value={inv.status}
-                        disabled={update.isPending || busy}
-                        onChange={(e) => update.mutate({ id: inv.id, status: e.target.value as InvoiceStatus })}
-                      >
-                        {INVOICE_STATUSES.map((s) => (
-                          <option key={s} value={s}>
-                            {STATUS_LABEL[s]}
-                          </option>
-                        ))}
-                      </select>
-                    )}
+                    <InvoiceStatusControl invoice={inv} disabled={update.isPending || busy} onChange={(status) => update.mutate({ id: inv.id, status })} />
                   </td>
                 ) : null}
                 {shown('total') ? <td className={`${td} text-right font-semibold tabular-nums`}>{formatUsd(inv.totalAmount)}</td> : null}
