@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 import { fullDate, relativeDate } from '@/features/dashboard/components/activity-dates';
 import { captureDownloads } from '@/testing/downloads';
-import { makeCompany, makeDeal, makeMeeting } from '@/testing/mocks/db';
+import type { Task } from '@/features/records/api/types';
+import { db, makeCompany, makeDeal, makeMeeting } from '@/testing/mocks/db';
 import { recordRequests, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
@@ -194,5 +195,41 @@ describe('dashboard', () => {
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(screen.getByTestId('card-prospects')).toHaveTextContent('0'));
+  });
+});
+
+describe('My Tasks', () => {
+  const task = (over: Partial<Task>): Task => ({
+    id: `task-${over.title ?? 'x'}`,
+    entityType: 'contact',
+    entityId: 'ct-1',
+    entityName: 'Ann Lee',
+    title: 'Call back',
+    dueDate: null,
+    done: false,
+    doneAt: null,
+    assignee: 'admin@example.com',
+    createdAt: '2026-01-01T00:00:00Z',
+    ...over,
+  });
+
+  it("lists the user's open tasks across records, soonest due first; ticked, one is done", async () => {
+    db.tasks.push(
+      task({ title: 'Send the quote', entityType: 'deal', entityId: 'd-9', entityName: 'Harbor showroom', dueDate: '2020-03-01' }),
+      task({ title: 'Call back', dueDate: '2999-01-02' }),
+      task({ title: 'Old one', done: true, doneAt: '2026-01-02T00:00:00Z' }),
+    );
+    const { user } = renderApp('/admin', { signedIn: true });
+    const list = await screen.findByRole('list', { name: 'My open tasks' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((i) => i.textContent)).toEqual([
+      expect.stringMatching(/^Send the quoteHarbor showroom · Overdue since .*2020/),
+      expect.stringMatching(/^Call backAnn Lee · Due .*2999/),
+    ]);
+    expect(within(items[0] as HTMLElement).getByRole('link', { name: 'Harbor showroom' })).toHaveAttribute('href', '/admin/deals/d-9');
+    await user.click(within(list).getByRole('checkbox', { name: 'Complete Send the quote' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Task CompletedSend the quote');
+    await waitFor(() => expect(within(list).queryByText('Send the quote')).toBeNull());
+    expect(db.tasks.find((t) => t.title === 'Send the quote')?.done).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import { ExportReportButton, RefreshDashboardButton } from '@/features/dashboard
 import { MeetingAnalyticsCard, RegionalCards } from '@/features/dashboard/components/dashboard-cards';
 import { MetricTiles } from '@/features/dashboard/components/metric-tiles';
 import { RecentActivityCard } from '@/features/dashboard/components/recent-activity';
+import { MyTasksCard } from '@/features/records/components/my-tasks';
 import { toast } from '@/stores/toasts';
 
 export function DashboardRoute() {
@@ -38,6 +39,7 @@ export function DashboardRoute() {
         <MeetingAnalyticsCard />
         <RegionalCards />
         <RecentActivityCard />
+        <MyTasksCard />
       </div>
     </div>
   );

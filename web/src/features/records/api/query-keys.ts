@@ -10,6 +10,8 @@ export const recordsKeys = {
   timeline: (type: RecordType, id: string) => [...recordsKeys.record(type, id), 'timeline'] as const,
   related: (type: RecordType, id: string) => [...recordsKeys.record(type, id), 'related'] as const,
   tasks: (type: RecordType, id: string, status: TaskStatusFilter) => [...recordsKeys.record(type, id), 'tasks', status] as const,
+  /** The signed-in user's open tasks across records (the dashboard). */
+  myTasks: () => [...recordsKeys.all, 'my-tasks'] as const,
 };
 
 export type TaskStatusFilter = 'open' | 'done' | 'all';
