@@ -164,6 +164,14 @@ describe('notes and tasks', () => {
     expect(bodies).toEqual([{ entityType: 'contact', entityId: contact.id, body: 'Wants a quote for two walk-in tubs' }]);
     expect(within(form).getByLabelText('Note')).toHaveValue('');
 
+    // Deleted after confirming, it leaves the timeline.
+    await user.click(within(note.closest('li') as HTMLElement).getByRole('button', { name: 'Delete note' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete this note?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Note Deleted')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Wants a quote for two walk-in tubs')).toBeNull());
+    expect(db.notes).toEqual([]);
+
     server.use(
       http.post('/api/notes', () =>
         HttpResponse.json({ message: 'A note is limited to 10,000 characters', errors: { body: 'A note is limited to 10,000 characters' } }, { status: 400 }),
@@ -209,6 +217,12 @@ describe('notes and tasks', () => {
     const done = await within(panel).findByRole('list', { name: 'Done tasks' });
     expect(within(done).getByRole('checkbox', { name: 'Reopen Send the revised quote' })).toBeChecked();
     expect(db.tasks.find((t) => t.title === 'Send the revised quote')?.done).toBe(true);
+
+    // A task no longer wanted is deleted from its row.
+    await user.click(within(open).getByRole('button', { name: 'Delete Call back' }));
+    expect(await screen.findByText('Task Deleted')).toBeInTheDocument();
+    await waitFor(() => expect(within(panel).queryByText('Call back')).not.toBeInTheDocument());
+    expect(db.tasks.map((t) => t.title)).toEqual(['Send the revised quote']);
   });
 
   it("shows the task's field error from the server", async () => {

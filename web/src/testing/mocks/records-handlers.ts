@@ -56,7 +56,7 @@ function timelineOf(type: RecordType, id: string): TimelineItem[] {
   const own = db.timeline[`${type}:${id}`] ?? [];
   const notes = db.notes
     .filter((n) => n.entityType === type && n.entityId === id)
-    .map((n): TimelineItem => ({ id: `note-${n.id}`, kind: 'note', at: n.createdAt, title: 'Note', detail: n.body, link: null, actor: n.author, about: null }));
+    .map((n): TimelineItem => ({ id: `note:${n.id}`, kind: 'note', at: n.createdAt, title: 'Note', detail: n.body, link: null, actor: n.author, about: null }));
   const tasks = db.tasks
     .filter((t) => t.entityType === type && t.entityId === id)
     .flatMap((t): TimelineItem[] => [

@@ -28,3 +28,16 @@ export const useUpdateTask = (
     onError: options.onError,
   });
 };
+
+/** `DELETE /api/tasks/{id}` → 204; every record's tasks and timelines are read again. */
+export const useDeleteTask = (options: { onSuccess?: () => void; onError?: (e: Error) => void }) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<undefined>(`${TASKS_URL}/${encodeURIComponent(id)}`),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: recordsKeys.all });
+      options.onSuccess?.();
+    },
+    onError: options.onError,
+  });
+};

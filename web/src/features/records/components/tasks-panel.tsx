@@ -1,4 +1,4 @@
-import { ChevronRight } from 'lucide-react';
+import { ChevronRight, Trash2 } from 'lucide-react';
 import { useId, useState, type SubmitEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
@@ -11,10 +11,10 @@ import { toast } from '@/stores/toasts';
 
 import { useCreateTask } from '../api/create-task';
 import { useTasks } from '../api/get-tasks';
-import { useUpdateTask } from '../api/update-task';
+import { useDeleteTask, useUpdateTask } from '../api/update-task';
 import type { Task } from '../api/types';
 
-function TaskRow({ task, onToggle, busy }: { task: Task; onToggle: (done: boolean) => void; busy: boolean }) {
+function TaskRow({ task, onToggle, onDelete, busy }: { task: Task; onToggle: (done: boolean) => void; onDelete: () => void; busy: boolean }) {
   const overdue = !task.done && task.dueDate !== null && task.dueDate < todayIso();
   return (
     <li className="flex items-start gap-3 py-2">
@@ -42,6 +42,15 @@ function TaskRow({ task, onToggle, busy }: { task: Task; onToggle: (done: boolea
           {task.assignee ? ` · ${task.assignee}` : null}
         </p>
       </div>
+      <button
+        type="button"
+        onClick={onDelete}
+        disabled={busy}
+        aria-label={`Delete ${task.title}`}
+        className="rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-rose-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      >
+        <Trash2 aria-hidden="true" className="size-4" />
+      </button>
     </li>
   );
 }
@@ -84,6 +93,10 @@ export function TasksPanel({ type, id }: { type: RecordType; id: string }) {
     }
     create.mutate({ entityType: type, entityId: id, title: title.trim(), ...(dueDate ? { dueDate } : {}) });
   };
+  const remove = useDeleteTask({
+    onSuccess: () => toast({ title: 'Task Deleted', variant: 'success' }),
+    onError: (e) => toast({ title: 'Delete Failed', description: serverMessageOr(e, 'The task could not be deleted.'), variant: 'destructive' }),
+  });
   const toggle = (task: Task, isDone: boolean) => update.mutate({ id: task.id, done: isDone });
   const busy = (task: Task) => update.isPending && update.variables.id === task.id;
 
@@ -98,7 +111,7 @@ export function TasksPanel({ type, id }: { type: RecordType; id: string }) {
       ) : (
         <ul aria-label="Open tasks" className="divide-y divide-slate-100">
           {open.data.map((task) => (
-            <TaskRow key={task.id} task={task} busy={busy(task)} onToggle={(d) => toggle(task, d)} />
+            <TaskRow key={task.id} task={task} busy={busy(task)} onToggle={(d) => toggle(task, d)} onDelete={() => remove.mutate(task.id)} />
           ))}
         </ul>
       )}
@@ -145,7 +158,7 @@ export function TasksPanel({ type, id }: { type: RecordType; id: string }) {
             ) : (
               <ul aria-label="Done tasks" className="divide-y divide-slate-100">
                 {done.data.map((task) => (
-                  <TaskRow key={task.id} task={task} busy={busy(task)} onToggle={(d) => toggle(task, d)} />
+                  <TaskRow key={task.id} task={task} busy={busy(task)} onToggle={(d) => toggle(task, d)} onDelete={() => remove.mutate(task.id)} />
                 ))}
               </ul>
             )}

@@ -23,14 +23,18 @@ import {
   Trophy,
   type LucideIcon,
 } from 'lucide-react';
+import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Card, EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { appHref, recordHref, type RecordType } from '@/config/paths';
-import { errorMessage } from '@/lib/api-client';
+import { errorMessage, serverMessageOr } from '@/lib/api-client';
 import { formatFullDateTime, formatRelativeTime } from '@/lib/format';
+import { toast } from '@/stores/toasts';
 
+import { useDeleteNote } from '../api/delete-note';
 import { useTimeline } from '../api/get-timeline';
 import type { TimelineItem } from '../api/types';
 
@@ -115,8 +119,42 @@ function Item({ item, pathname }: { item: TimelineItem; pathname: string }) {
           </time>
           {item.actor ? ` · ${item.actor}` : null}
         </p>
+        {item.kind === 'note' && item.id.startsWith('note:') ? <DeleteNote id={item.id.slice('note:'.length)} /> : null}
       </div>
     </li>
+  );
+}
+
+/** A note's Delete, confirmed first; the server lets only its author or an admin. */
+function DeleteNote({ id }: { id: string }) {
+  const [asking, setAsking] = useState(false);
+  const remove = useDeleteNote({
+    onSuccess: () => {
+      setAsking(false);
+      toast({ title: 'Note Deleted', variant: 'success' });
+    },
+    onError: (e) => {
+      setAsking(false);
+      toast({ title: 'Delete Failed', description: serverMessageOr(e, 'Failed to delete the note'), variant: 'destructive' });
+    },
+  });
+  return (
+    <>
+      <button type="button" onClick={() => setAsking(true)} className="mt-1 text-xs font-medium text-slate-600 hover:text-rose-700 hover:underline">
+        Delete note
+      </button>
+      {asking ? (
+        <ConfirmDialog
+          title="Delete this note?"
+          description="It leaves the timeline for good."
+          confirmLabel="Delete"
+          danger
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate(id)}
+          onCancel={() => setAsking(false)}
+        />
+      ) : null}
+    </>
   );
 }
 
