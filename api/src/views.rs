@@ -157,7 +157,7 @@ async fn view_save(
     let replaces = existing
         .iter()
         .any(|v| v.name.to_lowercase() == name.to_lowercase());
-    if !replaces && db.saved_view_count(&user.user.id, &screen).await? >= VIEWS_PER_SCREEN {
+    if !replaces && existing.len() as i64 >= VIEWS_PER_SCREEN {
         return Err(ApiError::conflict(
             "You have 50 views of this table: delete one first",
         ));

@@ -17,7 +17,6 @@ const VIEW_LIST: Sql = sql!(
     "SELECT id, screen, name, state, created_at, updated_at FROM saved_views
      WHERE user_id = ?1 AND screen = ?2 ORDER BY lower(name), id"
 );
-const VIEW_COUNT: Sql = sql!("SELECT COUNT(*) FROM saved_views WHERE user_id = ?1 AND screen = ?2");
 /// Saving under a name the user already has on that screen replaces that view (keeping its id).
 const VIEW_UPSERT: Sql = sql!(
     "INSERT INTO saved_views (id, user_id, screen, name, state, created_at, updated_at)
@@ -36,9 +35,6 @@ impl Db {
         screen: &str,
     ) -> Result<Vec<SavedViewRow>, sqlx::Error> {
         fetch!(self, fetch_all, query_as(VIEW_LIST), user_id, screen)
-    }
-    pub async fn saved_view_count(&self, user_id: &str, screen: &str) -> Result<i64, sqlx::Error> {
-        fetch!(self, fetch_one, query_scalar(VIEW_COUNT), user_id, screen)
     }
     /// Saves a view, or replaces the one of the same name; the row as stored.
     pub async fn saved_view_put(
