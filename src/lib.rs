@@ -129,9 +129,16 @@ pub fn metrics_handle() -> anyhow::Result<PrometheusHandle> {
     if let Some(h) = HANDLE.get() {
         return Ok(h.clone());
     }
+    // Buckets, not the exporter's default summaries: rates and quantiles then add up across
+    // processes (docs/monitoring/).
     let handle = PrometheusBuilder::new()
+        .set_buckets(&[
+            0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0,
+        ])
+        .context("histogram buckets")?
         .install_recorder()
         .context("installing the metrics recorder")?;
+    jobs::telemetry::describe_metrics();
     Ok(HANDLE.get_or_init(|| handle).clone())
 }
 

@@ -931,6 +931,14 @@ async fn health_and_metrics(db: TestDb) {
 
     let admin = app.admin().await;
     app.enqueue(&admin, json!({"kind": "noop"})).await;
+    // A job that has been running for 90 s (no worker runs here; the row says so).
+    let running = app.enqueue(&admin, json!({"kind": "noop"})).await;
+    exec!(
+        &app.db,
+        "UPDATE jobs SET status = 'running', locked_by = 'w-test', started_at = $1 WHERE id = $2",
+        jobs::time::now_ms() - 90_000,
+        running.as_str()
+    );
     let res = c.get(app.url("/metrics")).send().await.expect("metrics");
     assert_eq!(res.status(), 200);
     let text = res.text().await.expect("text");
@@ -956,10 +964,108 @@ async fn health_and_metrics(db: TestDb) {
         "{text}"
     );
     assert!(
-        text.contains("prospector_http_request_duration_seconds"),
-        "{text}"
+        text.contains("prospector_http_request_duration_seconds_bucket{"),
+        "histograms have buckets, so quantiles add up across processes: {text}"
     );
+    let stuck = text
+        .lines()
+        .find(|l| l.starts_with("prospector_job_oldest_running_age_seconds{kind=\"noop\"}"))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no running age for noop in:\n{text}"));
+    assert!((90.0..300.0).contains(&stuck), "{stuck}");
+    // Every family has its HELP, and Prometheus' own linter finds nothing.
+    for family in text
+        .lines()
+        .filter_map(|l| l.strip_prefix("# TYPE "))
+        .filter_map(|l| l.split(' ').next())
+    {
+        assert!(
+            text.contains(&format!("# HELP {family} ")),
+            "{family} has no HELP"
+        );
+    }
+    let lint = promtool(&["check", "metrics"], Some(&text));
+    assert!(lint.0, "promtool check metrics:\n{}", lint.1);
     app.stop().await;
+}
+
+/// Runs Prometheus' `promtool` (Debian's `prometheus` package; `.ci/run` installs it) with `stdin`;
+/// whether it passed, and what it said.
+fn promtool(args: &[&str], stdin: Option<&str>) -> (bool, String) {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("promtool")
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/monitoring"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("promtool (apt-get install prometheus)");
+    if let Some(input) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write");
+    } else {
+        drop(child.stdin.take());
+    }
+    let out = child.wait_with_output().expect("promtool output");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), said)
+}
+
+/// The alert rules are valid and raise what they should on recorded series (alerts.test.yml), and
+/// the rules and the Grafana dashboard read only metrics the processes export.
+#[test]
+fn monitoring_rules_and_dashboard() {
+    let (ok, said) = promtool(&["check", "rules", "prometheus-alerts.yml"], None);
+    assert!(ok, "{said}");
+    let (ok, said) = promtool(&["test", "rules", "alerts.test.yml"], None);
+    assert!(ok, "{said}");
+
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/monitoring");
+    let rules = std::fs::read_to_string(dir.join("prometheus-alerts.yml")).expect("rules");
+    let dashboard: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("grafana-dashboard.json")).expect("dashboard"),
+    )
+    .expect("the dashboard is JSON");
+    let exprs: Vec<String> = dashboard["panels"]
+        .as_array()
+        .expect("panels")
+        .iter()
+        .flat_map(|p| p["targets"].as_array().cloned().unwrap_or_default())
+        .filter_map(|t| t["expr"].as_str().map(str::to_string))
+        .collect();
+    assert!(exprs.len() >= 10, "{exprs:?}");
+    let known = |name: &str| {
+        jobs::telemetry::METRICS.iter().any(|(m, kind, _)| {
+            name == *m
+                || (*kind == jobs::telemetry::MetricType::Histogram
+                    && ["_bucket", "_count", "_sum"]
+                        .iter()
+                        .any(|s| name.strip_suffix(s) == Some(*m)))
+        })
+    };
+    for text in exprs.iter().map(String::as_str).chain([rules.as_str()]) {
+        let mut rest = text;
+        while let Some(at) = rest.find("prospector_") {
+            let name: String = rest[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            rest = &rest[at + name.len()..];
+            // Alert names (ProspectorX) are not metrics; metric names are lower case.
+            assert!(known(&name), "{name} is not a metric Prospector exports");
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

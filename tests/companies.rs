@@ -439,9 +439,442 @@ async fn customer_report(db: TestDb) {
     app.stop().await;
 }
 
+/// One company of the sort test, as stored.
+#[derive(Clone, Copy)]
+struct SortRow {
+    id: &'static str,
+    name: &'static str,
+    state: Option<&'static str>,
+    city: Option<&'static str>,
+    score: i64,
+    revenue: Option<i64>,
+    employees: Option<i64>,
+    status: &'static str,
+    created: i64,
+}
+
+/// NULLs last in both directions, as the contract says.
+fn nulls_last<T: Ord>(a: Option<T>, b: Option<T>, desc: bool) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (a, b) {
+        (Some(a), Some(b)) if desc => b.cmp(&a),
+        (Some(a), Some(b)) => a.cmp(&b),
+        (None, Some(_)) => Ordering::Greater,
+        (Some(_), None) => Ordering::Less,
+        (None, None) => Ordering::Equal,
+    }
+}
+
+/// The ids in the contract's order for `key`, ties on id in the same direction.
+fn sorted_ids(rows: &[SortRow], key: &str, desc: bool) -> Vec<String> {
+    let mut rows = rows.to_vec();
+    rows.sort_by(|a, b| {
+        let dir = |o: std::cmp::Ordering| if desc { o.reverse() } else { o };
+        let lower = |s: Option<&str>| s.map(str::to_lowercase);
+        match key {
+            "created" => dir(a.created.cmp(&b.created)),
+            "name" => dir(a.name.to_lowercase().cmp(&b.name.to_lowercase())),
+            "state" => nulls_last(a.state, b.state, desc)
+                .then_with(|| nulls_last(lower(a.city), lower(b.city), desc)),
+            "score" => dir(a.score.cmp(&b.score)),
+            "revenue" => nulls_last(a.revenue, b.revenue, desc),
+            "employees" => nulls_last(a.employees, b.employees, desc),
+            _ => dir(a.status.cmp(b.status)),
+        }
+        .then_with(|| dir(a.id.cmp(b.id)))
+    });
+    rows.iter().map(|r| r.id.to_string()).collect()
+}
+
+/// Every page of `path` (3 rows each), in order; and the totals the pages gave.
+async fn walk(app: &TestApp, c: &Client, path: &str) -> (Vec<String>, Vec<i64>) {
+    let (mut ids, mut totals) = (Vec::new(), Vec::new());
+    let sep = if path.contains('?') { '&' } else { '?' };
+    for offset in (0..).step_by(3) {
+        let (items, total) = list(app, c, &format!("{path}{sep}limit=3&offset={offset}")).await;
+        totals.push(total);
+        ids.extend(items.iter().map(|c| c["id"].as_str().unwrap().to_string()));
+        if items.len() < 3 {
+            break;
+        }
+    }
+    (ids, totals)
+}
+
+async fn export(app: &TestApp, c: &Client, query: &str) -> (u16, String) {
+    let res = c
+        .get(app.url(&format!("/api/companies/export?{query}")))
+        .send()
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    if status == 200 {
+        let disposition = res.headers()["content-disposition"].to_str().unwrap();
+        assert!(
+            disposition.contains("companies-export.csv"),
+            "{disposition}"
+        );
+    }
+    (status, res.text().await.unwrap())
+}
+
+/// The companies table's sort (each key both ways, NULLs last, ties on id, pages that never
+/// repeat a row), its default order kept without a sort, and the export of a filter or a pick.
+async fn list_sorts_and_export(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let u = app.user().await;
+    let t = 1_700_000_000_000_i64;
+    let row = |id, name, state, city, score, revenue, employees, status, created| SortRow {
+        id,
+        name,
+        state,
+        city,
+        score,
+        revenue,
+        employees,
+        status,
+        created: t + created,
+    };
+    let rows = [
+        row(
+            "K01",
+            "acme",
+            Some("TX"),
+            Some("austin"),
+            80,
+            Some(1000),
+            Some(10),
+            "prospect",
+            1,
+        ),
+        row(
+            "K02",
+            "Acme",
+            Some("TX"),
+            Some("Austin"),
+            80,
+            None,
+            None,
+            "discovered",
+            2,
+        ),
+        row(
+            "K03",
+            "baths",
+            Some("AZ"),
+            Some("phoenix"),
+            60,
+            Some(5000),
+            Some(50),
+            "qualified",
+            3,
+        ),
+        row("K04", "cabin", None, None, 95, None, Some(20), "partner", 3),
+        row(
+            "K05",
+            "delta",
+            Some("TX"),
+            Some("dallas"),
+            60,
+            Some(1000),
+            None,
+            "discovered",
+            5,
+        ),
+        row(
+            "K06",
+            "echo",
+            Some("AZ"),
+            None,
+            10,
+            Some(300),
+            Some(5),
+            "contacted",
+            6,
+        ),
+        row(
+            "K07",
+            "fern",
+            Some("CA"),
+            Some("fresno"),
+            95,
+            Some(8000),
+            Some(50),
+            "interested",
+            7,
+        ),
+    ];
+    let text = |v: Option<&str>| v.map_or("NULL".to_string(), |v| format!("'{v}'"));
+    let num = |v: Option<i64>| v.map_or("NULL".to_string(), |v| v.to_string());
+    for r in &rows {
+        exec!(
+            &app.db,
+            format!(
+                "INSERT INTO companies (id, name, state, city, score, revenue, employees, status,
+                     created_at, updated_at)
+                 VALUES ('{}', '{}', {}, {}, {}, {}, {}, '{}', {}, {})",
+                r.id,
+                r.name,
+                text(r.state),
+                text(r.city),
+                r.score,
+                num(r.revenue),
+                num(r.employees),
+                r.status,
+                r.created,
+                r.created
+            )
+        );
+    }
+    exec!(
+        &app.db,
+        "UPDATE companies SET industry = 'Remodeling', website = 'https://acme.test',
+             phone = '+1 555' WHERE id = 'K01'"
+    );
+
+    // No sort: best score first, then name, as before.
+    let (ids, totals) = walk(&app, &u, "/api/companies").await;
+    assert_eq!(ids, ["K04", "K07", "K01", "K02", "K03", "K05", "K06"]);
+    assert_eq!(totals, [7, 7, 7]);
+    for (key, default_desc) in [
+        ("created", true),
+        ("name", false),
+        ("state", false),
+        ("score", true),
+        ("revenue", true),
+        ("employees", true),
+        ("status", false),
+    ] {
+        for (dir, desc) in [("", default_desc), ("&dir=asc", false), ("&dir=desc", true)] {
+            let path = format!("/api/companies?sort={key}{dir}");
+            let (ids, totals) = walk(&app, &u, &path).await;
+            assert_eq!(ids, sorted_ids(&rows, key, desc), "{path}");
+            assert_eq!(totals, [7, 7, 7], "{path}");
+        }
+    }
+    let texans: Vec<SortRow> = rows
+        .iter()
+        .filter(|r| r.state == Some("TX"))
+        .copied()
+        .collect();
+    let (ids, totals) = walk(&app, &u, "/api/companies?state=TX&sort=revenue&dir=asc").await;
+    assert_eq!(ids, sorted_ids(&texans, "revenue", false));
+    assert_eq!(totals, [3, 3]);
+    let (ids, _) = walk(&app, &u, "/api/companies?ids=K06,K01,K04&sort=employees").await;
+    assert_eq!(ids, ["K04", "K01", "K06"]);
+    for (path, field) in [
+        ("/api/companies?sort=lastContacted", "sort"),
+        ("/api/companies?sort=name&dir=sideways", "dir"),
+        ("/api/companies/export?sort=company", "sort"),
+    ] {
+        let (s, v) = send(&app, &u, "GET", path, None).await;
+        assert_eq!(s, 422, "{path}: {v}");
+        assert_eq!(v["message"], v["errors"][field], "{v}");
+    }
+    let (_, v) = send(&app, &u, "GET", "/api/companies?sort=x", None).await;
+    assert_eq!(
+        v["errors"]["sort"],
+        "sort must be one of: created, name, state, score, revenue, employees, status"
+    );
+
+    // The export: the list's filters and the picked ids, in the sort, formulas defused.
+    let (s, body) = export(&app, &u, "ids=K01,K03,K06&sort=name&dir=desc").await;
+    assert_eq!(s, 200, "{body}");
+    let lines: Vec<&str> = body.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "Name,Industry,Status,Score,Revenue,Employees,City,State,Website,Phone",
+            "echo,,contacted,10,300,5,,AZ,,",
+            "baths,,qualified,60,5000,50,phoenix,AZ,,",
+            "acme,Remodeling,prospect,80,1000,10,austin,TX,https://acme.test,'+1 555",
+        ],
+        "{body}"
+    );
+    let (s, body) = export(&app, &u, "ids=K01,K03,K06&state=TX").await;
+    assert_eq!((s, body.lines().count()), (200, 2), "{body}");
+    let (s, body) = export(&app, &u, "").await;
+    assert_eq!((s, body.lines().count()), (200, 8), "{body}");
+    let (s, body) = export(&app, &u, "ids=K06&status=partner").await;
+    assert_eq!(s, 404);
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap(),
+        json!({"message": "No companies to export"})
+    );
+    app.stop().await;
+}
+
+/// Bulk status (all or nothing, one activity per change, shown in the timeline) and deletes: one
+/// or many in one transaction; the companies' contacts and deals stay, without a company.
+async fn bulk_status_and_delete(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let u = app.user().await;
+    let a = create(
+        &app,
+        &u,
+        json!({"name": "Alpha Baths", "state": "TX", "score": 90}),
+    )
+    .await;
+    let b = create(
+        &app,
+        &u,
+        json!({"name": "Beta Tubs", "state": "TX", "score": 40}),
+    )
+    .await;
+    let c = create(&app, &u, json!({"name": "Gamma Showers", "state": "AZ"})).await;
+    contact(&app, &u, &a, 1, 70).await;
+    contact(&app, &u, &a, 2, 60).await;
+    let (s, deal) = send(
+        &app,
+        &u,
+        "POST",
+        "/api/deals",
+        Some(json!({"title": "Alpha remodel", "value": 5000, "companyId": a})),
+    )
+    .await;
+    assert_eq!(s, 201, "{deal}");
+    let deal = deal["id"].as_str().unwrap().to_string();
+    for path in ["/api/notes", "/api/tasks"] {
+        let body = json!({"entityType": "company", "entityId": a, "body": "n", "title": "t"});
+        let (s, v) = send(&app, &u, "POST", path, Some(body)).await;
+        assert_eq!(s, 201, "{v}");
+    }
+    let bulk =
+        async |body: Value| send(&app, &u, "POST", "/api/companies/bulk-status", Some(body)).await;
+    let statuses = async || {
+        let (items, _) = list(&app, &u, "/api/companies?sort=name").await;
+        items
+            .iter()
+            .map(|c| c["status"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+
+    let (s, v) = bulk(json!({"companyIds": [a, b], "status": "partner"})).await;
+    assert_eq!((s, v["updated"].as_i64()), (200, Some(2)), "{v}");
+    assert_eq!(v["message"], "2 companies set to Partner");
+    assert_eq!(statuses().await, ["partner", "partner", "discovered"]);
+    assert!(
+        activity_kinds(&app, &u, &b)
+            .await
+            .contains(&"company_status_change".to_string())
+    );
+    let timeline = app
+        .get_json(&u, &format!("/api/companies/{a}/timeline"))
+        .await;
+    let items = timeline["items"].as_array().unwrap();
+    assert!(
+        items
+            .iter()
+            .any(|i| i["kind"] == "status_changed" && i["title"] == "Status changed to Partner"),
+        "{timeline}"
+    );
+    let (s, v) = bulk(json!({"companyIds": [a, b, a], "status": "partner"})).await;
+    assert_eq!(
+        (s, v["matched"].as_i64(), v["updated"].as_i64()),
+        (200, Some(2), Some(0)),
+        "{v}"
+    );
+    // Unknown ids, bad statuses, nothing or too much picked: nothing changes.
+    let (s, v) = bulk(json!({"companyIds": [c, "01UNKNOWN"], "status": "qualified"})).await;
+    assert_eq!(s, 404, "{v}");
+    assert!(v["message"].as_str().unwrap().contains("01UNKNOWN"), "{v}");
+    let (s, v) = bulk(json!({"companyIds": [c], "status": "customer"})).await;
+    assert_eq!((s, v["errors"]["status"].is_string()), (422, true), "{v}");
+    let (s, v) = bulk(json!({"companyIds": [], "status": "qualified"})).await;
+    assert_eq!(
+        (s, v["errors"]["companyIds"].is_string()),
+        (422, true),
+        "{v}"
+    );
+    let many: Vec<String> = (0..1001).map(|i| format!("X{i}")).collect();
+    let (s, _) = bulk(json!({"companyIds": many, "status": "qualified"})).await;
+    assert_eq!(s, 422);
+    assert_eq!(statuses().await, ["partner", "partner", "discovered"]);
+
+    // One delete: 204, then 404; its contacts and deal stay without it; its notes and tasks go.
+    let (s, _) = send(&app, &u, "DELETE", &format!("/api/companies/{a}"), None).await;
+    assert_eq!(s, 204);
+    let (s, v) = send(&app, &u, "DELETE", &format!("/api/companies/{a}"), None).await;
+    assert_eq!((s, v), (404, json!({"message": "Company not found"})));
+    let (s, _) = send(&app, &u, "GET", &format!("/api/companies/{a}"), None).await;
+    assert_eq!(s, 404);
+    let (contacts, total) = list(&app, &u, "/api/contacts").await;
+    assert_eq!(total, 2);
+    assert!(
+        contacts.iter().all(|c| c["companyId"].is_null()),
+        "{contacts:?}"
+    );
+    let (s, d) = send(&app, &u, "GET", &format!("/api/deals/{deal}"), None).await;
+    assert_eq!((s, &d["companyId"]), (200, &Value::Null), "{d}");
+    for table in ["notes", "tasks"] {
+        let n: i64 = scalar!(&app.db, i64, format!("SELECT COUNT(*) FROM {table}"));
+        assert_eq!(n, 0, "{table}");
+    }
+    // The feed keeps its history without pointing at it, and says it was deleted.
+    assert_eq!(activity_kinds(&app, &u, &a).await, ["company_deleted"]);
+    let feed = app.get_json(&u, "/api/activities?limit=100").await;
+    let deleted = feed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "company_deleted")
+        .unwrap();
+    assert_eq!(deleted["summary"], "Company Alpha Baths deleted");
+    let kept = feed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "company_status_change" && e["entityId"].is_null())
+        .count();
+    assert_eq!(kept, 1, "{feed}");
+
+    // Many at once, all or nothing.
+    let (s, v) = send(
+        &app,
+        &u,
+        "POST",
+        "/api/companies/bulk-delete",
+        Some(json!({"companyIds": [b, "01UNKNOWN"]})),
+    )
+    .await;
+    assert_eq!(s, 404, "{v}");
+    let (s, v) = send(
+        &app,
+        &u,
+        "POST",
+        "/api/companies/bulk-delete",
+        Some(json!({"companyIds": []})),
+    )
+    .await;
+    assert_eq!(
+        (s, v["errors"]["companyIds"].is_string()),
+        (422, true),
+        "{v}"
+    );
+    let (_, total) = list(&app, &u, "/api/companies").await;
+    assert_eq!(total, 2);
+    let (s, v) = send(
+        &app,
+        &u,
+        "POST",
+        "/api/companies/bulk-delete",
+        Some(json!({"companyIds": [b, c]})),
+    )
+    .await;
+    assert_eq!((s, v["deleted"].as_i64()), (200, Some(2)), "{v}");
+    assert_eq!(v["message"], "Deleted 2 companies");
+    let (items, total) = list(&app, &u, "/api/companies?state=TX").await;
+    assert_eq!((items.len(), total), (0, 0), "the rollup's count follows");
+    let report = app.get_json(&u, "/api/companies/report").await;
+    assert_eq!(report["totalCompanies"], 0, "{report}");
+    app.stop().await;
+}
+
 both_backends!(
     create_and_validation,
     list_filters,
     edit_dialog_and_status,
-    customer_report
+    customer_report,
+    list_sorts_and_export,
+    bulk_status_and_delete,
 );

@@ -332,6 +332,295 @@ async fn list_filters_and_paging(db: TestDb) {
     app.stop().await;
 }
 
+/// One contact of the sort test, as stored.
+#[derive(Clone, Copy)]
+struct SortRow {
+    id: &'static str,
+    first: &'static str,
+    last: &'static str,
+    score: i64,
+    status: &'static str,
+    company: Option<&'static str>,
+    contacted: Option<i64>,
+    created: i64,
+}
+
+/// NULLs last in both directions, as the contract says.
+fn nulls_last<T: Ord>(a: Option<T>, b: Option<T>, desc: bool) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (a, b) {
+        (Some(a), Some(b)) if desc => b.cmp(&a),
+        (Some(a), Some(b)) => a.cmp(&b),
+        (None, Some(_)) => Ordering::Greater,
+        (Some(_), None) => Ordering::Less,
+        (None, None) => Ordering::Equal,
+    }
+}
+
+/// The ids in the contract's order for `key`, ties on id in the same direction.
+fn sorted_ids(rows: &[SortRow], key: &str, desc: bool) -> Vec<String> {
+    let mut rows = rows.to_vec();
+    rows.sort_by(|a, b| {
+        let dir = |o: std::cmp::Ordering| if desc { o.reverse() } else { o };
+        let name = |r: &SortRow| (r.last.to_lowercase(), r.first.to_lowercase());
+        match key {
+            "created" => dir(a.created.cmp(&b.created)),
+            "name" => dir(name(a).cmp(&name(b))),
+            "score" => dir(a.score.cmp(&b.score)),
+            "status" => dir(a.status.cmp(b.status)),
+            "company" => nulls_last(
+                a.company.map(str::to_lowercase),
+                b.company.map(str::to_lowercase),
+                desc,
+            ),
+            _ => nulls_last(a.contacted, b.contacted, desc),
+        }
+        .then_with(|| dir(a.id.cmp(b.id)))
+    });
+    rows.iter().map(|r| r.id.to_string()).collect()
+}
+
+/// Every page of `path` (5 rows each), in order; and the total each page gave.
+async fn walk(app: &TestApp, c: &Client, path: &str) -> (Vec<String>, Vec<i64>) {
+    let (mut ids, mut totals) = (Vec::new(), Vec::new());
+    let sep = if path.contains('?') { '&' } else { '?' };
+    for offset in (0..).step_by(5) {
+        let (items, total) = list(app, c, &format!("{path}{sep}limit=5&offset={offset}")).await;
+        totals.push(total);
+        ids.extend(items.iter().map(|c| c["id"].as_str().unwrap().to_string()));
+        if items.len() < 5 {
+            break;
+        }
+    }
+    (ids, totals)
+}
+
+/// The dense tables' sort: each key both ways (and its default way) pages without repeating or
+/// skipping a row, NULLs last either way, ties on id; filters and customers sort their matches.
+async fn list_sorts_and_pages(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let u = app.user().await;
+    let t = 1_700_000_000_000_i64;
+    for (id, name) in [("COA", "Acme Baths"), ("COZ", "zeta Tubs")] {
+        exec(
+            &app,
+            format!(
+                "INSERT INTO companies (id, name, created_at, updated_at) VALUES ('{id}', '{name}', {t}, {t})"
+            ),
+        )
+        .await;
+    }
+    let row = |id, first, last, score, status, company, contacted, created| SortRow {
+        id,
+        first,
+        last,
+        score,
+        status,
+        company,
+        contacted,
+        created: t + created,
+    };
+    // Same names in another case, same scores, same times: the ties break on id.
+    let rows = [
+        row(
+            "S01",
+            "ann",
+            "lee",
+            80,
+            "customer",
+            Some("Acme Baths"),
+            Some(100),
+            1,
+        ),
+        row("S02", "Ann", "Lee", 80, "new_lead", None, None, 2),
+        row(
+            "S03",
+            "bo",
+            "adams",
+            50,
+            "qualified",
+            Some("zeta Tubs"),
+            Some(300),
+            3,
+        ),
+        row("S04", "cy", "Zhang", 95, "customer", None, None, 3),
+        row(
+            "S05",
+            "di",
+            "baker",
+            50,
+            "lost",
+            Some("Acme Baths"),
+            Some(200),
+            5,
+        ),
+        row(
+            "S06",
+            "ed",
+            "baker",
+            10,
+            "email_sent",
+            Some("zeta Tubs"),
+            None,
+            6,
+        ),
+        row(
+            "S07",
+            "fay",
+            "cole",
+            95,
+            "customer",
+            Some("Acme Baths"),
+            Some(300),
+            7,
+        ),
+        row("S08", "gus", "Diaz", 10, "new_lead", None, Some(50), 8),
+        row(
+            "S09",
+            "hal",
+            "evans",
+            50,
+            "customer",
+            Some("zeta Tubs"),
+            None,
+            9,
+        ),
+        row(
+            "S10",
+            "ida",
+            "fox",
+            70,
+            "qualified",
+            Some("Acme Baths"),
+            Some(150),
+            10,
+        ),
+        row("S11", "jo", "grant", 70, "lost", None, None, 10),
+        row(
+            "S12",
+            "kim",
+            "hill",
+            30,
+            "customer",
+            Some("zeta Tubs"),
+            Some(400),
+            12,
+        ),
+    ];
+    for r in &rows {
+        let company = match r.company {
+            Some("Acme Baths") => "'COA'",
+            Some(_) => "'COZ'",
+            None => "NULL",
+        };
+        let contacted = r
+            .contacted
+            .map_or("NULL".to_string(), |c| (t + c).to_string());
+        exec(
+            &app,
+            format!(
+                "INSERT INTO contacts (id, first_name, last_name, email, score, status, company_id,
+                     last_contacted_at, created_at, updated_at)
+                 VALUES ('{}', '{}', '{}', '{}@sort.test', {}, '{}', {company}, {contacted}, {}, {})",
+                r.id, r.first, r.last, r.id, r.score, r.status, r.created, r.created
+            ),
+        )
+        .await;
+    }
+    let rows: Vec<SortRow> = rows
+        .iter()
+        .map(|r| SortRow {
+            contacted: r.contacted.map(|c| t + c),
+            ..*r
+        })
+        .collect();
+
+    let newest = sorted_ids(&rows, "created", true);
+    assert_eq!(walk(&app, &u, "/api/contacts").await.0, newest);
+    for (key, default_desc) in [
+        ("created", true),
+        ("name", false),
+        ("score", true),
+        ("status", false),
+        ("company", false),
+        ("lastContacted", true),
+    ] {
+        for (dir, desc) in [("", default_desc), ("&dir=asc", false), ("&dir=desc", true)] {
+            let path = format!("/api/contacts?sort={key}{dir}");
+            let (ids, totals) = walk(&app, &u, &path).await;
+            assert_eq!(ids, sorted_ids(&rows, key, desc), "{path}");
+            assert!(totals.iter().all(|t| *t == 12), "{path}: {totals:?}");
+        }
+    }
+    // Filters sort their matches; the total is the filter's.
+    let customers: Vec<SortRow> = rows
+        .iter()
+        .filter(|r| r.status == "customer")
+        .copied()
+        .collect();
+    let (ids, totals) = walk(&app, &u, "/api/contacts?status=customer&sort=lastContacted").await;
+    assert_eq!(ids, sorted_ids(&customers, "lastContacted", true));
+    assert_eq!(totals, [5, 5]);
+    for path in [
+        "/api/customers?sort=score&dir=asc",
+        "/api/customers?sort=name&dir=desc",
+        "/api/customers?sort=company",
+    ] {
+        let (key, desc) = match path {
+            p if p.contains("score") => ("score", false),
+            p if p.contains("name") => ("name", true),
+            _ => ("company", false),
+        };
+        let (ids, totals) = walk(&app, &u, path).await;
+        assert_eq!(ids, sorted_ids(&customers, key, desc), "{path}");
+        assert_eq!(totals, [5, 5], "{path}");
+    }
+    let bakers: Vec<SortRow> = rows.iter().filter(|r| r.last == "baker").copied().collect();
+    for q in ["baker", "ba"] {
+        let (ids, _) = walk(&app, &u, &format!("/api/contacts?q={q}&sort=score&dir=asc")).await;
+        assert_eq!(ids, sorted_ids(&bakers, "score", false), "q={q}");
+    }
+
+    // An unknown key or direction is a 422 naming the field.
+    for (path, field, message) in [
+        (
+            "/api/contacts?sort=revenue",
+            "sort",
+            "sort must be one of: created, name, score, status, company, lastContacted",
+        ),
+        (
+            "/api/customers?sort=Name",
+            "sort",
+            "sort must be one of: created, name, score, status, company, lastContacted",
+        ),
+        (
+            "/api/contacts?sort=name&dir=up",
+            "dir",
+            "dir must be one of: asc, desc",
+        ),
+        (
+            "/api/contacts/export?sort=x",
+            "sort",
+            "sort must be one of: created, name, score, status, company, lastContacted",
+        ),
+    ] {
+        let (s, v) = send(&app, &u, "GET", path, None).await;
+        assert_eq!(s, 422, "{path}: {v}");
+        assert_eq!(
+            (&v["message"], &v["errors"][field]),
+            (&json!(message), &json!(message)),
+            "{path}"
+        );
+    }
+    let (s, v) = send(&app, &u, "GET", "/api/contacts?sort=x&dir=y", None).await;
+    assert_eq!(s, 422);
+    assert!(
+        v["errors"]["sort"].is_string() && v["errors"]["dir"].is_string(),
+        "{v}"
+    );
+    app.stop().await;
+}
+
 async fn update_partial_and_status(db: TestDb) {
     let app = TestApp::idle(&db).await;
     let u = app.user().await;
@@ -617,11 +906,70 @@ async fn bulk_status_all_or_nothing(db: TestDb) {
     )
     .await;
     assert_eq!((s, v["updated"].as_i64()), (200, Some(3)), "{v}");
+    assert_eq!(v["message"], "3 contacts set to Meeting scheduled", "{v}");
     assert_eq!(statuses().await, ["meeting_scheduled"; 3]);
     let acts = activities(&app, &u).await;
     assert!(
         ids.iter()
             .all(|id| has_activity(&acts, "contact_status_change", id))
+    );
+
+    // "Select all matching": the list's filters, resolved on the server, with or without ids.
+    let other = contact(
+        &app,
+        &u,
+        json!({"firstName": "Q", "lastName": "Other", "email": "q@x.com", "status": "new_lead"}),
+    )
+    .await;
+    let other = other["id"].as_str().unwrap().to_string();
+    let bulk = async |body: Value| post(&app, &u, "/api/contacts/bulk-status", body).await;
+    let (s, v) =
+        bulk(json!({"contactFilter": {"status": "meeting_scheduled"}, "status": "qualified"}))
+            .await;
+    assert_eq!(
+        (s, v["matched"].as_i64(), v["updated"].as_i64()),
+        (200, Some(3), Some(3)),
+        "{v}"
+    );
+    let (s, v) = bulk(json!({"contactIds": [other], "contactFilter": {"status": "qualified"}, "status": "qualified"})).await;
+    assert_eq!(
+        (s, v["matched"].as_i64(), v["updated"].as_i64()),
+        (200, Some(4), Some(1)),
+        "{v}"
+    );
+    assert_eq!(
+        v["message"],
+        "1 contact set to Qualified (3 already Qualified)"
+    );
+    assert_eq!(statuses().await, ["qualified"; 4]);
+    let acts = activities(&app, &u).await;
+    let changes = acts
+        .iter()
+        .filter(|a| a["type"] == "contact_status_change")
+        .count();
+    assert_eq!(
+        changes,
+        3 + 3 + 1,
+        "one activity per change, none for no change"
+    );
+    let (s, v) = bulk(json!({"contactFilter": {"status": "hot"}, "status": "lost"})).await;
+    assert_eq!((s, v["updated"].as_i64()), (200, Some(0)), "{v}");
+    let (s, v) = bulk(json!({"contactFilter": {"region": "atlantis"}, "status": "lost"})).await;
+    assert_eq!((s, v["errors"]["region"].is_string()), (422, true), "{v}");
+    // An unknown picked id next to a filter: nothing changes.
+    let (s, _) = bulk(
+        json!({"contactIds": ["01UNKNOWN"], "contactFilter": {"q": "Other"}, "status": "lost"}),
+    )
+    .await;
+    assert_eq!(s, 404);
+    assert_eq!(statuses().await, ["qualified"; 4]);
+    let (s, v) = bulk(json!({"contactFilter": {"q": "Other"}, "status": "lost"})).await;
+    assert_eq!((s, v["updated"].as_i64()), (200, Some(1)), "{v}");
+    let (s, v) = bulk(json!({"status": "lost"})).await;
+    assert_eq!(
+        (s, v["errors"]["contactIds"].is_string()),
+        (422, true),
+        "{v}"
     );
     app.stop().await;
 }
@@ -751,13 +1099,20 @@ async fn export_csv(db: TestDb) {
         json!({"message": "No Contacts to Export: Add contacts first or clear filters."})
     );
 
-    contact(&app, &u, json!({"firstName": "=cmd()", "lastName": "Lee", "email": "ann@acme.com", "title": "VP, Sales", "phone": "+1 555", "status": "qualified", "score": 88})).await;
-    contact(
+    let ann = contact(&app, &u, json!({"firstName": "=cmd()", "lastName": "Lee", "email": "ann@acme.com", "title": "VP, Sales", "phone": "+1 555", "status": "qualified", "score": 88})).await;
+    let bob = contact(
         &app,
         &u,
         json!({"firstName": "Bob", "lastName": "Ray", "email": "bob@acme.com"}),
     )
     .await;
+    let cat = contact(
+        &app,
+        &u,
+        json!({"firstName": "Cat", "lastName": "Ames", "email": "cat@acme.com"}),
+    )
+    .await;
+    let id = |c: &Value| c["id"].as_str().unwrap().to_string();
 
     let res = u
         .get(app.url("/api/contacts/export?status=qualified"))
@@ -797,7 +1152,49 @@ async fn export_csv(db: TestDb) {
         .text()
         .await
         .unwrap();
-    assert_eq!(body.lines().count(), 3);
+    assert_eq!(body.lines().count(), 4);
+    // The rows picked in the table: only those, the other filters still applying, in the sort.
+    let export = async |query: String| {
+        let res = u
+            .get(app.url(&format!("/api/contacts/export?{query}")))
+            .send()
+            .await
+            .unwrap();
+        let status = res.status().as_u16();
+        let body = res.text().await.unwrap();
+        let lasts: Vec<String> = body
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap_or_default().to_string())
+            .collect();
+        (status, lasts)
+    };
+    let picked = format!("ids={},{},01UNKNOWN", id(&ann), id(&cat));
+    assert_eq!(
+        export(format!("{picked}&sort=name")).await,
+        (200, vec!["Ames".to_string(), "Lee".to_string()])
+    );
+    assert_eq!(
+        export(format!("{picked}&sort=name&dir=desc")).await,
+        (200, vec!["Lee".to_string(), "Ames".to_string()])
+    );
+    assert_eq!(
+        export(format!("{picked}&status=qualified")).await,
+        (200, vec!["Lee".to_string()])
+    );
+    assert_eq!(
+        export(format!("ids={}&status=qualified", id(&bob))).await.0,
+        404
+    );
+    let too_many = (0..1001).map(|i| format!("X{i}")).collect::<Vec<_>>();
+    let res = u
+        .get(app.url(&format!("/api/contacts/export?ids={}", too_many.join(","))))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 422);
+    let v: Value = res.json().await.unwrap();
+    assert_eq!(v["errors"]["ids"], "At most 1000 ids at a time", "{v}");
     let res = u
         .get(app.url("/api/contacts/export?q=nobody"))
         .send()
@@ -1237,6 +1634,7 @@ both_backends!(
     pipeline_moves_and_convert,
     concurrent_moves_never_fail,
     bulk_status_all_or_nothing,
+    list_sorts_and_pages,
     board_and_customers,
     export_csv,
     import_csv,

@@ -687,11 +687,26 @@ async fn rollups_match_a_recount(db: TestDb) {
             )
         );
     }
-    for (i, (state, score)) in [("TX", 91), ("TX", 65), ("LA", 12), ("OK", 80)]
-        .iter()
-        .enumerate()
+    let mut company_ids = Vec::new();
+    for (i, (state, score)) in [
+        ("TX", 91),
+        ("TX", 65),
+        ("LA", 12),
+        ("OK", 80),
+        ("OK", 70),
+        ("AZ", 85),
+    ]
+    .iter()
+    .enumerate()
     {
-        let company_status = ["qualified", "discovered", "interested", "prospect"][i];
+        let company_status = [
+            "qualified",
+            "discovered",
+            "interested",
+            "prospect",
+            "partner",
+            "qualified",
+        ][i];
         let (status, c) = send(user.post(app.url("/api/companies")).json(&json!({
             "name": format!("Rollup Baths {i}"), "state": state, "score": score,
             "revenue": 1_000_000 * (i as i64 + 1), "employees": 10 + i,
@@ -699,7 +714,16 @@ async fn rollups_match_a_recount(db: TestDb) {
         })))
         .await;
         assert_eq!(status, 201, "{c}");
+        company_ids.push(c["id"].as_str().unwrap().to_string());
     }
+    // Contacts at the companies that go, so their deletes move contacts too.
+    exec!(
+        &app.db,
+        format!(
+            "UPDATE contacts SET company_id = '{}' WHERE id IN ('R00010', 'R00011', 'R00012')",
+            company_ids[4]
+        )
+    );
     let mut deal_ids = Vec::new();
     for (i, value) in [10_000, 25_000, 40_000].iter().enumerate() {
         let (status, d) = send(user.post(app.url("/api/deals")).json(&json!({
@@ -766,6 +790,43 @@ async fn rollups_match_a_recount(db: TestDb) {
         &app.db,
         "UPDATE companies SET revenue = NULL, employees = employees * 2, status = 'partner' WHERE state = 'TX' AND score > 80"
     );
+    // Deletes and status changes through the api: contacts picked by the list's filters, by hand
+    // and one by one; companies one and many at once.
+    let (s, v) = send(
+        user.post(app.url("/api/contacts/bulk-delete"))
+            .json(&json!({ "contactFilter": { "q": "up3", "status": "customer" } })),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert!(v["deleted"].as_i64().unwrap() > 5, "{v}");
+    let (s, v) = send(
+        user.post(app.url("/api/contacts/bulk-delete"))
+            .json(&json!({ "contactIds": ["R00040", "R00041", "R00042", "R00043"] })),
+    )
+    .await;
+    assert_eq!((s, v["deleted"].as_i64()), (200, Some(4)), "{v}");
+    let (s, _) = send(user.delete(app.url("/api/contacts/R00044"))).await;
+    assert_eq!(s, 204);
+    let (s, v) = send(
+        user.post(app.url("/api/contacts/bulk-status"))
+            .json(&json!({ "contactFilter": { "q": "up5" }, "status": "customer" })),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, _) = send(user.delete(app.url(&format!("/api/companies/{}", company_ids[3])))).await;
+    assert_eq!(s, 204);
+    let (s, v) =
+        send(user.post(app.url("/api/companies/bulk-status")).json(
+            &json!({ "companyIds": [company_ids[4], company_ids[5]], "status": "interested" }),
+        ))
+        .await;
+    assert_eq!((s, v["updated"].as_i64()), (200, Some(2)), "{v}");
+    let (s, v) = send(
+        user.post(app.url("/api/companies/bulk-delete"))
+            .json(&json!({ "companyIds": [company_ids[4], company_ids[5]] })),
+    )
+    .await;
+    assert_eq!((s, v["deleted"].as_i64()), (200, Some(2)), "{v}");
     assert_eq!(stored_rollups(&app.db).await, recounted(&app.db).await);
 
     // The customers screen's tiles read them too: "new this month" is the last 30 days.
@@ -926,7 +987,11 @@ async fn rollups_match_a_recount(db: TestDb) {
         .send()
         .await
         .unwrap();
-    assert_eq!(total(&res), (4, true), "a short first page");
+    assert_eq!(
+        total(&res),
+        (3, true),
+        "a short first page (three were deleted)"
+    );
     let res = user
         .get(app.url("/api/companies?state=TX&scoreBand=high"))
         .send()
@@ -1230,5 +1295,28 @@ async fn contact_filters_follow_every_write(db: TestDb) {
             contacts[4], contacts[5]
         )
     );
+    assert_filters(&app, &user).await;
+    // The same through the api: a company with contacts in a region, contacts by the filters'
+    // facets and by hand, and statuses by a filter.
+    let (s, _) = send(user.delete(app.url(&format!("/api/companies/{}", companies[2])))).await;
+    assert_eq!(s, 204);
+    let (s, c) = send(
+        user.post(app.url("/api/contacts/bulk-delete"))
+            .json(&json!({ "contactFilter": { "role": "vp", "region": "southwest" } })),
+    )
+    .await;
+    assert_eq!(s, 200, "{c}");
+    let (s, c) = send(
+        user.post(app.url("/api/contacts/bulk-delete"))
+            .json(&json!({ "contactIds": [contacts[8], contacts[9]] })),
+    )
+    .await;
+    assert_eq!((s, c["deleted"].as_i64()), (200, Some(2)), "{c}");
+    let (s, c) = send(
+        user.post(app.url("/api/contacts/bulk-status"))
+            .json(&json!({ "contactFilter": { "role": "president" }, "status": "customer" })),
+    )
+    .await;
+    assert_eq!(s, 200, "{c}");
     assert_filters(&app, &user).await;
 }

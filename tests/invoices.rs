@@ -221,6 +221,43 @@ async fn totals_defaults_list_and_filters(tdb: TestDb) {
         vec!["INV-1001"]
     );
     assert!(list("?dateTo=2026-11-01").await.0.is_empty());
+
+    // The history's tiles count every invoice the filters match (the board shows one page).
+    let summary = |q: &str| {
+        let c = c.clone();
+        let url = app.url(&format!("/api/invoices/summary{q}"));
+        async move {
+            let (status, v) = send(c.get(url)).await;
+            assert_eq!(status, 200, "{v}");
+            v
+        }
+    };
+    let all = summary("").await;
+    assert_eq!(
+        (&all["count"], &all["totalAmount"]),
+        (&json!(2), &json!(163.81))
+    );
+    assert_eq!(all["outstanding"], json!({ "count": 0, "amount": 0.0 }));
+    let minimal_id = d["id"].as_str().unwrap();
+    let (status, v) = send(
+        c.patch(app.url(&format!("/api/invoices/{minimal_id}")))
+            .json(&json!({ "status": "overdue" })),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let all = summary("").await;
+    assert_eq!(all["outstanding"], json!({ "count": 1, "amount": 1.09 }));
+    assert_eq!(all["overdue"], json!({ "count": 1, "amount": 1.09 }));
+    assert_eq!(all["paid"], json!({ "count": 0, "amount": 0.0 }));
+    let sunrise = summary("?search=sunrise&status=draft").await;
+    assert_eq!(
+        (&sunrise["count"], &sunrise["totalAmount"]),
+        (&json!(1), &json!(162.72))
+    );
+    assert_eq!(sunrise["overdue"]["count"], 0);
+    let (status, _) = send(c.get(app.url("/api/invoices/summary?status=lost"))).await;
+    assert_eq!(status, 400);
+
     let (status, v) = send(c.get(app.url("/api/invoices?status=lost"))).await;
     assert_eq!(status, 400, "{v}");
     let (status, _) = send(c.get(app.url("/api/invoices?dateFrom=yesterday"))).await;

@@ -271,6 +271,34 @@ async fn contact_timeline_is_newest_first_and_pages(db: TestDb) {
         ]
     );
     assert!(v["nextCursor"].is_null());
+    // The page's filters: one kind of item each, in the same order.
+    for (show, want) in [
+        ("notes", vec!["note"]),
+        ("tasks", vec!["task_done", "task_created"]),
+        ("emails", vec!["email_opened", "email_sent"]),
+        ("meetings", vec![]),
+        ("all", kinds(items).iter().map(String::as_str).collect()),
+    ] {
+        let (s, f) = get(
+            &app,
+            &user,
+            &format!("/api/contacts/{id}/timeline?show={show}"),
+        )
+        .await;
+        assert_eq!(s, 200, "{f}");
+        assert_eq!(kinds(&f["items"]), want, "show={show}");
+    }
+    let (s, f) = get(
+        &app,
+        &user,
+        &format!("/api/contacts/{id}/timeline?show=gossip"),
+    )
+    .await;
+    assert_eq!(s, 400, "{f}");
+    assert_eq!(
+        f["message"],
+        "show must be one of: all, emails, calls, meetings, notes, tasks"
+    );
     let titles: Vec<&str> = items
         .as_array()
         .unwrap()
@@ -727,13 +755,176 @@ async fn deleting_a_record_removes_its_notes_and_tasks(db: TestDb) {
     }
     let count = |sql: &'static str| scalar(&app.db, sql);
     assert_eq!(count("SELECT COUNT(*) FROM notes").await, 3);
-    exec!(&app.db, "DELETE FROM contacts WHERE id = $1", &gone);
+
+    // What else the contact has: mail sent and queued, an event, a meeting, a text, a call, a
+    // sequence, a deal, a suppressed address.
+    let now = now_ms();
+    let sent = sent_email(&app.db, &gone, "Hello", now).await;
+    email_event(&app.db, &sent, &gone, "opened", now).await;
+    exec!(
+        &app.db,
+        "INSERT INTO email_messages (id, dedupe_key, contact_id, to_email, from_email, subject, body,
+             message_id, status, created_at)
+         VALUES ('queued1', 'direct:queued1', $1, 'to@example.test', 'from@example.test', 'Later',
+             'Hi', '<queued1@example.test>', 'queued', $2)",
+        &gone,
+        now
+    );
+    exec!(
+        &app.db,
+        "INSERT INTO meetings (id, title, contact_id, scheduled_at, created_at, updated_at)
+         VALUES ('mtg1', 'Showroom', $1, $2, $2, $2)",
+        &gone,
+        now
+    );
+    exec!(
+        &app.db,
+        "INSERT INTO sms_messages (id, dedupe_key, contact_id, kind, to_phone, body, status, created_at)
+         VALUES ('sms1', 'sms1', $1, 'manual', '+15550100', 'Hi', 'sent', $2)",
+        &gone,
+        now
+    );
+    exec!(
+        &app.db,
+        "INSERT INTO voice_calls (id, contact_id, agent_id, purpose, to_phone, status, simulated,
+             created_at, updated_at)
+         VALUES ('call1', $1, 'agent-qualify', 'Qualify', '+15550100', 'completed', TRUE, $2, $2)",
+        &gone,
+        now
+    );
+    exec!(
+        &app.db,
+        "INSERT INTO email_sequences (id, name, description, created_at, updated_at)
+         VALUES ('seq1', 'Welcome', 'A welcome sequence', $1, $1)",
+        now
+    );
+    exec!(
+        &app.db,
+        "INSERT INTO sequence_enrollments (id, sequence_id, contact_id, enrolled_at, updated_at)
+         VALUES ('enr1', 'seq1', $1, $2, $2)",
+        &gone,
+        now
+    );
+    exec!(
+        &app.db,
+        "INSERT INTO suppressions (email, reason, created_at)
+         SELECT lower(email), 'unsubscribed', $2 FROM contacts WHERE id = $1",
+        &gone,
+        now
+    );
+    let gone_deal = create(
+        &app,
+        &user,
+        "/api/deals",
+        json!({ "title": "Their deal", "value": 10, "contactId": gone }),
+    )
+    .await;
+    let gone_deal = gone_deal["id"].as_str().unwrap().to_string();
+
+    let (s, _) = send(user.delete(app.url(&format!("/api/contacts/{gone}")))).await;
+    assert_eq!(s, 204);
+    let (s, v) = send(user.delete(app.url(&format!("/api/contacts/{gone}")))).await;
+    assert_eq!((s, v), (404, json!({ "message": "Contact not found" })));
+    assert_eq!(
+        get(&app, &user, &format!("/api/contacts/{gone}")).await.0,
+        404
+    );
     let (s, _) = send(user.delete(app.url(&format!("/api/deals/{deal_id}")))).await;
     assert_eq!(s, 204);
     assert_eq!(count("SELECT COUNT(*) FROM notes").await, 1);
     assert_eq!(count("SELECT COUNT(*) FROM tasks").await, 1);
     let left: String = scalar!(&app.db, String, "SELECT entity_id FROM notes");
     assert_eq!(left, keep);
+    // Gone with it: its enrollments and calls. Kept without it: the ledger (the sent message as
+    // sent, the queued one cancelled), events, meetings, texts, deals; the suppression by address.
+    assert_eq!(count("SELECT COUNT(*) FROM sequence_enrollments").await, 0);
+    assert_eq!(count("SELECT COUNT(*) FROM voice_calls").await, 0);
+    for table in ["email_events", "meetings", "sms_messages"] {
+        let orphans: i64 = scalar!(
+            &app.db,
+            i64,
+            format!("SELECT COUNT(*) FROM {table} WHERE contact_id IS NULL")
+        );
+        assert_eq!(orphans, 1, "{table}");
+    }
+    let ledger: Vec<(String, String)> = match &app.db {
+        Db::Sqlite(p) => sqlx::query_as(
+            "SELECT id, status FROM email_messages WHERE contact_id IS NULL ORDER BY status",
+        )
+        .fetch_all(p.write())
+        .await
+        .unwrap(),
+        Db::Postgres(p) => sqlx::query_as(
+            "SELECT id, status FROM email_messages WHERE contact_id IS NULL ORDER BY status",
+        )
+        .fetch_all(p.write())
+        .await
+        .unwrap(),
+    };
+    assert_eq!(
+        ledger,
+        [
+            ("queued1".to_string(), "cancelled".to_string()),
+            (sent.clone(), "sent".to_string())
+        ]
+    );
+    let (s, d) = get(&app, &user, &format!("/api/deals/{gone_deal}")).await;
+    assert_eq!((s, &d["contactId"]), (200, &Value::Null), "{d}");
+    assert_eq!(count("SELECT COUNT(*) FROM suppressions").await, 1);
+    // Its history stays in the feed, no longer pointing at it; the deletion names it.
+    let pointing: Vec<String> = match &app.db {
+        Db::Sqlite(p) => sqlx::query_scalar("SELECT type FROM activities WHERE entity_id = ?1")
+            .bind(&gone)
+            .fetch_all(p.write())
+            .await
+            .unwrap(),
+        Db::Postgres(p) => sqlx::query_scalar("SELECT type FROM activities WHERE entity_id = $1")
+            .bind(&gone)
+            .fetch_all(p.write())
+            .await
+            .unwrap(),
+    };
+    assert_eq!(pointing, ["contact_deleted"]);
+    let feed = app.get_json(&user, "/api/activities?limit=100").await;
+    let summaries: Vec<&str> = feed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["summary"].as_str())
+        .collect();
+    assert!(summaries.contains(&"Contact Gone Two deleted"), "{feed}");
+    assert!(summaries.contains(&"Contact Gone Two added"), "{feed}");
+
+    // Many at once, by ids and by the list's filters, all or nothing.
+    let mut bulk = Vec::new();
+    for n in 0..3 {
+        bulk.push(contact(&app, &user, "Bulk", &format!("Leaver{n}"), None).await);
+    }
+    let delete =
+        async |body: Value| send(user.post(app.url("/api/contacts/bulk-delete")).json(&body)).await;
+    let (s, _) = delete(json!({ "contactIds": [bulk[0], "01UNKNOWN"] })).await;
+    assert_eq!(s, 404);
+    let (s, v) = delete(json!({ "contactIds": [bulk[0]] })).await;
+    assert_eq!((s, v["deleted"].as_i64()), (200, Some(1)), "{v}");
+    assert_eq!(v["message"], "Deleted 1 contact");
+    let (s, v) = delete(json!({ "contactFilter": { "region": "atlantis" } })).await;
+    assert_eq!((s, v["errors"]["region"].is_string()), (422, true), "{v}");
+    let (s, v) = delete(json!({})).await;
+    assert_eq!(
+        (s, v["errors"]["contactIds"].is_string()),
+        (422, true),
+        "{v}"
+    );
+    let (s, v) = delete(json!({ "contactFilter": { "q": "leaver" } })).await;
+    assert_eq!((s, v["deleted"].as_i64()), (200, Some(2)), "{v}");
+    assert_eq!(v["message"], "Deleted 2 contacts");
+    for id in &bulk {
+        assert_eq!(
+            get(&app, &user, &format!("/api/contacts/{id}")).await.0,
+            404
+        );
+    }
+    assert_eq!(count("SELECT COUNT(*) FROM contacts").await, 1);
     app.stop().await;
 }
 

@@ -39,5 +39,7 @@ export default defineConfig({
     setupFiles: ['./src/testing/setup-tests.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // Whole-screen tests take 1–3 s alone and several times that while a build shares the two cores.
+    testTimeout: 15_000,
   },
 });

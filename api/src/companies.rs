@@ -4,12 +4,15 @@
 //! Errors: [`ApiError`] — validation is a 422 naming the field (enumerations list their values),
 //! unknown ids a 404; database errors are logged 500s.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use jobs::db::{ActivityInsert, CompanyFilter, CompanyList, CompanyRow, CompanyWrite, ContactRow};
+use jobs::db::{
+    ActivityInsert, CompanyFilter, CompanyList, CompanyRow, CompanySortKey, CompanyWrite,
+    ContactRow, Tx,
+};
 use jobs::domain::companies::{self as rules, NAME_REQUIRED, SCORE_BANDS, STATUSES};
 use jobs::domain::{non_empty, one_of_message, state_code};
 use jobs::time::{now_ms, to_rfc3339};
@@ -19,22 +22,42 @@ use serde_json::Value;
 use crate::contacts::ContactView;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
-use crate::list::{Page, paging};
+use crate::list::{Page, csv_download, id_list, paging, sort_from};
 use crate::validate::{field_error, merge_text, present};
 use crate::{Access, AppState, Routes};
 
 /// Contacts listed with one company (its detail, `include=contacts`).
 const CONTACTS_PER_COMPANY: i64 = 1000;
+/// Most companies one bulk status change or bulk delete takes.
+const BULK_MAX: usize = 1000;
+/// Most rows one export writes.
+const EXPORT_MAX: i64 = 1_000_000;
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/companies", Access::User, company_list)
+        .query::<ListQuery>()
         .post("/api/companies", Access::User, company_create)
         .body::<CompanyBody>()
+        .get("/api/companies/export", Access::User, company_export)
+        .query::<ListQuery>()
+        .post(
+            "/api/companies/bulk-status",
+            Access::User,
+            company_bulk_status,
+        )
+        .body::<BulkStatusBody>()
+        .post(
+            "/api/companies/bulk-delete",
+            Access::User,
+            company_bulk_delete,
+        )
+        .body::<BulkDeleteBody>()
         .get("/api/companies/report", Access::User, company_report)
         .get("/api/companies/{id}", Access::User, company_get)
         .put("/api/companies/{id}", Access::User, company_update)
         .body::<CompanyBody>()
+        .delete("/api/companies/{id}", Access::User, company_delete)
 }
 
 #[derive(Debug, Serialize)]
@@ -170,22 +193,29 @@ async fn contacts_by_company(
 
 // ---- list, report ----
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct ListQuery {
+    /// Text in the name, industry, city or state.
     q: Option<String>,
+    /// A US state: its two-letter code or its name.
     state: Option<String>,
     status: Option<String>,
+    /// `high`, `medium` or `low`.
     score_band: Option<String>,
+    /// `contacts`: each company with its contacts (the list only).
     include: Option<String>,
-    /// Comma-separated company ids, at most [`MAX_IDS`].
+    /// Comma-separated company ids, at most 1,000 (a scan's results, the rows picked for an export).
     ids: Option<String>,
+    /// `created`, `name`, `state`, `score`, `revenue`, `employees` or `status`; without it, best
+    /// score first.
+    sort: Option<String>,
+    /// `asc` or `desc` (default `asc` for name, state and status, else `desc`).
+    dir: Option<String>,
+    /// 1–1000 (default 100); the list only.
     limit: Option<i64>,
     offset: Option<i64>,
 }
-
-/// A scan finds at most a few hundred companies; the list's page maximum bounds the rest.
-const MAX_IDS: usize = 1000;
 
 fn filter_from(q: &ListQuery) -> ApiResult<CompanyFilter> {
     let band =
@@ -205,23 +235,7 @@ fn filter_from(q: &ListQuery) -> ApiResult<CompanyFilter> {
             .transpose()?,
         score_min: band.map(|b| b.0),
         score_max: band.map(|b| b.1),
-        ids: non_empty(q.ids.as_deref())
-            .map(|list| {
-                let ids: Vec<String> = list
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|id| !id.is_empty())
-                    .map(String::from)
-                    .collect();
-                if ids.len() > MAX_IDS {
-                    return Err(field_error(
-                        "ids",
-                        format!("At most {MAX_IDS} ids at a time"),
-                    ));
-                }
-                Ok(ids)
-            })
-            .transpose()?,
+        ids: id_list(q.ids.as_deref())?,
     })
 }
 
@@ -242,8 +256,9 @@ async fn company_list(
         }
     };
     let filter = filter_from(&q)?;
+    let sort = sort_from(q.sort.as_deref(), q.dir.as_deref(), &CompanySortKey::ALL)?;
     let db = &state.queue.db;
-    let key = format!("companies:page:{filter:?}:{limit}:{offset}:{include_contacts}");
+    let key = format!("companies:page:{filter:?}:{sort:?}:{limit}:{offset}:{include_contacts}");
     let page: Page = state
         .read_cache
         .get_or_compute(key, || async {
@@ -252,6 +267,7 @@ async fn company_list(
                     filter: &filter,
                     limit,
                     offset,
+                    sort,
                 })
                 .await?;
             let mut items: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
@@ -308,6 +324,7 @@ async fn company_report(
             filter: &filter,
             limit,
             offset,
+            sort: None,
         })
         .await?;
     let mut companies: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
@@ -326,6 +343,61 @@ async fn company_report(
         qualified: summary.qualified,
         companies,
     }))
+}
+
+/// The list's filters (and sort) as a CSV file: the companies table's export of its filter or of
+/// the rows picked (`ids`).
+async fn company_export(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Response> {
+    let filter = filter_from(&q)?;
+    let sort = sort_from(q.sort.as_deref(), q.dir.as_deref(), &CompanySortKey::ALL)?;
+    let rows = state
+        .queue
+        .db
+        .company_page(&CompanyList {
+            filter: &filter,
+            limit: EXPORT_MAX,
+            offset: 0,
+            sort,
+        })
+        .await?;
+    if rows.is_empty() {
+        return Err(ApiError::not_found("No companies to export"));
+    }
+    let opt = |s: Option<String>| s.unwrap_or_default();
+    let num = |n: Option<i64>| n.map(|n| n.to_string()).unwrap_or_default();
+    csv_download(
+        "companies-export.csv",
+        &[
+            "Name",
+            "Industry",
+            "Status",
+            "Score",
+            "Revenue",
+            "Employees",
+            "City",
+            "State",
+            "Website",
+            "Phone",
+        ],
+        rows.into_iter().map(|c| {
+            vec![
+                c.name,
+                opt(c.industry),
+                c.status,
+                c.score.to_string(),
+                num(c.revenue),
+                num(c.employees.map(i64::from)),
+                opt(c.city),
+                opt(c.state),
+                opt(c.website),
+                opt(c.phone),
+            ]
+        }),
+    )
 }
 
 async fn company_get(
@@ -560,4 +632,126 @@ async fn company_update(
         contacts_by_company(&state, std::slice::from_ref(&id), CONTACTS_PER_COMPANY).await?;
     view.contacts = Some(by.remove(&id).unwrap_or_default());
     Ok(Json(view))
+}
+
+// ---- bulk status, delete ----
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct BulkStatusBody {
+    /// 1–1,000 company ids.
+    #[serde(default)]
+    company_ids: Vec<String>,
+    status: String,
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct BulkDeleteBody {
+    /// 1–1,000 company ids.
+    #[serde(default)]
+    company_ids: Vec<String>,
+}
+
+/// The picked ids once each, 1 to [`BULK_MAX`] of them.
+fn picked(ids: &[String], verb: &str) -> ApiResult<Vec<String>> {
+    let mut seen = HashSet::new();
+    let ids: Vec<String> = ids
+        .iter()
+        .map(|id| id.trim().to_string())
+        .filter(|id| !id.is_empty() && seen.insert(id.clone()))
+        .collect();
+    if ids.is_empty() {
+        return Err(field_error("companyIds", "Select at least one company."));
+    }
+    if ids.len() > BULK_MAX {
+        return Err(field_error(
+            "companyIds",
+            format!("At most {BULK_MAX} companies can be {verb} at once."),
+        ));
+    }
+    Ok(ids)
+}
+
+/// Locks the picked companies; an unknown one is a 404 (the caller's transaction then rolls back,
+/// so nothing changes).
+async fn lock_all(tx: &mut Tx, ids: &[String]) -> ApiResult<()> {
+    let found: HashSet<String> = tx.company_ids_locked(ids).await?.into_iter().collect();
+    match ids.iter().find(|id| !found.contains(*id)) {
+        Some(id) => Err(ApiError::not_found(format!("Company not found: {id}"))),
+        None => Ok(()),
+    }
+}
+
+fn companies_word(n: u64) -> String {
+    format!("{n} {}", if n == 1 { "company" } else { "companies" })
+}
+
+/// Sets the status of every picked company in one transaction, each change a
+/// `company_status_change` activity; an unknown id changes nothing.
+async fn company_bulk_status(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<BulkStatusBody>,
+) -> ApiResult<Json<Value>> {
+    let status = status_checked(&body.status)?;
+    let ids = picked(&body.company_ids, "updated")?;
+    let mut tx = state.queue.db.begin().await?;
+    lock_all(&mut tx, &ids).await?;
+    let updated = tx
+        .companies_status_set(&ids, &status, Some(&user.user.id), now_ms())
+        .await?;
+    tx.commit().await?;
+    let status_words = jobs::domain::timeline::humanize(&status);
+    Ok(Json(serde_json::json!({
+        "status": status,
+        "matched": ids.len(),
+        "updated": updated,
+        "message": status_message(updated, ids.len() as u64, &status_words),
+    })))
+}
+
+/// "3 companies set to Partner", and how many already were.
+fn status_message(updated: u64, matched: u64, status: &str) -> String {
+    let mut message = format!("{} set to {status}", companies_word(updated));
+    if updated < matched {
+        message.push_str(&format!(" ({} already {status})", matched - updated));
+    }
+    message
+}
+
+async fn company_delete(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let mut tx = state.queue.db.begin().await?;
+    let ids = [id];
+    if tx.company_ids_locked(&ids).await?.is_empty() {
+        return Err(not_found());
+    }
+    tx.companies_delete(&ids, Some(&user.user.id), now_ms())
+        .await?;
+    tx.commit().await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Deletes the picked companies in one transaction (their contacts and deals stay, without a
+/// company); an unknown id deletes nothing.
+async fn company_bulk_delete(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<BulkDeleteBody>,
+) -> ApiResult<Json<Value>> {
+    let ids = picked(&body.company_ids, "deleted")?;
+    let mut tx = state.queue.db.begin().await?;
+    lock_all(&mut tx, &ids).await?;
+    let deleted = tx
+        .companies_delete(&ids, Some(&user.user.id), now_ms())
+        .await?;
+    tx.commit().await?;
+    Ok(Json(serde_json::json!({
+        "deleted": deleted,
+        "message": format!("Deleted {}", companies_word(deleted)),
+    })))
 }

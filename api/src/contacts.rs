@@ -13,8 +13,8 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use jobs::db::{
-    ActivityInsert, ContactFilter, ContactImportInsert, ContactList, ContactRow, ContactWrite,
-    StageStats, Tx,
+    ActivityInsert, ContactFilter, ContactImportInsert, ContactList, ContactRow, ContactSortKey,
+    ContactWrite, StageStats, Tx, contact_sort_custom,
 };
 use jobs::domain::contacts::{
     self as rules, DEFAULT_SCORE, DEFAULT_STATUS, Direction, NO_EXPORT_MESSAGE, PIPELINE,
@@ -29,8 +29,8 @@ use serde_json::json;
 use crate::enqueue::{accepted, trigger_job};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
-use crate::list::{BoardQuery, Page, csv_download, paging, with_total};
-use crate::targeting::{ContactListFilter, status_checked};
+use crate::list::{BoardQuery, Page, csv_download, id_list, paging, sort_from, with_total};
+use crate::targeting::{ContactListFilter, Selection, status_checked};
 use crate::validate::{field_error, merge_text, present};
 use crate::{Access, AppState, Routes};
 
@@ -45,9 +45,11 @@ const DAY_MS: i64 = 24 * 3600 * 1000;
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/contacts", Access::User, contact_list)
+        .query::<ListQuery>()
         .post("/api/contacts", Access::User, contact_create)
         .body::<ContactBody>()
         .get("/api/contacts/export", Access::User, contact_export)
+        .query::<ListQuery>()
         .upload(
             "/api/contacts/import",
             Access::User,
@@ -60,9 +62,16 @@ pub(crate) fn routes() -> Routes {
             contact_bulk_status,
         )
         .body::<BulkStatusBody>()
+        .post(
+            "/api/contacts/bulk-delete",
+            Access::User,
+            contact_bulk_delete,
+        )
+        .body::<BulkDeleteBody>()
         .get("/api/contacts/{id}", Access::User, contact_get)
         .put("/api/contacts/{id}", Access::User, contact_update)
         .body::<ContactBody>()
+        .delete("/api/contacts/{id}", Access::User, contact_delete)
         .post(
             "/api/contacts/{id}/pipeline-move",
             Access::User,
@@ -76,6 +85,7 @@ pub(crate) fn routes() -> Routes {
         )
         .get("/api/leads/board", Access::User, lead_board)
         .get("/api/customers", Access::User, customer_list)
+        .query::<CustomerQuery>()
         .get("/api/customers/stats", Access::User, customer_stats)
 }
 
@@ -151,28 +161,53 @@ fn views(rows: Vec<ContactRow>) -> Vec<ContactView> {
 
 // ---- list, export ----
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct ListQuery {
+    /// Text in the name, email or title.
     q: Option<String>,
+    /// Text in the title.
     role: Option<String>,
     status: Option<String>,
+    /// A region's name: its companies' states.
     region: Option<String>,
     company_id: Option<String>,
+    /// Comma-separated contact ids, at most 1,000 (the rows picked for an export).
+    ids: Option<String>,
+    /// `created`, `name`, `score`, `status`, `company` or `lastContacted`; without it, newest first.
+    sort: Option<String>,
+    /// `asc` or `desc` (default `asc` for name, company and status, else `desc`).
+    dir: Option<String>,
+    /// 1–1000 (default 100); the list only.
     limit: Option<i64>,
     offset: Option<i64>,
 }
 
 /// The list filters, validated (shared by the list and the export).
 fn filter_from(q: &ListQuery) -> ApiResult<ContactFilter> {
-    ContactListFilter {
+    let mut filter = ContactListFilter {
         q: q.q.clone(),
         role: q.role.clone(),
         status: q.status.clone(),
         region: q.region.clone(),
         company_id: q.company_id.clone(),
     }
-    .filter()
+    .filter()?;
+    filter.ids = id_list(q.ids.as_deref())?;
+    Ok(filter)
+}
+
+/// The contacts and customers lists' sort; `created` descending is their own order, so it takes
+/// the same fast paths and cache entries as no sort.
+fn contact_sort(
+    sort: Option<&str>,
+    dir: Option<&str>,
+) -> ApiResult<Option<jobs::db::Sort<ContactSortKey>>> {
+    Ok(contact_sort_custom(sort_from(
+        sort,
+        dir,
+        &ContactSortKey::ALL,
+    )?))
 }
 
 async fn contact_list(
@@ -182,18 +217,20 @@ async fn contact_list(
 ) -> ApiResult<Response> {
     let (limit, offset) = paging(q.limit, q.offset)?;
     let filter = filter_from(&q)?;
+    let sort = contact_sort(q.sort.as_deref(), q.dir.as_deref())?;
     let db = &state.queue.db;
     // The page and its total are computed together, so they always agree.
     let page: Page = state
         .read_cache
         .get_or_compute(
-            format!("contacts:page:{filter:?}:{limit}:{offset}"),
+            format!("contacts:page:{filter:?}:{sort:?}:{limit}:{offset}"),
             || async {
                 let (rows, total) = db
                     .contact_list(&ContactList {
                         filter: &filter,
                         limit,
                         offset,
+                        sort,
                     })
                     .await?;
                 Page::new(&views(rows), total)
@@ -209,6 +246,7 @@ async fn contact_export(
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Response> {
     let filter = filter_from(&q)?;
+    let sort = contact_sort(q.sort.as_deref(), q.dir.as_deref())?;
     let rows = state
         .queue
         .db
@@ -216,6 +254,7 @@ async fn contact_export(
             filter: &filter,
             limit: EXPORT_MAX,
             offset: 0,
+            sort,
         })
         .await?;
     if rows.is_empty() {
@@ -397,6 +436,8 @@ async fn contact_create(
     let tx = jtx.tx();
     check_company(tx, w.company_id.as_ref()).await?;
     tx.contact_insert(&w).await.map_err(email_conflict)?;
+    tx.webhook_emit_contact("contact.created", &w.id, json!({}), now)
+        .await?;
     let description = format!("Contact {} added", full_name(&w));
     tx.activity_insert(&ActivityInsert {
         kind: "contact_created",
@@ -457,6 +498,7 @@ async fn contact_update(
         check_company(tx, w.company_id.as_ref()).await?;
     }
     tx.contact_update(&w).await.map_err(email_conflict)?;
+    tx.webhook_emit_contact_edit(&before, &w, w.now).await?;
     if w.status != before.status {
         let description = format!(
             "Contact {} status changed from {} to {}",
@@ -520,6 +562,9 @@ async fn contact_pipeline_move(
         .ok_or_else(not_found)?;
     let to = rules::pipeline_step(&c.status, dir).map_err(ApiError::conflict)?;
     tx.contact_status_set(&id, to, now_ms()).await?;
+    let extra = json!({ "from": c.status, "to": to });
+    tx.webhook_emit_contact("contact.status_changed", &id, extra, now_ms())
+        .await?;
     let description = format!(
         "Contact {} {} moved from {} to {}",
         c.first_name, c.last_name, c.status, to
@@ -538,56 +583,135 @@ async fn contact_pipeline_move(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BulkStatusBody {
-    contact_ids: Vec<String>,
+    /// At most 1,000 picked contacts.
+    contact_ids: Option<Vec<String>>,
+    /// Every contact the list's filters match ("select all N matching"), at most 10,000.
+    contact_filter: Option<ContactListFilter>,
     status: String,
 }
 
-/// Sets every listed contact's status in one transaction: an unknown id changes nothing.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct BulkDeleteBody {
+    /// Picked contacts; with the filter's matches, at most 10,000.
+    contact_ids: Option<Vec<String>>,
+    /// Every contact the list's filters match ("select all N matching").
+    contact_filter: Option<ContactListFilter>,
+}
+
+/// The contacts a bulk action names: the picked ones and every match of the list's filters,
+/// resolved as the other bulk actions resolve them (at most 10,000), once each, in id order.
+async fn selected(
+    state: &AppState,
+    contact_ids: Option<Vec<String>>,
+    contact_filter: Option<ContactListFilter>,
+) -> ApiResult<Vec<String>> {
+    let selection = Selection {
+        contact_ids,
+        company_ids: None,
+        contact_filter,
+    };
+    selection
+        .contact_ids(&state.queue.db)
+        .await?
+        .ok_or_else(|| field_error("contactIds", "Select at least one contact."))
+}
+
+/// Locks the selected contacts; an unknown one is a 404 (the caller's transaction then rolls
+/// back, so nothing changes).
+async fn lock_all(tx: &mut Tx, ids: &[String]) -> ApiResult<()> {
+    let found: HashSet<String> = tx.contact_ids_locked(ids).await?.into_iter().collect();
+    match ids.iter().find(|id| !found.contains(*id)) {
+        Some(id) => Err(ApiError::not_found(format!("Contact not found: {id}"))),
+        None => Ok(()),
+    }
+}
+
+fn contacts_word(n: u64) -> String {
+    format!("{n} {}", if n == 1 { "contact" } else { "contacts" })
+}
+
+/// Sets every selected contact's status in one transaction, each change a
+/// `contact_status_change` activity: an unknown id changes nothing.
 async fn contact_bulk_status(
     State(state): State<AppState>,
     user: CurrentUser,
     Json(body): Json<BulkStatusBody>,
 ) -> ApiResult<Json<serde_json::Value>> {
     let status = status_checked(&body.status)?;
-    let mut seen = HashSet::new();
-    let ids: Vec<&String> = body
-        .contact_ids
-        .iter()
-        .filter(|id| seen.insert(*id))
-        .collect();
-    if ids.is_empty() {
-        return Err(field_error("contactIds", "Select at least one contact."));
-    }
-    if ids.len() > BULK_MAX {
+    let picked: HashSet<&String> = body.contact_ids.iter().flatten().collect();
+    if picked.len() > BULK_MAX {
         return Err(field_error(
             "contactIds",
             format!("At most {BULK_MAX} contacts can be updated at once."),
         ));
     }
+    let ids = selected(&state, body.contact_ids, body.contact_filter).await?;
     let mut tx = state.queue.db.begin().await?;
-    let now = now_ms();
-    let mut changed = 0;
-    for id in &ids {
-        // Returning drops `tx`, which rolls back every change made so far.
-        let c = tx
-            .contact_get_for_update(id)
-            .await?
-            .ok_or_else(|| ApiError::not_found(format!("Contact not found: {id}")))?;
-        if c.status == status {
-            continue;
-        }
-        tx.contact_status_set(id, &status, now).await?;
-        let description = format!(
-            "Contact {} {} status changed from {} to {}",
-            c.first_name, c.last_name, c.status, status
-        );
-        status_activity(&mut tx, &user, "contact_status_change", id, &description).await?;
-        changed += 1;
-    }
+    lock_all(&mut tx, &ids).await?;
+    tx.webhook_emit_contacts_status(&ids, &status, now_ms())
+        .await?;
+    let updated = tx
+        .contacts_status_set(&ids, &status, Some(&user.user.id), now_ms())
+        .await?;
     tx.commit().await?;
-    Ok(Json(
-        json!({ "status": status, "matched": ids.len(), "updated": changed }),
-    ))
+    let matched = ids.len() as u64;
+    let words = jobs::domain::timeline::humanize(&status);
+    let message = if matched == 0 {
+        "No contacts match these filters".to_string()
+    } else if updated < matched {
+        format!(
+            "{} set to {words} ({} already {words})",
+            contacts_word(updated),
+            matched - updated
+        )
+    } else {
+        format!("{} set to {words}", contacts_word(updated))
+    };
+    Ok(Json(json!({
+        "status": status,
+        "matched": matched,
+        "updated": updated,
+        "message": message,
+    })))
+}
+
+async fn contact_delete(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let mut tx = state.queue.db.begin().await?;
+    let ids = [id];
+    if tx.contact_ids_locked(&ids).await?.is_empty() {
+        return Err(not_found());
+    }
+    tx.contacts_delete(&ids, Some(&user.user.id), now_ms())
+        .await?;
+    tx.commit().await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Deletes every selected contact in one transaction (see `Tx::contacts_delete` for what goes
+/// with them and what stays); an unknown id deletes nothing.
+async fn contact_bulk_delete(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<BulkDeleteBody>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let ids = selected(&state, body.contact_ids, body.contact_filter).await?;
+    let mut tx = state.queue.db.begin().await?;
+    lock_all(&mut tx, &ids).await?;
+    let deleted = tx
+        .contacts_delete(&ids, Some(&user.user.id), now_ms())
+        .await?;
+    tx.commit().await?;
+    let message = if ids.is_empty() {
+        "No contacts match these filters".to_string()
+    } else {
+        format!("Deleted {}", contacts_word(deleted))
+    };
+    Ok(Json(json!({ "deleted": deleted, "message": message })))
 }
 
 async fn contact_convert(
@@ -607,6 +731,9 @@ async fn contact_convert(
         )));
     }
     tx.contact_status_set(&id, "customer", now_ms()).await?;
+    let extra = json!({ "from": c.status, "to": "customer" });
+    tx.webhook_emit_contact("contact.status_changed", &id, extra, now_ms())
+        .await?;
     let description = format!(
         "Contact {} {} converted to customer",
         c.first_name, c.last_name
@@ -669,9 +796,15 @@ async fn lead_board(
 
 // ---- customers ----
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct CustomerQuery {
+    /// Text in the name, email or title.
     q: Option<String>,
+    /// As the contacts list's: `created`, `name`, `score`, `status`, `company` or `lastContacted`.
+    sort: Option<String>,
+    /// `asc` or `desc` (default `asc` for name, company and status, else `desc`).
+    dir: Option<String>,
+    /// 1–1000 (default 100).
     limit: Option<i64>,
     offset: Option<i64>,
 }
@@ -682,6 +815,7 @@ async fn customer_list(
     Query(q): Query<CustomerQuery>,
 ) -> ApiResult<Response> {
     let (limit, offset) = paging(q.limit, q.offset)?;
+    let sort = contact_sort(q.sort.as_deref(), q.dir.as_deref())?;
     let filter = ContactFilter {
         q: non_empty(q.q.as_deref()),
         status: Some("customer".to_string()),
@@ -694,6 +828,7 @@ async fn customer_list(
             filter: &filter,
             limit,
             offset,
+            sort,
         })
         .await?;
     Ok(with_total(views(rows), total))

@@ -419,7 +419,7 @@ fn apply_stage(deal: &mut DealRow, stage: &str, probability: Option<i32>, now: i
     deal.stage_changed_at = now;
 }
 
-/// The stage change's activity, and its sequence trigger for the deal's contact.
+/// The stage change's activity, webhook events, and sequence trigger for the deal's contact.
 async fn stage_activity(
     jtx: &mut jobs::queue::JobTx,
     deal: &DealRow,
@@ -436,6 +436,9 @@ async fn stage_activity(
         .await?;
     }
     let tx = jtx.tx();
+    // Its webhook events (`deal.stage_changed`, and `deal.won` / `deal.lost`) commit with the move.
+    tx.webhook_emit_deal_stage(deal, from, deal.stage_changed_at)
+        .await?;
     let to = effective_stage(deal.stage.as_deref());
     let description = format!(
         "Deal \"{}\" moved from {} to {}",

@@ -76,16 +76,24 @@ async fn metrics_text(State(state): State<AppState>, headers: HeaderMap) -> Resp
         }
         Err(e) => tracing::warn!(error = %e, "metrics: job counts unavailable"),
     }
-    if let Ok(oldest) = state.queue.db.job_oldest_ready(jobs::time::now_ms()).await {
-        let now = jobs::time::now_ms();
+    let now = jobs::time::now_ms();
+    let ages = |oldest: &[(String, i64)], name: &'static str| {
         for kind in state.queue.registry.kinds() {
             let age = oldest
                 .iter()
                 .find(|(k, _)| k == kind)
-                .map_or(0, |(_, at)| now - at);
-            metrics::gauge!("prospector_job_oldest_ready_age_seconds", "kind" => kind)
-                .set(age as f64 / 1000.0);
+                .map_or(0, |(_, at)| (now - at).max(0));
+            metrics::gauge!(name, "kind" => kind).set(age as f64 / 1000.0);
         }
+    };
+    match state.queue.db.job_oldest_ready(now).await {
+        Ok(oldest) => ages(&oldest, "prospector_job_oldest_ready_age_seconds"),
+        Err(e) => tracing::warn!(error = %e, "metrics: oldest ready job unavailable"),
+    }
+    // A job running far longer than its kind's runs is stuck (the StuckJob alert).
+    match state.queue.db.job_oldest_running().await {
+        Ok(oldest) => ages(&oldest, "prospector_job_oldest_running_age_seconds"),
+        Err(e) => tracing::warn!(error = %e, "metrics: oldest running job unavailable"),
     }
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],

@@ -51,6 +51,7 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             invoice_next_number,
         )
+        .get("/api/invoices/summary", Access::User, invoice_summary)
         .get("/api/invoices/{id}", Access::User, invoice_get)
         .patch("/api/invoices/{id}", Access::User, invoice_status)
         .body::<StatusBody>()
@@ -154,40 +155,119 @@ fn date_param(name: &str, v: Option<&str>) -> ApiResult<Option<String>> {
     }
 }
 
+/// The list's filters, checked; dates are owned, so the filter borrows them from here.
+struct Filters<'q> {
+    search: Option<&'q str>,
+    status: Option<&'q str>,
+    date_from: Option<String>,
+    date_to: Option<String>,
+}
+
+impl<'q> Filters<'q> {
+    fn of(q: &'q ListQuery) -> ApiResult<Self> {
+        let status = q
+            .status
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty() && *s != "all");
+        if let Some(s) = status
+            && !STATUSES.contains(&s)
+        {
+            return Err(ApiError::bad_request(status_message()));
+        }
+        Ok(Self {
+            search: q.search.as_deref().map(str::trim).filter(|s| !s.is_empty()),
+            status,
+            date_from: date_param("dateFrom", q.date_from.as_deref())?,
+            date_to: date_param("dateTo", q.date_to.as_deref())?,
+        })
+    }
+
+    fn filter(&self, limit: i64, offset: i64) -> InvoiceFilter<'_> {
+        InvoiceFilter {
+            search: self.search,
+            status: self.status,
+            date_from: self.date_from.as_deref(),
+            date_to: self.date_to.as_deref(),
+            limit,
+            offset,
+        }
+    }
+}
+
 async fn invoice_list(
     State(state): State<AppState>,
     _user: CurrentUser,
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Response> {
     let (limit, offset) = paging(q.limit, q.offset)?;
-    let status = q
-        .status
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty() && *s != "all");
-    if let Some(s) = status
-        && !STATUSES.contains(&s)
-    {
-        return Err(ApiError::bad_request(status_message()));
-    }
-    let date_from = date_param("dateFrom", q.date_from.as_deref())?;
-    let date_to = date_param("dateTo", q.date_to.as_deref())?;
-    let search = q.search.as_deref().map(str::trim).filter(|s| !s.is_empty());
+    let filters = Filters::of(&q)?;
     let db = &state.queue.db;
-    let (rows, total) = db
-        .invoice_list(&InvoiceFilter {
-            search,
-            status,
-            date_from: date_from.as_deref(),
-            date_to: date_to.as_deref(),
-            limit,
-            offset,
-        })
-        .await?;
+    let (rows, total) = db.invoice_list(&filters.filter(limit, offset)).await?;
     let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
     let items = db.invoice_items(&ids).await?;
     let out: Vec<Value> = rows.iter().map(|r| invoice_json(r, &items)).collect();
     Ok(with_total(out, total))
+}
+
+/// A count and an amount (dollars) of invoices.
+#[derive(Debug, Default, serde::Serialize, utoipa::ToSchema)]
+struct Tally {
+    count: i64,
+    amount: f64,
+}
+
+/// The history's tiles for every invoice the filters match, not only the page the board shows.
+#[derive(Debug, Default, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct InvoiceSummary {
+    count: i64,
+    total_amount: f64,
+    paid: Tally,
+    /// Sent or overdue: billed and not paid.
+    outstanding: Tally,
+    overdue: Tally,
+}
+
+async fn invoice_summary(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<axum::Json<InvoiceSummary>> {
+    let filters = Filters::of(&q)?;
+    let rows = state
+        .queue
+        .db
+        .invoice_status_sums(&filters.filter(0, 0))
+        .await?;
+    let mut out = InvoiceSummary::default();
+    // Cents are summed as integers; dollars only at the end.
+    let (mut total, mut paid, mut outstanding, mut overdue) = (0i64, 0i64, 0i64, 0i64);
+    for (status, count, cents) in rows {
+        out.count += count;
+        total += cents;
+        match status.as_str() {
+            "paid" => {
+                out.paid.count += count;
+                paid += cents;
+            }
+            "sent" | "overdue" => {
+                out.outstanding.count += count;
+                outstanding += cents;
+                if status == "overdue" {
+                    out.overdue.count += count;
+                    overdue += cents;
+                }
+            }
+            _ => {}
+        }
+    }
+    let dollars = |c: i64| c as f64 / 100.0;
+    out.total_amount = dollars(total);
+    out.paid.amount = dollars(paid);
+    out.outstanding.amount = dollars(outstanding);
+    out.overdue.amount = dollars(overdue);
+    Ok(axum::Json(out))
 }
 
 async fn invoice_get(

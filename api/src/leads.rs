@@ -216,6 +216,11 @@ async fn lead_create(
     };
     let mut tx = state.queue.begin().await?;
     let saved = tx.tx().lead_upsert(&lead).await?;
+    if saved.contact_created {
+        tx.tx()
+            .webhook_emit_contact("contact.created", &saved.contact_id, json!({}), lead.now)
+            .await?;
+    }
     let mut description = format!(
         "Dealer form lead: {name} <{email}> from {company}{}",
         state_code.map(|s| format!(", {s}")).unwrap_or_default()

@@ -47,6 +47,7 @@ mod views;
 mod voice;
 mod web;
 mod webhook_token;
+mod webhooks;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -335,6 +336,7 @@ pub fn routes() -> Routes {
         .merge(voice::routes())
         .merge(ai::routes())
         .merge(users::routes())
+        .merge(webhooks::routes())
         .merge(views::routes())
         .merge(openapi::routes())
 }

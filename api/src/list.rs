@@ -6,9 +6,13 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use jobs::db::Total;
+use std::collections::BTreeMap;
+
+use jobs::db::{Sort, Total};
+use jobs::domain::{non_empty, one_of_message};
 
 use crate::error::{ApiError, ApiResult};
+use crate::validate::field_error;
 
 /// Checks `limit` and `offset` (query parameters).
 pub(crate) fn paging(limit: Option<i64>, offset: Option<i64>) -> ApiResult<(i64, i64)> {
@@ -21,6 +25,74 @@ pub(crate) fn paging(limit: Option<i64>, offset: Option<i64>) -> ApiResult<(i64,
         return Err(ApiError::bad_request("offset must not be negative"));
     }
     Ok((limit, offset))
+}
+
+/// A list's `sort` and `dir` checked against its keys (each `sort` value, its key, and whether it
+/// runs descending by default): `None` without a `sort`, the list's own order.
+pub(crate) fn sort_from<K: Copy>(
+    sort: Option<&str>,
+    dir: Option<&str>,
+    keys: &[(&'static str, K, bool)],
+) -> ApiResult<Option<Sort<K>>> {
+    let mut errors = BTreeMap::new();
+    let desc = match non_empty(dir).as_deref() {
+        None => None,
+        Some("asc") => Some(false),
+        Some("desc") => Some(true),
+        Some(_) => {
+            errors.insert("dir".to_string(), one_of_message("dir", &["asc", "desc"]));
+            None
+        }
+    };
+    let key = match non_empty(sort) {
+        None => None,
+        Some(s) => {
+            let found = keys.iter().find(|(name, ..)| *name == s);
+            if found.is_none() {
+                let names: Vec<&str> = keys.iter().map(|(name, ..)| *name).collect();
+                errors.insert("sort".to_string(), one_of_message("sort", &names));
+            }
+            found
+        }
+    };
+    if let Some((_, first)) = errors.iter().next() {
+        let message = if errors.len() == 1 {
+            first.clone()
+        } else {
+            "Please correct the highlighted fields.".to_string()
+        };
+        return Err(ApiError::fields(message, errors));
+    }
+    Ok(key.map(|&(_, key, default_desc)| Sort {
+        key,
+        desc: desc.unwrap_or(default_desc),
+    }))
+}
+
+/// Most ids one `ids=a,b,…` list filter takes.
+pub(crate) const MAX_IDS: usize = 1000;
+
+/// `ids=a,b,…` (at most [`MAX_IDS`]): only these records; `None` when absent or empty.
+pub(crate) fn id_list(ids: Option<&str>) -> ApiResult<Option<Vec<String>>> {
+    let Some(list) = non_empty(ids) else {
+        return Ok(None);
+    };
+    let ids: Vec<String> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(String::from)
+        .collect();
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    if ids.len() > MAX_IDS {
+        return Err(field_error(
+            "ids",
+            format!("At most {MAX_IDS} ids at a time"),
+        ));
+    }
+    Ok(Some(ids))
 }
 
 /// A board's query (the lead board, the deals board): cards per column, checked like `limit`.

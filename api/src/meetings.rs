@@ -370,6 +370,9 @@ async fn meeting_create(
     let mut tx = state.queue.db.begin().await?;
     check_refs(&mut tx, m.company_id.as_deref(), m.contact_id.as_deref()).await?;
     tx.meeting_insert(&m).await?;
+    if m.status != "cancelled" {
+        tx.webhook_emit_meeting(&m, now).await?;
+    }
     // A booked meeting is what a sequence works towards: it ends the contact's sequences.
     if let Some(contact) = &m.contact_id
         && m.status != "cancelled"

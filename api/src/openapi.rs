@@ -170,6 +170,29 @@ mod tests {
         );
         let timeline = &doc["paths"]["/api/contacts/{id}/timeline"]["get"]["parameters"];
         assert!(timeline.to_string().contains("before"), "{timeline}");
+        // The dense tables' sort, direction and picked ids, named as the query spells them.
+        for path in [
+            "/api/contacts",
+            "/api/contacts/export",
+            "/api/customers",
+            "/api/companies",
+            "/api/companies/export",
+        ] {
+            let params = &doc["paths"][path]["get"]["parameters"];
+            let names: Vec<&str> = params
+                .as_array()
+                .map(|ps| ps.iter().filter_map(|p| p["name"].as_str()).collect())
+                .unwrap_or_default();
+            assert!(
+                names.contains(&"sort") && names.contains(&"dir"),
+                "{path}: {names:?}"
+            );
+            if path != "/api/customers" {
+                assert!(names.contains(&"ids"), "{path}: {names:?}");
+            }
+        }
+        let contacts = doc["paths"]["/api/contacts"]["get"]["parameters"].to_string();
+        assert!(contacts.contains("companyId"), "{contacts}");
     }
 
     #[test]

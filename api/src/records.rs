@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use axum::extract::State;
-use jobs::db::{RecordType, RelatedDeal, RelatedMeeting};
+use jobs::db::{RecordType, RelatedDeal, RelatedMeeting, TIMELINE_SHOWS};
 use jobs::domain::timeline::{TimelineEntry, cursor_decode, cursor_encode, timeline_text};
 use jobs::email::compose::render;
 use jobs::time::to_rfc3339;
@@ -77,6 +77,8 @@ struct TimelineQuery {
     limit: Option<i64>,
     /// The `nextCursor` of the previous page.
     before: Option<String>,
+    /// `all` (default), `emails`, `calls` (with text messages), `meetings`, `notes` or `tasks`.
+    show: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -87,6 +89,7 @@ struct TimelinePage {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 struct TimelineItem {
     id: String,
     kind: String,
@@ -96,6 +99,9 @@ struct TimelineItem {
     link: Option<String>,
     actor: Option<String>,
     about: Option<RecordRef>,
+    /// RFC 3339; meetings only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled_for: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -147,6 +153,13 @@ async fn timeline(
         None | Some("") => None,
         Some(c) => Some(cursor_decode(c).ok_or_else(|| ApiError::bad_request("Invalid cursor"))?),
     };
+    let show = q.show.as_deref().map(str::trim).unwrap_or("all");
+    if !TIMELINE_SHOWS.contains(&show) {
+        return Err(ApiError::bad_request(format!(
+            "show must be one of: {}",
+            TIMELINE_SHOWS.join(", ")
+        )));
+    }
     record_name(state, kind, id).await?;
     let mut rows = state
         .queue
@@ -156,6 +169,7 @@ async fn timeline(
             id,
             before.as_ref().map(|(at, item)| (*at, item.as_str())),
             limit + 1,
+            show,
         )
         .await?;
     // One row past the page says there is a next one; the cursor is the page's last item.
@@ -211,6 +225,7 @@ async fn timeline(
                 title: text.title,
                 detail: text.detail,
                 link: text.link,
+                scheduled_for: text.scheduled_for.map(to_rfc3339),
                 actor: r.actor,
                 about: (!own).then(|| RecordRef {
                     kind: r.ref_type,

@@ -118,6 +118,7 @@ async fn search(
             },
             limit,
             offset: 0,
+            sort: None,
         })
         .await?;
     let hits = companies
@@ -144,6 +145,7 @@ async fn search(
             },
             limit,
             offset: 0,
+            sort: None,
         })
         .await?;
     let hits = contacts

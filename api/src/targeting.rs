@@ -133,6 +133,7 @@ impl ContactListFilter {
                 })
                 .flatten(),
             states,
+            ids: None,
         })
     }
 }

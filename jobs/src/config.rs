@@ -169,6 +169,10 @@ pub struct ProviderSettings {
     pub ai_wait: Duration,
     /// A voice-agent API; unset: demo mode (simulated calls, clearly labelled).
     pub voice: Option<VoiceSettings>,
+    /// `WEBHOOK_ALLOW_PRIVATE=true`: outbound webhooks may reach private and loopback addresses
+    /// and use plain http (tests, a receiver on the same network); otherwise https to public
+    /// addresses only (docs/webhooks.md).
+    pub webhook_allow_private: bool,
 }
 
 /// `VOICE_API_URL`, `VOICE_API_KEY` and `VOICE_WEBHOOK_SECRET` (all three: the callbacks that carry
@@ -407,6 +411,16 @@ impl ProviderSettings {
             },
             ai_wait: millis("AI_WAIT_MS", Duration::from_secs(25))?,
             voice: VoiceSettings::from_env()?,
+            webhook_allow_private: match var("WEBHOOK_ALLOW_PRIVATE").as_deref() {
+                None | Some("false" | "0") => false,
+                Some("true" | "1") => true,
+                Some(other) => {
+                    return Err(invalid(
+                        "WEBHOOK_ALLOW_PRIVATE",
+                        format!("{other:?} is not true or false"),
+                    ));
+                }
+            },
         })
     }
 }
@@ -426,6 +440,7 @@ impl Default for ProviderSettings {
             ai_vision: false,
             ai_wait: Duration::from_secs(25),
             voice: None,
+            webhook_allow_private: false,
         }
     }
 }

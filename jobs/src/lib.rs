@@ -18,6 +18,7 @@ pub mod replies;
 pub mod scoring;
 pub mod sealed;
 pub mod sending_window;
+pub mod telemetry;
 pub mod time;
 pub mod untrusted;
 pub mod voice;

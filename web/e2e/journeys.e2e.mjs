@@ -217,7 +217,7 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
     });
 
     await step('the user emails one contact from the app; it goes out and is in the contact history', async () => {
-      await page.goto('/contacts?region=Texas');
+      await page.goto('/contacts?region=Texas&view=cards');
       const card = page.getByRole('list', { name: 'Contacts' }).getByRole('listitem').first();
       const name = await card.getAttribute('aria-label');
       assert.match(await card.innerText(), /·|, TX/, 'the card shows the company');
@@ -269,7 +269,7 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
     let campaignSent = 0;
     await step('a bulk campaign for two picked contacts, written in the composer, sent with Send Now', async () => {
       const name = `Showroom invite ${RUN}`;
-      await page.goto('/contacts?region=Texas');
+      await page.goto('/contacts?region=Texas&view=cards');
       const cards = page.getByRole('list', { name: 'Contacts' }).getByRole('listitem');
       for (const i of [1, 2]) await cards.nth(i).getByRole('checkbox').check();
       await page.getByRole('toolbar', { name: 'Selection actions' }).getByRole('button', { name: 'New bulk campaign' }).click();
@@ -323,7 +323,7 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
       await shot(page, '07-dashboard');
 
       // The contact who replied: one sent, one reply.
-      await page.goto(`/contacts?q=${encodeURIComponent(first.to[0])}`);
+      await page.goto(`/contacts?q=${encodeURIComponent(first.to[0])}&view=cards`);
       const card = page.getByRole('list', { name: 'Contacts' }).getByRole('listitem').first();
       await card.getByRole('button', { name: /^Email history of / }).click();
       const history = page.getByRole('dialog', { name: 'Email Interaction History' });

@@ -8,7 +8,7 @@ use std::time::Instant;
 use apalis::prelude::*;
 use futures::FutureExt;
 use jobs::db::{Finish, FinishItem};
-use jobs::queue::{JobContext, JobEnv, JobError};
+use jobs::queue::{JobContext, JobEnv, JobError, KindSpec};
 use jobs::time::now_ms;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -66,9 +66,12 @@ async fn run_one(rt: Arc<Runtime>, job: JobEnvelope) {
                     Err(_) => Finish::Failed {
                         error: format!("time budget of {} s exceeded", budget.as_secs()),
                     },
-                    Ok(Err(panic)) => retry_or_fail(&rt, &job.id, job.attempt, job.max_attempts, panic_text(&panic)),
+                    Ok(Err(panic)) => retry_or_fail(&rt, spec, (&job.id, job.attempt, job.max_attempts), panic_text(&panic), None),
                     Ok(Ok(Ok(result))) => Finish::Succeeded { result: Some(result) },
-                    Ok(Ok(Err(JobError::Retry(e)))) => retry_or_fail(&rt, &job.id, job.attempt, job.max_attempts, e),
+                    Ok(Ok(Err(JobError::Retry(e)))) => retry_or_fail(&rt, spec, (&job.id, job.attempt, job.max_attempts), e, None),
+                    Ok(Ok(Err(JobError::RetryAfter { error, after }))) => {
+                        retry_or_fail(&rt, spec, (&job.id, job.attempt, job.max_attempts), error, Some(after))
+                    }
                     Ok(Ok(Err(JobError::Permanent(e)))) => Finish::Failed { error: e },
                 },
             }
@@ -103,10 +106,18 @@ async fn run_one(rt: Arc<Runtime>, job: JobEnvelope) {
     rt.claimed[job.kind].fetch_sub(1, Ordering::AcqRel);
 }
 
-fn retry_or_fail(rt: &Runtime, id: &str, attempt: i32, max_attempts: i32, error: String) -> Finish {
+/// Another attempt after the kind's backoff (and not before `at_least`), or failed when the
+/// attempts are spent.
+fn retry_or_fail(
+    rt: &Runtime,
+    spec: &KindSpec,
+    (id, attempt, max_attempts): (&str, i32, i32),
+    error: String,
+    at_least: Option<std::time::Duration>,
+) -> Finish {
     if attempt < max_attempts {
         Finish::Retry {
-            run_at: rt.queue.retry_at(attempt, now_ms()),
+            run_at: rt.queue.retry_at(spec, attempt, at_least, now_ms()),
             error,
         }
     } else {

@@ -240,6 +240,7 @@ async fn find_company(db: &Db, name: &str) -> Result<Option<crate::db::CompanyRo
             filter: &filter,
             limit: 20,
             offset: 0,
+            sort: None,
         })
         .await?;
     let exact = rows

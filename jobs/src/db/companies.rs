@@ -79,6 +79,55 @@ pub struct CompanyList<'a> {
     pub filter: &'a CompanyFilter,
     pub limit: i64,
     pub offset: i64,
+    /// None: best score first, then name (the list's order before it could be sorted).
+    pub sort: Option<Sort<CompanySortKey>>,
+}
+
+/// The sort keys of the companies list (docs/records.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompanySortKey {
+    Created,
+    Name,
+    /// State, then city.
+    State,
+    Score,
+    /// Unknown last.
+    Revenue,
+    /// Unknown last.
+    Employees,
+    Status,
+}
+
+impl CompanySortKey {
+    /// Each `sort` value, its key, and whether it runs descending unless `dir` says otherwise.
+    pub const ALL: [(&'static str, Self, bool); 7] = [
+        ("created", Self::Created, true),
+        ("name", Self::Name, false),
+        ("state", Self::State, false),
+        ("score", Self::Score, true),
+        ("revenue", Self::Revenue, true),
+        ("employees", Self::Employees, true),
+        ("status", Self::Status, false),
+    ];
+}
+
+/// The list's order: as before without a sort, else the key's columns, NULLs last both ways
+/// (see `contact_order`) and the id in the same direction.
+fn company_order(sort: Option<Sort<CompanySortKey>>) -> String {
+    let Some(s) = sort else {
+        return "score DESC, lower(name), id".to_string();
+    };
+    let terms: &[(&str, bool)] = match s.key {
+        CompanySortKey::Created => &[("created_at", false)],
+        CompanySortKey::Name => &[("lower(name)", false)],
+        CompanySortKey::State => &[("state", true), ("lower(city)", true)],
+        CompanySortKey::Score => &[("score", false)],
+        CompanySortKey::Revenue => &[("revenue", true)],
+        CompanySortKey::Employees => &[("employees", true)],
+        CompanySortKey::Status => &[("status", false)],
+    };
+    let dir = if s.desc { "DESC" } else { "ASC" };
+    super::contacts::order_terms(terms, dir, "id")
 }
 
 /// The columns a user edits (create form, edit dialog, status), written as a whole.
@@ -103,6 +152,62 @@ pub struct CompanyWrite {
 }
 
 const IDS_EXISTING: Sql = in_list!("SELECT id FROM companies WHERE id IN ", 1, "");
+/// As `IDS_EXISTING`, in id order, locked in that order (Postgres) for a bulk write.
+const IDS_LOCKED: Sql = Sql {
+    sqlite: in_list!("SELECT id FROM companies WHERE id IN ", 1, " ORDER BY id").sqlite,
+    postgres: in_list!(
+        "SELECT id FROM companies WHERE id IN ",
+        1,
+        " ORDER BY id FOR UPDATE"
+    )
+    .postgres,
+};
+/// One `company_status_change` activity per listed company (?1) whose status is not ?2 yet, by ?3
+/// at ?4, worded as the edit dialog's; run before the update, which it reads the old status of.
+macro_rules! bulk_status_activities {
+    ($d:ident) => {
+        concat!(
+            "INSERT INTO activities (id, type, description, entity_type, entity_id, actor_id, created_at)
+             SELECT ",
+            random_id!($d),
+            ", 'company_status_change', 'Company ' || name || ' status changed from ' || status
+                 || ' to ' || CAST(?2 AS TEXT), 'company', id, ?3, ?4
+             FROM companies WHERE id IN (SELECT value FROM ",
+            json_rows!($d, "1"),
+            ") AND status <> ?2"
+        )
+    };
+}
+const BULK_STATUS_ACTIVITIES: Sql = per_dialect!(bulk_status_activities);
+const BULK_STATUS_SET: Sql = in_list!(
+    "UPDATE companies SET status = ?2, updated_at = ?3 WHERE status <> ?2 AND id IN ",
+    1,
+    ""
+);
+/// A deleted company's activities stay in the feed, no longer pointing at it.
+const DELETE_UNSET_ACTIVITIES: Sql = in_list!(
+    "UPDATE activities SET entity_id = NULL WHERE entity_type = 'company' AND entity_id IN ",
+    1,
+    ""
+);
+/// One `company_deleted` activity per listed company (?1), by ?2 at ?3.
+macro_rules! delete_activities {
+    ($d:ident) => {
+        concat!(
+            "INSERT INTO activities (id, type, description, entity_type, entity_id, actor_id, created_at)
+             SELECT ",
+            random_id!($d),
+            ", 'company_deleted', 'Company ' || name || ' deleted', 'company', id, ?2, ?3
+             FROM companies WHERE id IN (SELECT value FROM ",
+            json_rows!($d, "1"),
+            ")"
+        )
+    };
+}
+const DELETE_ACTIVITIES: Sql = per_dialect!(delete_activities);
+/// Its contacts, deals and meetings stay without it (the foreign keys' SET NULL); triggers take
+/// its notes, tasks, its contacts' region facets, its search entry and its rollup counts.
+const DELETE: Sql = in_list!("DELETE FROM companies WHERE id IN ", 1, "");
 
 impl From<&CompanyRow> for CompanyWrite {
     fn from(r: &CompanyRow) -> Self {
@@ -167,6 +272,11 @@ where
         qb.push(" AND score <= ").push_bind(max);
     }
     if let Some(ids) = &f.ids {
+        if ids.is_empty() {
+            // `IN ()` is an error in Postgres: no ids match nothing.
+            qb.push(" AND FALSE");
+            return;
+        }
         qb.push(" AND id IN (");
         let mut list = qb.separated(", ");
         for id in ids {
@@ -312,7 +422,9 @@ impl Db {
         on_db!(self, pool, [q = select], {
             let mut qb = QueryBuilder::new(q);
             push_filter(&mut qb, p.filter);
-            qb.push(" ORDER BY score DESC, lower(name), id LIMIT ")
+            qb.push(" ORDER BY ")
+                .push(company_order(p.sort))
+                .push(" LIMIT ")
                 .push_bind(p.limit)
                 .push(" OFFSET ")
                 .push_bind(p.offset);
@@ -392,6 +504,40 @@ impl Tx {
                 .await
                 .map(|_| ())
         })
+    }
+    /// Which of `ids` are companies (in id order), locked until the transaction ends (Postgres).
+    pub async fn company_ids_locked(&mut self, ids: &[String]) -> Result<Vec<String>, sqlx::Error> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = Value::from(ids).to_string();
+        fetch_tx!(self, fetch_all, query_scalar(IDS_LOCKED), &list)
+    }
+    /// Sets the status of every listed company that has another one, each with its
+    /// `company_status_change` activity by `actor`; the number changed.
+    pub async fn companies_status_set(
+        &mut self,
+        ids: &[String],
+        status: &str,
+        actor: Option<&str>,
+        now: i64,
+    ) -> Result<u64, sqlx::Error> {
+        let list = Value::from(ids).to_string();
+        exec_tx!(self, BULK_STATUS_ACTIVITIES, &list, status, actor, now)?;
+        exec_tx!(self, BULK_STATUS_SET, &list, status, now)
+    }
+    /// Deletes the listed companies, each with a `company_deleted` activity by `actor` (see
+    /// [`DELETE`] for what stays); the number deleted.
+    pub async fn companies_delete(
+        &mut self,
+        ids: &[String],
+        actor: Option<&str>,
+        now: i64,
+    ) -> Result<u64, sqlx::Error> {
+        let list = Value::from(ids).to_string();
+        exec_tx!(self, DELETE_UNSET_ACTIVITIES, &list)?;
+        exec_tx!(self, DELETE_ACTIVITIES, &list, actor, now)?;
+        exec_tx!(self, DELETE, &list)
     }
     /// Which of these ids are companies.
     pub async fn company_ids_existing(

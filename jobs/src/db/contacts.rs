@@ -79,6 +79,8 @@ pub struct ContactFilter {
     pub states: Option<Vec<String>>,
     /// The region those states are (lower-cased), when the filter came from one.
     pub region: Option<String>,
+    /// Only these contacts (an export of the rows picked in the table).
+    pub ids: Option<Vec<String>>,
 }
 
 /// The role words that migration 0024 keeps as facets (the contacts screen's role filter).
@@ -98,7 +100,8 @@ impl ContactFilter {
         let alone = self.role.is_none()
             && self.status.is_none()
             && self.company_id.is_none()
-            && self.states.is_none();
+            && self.states.is_none()
+            && self.ids.is_none();
         self.q.as_deref().filter(|_| alone)
     }
     /// The filter as one facet key of migrations 0024 and 0025 when every condition it has is a
@@ -106,7 +109,7 @@ impl ContactFilter {
     /// region; status alone reads its own index and rollup. Several facets make the combination's
     /// key: the facets in order (region < role < status) joined with '&'.
     fn facet_key(&self) -> Option<String> {
-        if self.q.is_some() || self.company_id.is_some() {
+        if self.q.is_some() || self.company_id.is_some() || self.ids.is_some() {
             return None;
         }
         let mut facets = Vec::new();
@@ -163,6 +166,100 @@ pub struct ContactList<'a> {
     pub filter: &'a ContactFilter,
     pub limit: i64,
     pub offset: i64,
+    /// None (or `created` descending): newest first, through the list's fast paths.
+    pub sort: Option<Sort<ContactSortKey>>,
+}
+
+/// A list's order picked by the user: a key and its direction; ties break on id the same way, so
+/// pages never repeat or skip a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sort<K> {
+    pub key: K,
+    pub desc: bool,
+}
+
+impl<K> Sort<K> {
+    fn dir(&self) -> &'static str {
+        if self.desc { "DESC" } else { "ASC" }
+    }
+}
+
+/// The sort keys of the contacts and customers lists (docs/records.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContactSortKey {
+    Created,
+    /// Last name, then first name.
+    Name,
+    Score,
+    Status,
+    /// The company's name; contacts without one last.
+    Company,
+    /// Never-contacted last.
+    LastContacted,
+}
+
+impl ContactSortKey {
+    /// Each `sort` value, its key, and whether it runs descending unless `dir` says otherwise.
+    pub const ALL: [(&'static str, Self, bool); 6] = [
+        ("created", Self::Created, true),
+        ("name", Self::Name, false),
+        ("score", Self::Score, true),
+        ("status", Self::Status, false),
+        ("company", Self::Company, false),
+        ("lastContacted", Self::LastContacted, true),
+    ];
+}
+
+impl Sort<ContactSortKey> {
+    /// The order the list has without a sort (its fast paths read it).
+    pub fn is_newest_first(&self) -> bool {
+        self.key == ContactSortKey::Created && self.desc
+    }
+}
+
+/// `sort` unless it is the default order.
+pub fn contact_sort_custom(sort: Option<Sort<ContactSortKey>>) -> Option<Sort<ContactSortKey>> {
+    sort.filter(|s| !s.is_newest_first())
+}
+
+/// `ORDER BY` terms over contacts as `c` (no binds: the keys are ours). The name and score orders
+/// match migration 0033's indexes, so an unfiltered page reads one in order. NULLs go last in both
+/// directions, spelled out: SQLite puts them first ascending, Postgres first descending.
+fn contact_order(s: Sort<ContactSortKey>) -> String {
+    let terms: &[(&str, bool)] = match s.key {
+        ContactSortKey::Created => &[("c.created_at", false)],
+        ContactSortKey::Name => &[
+            ("lower(c.last_name)", false),
+            ("lower(c.first_name)", false),
+        ],
+        ContactSortKey::Score => &[("c.score", false)],
+        ContactSortKey::Status => &[("c.status", false)],
+        // A subquery, not a join: the filters name contacts' columns unqualified.
+        ContactSortKey::Company => &[(
+            "(SELECT lower(sc.name) FROM companies sc WHERE sc.id = c.company_id)",
+            true,
+        )],
+        ContactSortKey::LastContacted => &[("c.last_contacted_at", true)],
+    };
+    order_terms(terms, s.dir(), "c.id")
+}
+
+/// `term dir [NULLS LAST], …, id dir`.
+pub(crate) fn order_terms(terms: &[(&str, bool)], dir: &str, id: &str) -> String {
+    let mut out = String::new();
+    for (term, nullable) in terms {
+        out.push_str(term);
+        out.push(' ');
+        out.push_str(dir);
+        if *nullable {
+            out.push_str(" NULLS LAST");
+        }
+        out.push_str(", ");
+    }
+    out.push_str(id);
+    out.push(' ');
+    out.push_str(dir);
+    out
 }
 
 /// The editable columns of a contact, written as a whole (insert, or update after a merge).
@@ -289,6 +386,10 @@ where
     }
     if let Some(company) = &f.company_id {
         qb.push(" AND company_id = ").push_bind(company.clone());
+    }
+    if let Some(ids) = &f.ids {
+        qb.push(" AND c.id");
+        DB::push_in_list(qb, ids);
     }
     if let Some(states) = &f.states {
         // Per row, so the list's index order drives the page (an IN list would sort every match).
@@ -588,6 +689,73 @@ const CONTACT_IMPORT_UPSERT: Sql = Sql {
     sqlite: sql!(contact_import_upsert!("'[]'")).sqlite,
     postgres: sql!(contact_import_upsert!("'[]'::jsonb")).postgres,
 };
+/// The listed contacts that exist (?1: a JSON array of ids), in id order; Postgres locks them in
+/// that order, so two bulk writes over the same rows queue instead of deadlocking.
+const IDS_LOCKED: Sql = Sql {
+    sqlite: in_list!("SELECT id FROM contacts WHERE id IN ", 1, " ORDER BY id").sqlite,
+    postgres: in_list!(
+        "SELECT id FROM contacts WHERE id IN ",
+        1,
+        " ORDER BY id FOR UPDATE"
+    )
+    .postgres,
+};
+/// One `contact_status_change` activity per listed contact (?1) whose status is not ?2 yet, by
+/// ?3 at ?4, worded as the single change's; run before the update, which it reads the old status of.
+macro_rules! bulk_status_activities {
+    ($d:ident) => {
+        concat!(
+            "INSERT INTO activities (id, type, description, entity_type, entity_id, actor_id, created_at)
+             SELECT ",
+            random_id!($d),
+            ", 'contact_status_change', 'Contact ' || first_name || ' ' || last_name
+                 || ' status changed from ' || status || ' to ' || CAST(?2 AS TEXT), 'contact', id,
+                 ?3, ?4
+             FROM contacts WHERE id IN (SELECT value FROM ",
+            json_rows!($d, "1"),
+            ") AND status <> ?2"
+        )
+    };
+}
+const BULK_STATUS_ACTIVITIES: Sql = per_dialect!(bulk_status_activities);
+const BULK_STATUS_SET: Sql = in_list!(
+    "UPDATE contacts SET status = ?2, updated_at = ?3 WHERE status <> ?2 AND id IN ",
+    1,
+    ""
+);
+/// A deleted contact's activities stay in the feed, no longer pointing at it.
+const DELETE_UNSET_ACTIVITIES: Sql = in_list!(
+    "UPDATE activities SET entity_id = NULL WHERE entity_type = 'contact' AND entity_id IN ",
+    1,
+    ""
+);
+/// Mail not yet handed to the mail server is not sent to a deleted contact; what was sent stays.
+const DELETE_CANCEL_MAIL: Sql = in_list!(
+    "UPDATE email_messages SET status = 'cancelled'
+     WHERE status IN ('queued', 'deferred') AND contact_id IN ",
+    1,
+    ""
+);
+/// One `contact_deleted` activity per listed contact (?1), by ?2 at ?3.
+macro_rules! delete_activities {
+    ($d:ident) => {
+        concat!(
+            "INSERT INTO activities (id, type, description, entity_type, entity_id, actor_id, created_at)
+             SELECT ",
+            random_id!($d),
+            ", 'contact_deleted', 'Contact ' || trim(first_name || ' ' || last_name) || ' deleted',
+                 'contact', id, ?2, ?3
+             FROM contacts WHERE id IN (SELECT value FROM ",
+            json_rows!($d, "1"),
+            ")"
+        )
+    };
+}
+const DELETE_ACTIVITIES: Sql = per_dialect!(delete_activities);
+/// The foreign keys do the rest: enrollments and voice calls go (CASCADE); deals, meetings, the
+/// mail ledger, email events and text messages stay without the contact (SET NULL). Triggers
+/// take its notes, tasks, facets, search entries and rollup counts.
+const DELETE: Sql = in_list!("DELETE FROM contacts WHERE id IN ", 1, "");
 const IMPORT_INSERT: Sql =
     sql!("INSERT INTO contact_imports (id, body, created_by, created_at) VALUES (?1, ?2, ?3, ?4)");
 const IMPORT_BODY: Sql = sql!("SELECT body FROM contact_imports WHERE id = ?1");
@@ -597,12 +765,14 @@ impl Db {
     pub async fn contact_get(&self, id: &str) -> Result<Option<ContactRow>, sqlx::Error> {
         fetch!(self, fetch_optional, query_as(CONTACT_GET), id)
     }
-    /// A page (newest first) and the total of the filter.
+    /// A page (newest first, or in the list's sort) and the total of the filter.
     pub async fn contact_list(
         &self,
         p: &ContactList<'_>,
     ) -> Result<(Vec<ContactRow>, Total), sqlx::Error> {
-        if let Some(found) = self.contact_search_by_words(p).await? {
+        if contact_sort_custom(p.sort).is_none()
+            && let Some(found) = self.contact_search_by_words(p).await?
+        {
             return Ok(found);
         }
         let page = self.contact_page(p).await?;
@@ -617,6 +787,9 @@ impl Db {
         fetch!(self, fetch_all, query_as(LEAD_BOARD), limit)
     }
     pub async fn contact_page(&self, p: &ContactList<'_>) -> Result<Vec<ContactRow>, sqlx::Error> {
+        if let Some(sort) = contact_sort_custom(p.sort) {
+            return self.contact_page_sorted(p, sort).await;
+        }
         if let Some(key) = p.filter.facet_key() {
             return fetch!(
                 self,
@@ -636,6 +809,33 @@ impl Db {
                 .await
         })
     }
+    /// A page in a sort the user picked: the filter's matches (the search as a filter, not the
+    /// search index's own order) sorted, then only the page's rows read whole.
+    async fn contact_page_sorted(
+        &self,
+        p: &ContactList<'_>,
+        sort: Sort<ContactSortKey>,
+    ) -> Result<Vec<ContactRow>, sqlx::Error> {
+        let order = contact_order(sort);
+        on_db!(self, pool, [q = CONTACT_PAGE], {
+            let mut qb = QueryBuilder::new(q);
+            qb.push("SELECT c.id FROM contacts c");
+            push_filter(&mut qb, p.filter);
+            qb.push(" ORDER BY ")
+                .push(&order)
+                .push(" LIMIT ")
+                .push_bind(p.limit)
+                .push(" OFFSET ")
+                .push_bind(p.offset)
+                .push(CONTACT_PAGE_BY_ID)
+                .push(" ORDER BY ")
+                .push(&order);
+            qb.build_query_as()
+                .persistent(keep_prepared(p.filter.q.as_deref()))
+                .fetch_all(pool)
+                .await
+        })
+    }
     /// The list's total: from the rollup without a filter or by status alone, from the facet
     /// counts for role, region and status filters, counted for one company (a few rows), else
     /// counted up to `offset` + [`COUNT_CAP`].
@@ -648,7 +848,7 @@ impl Db {
             let n: i64 = fetch!(self, fetch_one, query_scalar(FACET_COUNT), key)?;
             return Ok(n.into());
         }
-        let unfiltered = f.q.is_none() && f.role.is_none() && f.states.is_none();
+        let unfiltered = f.q.is_none() && f.role.is_none() && f.states.is_none() && f.ids.is_none();
         let n: i64 = match (&f.status, &f.company_id) {
             (None, None) if unfiltered => fetch!(self, fetch_one, query_scalar(ROLLUP_COUNT)),
             (Some(status), None) if unfiltered => {
@@ -816,6 +1016,41 @@ impl Tx {
         id: &str,
     ) -> Result<Option<ContactRow>, sqlx::Error> {
         fetch_tx!(self, fetch_optional, query_as(CONTACT_GET_FOR_UPDATE), id)
+    }
+    /// Which of `ids` are contacts (in id order), locked until the transaction ends (Postgres).
+    pub async fn contact_ids_locked(&mut self, ids: &[String]) -> Result<Vec<String>, sqlx::Error> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = Value::from(ids).to_string();
+        fetch_tx!(self, fetch_all, query_scalar(IDS_LOCKED), &list)
+    }
+    /// Sets the status of every listed contact that has another one, each with its
+    /// `contact_status_change` activity by `actor`; the number changed.
+    pub async fn contacts_status_set(
+        &mut self,
+        ids: &[String],
+        status: &str,
+        actor: Option<&str>,
+        now: i64,
+    ) -> Result<u64, sqlx::Error> {
+        let list = Value::from(ids).to_string();
+        exec_tx!(self, BULK_STATUS_ACTIVITIES, &list, status, actor, now)?;
+        exec_tx!(self, BULK_STATUS_SET, &list, status, now)
+    }
+    /// Deletes the listed contacts, each with a `contact_deleted` activity by `actor` (see
+    /// [`DELETE`] for what goes with them); the number deleted.
+    pub async fn contacts_delete(
+        &mut self,
+        ids: &[String],
+        actor: Option<&str>,
+        now: i64,
+    ) -> Result<u64, sqlx::Error> {
+        let list = Value::from(ids).to_string();
+        exec_tx!(self, DELETE_UNSET_ACTIVITIES, &list)?;
+        exec_tx!(self, DELETE_CANCEL_MAIL, &list)?;
+        exec_tx!(self, DELETE_ACTIVITIES, &list, actor, now)?;
+        exec_tx!(self, DELETE, &list)
     }
     /// A unique violation (`is_unique_violation`) means the email is taken.
     pub async fn contact_insert(&mut self, c: &ContactWrite) -> Result<(), sqlx::Error> {

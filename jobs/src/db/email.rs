@@ -858,6 +858,8 @@ impl Db {
                 })?;
             }
         }
+        // Its webhook event (opened, clicked, …) commits with it, or not at all.
+        tx.webhook_emit_email(e).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -1156,6 +1158,7 @@ impl Tx {
                 .collect();
             exec_tx!(self, CONTACTS_CONTACTED, Value::from(contacts).to_string())?;
         }
+        self.webhook_emit_sent(items).await?;
         Ok(())
     }
 }

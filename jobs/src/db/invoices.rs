@@ -98,6 +98,9 @@ const NUMBERS_OF_YEAR: Sql = sql!(
 /// The list's page and count; [`invoice_where`] adds the filters.
 const INVOICE_PAGE: Sql = sql!(concat!("SELECT ", invoice_columns!(), " FROM invoices"));
 const INVOICE_COUNT: Sql = sql!("SELECT COUNT(*) FROM invoices");
+/// Followed by the list's conditions and `GROUP BY status`; the cast keeps Postgres' sum an integer.
+const INVOICE_STATUS_SUMS: Sql =
+    sql!("SELECT status, COUNT(*), CAST(COALESCE(SUM(total_cents), 0) AS BIGINT) FROM invoices");
 /// Followed by the list of invoice ids.
 const ITEMS_OF: Sql = sql!(
     "SELECT id, invoice_id, position, product_id, description, quantity, unit_price_cents,
@@ -291,6 +294,18 @@ impl Db {
             Ok((rows, total))
         })
     }
+    /// Per status: how many invoices the filters match and their total in cents (paging ignored).
+    pub async fn invoice_status_sums(
+        &self,
+        f: &InvoiceFilter<'_>,
+    ) -> Result<Vec<(String, i64, i64)>, sqlx::Error> {
+        on_db!(self, pool, [head = INVOICE_STATUS_SUMS], {
+            let mut qb = sqlx::QueryBuilder::new(head);
+            invoice_where(&mut qb, f);
+            qb.push(" GROUP BY status");
+            qb.build_query_as().fetch_all(pool).await
+        })
+    }
     /// The items of these invoices, in order within each.
     pub async fn invoice_items(&self, ids: &[String]) -> Result<Vec<InvoiceItemRow>, sqlx::Error> {
         if ids.is_empty() {
@@ -313,7 +328,14 @@ impl Db {
         status: &str,
         now: i64,
     ) -> Result<bool, sqlx::Error> {
-        exec!(self, INVOICE_SET_STATUS, id, status, now).map(|n| n == 1)
+        let mut tx = self.begin().await?;
+        let changed = exec_tx!(&mut tx, INVOICE_SET_STATUS, id, status, now)? == 1;
+        // Marked paid by hand: its `invoice.paid` webhook event commits with it.
+        if changed && status == "paid" {
+            tx.webhook_emit_invoice_paid(id, now).await?;
+        }
+        tx.commit().await?;
+        Ok(changed)
     }
     /// Records that this sending job hands the invoice to the mail server, before it does: true
     /// when this call recorded it, false when an earlier run of the job did (at most one email).
@@ -372,29 +394,21 @@ impl Db {
     }
     /// The payment's new status; a success also marks its invoice paid, in the same transaction.
     pub async fn payment_settle(&self, s: &PaymentSettle<'_>) -> Result<(), sqlx::Error> {
-        on_db_write!(
-            self,
-            pool,
-            [status = PAYMENT_STATUS, paid = INVOICE_PAID],
-            {
-                let mut tx = pool.begin().await?;
-                sqlx::query(status)
-                    .bind(s.payment_id)
-                    .bind(s.status)
-                    .bind(s.error)
-                    .bind(s.now)
-                    .execute(&mut *tx)
-                    .await?;
-                if s.status == "succeeded" {
-                    sqlx::query(paid)
-                        .bind(s.invoice_id)
-                        .bind(s.now)
-                        .execute(&mut *tx)
-                        .await?;
-                }
-                tx.commit().await
-            }
-        )
+        let mut tx = self.begin().await?;
+        exec_tx!(
+            &mut tx,
+            PAYMENT_STATUS,
+            s.payment_id,
+            s.status,
+            s.error,
+            s.now
+        )?;
+        // The invoice's `invoice.paid` webhook event commits with the payment (once: a paid
+        // invoice is not marked again).
+        if s.status == "succeeded" && exec_tx!(&mut tx, INVOICE_PAID, s.invoice_id, s.now)? == 1 {
+            tx.webhook_emit_invoice_paid(s.invoice_id, s.now).await?;
+        }
+        tx.commit().await
     }
     pub async fn payment_analytics(&self) -> Result<PaymentAnalytics, sqlx::Error> {
         fetch!(self, fetch_one, query_as(PAYMENT_ANALYTICS))

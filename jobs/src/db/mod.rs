@@ -37,6 +37,7 @@ mod targeting;
 mod users;
 mod views;
 mod voice;
+mod webhooks;
 
 pub use activities::*;
 pub use calendar::*;
@@ -64,6 +65,7 @@ pub use targeting::*;
 pub use users::*;
 pub use views::*;
 pub use voice::*;
+pub use webhooks::*;
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -375,6 +375,10 @@ const JOB_OLDEST_READY: Sql = sql!(
     "SELECT kind, MIN(run_at) FROM jobs
      WHERE status IN ('queued','scheduled','retrying') AND run_at <= ?1 GROUP BY kind"
 );
+/// Per kind, when its longest-running job started (the `jobs_running` index holds only those).
+const JOB_OLDEST_RUNNING: Sql = sql!(
+    "SELECT kind, MIN(started_at) FROM jobs WHERE status = 'running' AND started_at IS NOT NULL GROUP BY kind"
+);
 const JOB_FINISHED_SINCE: Sql = sql!(
     "SELECT kind, status, started_at, finished_at FROM jobs
      WHERE finished_at IS NOT NULL AND finished_at >= ?1 ORDER BY finished_at DESC LIMIT 100000"
@@ -478,6 +482,8 @@ impl Db {
     /// one statement; the other outcomes one each.
     pub async fn job_finish_batch(&self, p: &JobFinishBatch<'_>) -> Result<(), sqlx::Error> {
         let mut tx = self.begin().await?;
+        // Jobs that failed for good: their `job.failed` webhook event commits with the outcome.
+        let mut failed_ids = Vec::new();
         match &mut tx {
             Tx::Postgres(t) => postgres::job_succeed_many(t, p).await?,
             Tx::Sqlite(t) => sqlite::job_succeed_many(t, p).await?,
@@ -516,6 +522,9 @@ impl Db {
                             .bind(p.now),
                     };
                     let updated = q.execute(&mut *conn).await?.rows_affected() == 1;
+                    if updated && matches!(item.finish, Finish::Failed { .. }) {
+                        failed_ids.push(item.id.as_str());
+                    }
                     if updated && let Some((outcome, error)) = item.finish.attempt_record() {
                         sqlx::query(attempt)
                             .bind(&item.id)
@@ -532,6 +541,9 @@ impl Db {
                 Ok::<(), sqlx::Error>(())
             }
         )?;
+        for id in failed_ids {
+            tx.webhook_emit_job_failed(id, p.now).await?;
+        }
         tx.commit().await
     }
     pub async fn job_progress_set(&self, p: &JobProgress<'_>) -> Result<bool, sqlx::Error> {
@@ -644,6 +656,9 @@ impl Db {
                 Ok::<_, sqlx::Error>(rescued)
             }
         )?;
+        for row in rescued.iter().filter(|r| r.status == "failed") {
+            tx.webhook_emit_job_failed(&row.id, p.now).await?;
+        }
         tx.commit().await?;
         Ok(rescued)
     }
@@ -655,6 +670,10 @@ impl Db {
     }
     pub async fn job_oldest_ready(&self, now: i64) -> Result<Vec<(String, i64)>, sqlx::Error> {
         fetch!(self, fetch_all, query_as(JOB_OLDEST_READY), now)
+    }
+    /// Per kind with a job running, when the earliest of them started (ms).
+    pub async fn job_oldest_running(&self) -> Result<Vec<(String, i64)>, sqlx::Error> {
+        fetch!(self, fetch_all, query_as(JOB_OLDEST_RUNNING))
     }
     pub async fn job_finished_since(&self, since: i64) -> Result<Vec<FinishedJob>, sqlx::Error> {
         fetch!(self, fetch_all, query_as(JOB_FINISHED_SINCE), since)

@@ -194,8 +194,8 @@ macro_rules! refs_deal {
     };
 }
 
-/// One page: ?1 the record's id, then the cursor (?2 time, ?3 id: items strictly before it) and
-/// ?4 the rows to read.
+/// One page: ?1 the record's id, then the cursor (?2 time, ?3 id: items strictly before it),
+/// ?4 the rows to read and ?5 which items ([`TIMELINE_SHOWS`]).
 macro_rules! timeline_page {
     ($d:ident, $refs:ident) => {
         concat!(
@@ -204,6 +204,12 @@ macro_rules! timeline_page {
             ") SELECT id, kind, at, text, detail, extra, n, actor, ref_type, ref_id, ref_name FROM (",
             timeline_items!($d),
             ") f WHERE f.at IS NOT NULL AND (f.at < ?2 OR (f.at = ?2 AND f.id < ?3))
+               AND (?5 = 'all'
+                 OR (?5 = 'emails' AND (substr(f.kind, 1, 6) = 'email_' OR substr(f.kind, 1, 9) = 'sequence_'))
+                 OR (?5 = 'calls' AND f.kind IN ('call', 'sms'))
+                 OR (?5 = 'meetings' AND f.kind = 'meeting')
+                 OR (?5 = 'notes' AND f.kind = 'note')
+                 OR (?5 = 'tasks' AND f.kind IN ('task_created', 'task_done')))
              ORDER BY f.at DESC, f.id DESC LIMIT ?4"
         )
     };
@@ -223,6 +229,10 @@ macro_rules! timeline_deal {
         timeline_page!($d, refs_deal)
     };
 }
+/// What a timeline page may be narrowed to: everything, or one kind of item (emails with their
+/// events and sequence steps, calls with text messages, meetings, notes, tasks).
+pub const TIMELINE_SHOWS: [&str; 6] = ["all", "emails", "calls", "meetings", "notes", "tasks"];
+
 const TIMELINE_COMPANY: Sql = per_dialect!(timeline_company);
 const TIMELINE_CONTACT: Sql = per_dialect!(timeline_contact);
 const TIMELINE_DEAL: Sql = per_dialect!(timeline_deal);
@@ -495,13 +505,14 @@ impl Db {
         Ok(out)
     }
     /// A page of the record's timeline: items strictly before `(before_at, before_id)`, newest
-    /// first, at most `limit`.
+    /// first, at most `limit`, of the kind `show` names (one of [`TIMELINE_SHOWS`]).
     pub async fn timeline_page(
         &self,
         kind: RecordType,
         id: &str,
         before: Option<(i64, &str)>,
         limit: i64,
+        show: &str,
     ) -> Result<Vec<TimelineRow>, sqlx::Error> {
         let q = match kind {
             RecordType::Company => TIMELINE_COMPANY,
@@ -509,7 +520,7 @@ impl Db {
             RecordType::Deal => TIMELINE_DEAL,
         };
         let (at, item) = before.unwrap_or((i64::MAX, ""));
-        fetch!(self, fetch_all, query_as(q), id, at, item, limit)
+        fetch!(self, fetch_all, query_as(q), id, at, item, limit, show)
     }
 
     pub async fn company_related_contacts(

@@ -17,6 +17,7 @@ pub mod pipeline;
 pub mod sequences;
 pub mod timeline;
 pub mod users;
+pub mod webhooks;
 
 /// A new entity id: a ULID that sorts after every id this process made before, so lists ordered by
 /// `created_at DESC, id DESC` stay newest first within one millisecond.

@@ -12,6 +12,8 @@ pub struct TimelineText {
     pub title: String,
     pub detail: Option<String>,
     pub link: Option<String>,
+    /// When a meeting is set for (ms); the web app shows it in the reader's own time zone.
+    pub scheduled_for: Option<i64>,
 }
 
 /// The fields of a `TimelineRow` that make its words.
@@ -106,6 +108,7 @@ pub fn timeline_text(e: &TimelineEntry<'_>) -> TimelineText {
             title,
             detail,
             link,
+            scheduled_for: None,
         };
     match e.kind {
         "company_created" | "contact_created" | "deal_created" => text(
@@ -136,6 +139,17 @@ pub fn timeline_text(e: &TimelineEntry<'_>) -> TimelineText {
                 None => "Stage moved".into(),
             },
             None,
+            None,
+        ),
+        // The record is gone with its page, so no timeline reads these today; titled all the same,
+        // with the description naming the record as the detail.
+        "company_deleted" | "contact_deleted" | "deal_deleted" => text(
+            "deleted",
+            format!(
+                "{} deleted",
+                record_word(e.kind.trim_end_matches("_deleted"))
+            ),
+            clip(e.text),
             None,
         ),
         "contact_converted" => text("converted", "Converted to a customer".into(), None, None),
@@ -204,9 +218,10 @@ pub fn timeline_text(e: &TimelineEntry<'_>) -> TimelineText {
                 Some("no_show") => format!("Meeting missed: {name}"),
                 _ => format!("Meeting scheduled: {name}"),
             };
-            let when = chrono::DateTime::from_timestamp_millis(e.n)
-                .map(|t| format!("For {}", t.format("%Y-%m-%d %H:%M UTC")));
-            text("meeting", title, when, Some("/meetings".into()))
+            TimelineText {
+                scheduled_for: Some(e.n),
+                ..text("meeting", title, None, Some("/meetings".into()))
+            }
         }
         "note" => text("note", "Note added".into(), clip(e.detail), None),
         "task_created" => text(
@@ -314,6 +329,22 @@ mod tests {
     }
 
     #[test]
+    fn a_meeting_carries_its_time_for_the_reader_to_place() {
+        let t = timeline_text(&TimelineEntry {
+            kind: "meeting",
+            text: Some("Showroom visit"),
+            detail: Some("scheduled"),
+            n: 1_796_000_000_000,
+            ref_type: "contact",
+            ..Default::default()
+        });
+        assert_eq!(t.title, "Meeting scheduled: “Showroom visit”");
+        // The time goes out as a timestamp, not as words in one zone.
+        assert_eq!(t.scheduled_for, Some(1_796_000_000_000));
+        assert_eq!(t.detail, None);
+    }
+
+    #[test]
     fn titles_are_words() {
         let t = timeline_text(&TimelineEntry {
             kind: "contact_status_change",
@@ -348,5 +379,16 @@ mod tests {
         });
         assert_eq!(t.title, "Email sent: “Hello”");
         assert_eq!(t.link.as_deref(), Some("/email-campaigns?campaign=01J"));
+        let t = timeline_text(&TimelineEntry {
+            kind: "company_deleted",
+            text: Some("Company Acme Baths deleted"),
+            ref_type: "contact",
+            ..Default::default()
+        });
+        assert_eq!(
+            (t.kind.as_str(), t.title.as_str()),
+            ("deleted", "Company deleted")
+        );
+        assert_eq!(t.detail.as_deref(), Some("Company Acme Baths deleted"));
     }
 }

@@ -23,6 +23,7 @@ mod sequence_tick;
 mod sequence_trigger;
 pub mod sms_send;
 mod voice_call;
+mod webhook_deliver;
 
 pub use ai_score::AiScore;
 pub use ai_task::AiTask;
@@ -47,6 +48,7 @@ pub use sequence_tick::SequenceTick;
 pub use sequence_trigger::SequenceTrigger;
 pub use sms_send::SmsSend;
 pub use voice_call::VoiceCall;
+pub use webhook_deliver::WebhookDeliver;
 
 use crate::queue::Registry;
 
@@ -76,4 +78,5 @@ pub fn registry() -> Registry {
         .register::<AiTask>()
         .register::<DocumentAi>()
         .register::<VoiceCall>()
+        .register::<WebhookDeliver>()
 }

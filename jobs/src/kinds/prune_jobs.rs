@@ -1,4 +1,5 @@
-//! `prune_jobs`: deletes finished jobs older than the retention period (and expired sessions).
+//! `prune_jobs`: deletes finished jobs older than the retention period (and expired sessions and
+//! finished webhook deliveries).
 //! The scheduler enqueues it on `JOB_PRUNE_CRON`.
 
 use serde::{Deserialize, Serialize};
@@ -29,6 +30,19 @@ impl JobKind for PruneJobs {
             }
         }
         let sessions = ctx.db().session_delete_expired(now).await?;
-        Ok(json!({ "deleted": deleted, "expiredSessions": sessions }))
+        // Webhook deliveries (and their attempts) finished as long ago go with them.
+        let mut deliveries = 0;
+        loop {
+            let n = ctx.db().webhook_deliveries_prune(cutoff, BATCH).await?;
+            deliveries += n;
+            if n < BATCH as u64 || ctx.cancel.is_cancelled() {
+                break;
+            }
+        }
+        Ok(json!({
+            "deleted": deleted,
+            "expiredSessions": sessions,
+            "webhookDeliveries": deliveries,
+        }))
     }
 }

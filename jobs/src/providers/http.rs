@@ -59,7 +59,7 @@ impl HttpError {
 }
 
 /// `Retry-After` in seconds (the HTTP-date form is treated as absent).
-fn parse_retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+pub(crate) fn parse_retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
     headers
         .get(reqwest::header::RETRY_AFTER)?
         .to_str()

@@ -9,6 +9,7 @@ pub mod mail;
 pub mod sms;
 pub mod stripe;
 pub mod voice;
+pub mod webhooks;
 
 use std::sync::Arc;
 
@@ -32,6 +33,8 @@ pub struct Providers {
     pub llm: Option<Arc<llm::Llm>>,
     /// The voice-agent API, when configured; else simulated calls.
     pub voice: Option<Arc<voice::VoiceApi>>,
+    /// Outbound webhooks: the guarded HTTP client and the sealer of the endpoints' secrets.
+    pub webhooks: Arc<webhooks::Webhooks>,
 }
 
 impl Providers {
@@ -88,6 +91,10 @@ impl Providers {
                 .voice
                 .clone()
                 .map(|v| Arc::new(voice::VoiceApi::new(v))),
+            webhooks: Arc::new(webhooks::Webhooks::new(
+                crate::sealed::Sealer::new(config.secret_key.expose()),
+                config.providers.webhook_allow_private,
+            )),
         })
     }
 
@@ -102,8 +109,20 @@ impl Providers {
             stripe: None,
             llm: None,
             voice: None,
+            webhooks: Arc::new(webhooks::Webhooks::new(
+                crate::sealed::Sealer::new(&random_key()),
+                false,
+            )),
         }
     }
+}
+
+/// A key for what the embedded defaults seal or sign: random, so nothing sealed by one process
+/// opens in another (tests and tools run in one process).
+fn random_key() -> [u8; 32] {
+    let mut key = [0u8; 32];
+    rand::RngCore::fill_bytes(&mut rand::rng(), &mut key);
+    key
 }
 
 impl Providers {
@@ -139,6 +158,11 @@ impl Providers {
 
     pub fn with_voice(mut self, voice: voice::VoiceApi) -> Self {
         self.voice = Some(Arc::new(voice));
+        self
+    }
+
+    pub fn with_webhooks(mut self, webhooks: webhooks::Webhooks) -> Self {
+        self.webhooks = Arc::new(webhooks);
         self
     }
 

@@ -202,9 +202,19 @@ impl Queue {
         Ok(())
     }
 
-    /// When a failed attempt runs again: exponential backoff with ±50 % jitter, capped at an hour.
-    pub fn retry_at(&self, attempt: i32, now: i64) -> i64 {
-        now + backoff(self.settings.backoff_base, attempt).as_millis() as i64
+    /// When a failed attempt of a `spec` job runs again: its kind's backoff (by default
+    /// exponential with ±50 % jitter, capped at an hour), and not before `at_least` when the
+    /// handler was told when to come back.
+    pub fn retry_at(
+        &self,
+        spec: &KindSpec,
+        attempt: i32,
+        at_least: Option<Duration>,
+        now: i64,
+    ) -> i64 {
+        let delay =
+            (spec.backoff)(self.settings.backoff_base, attempt).max(at_least.unwrap_or_default());
+        now + delay.as_millis() as i64
     }
 }
 

@@ -27,6 +27,9 @@ pub enum JobError {
     /// Will fail the same way again (a bad payload): the job fails now.
     #[error("{0}")]
     Permanent(String),
+    /// As [`Self::Retry`], but not sooner than `after` (the other side said when: `Retry-After`).
+    #[error("{error}")]
+    RetryAfter { error: String, after: Duration },
 }
 
 impl From<sqlx::Error> for JobError {
@@ -126,6 +129,12 @@ pub trait JobKind: Serialize + DeserializeOwned + Send + 'static {
         Ok(())
     }
 
+    /// The wait before retry number `attempt` (1-based), from `JOB_BACKOFF_BASE_MS`: the queue's
+    /// doubling with jitter unless the kind needs a schedule of its own.
+    fn backoff(base: Duration, attempt: i32) -> Duration {
+        super::backoff(base, attempt)
+    }
+
     /// Does the work; must be idempotent (a rescued job runs again).
     fn run(self, ctx: JobContext) -> impl Future<Output = Result<Value, JobError>> + Send;
 }
@@ -140,6 +149,8 @@ pub struct KindSpec {
     pub max_attempts: i32,
     pub time_budget: Duration,
     pub validate: fn(&Value) -> Result<(), String>,
+    /// [`JobKind::backoff`].
+    pub backoff: fn(Duration, i32) -> Duration,
     pub handler: Handler,
 }
 
@@ -171,6 +182,7 @@ impl Registry {
                 max_attempts: K::MAX_ATTEMPTS,
                 time_budget: K::TIME_BUDGET,
                 validate: validate_as::<K>,
+                backoff: K::backoff,
                 handler,
             },
         );

@@ -33,6 +33,7 @@ const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
   invoicing: lazyPage(() => import('./routes/invoicing').then((m) => m.InvoicingRoute)),
   invoiceHistory: lazyPage(() => import('./routes/invoice-history').then((m) => m.InvoiceHistoryRoute)),
   users: lazyPage(() => import('./routes/users').then((m) => m.UsersRoute)),
+  webhooks: lazyPage(() => import('./routes/webhooks').then((m) => m.WebhooksRoute)),
 };
 
 /** The record pages (issue 23): one chunk for the three. */

@@ -64,6 +64,7 @@ export const paths = {
     invoicing: screen('invoicing', 'Invoicing'),
     invoiceHistory: screen('invoice-history', 'Invoice History'),
     users: screen('users', 'Users'),
+    webhooks: screen('webhooks', 'Webhooks'),
   },
   /** One record's page, at the root and under /admin (`:id` is the record's id). */
   records: {
@@ -83,7 +84,7 @@ export const paths = {
 export type ScreenName = keyof typeof paths.screens;
 
 /** Screens only an admin session may use: hidden from other sessions' navigation. */
-export const ADMIN_SCREENS: readonly ScreenName[] = ['ops', 'users'];
+export const ADMIN_SCREENS: readonly ScreenName[] = ['ops', 'users', 'webhooks'];
 
 /** In admin mode (the path starts with /admin) navigation links keep the /admin prefix. */
 export const isAdminPath = (pathname: string): boolean =>

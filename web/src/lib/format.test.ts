@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { formatDay, formatFullDateTime, formatRelativeTime, formatWhen, todayIso } from './format';
+import { formatDate, formatDay, formatFullDateTime, formatRelativeTime, formatWhen, todayIso } from './format';
 
 const NOW = Date.parse('2026-01-15T12:00:00Z');
 
@@ -40,5 +40,15 @@ describe('formatWhen', () => {
     expect(thisYear).not.toMatch(/2026|:\d\d:\d\d/);
     expect(formatWhen(new Date(2025, 0, 2, 8, 5).toISOString(), now)).toMatch(/2025/);
     expect(formatWhen(null, now)).toBe('—');
+  });
+});
+
+describe('formatDate', () => {
+  it('names the day of a moment with its year, for table columns', () => {
+    const at = new Date(2026, 0, 15, 10, 0);
+    expect(formatDate(at.toISOString())).toBe(new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' }).format(at));
+    expect(formatDate(at.toISOString())).toMatch(/2026/);
+    expect(formatDate(null)).toBe('—');
+    expect(formatDate('someday')).toBe('someday');
   });
 });

@@ -98,6 +98,80 @@ export function todayIso(now: Date = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
+/*
+ * Typed days, for the date picker: the field shows a day in the browser's numeric order
+ * (12/03/2026 in en-US, 03/12/2026 in en-GB, 03.12.2026 in de) and reads that or ISO 2026-12-03
+ * back; forms and the api keep `YYYY-MM-DD`. Latin digits and no bidi marks, so what is shown
+ * can be typed back.
+ */
+
+const BIDI_MARKS = /[\u200e\u200f\u061c]/g;
+const numericDay = () =>
+  new Intl.DateTimeFormat(undefined, { year: 'numeric', month: '2-digit', day: '2-digit', numberingSystem: 'latn' });
+type DayField = 'year' | 'month' | 'day';
+const isDayField = (type: string): type is DayField => type === 'year' || type === 'month' || type === 'day';
+/** A sample day's parts in the locale's order (month, literal, day, literal, year in en-US). */
+const dayParts = () => numericDay().formatToParts(new Date(2000, 0, 2));
+
+/** A `YYYY-MM-DD` day as a local Date (midnight), or null when it is not a real day. */
+export function dateOfDay(day: string): Date | null {
+  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(day);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(y, mo - 1, d);
+  // Date rolls Feb 30 over into March: only a day that reads back the same is real.
+  return date.getFullYear() === y && date.getMonth() === mo - 1 && date.getDate() === d ? date : null;
+}
+
+/** The local day of `date` as `YYYY-MM-DD`. */
+export const dayOf = (date: Date): string => todayIso(date);
+
+/** A `YYYY-MM-DD` day as typed in the browser's locale ("12/03/2026"); '' when it is not a day. */
+export function formatDayInput(day: string): string {
+  const date = dateOfDay(day);
+  return date ? numericDay().format(date).replace(BIDI_MARKS, '') : '';
+}
+
+/** How a day is typed in the browser's locale: "MM/DD/YYYY", "DD.MM.YYYY". */
+export function dayInputPattern(): string {
+  const names: Record<DayField, string> = { year: 'YYYY', month: 'MM', day: 'DD' };
+  return dayParts()
+    .map((p) => (isDayField(p.type) ? names[p.type] : p.value))
+    .join('')
+    .replace(BIDI_MARKS, '');
+}
+
+/**
+ * A typed day as `YYYY-MM-DD`: ISO (2026-12-03) or the locale's numeric form (12/3/2026 in en-US,
+ * any separators, a four-digit year); null when it is neither or not a real day.
+ */
+export function parseDayInput(text: string): string | null {
+  const typed = text.replace(BIDI_MARKS, '').trim();
+  if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(typed)) {
+    const date = dateOfDay(typed);
+    return date ? dayOf(date) : null;
+  }
+  const m = /^(\d{1,4})[^\p{L}\d]+(\d{1,4})[^\p{L}\d]+(\d{1,4})[^\p{L}\d]*$/u.exec(typed);
+  if (!m) return null;
+  const typedBy = new Map(
+    dayParts()
+      .map((p) => p.type)
+      .filter(isDayField)
+      .map((field, i) => [field, m[i + 1] ?? ''] as const),
+  );
+  const [year = '', month = '', day = ''] = [typedBy.get('year'), typedBy.get('month'), typedBy.get('day')];
+  if (year.length !== 4) return null;
+  const date = dateOfDay(`${year}-${month}-${day}`);
+  return date ? dayOf(date) : null;
+}
+
+/** A file size in binary units, as limits are stated: "15 MB", "340 KB", "12 B". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const [size, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB'];
+  return `${Number.isInteger(size) || size >= 100 ? Math.round(size) : size.toFixed(1)} ${unit}`;
+}
+
 /** "Tue, Nov 24, 10:29 AM" in the browser's time zone; the year only when it is not this year. */
 export function formatWhen(iso: string | null | undefined, now: Date = new Date()): string {
   if (!iso) return '—';
@@ -111,4 +185,12 @@ export function formatWhen(iso: string | null | undefined, now: Date = new Date(
     hour: 'numeric',
     minute: '2-digit',
   });
+}
+
+/** "Jan 15, 2026": the day of a moment, for a table's date columns; '—' when there is none. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = parse(iso);
+  if (!date) return iso;
+  return new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' }).format(date);
 }

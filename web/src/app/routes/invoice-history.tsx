@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 
 import { Button } from '@/components/ui/button';
+import { DatePicker } from '@/components/ui/date-picker';
 import { Field, inputClass } from '@/components/ui/field';
 import { SearchInput } from '@/components/ui/search-input';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
@@ -58,7 +59,13 @@ export function InvoiceHistoryRoute() {
           </Button>
         </div>
       </div>
-      <InvoiceStats items={items} total={invoices.data?.total ?? 0} />
+      <InvoiceStats filters={filters} />
+      {invoices.data && invoices.data.total > items.length ? (
+        <p role="status" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+          Showing the newest {items.length.toLocaleString()} of {invoices.data.total.toLocaleString()} invoices. Search or
+          pick dates to find the rest.
+        </p>
+      ) : null}
       <div className="grid gap-3 sm:grid-cols-3">
         <Field label="Search invoices">
           <SearchInput
@@ -69,10 +76,10 @@ export function InvoiceHistoryRoute() {
           />
         </Field>
         <Field label="From">
-          <input type="date" className={inputClass} value={filters.dateFrom} onChange={(e) => setFilters((f) => ({ ...f, dateFrom: e.target.value }))} />
+          <DatePicker value={filters.dateFrom} max={filters.dateTo || undefined} onChange={(dateFrom) => setFilters((f) => ({ ...f, dateFrom }))} />
         </Field>
         <Field label="To">
-          <input type="date" className={inputClass} value={filters.dateTo} onChange={(e) => setFilters((f) => ({ ...f, dateTo: e.target.value }))} />
+          <DatePicker value={filters.dateTo} min={filters.dateFrom || undefined} onChange={(dateTo) => setFilters((f) => ({ ...f, dateTo }))} />
         </Field>
       </div>
       {invoices.isPending ? (

@@ -151,19 +151,39 @@ describe('Invoice History', () => {
     const { user } = renderApp('/admin/invoice-history', { signedIn: true });
     const draft = await screen.findByRole('region', { name: 'Draft' });
     expect(within(draft).getByRole('listitem', { name: 'INV-1' })).toHaveTextContent('$108.50');
-    expect(screen.getByText('Total Invoices').parentElement).toHaveTextContent('3');
-    expect(screen.getByText('Total Amount').parentElement).toHaveTextContent('$325.50');
-    expect(screen.getByText('Outstanding').parentElement).toHaveTextContent('$108.50');
+    const tile = (label: string) => screen.getByText(label).parentElement;
+    await waitFor(() => expect(tile('Total Invoices')).toHaveTextContent('3'));
+    expect(tile('Total Amount')).toHaveTextContent('$325.50');
+    expect(tile('Outstanding')).toHaveTextContent('$108.50');
     const paid = screen.getByRole('region', { name: 'Paid' });
     expect(within(paid).queryByRole('combobox')).toBeNull();
 
     await user.selectOptions(screen.getByLabelText('Status of INV-1'), 'sent');
     const sent = screen.getByRole('region', { name: 'Sent' });
     expect(await within(sent).findByRole('listitem', { name: 'INV-1' })).toBeInTheDocument();
+    // The tiles are read again: a sent invoice is outstanding.
+    await waitFor(() => expect(tile('Outstanding')).toHaveTextContent('$217.00'));
+    expect(tile('Outstanding')).toHaveTextContent('2 invoices');
 
     await user.type(screen.getByLabelText('Search invoices'), 'coastal');
     await waitFor(() => expect(screen.queryByRole('listitem', { name: 'INV-1' })).toBeNull());
     expect(screen.getByRole('listitem', { name: 'INV-3' })).toBeInTheDocument();
+  }, 15_000);
+
+  it('counts every matching invoice in the tiles and says when the board holds only the newest ones', async () => {
+    makeInvoice({ invoiceNumber: 'INV-1', customerName: 'Sunrise Bath' });
+    makeInvoice({ invoiceNumber: 'INV-2', customerName: 'Blue Ridge', status: 'paid' });
+    makeInvoice({ invoiceNumber: 'INV-3', customerName: 'Coastal Homes', status: 'overdue' });
+    // The server's page holds two of them (of its page maximum) and says how many match.
+    server.use(
+      http.get('/api/invoices', () => HttpResponse.json(db.invoices.slice(0, 2), { headers: { 'X-Total-Count': '1500' } })),
+    );
+    renderApp('/admin/invoice-history', { signedIn: true });
+    expect(await screen.findByText(/Showing the newest 2 of 1,500 invoices/)).toBeInTheDocument();
+    const amount = screen.getByText('Total Amount').parentElement as HTMLElement;
+    await waitFor(() => expect(amount).toHaveTextContent('$325.50'));
+    const tiles = amount.parentElement as HTMLElement;
+    expect(within(tiles).getByText('Overdue').parentElement).toHaveTextContent('1$108.50');
   });
 
   it('shows the invoices as a table: sorted by column, ticked ones set to a status at once (paid stays paid) or exported', async () => {

@@ -2,12 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { columnCentre, layOutBoard, loadedCards, pointerDrag, renderedCards, revealCard, waitForCards } from '@/testing/boards';
 import { db, makeContact } from '@/testing/mocks/db';
 import { recordRequests, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
 const column = (name: string) => screen.getByRole('region', { name });
-const cards = (name: string) => within(column(name)).queryAllByRole('listitem').map((li) => li.getAttribute('aria-label'));
+const list = (name: string) => screen.getByRole('list', { name: `Leads in ${name}` });
+/** Every lead the column has loaded, rendered or not (the list renders those in view). */
+const cards = (name: string) => loadedCards(list(name));
 
 /** `n` leads in `status`, "Lead 01" the oldest; the board lists the newest first. */
 const seedLeads = (n: number, status: string) =>
@@ -113,6 +116,111 @@ describe('lead pipeline', () => {
     expect(screen.getByRole('button', { name: 'Quick view Ann Lee' })).toHaveFocus();
   });
 
+  describe('drag and drop', () => {
+    /** The bodies of the pipeline moves sent, as `id: direction`. */
+    function recordMoves() {
+      const moves: string[] = [];
+      server.use(
+        http.post('/api/contacts/:id/pipeline-move', async ({ request, params }) => {
+          const { direction } = (await request.clone().json()) as { direction: string };
+          moves.push(`${String(params.id)}: ${direction}`);
+        }),
+      );
+      return moves;
+    }
+
+    it('drops a lead on the stage before or after it; any other stage refuses it while dragging and nothing is sent', async () => {
+      layOutBoard();
+      const ann = makeContact({ firstName: 'Ann', lastName: 'Lee', status: 'email_sent' });
+      const moves = recordMoves();
+      renderApp('/leads', { signedIn: true });
+      const handle = await within(await screen.findByRole('listitem', { name: 'Ann Lee' })).findByRole('button', { name: 'Drag Ann Lee' });
+
+      // Columns: New Leads 0, Email Sent 1, Meeting Scheduled 2, Qualified 3.
+      const drag = pointerDrag(handle);
+      await waitFor(() => expect(column('New Leads')).toHaveAttribute('data-drop', 'allowed'));
+      expect(column('Meeting Scheduled')).toHaveAttribute('data-drop', 'allowed');
+      expect(column('Qualified')).toHaveAttribute('data-drop', 'refused');
+      expect(column('Email Sent')).not.toHaveAttribute('data-drop');
+      drag.move(columnCentre(3));
+      await waitFor(() => expect(column('Qualified')).toHaveAttribute('data-over', 'true'));
+      expect(within(column('Qualified')).getByText("Can't move here. A lead moves one stage at a time.")).toBeInTheDocument();
+      drag.drop();
+      await waitFor(() => expect(column('Qualified')).not.toHaveAttribute('data-drop'));
+      expect(within(column('Email Sent')).getByRole('listitem', { name: 'Ann Lee' })).toBeInTheDocument();
+
+      const back = pointerDrag(within(column('Email Sent')).getByRole('button', { name: 'Drag Ann Lee' }));
+      back.move(columnCentre(0));
+      expect(await within(column('New Leads')).findByText('Drop to move to New Leads')).toBeInTheDocument();
+      back.drop();
+      expect(await screen.findByText('Ann Lee moved to New Leads.')).toBeInTheDocument();
+      expect(await within(column('New Leads')).findByRole('listitem', { name: 'Ann Lee' })).toBeInTheDocument();
+
+      const forward = pointerDrag(within(column('New Leads')).getByRole('button', { name: 'Drag Ann Lee' }));
+      forward.move(columnCentre(1));
+      forward.drop();
+      expect(await within(column('Email Sent')).findByRole('listitem', { name: 'Ann Lee' })).toBeInTheDocument();
+      expect(moves).toEqual([`${ann.id}: back`, `${ann.id}: forward`]);
+      expect(ann.status).toBe('email_sent');
+    });
+
+    it('moves a lead with the keyboard: Space picks it up, ← and → choose the stage, Space drops it; every step is announced', async () => {
+      layOutBoard();
+      const ann = makeContact({ firstName: 'Ann', lastName: 'Lee', status: 'new_lead' });
+      const moves = recordMoves();
+      const { user } = renderApp('/leads', { signedIn: true });
+      const handle = await within(await screen.findByRole('listitem', { name: 'Ann Lee' })).findByRole('button', { name: 'Drag Ann Lee' });
+      expect(handle).toHaveAttribute('aria-roledescription', 'draggable');
+      expect(screen.getByText(/With the keyboard: focus the handle, press Space/, { selector: 'p' })).toBeVisible();
+
+      handle.focus();
+      await user.keyboard(' ');
+      expect(await screen.findByText('Picked up Ann Lee in New Leads. It can move to Email Sent.')).toBeInTheDocument();
+      await user.keyboard('{ArrowRight}');
+      expect(await screen.findByText('Over Email Sent. Drop to move Ann Lee there.')).toBeInTheDocument();
+      await user.keyboard('{ArrowRight}');
+      expect(await screen.findByText('Over Meeting Scheduled: Ann Lee cannot move there. A lead moves one stage at a time.')).toBeInTheDocument();
+      expect(column('Meeting Scheduled')).toHaveAttribute('data-drop', 'refused');
+      // Dropped where it may not go: nothing is sent.
+      await user.keyboard(' ');
+      expect(
+        await screen.findByText('Ann Lee was not moved: A lead moves one stage at a time. It stays in New Leads.'),
+      ).toBeInTheDocument();
+      expect(moves).toEqual([]);
+
+      await waitFor(() => expect(handle).toHaveFocus());
+      await user.keyboard(' ');
+      await user.keyboard('{ArrowRight}');
+      await user.keyboard('{Escape}');
+      expect(await screen.findByText('Cancelled. Ann Lee stays in New Leads.')).toBeInTheDocument();
+      expect(moves).toEqual([]);
+
+      await waitFor(() => expect(handle).toHaveFocus());
+      await user.keyboard(' ');
+      await user.keyboard('{ArrowRight}');
+      await user.keyboard(' ');
+      expect(await screen.findByText('Moved Ann Lee to Email Sent.')).toBeInTheDocument();
+      expect(await screen.findByText('Ann Lee moved to Email Sent.')).toBeInTheDocument();
+      expect(moves).toEqual([`${ann.id}: forward`]);
+      // The keyboard stays with the lead in its new stage.
+      const moved = await within(column('Email Sent')).findByRole('listitem', { name: 'Ann Lee' });
+      await waitFor(() => expect(within(moved).getByRole('button', { name: 'Drag Ann Lee' })).toHaveFocus());
+    });
+
+    it("a drop the server refuses says 'Update Failed', as the button does", async () => {
+      layOutBoard();
+      const ann = makeContact({ firstName: 'Ann', lastName: 'Lee', status: 'new_lead' });
+      renderApp('/leads', { signedIn: true });
+      const handle = await within(await screen.findByRole('listitem', { name: 'Ann Lee' })).findByRole('button', { name: 'Drag Ann Lee' });
+      ann.status = 'lost'; // changed elsewhere meanwhile: the server answers 409
+      const drag = pointerDrag(handle);
+      drag.move(columnCentre(1));
+      await waitFor(() => expect(column('Email Sent')).toHaveAttribute('data-over', 'true'));
+      drag.drop();
+      expect((await screen.findByText('Update Failed')).closest('[role="alert"]')).toHaveTextContent('Failed to update contact status.');
+    });
+  });
+
   describe('board paging', () => {
     it('lists the first 25 of a stage with its full count; "Show more" adds 25 at a time until all are shown', async () => {
       seedLeads(60, 'new_lead');
@@ -121,6 +229,8 @@ describe('lead pipeline', () => {
       const newLeads = await screen.findByRole('region', { name: 'New Leads' });
       await within(newLeads).findByRole('listitem', { name: 'Lead 60' });
       expect(cards('New Leads')).toEqual(names(60, 36));
+      // The list renders only the leads in and near its view.
+      expect(renderedCards(list('New Leads')).length).toBeLessThan(10);
       expect(within(newLeads).getByText('Count').nextSibling).toHaveTextContent('60');
       expect(within(newLeads).getByText('Showing 25 of 60')).toBeInTheDocument();
       expect(requests.filter((r) => r.path.startsWith('/api/leads') || r.path === '/api/contacts')).toEqual([
@@ -134,7 +244,7 @@ describe('lead pipeline', () => {
       expect(cards('New Leads')).toEqual(names(60, 11));
 
       await user.click(within(newLeads).getByRole('button', { name: 'Show more New Leads' }));
-      await waitFor(() => expect(cards('New Leads')).toEqual(names(60, 1)));
+      await waitForCards(() => expect(cards('New Leads')).toEqual(names(60, 1)));
       expect(within(newLeads).queryByText(/^Showing/)).not.toBeInTheDocument();
       expect(within(newLeads).queryByRole('button', { name: 'Show more New Leads' })).not.toBeInTheDocument();
       expect(screen.getByRole('list', { name: 'Leads in New Leads' })).toHaveFocus();
@@ -165,7 +275,7 @@ describe('lead pipeline', () => {
       expect(more).toHaveAttribute('aria-disabled', 'true');
       await user.click(more);
       release();
-      await waitFor(() => expect(cards('Email Sent')).toHaveLength(30));
+      await waitForCards(() => expect(cards('Email Sent')).toHaveLength(30));
       expect(requests.filter((r) => r.path === '/api/contacts')).toHaveLength(1);
     });
 
@@ -181,7 +291,7 @@ describe('lead pipeline', () => {
       expect(cards('Qualified')).toHaveLength(25);
 
       await user.click(within(qualified).getByRole('button', { name: 'Show more Qualified' }));
-      await waitFor(() => expect(cards('Qualified')).toHaveLength(30));
+      await waitForCards(() => expect(cards('Qualified')).toHaveLength(30));
       expect(within(qualified).queryByRole('alert')).not.toBeInTheDocument();
     });
 
@@ -193,12 +303,12 @@ describe('lead pipeline', () => {
       await user.click(await within(newLeads).findByRole('button', { name: 'Show more New Leads' }));
       expect(await within(newLeads).findByText('Showing 50 of 60')).toBeInTheDocument();
 
-      // Lead 20 came with "Show more".
-      await user.click(within(newLeads).getByRole('button', { name: 'Move Lead 20 to Email Sent' }));
+      // Lead 20 came with "Show more", far down the column.
+      await user.click(within(revealCard(list('New Leads'), 'Lead 20')).getByRole('button', { name: 'Move Lead 20 to Email Sent' }));
       expect(await within(column('Email Sent')).findByRole('listitem', { name: 'Lead 20' })).toBeInTheDocument();
       await waitFor(() => expect(within(newLeads).queryByRole('listitem', { name: 'Lead 20' })).not.toBeInTheDocument());
       // The page after the board's 25 now starts one lead later: Lead 10 moves up into it.
-      await waitFor(() => expect(cards('New Leads')).toEqual([...names(60, 21), ...names(19, 10)]));
+      await waitForCards(() => expect(cards('New Leads')).toEqual([...names(60, 21), ...names(19, 10)]));
       expect(within(newLeads).getByText('Showing 50 of 59')).toBeInTheDocument();
       expect(within(newLeads).getByText('Count').nextSibling).toHaveTextContent('59');
       expect(requests.filter((r) => r.path === '/api/contacts').map((r) => r.search)).toEqual([

@@ -35,7 +35,8 @@ describe('meetings', () => {
     await user.click(await screen.findByRole('button', { name: 'Schedule Meeting' }));
     const form = screen.getByRole('form', { name: 'Schedule meeting' });
     await user.type(within(form).getByLabelText('Title'), 'Showroom walkthrough');
-    await user.type(within(form).getByLabelText('Date and time'), '2030-03-01T15:00');
+    await user.type(within(form).getByLabelText('Date and time'), '2030-03-01');
+    await user.type(within(form).getByLabelText('Time'), '15:00');
     await user.type(within(form).getByLabelText('Attendees'), 'Ann, Bo');
     await user.click(within(form).getByRole('button', { name: 'Schedule Meeting' }));
 

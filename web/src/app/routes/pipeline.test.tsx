@@ -2,13 +2,16 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { columnCentre, layOutBoard, loadedCards, pointerDrag, renderedCards, revealCard, scrollList, waitForCards } from '@/testing/boards';
 import { captureDownloads } from '@/testing/downloads';
 import { db, makeCompany, makeContact, makeDeal } from '@/testing/mocks/db';
-import { recordRequests, server } from '@/testing/mocks/server';
+import { recordRequests, server, type RecordedRequest } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
 const column = (name: string) => screen.getByRole('region', { name });
-const cards = (name: string) => within(column(name)).queryAllByRole('listitem').map((li) => li.getAttribute('aria-label'));
+const list = (name: string) => screen.getByRole('list', { name: `Deals in ${name}` });
+/** Every deal the column has loaded, rendered or not (the list renders those in view). */
+const cards = (name: string) => loadedCards(list(name));
 
 /** `n` deals of $1,000 in `stage`, "Deal 01" the oldest; the board lists the newest first. */
 const seedDeals = (n: number, stage: string) =>
@@ -146,7 +149,7 @@ describe('sales pipeline', () => {
     await user.type(value, '61000');
     await user.type(within(form).getByLabelText('Notes'), 'Wants the roll-in showers too');
     await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Deal Updated');
+    expect(await screen.findByText('Deal Updated')).toBeInTheDocument();
     expect(db.deals[0]).toMatchObject({ value: '61000', expectedCloseDate: '2020-05-01', notes: 'Wants the roll-in showers too' });
     expect(await within(column('Proposal')).findByText('$61,000')).toBeInTheDocument();
   });
@@ -201,6 +204,99 @@ describe('sales pipeline', () => {
     await waitFor(() => expect(screen.queryByLabelText('Set status of Ann Lee')).not.toBeInTheDocument());
   });
 
+  describe('drag and drop', () => {
+    const nextStageMoves = (requests: RecordedRequest[]) => requests.filter((r) => r.path.endsWith('/next-stage'));
+
+    it('drops a deal on the next stage only: back, or two stages on, is refused while dragging and sends nothing', async () => {
+      layOutBoard();
+      const deal = makeDeal({ title: 'Castillo showroom', stage: 'proposal' });
+      const requests = recordRequests();
+      renderApp('/pipeline', { signedIn: true });
+      const handle = await within(await screen.findByRole('listitem', { name: 'Castillo showroom' })).findByRole('button', {
+        name: 'Drag Castillo showroom',
+      });
+
+      // Columns: Qualification 0, Proposal 1, Negotiation 2, Decision 3, Closed Won 4.
+      const drag = pointerDrag(handle);
+      await waitFor(() => expect(column('Negotiation')).toHaveAttribute('data-drop', 'allowed'));
+      for (const [i, name] of [[0, 'Qualification'], [3, 'Decision'], [4, 'Closed Won']] as const) {
+        expect(column(name)).toHaveAttribute('data-drop', 'refused');
+        drag.move(columnCentre(i));
+        expect(await within(column(name)).findByText("Can't move here. A deal moves to the next stage only.")).toBeInTheDocument();
+      }
+      drag.drop();
+      await waitFor(() => expect(column('Decision')).not.toHaveAttribute('data-drop'));
+      expect(nextStageMoves(requests)).toEqual([]);
+      expect(within(column('Proposal')).getByRole('listitem', { name: 'Castillo showroom' })).toBeInTheDocument();
+
+      const again = pointerDrag(handle);
+      again.move(columnCentre(2));
+      expect(await within(column('Negotiation')).findByText('Drop to move to Negotiation')).toBeInTheDocument();
+      again.drop();
+      expect(await screen.findByText('"Castillo showroom" moved to Negotiation stage.')).toBeInTheDocument();
+      expect(await within(column('Negotiation')).findByRole('listitem', { name: 'Castillo showroom' })).toBeInTheDocument();
+      expect(nextStageMoves(requests)).toEqual([{ method: 'POST', path: `/api/deals/${deal.id}/next-stage`, search: '' }]);
+    });
+
+    it('moves a deal a stage with the keyboard (Space, →, Space), announced; a Closed Won deal has nothing to drag', async () => {
+      layOutBoard();
+      makeDeal({ title: 'Castillo showroom', stage: 'decision' });
+      makeDeal({ title: 'Signed one', stage: 'closed_won' });
+      const requests = recordRequests();
+      const { user } = renderApp('/pipeline', { signedIn: true });
+      const signed = await screen.findByRole('listitem', { name: 'Signed one' });
+      expect(within(signed).queryByRole('button', { name: /^Drag/ })).not.toBeInTheDocument();
+
+      const handle = screen.getByRole('button', { name: 'Drag Castillo showroom' });
+      handle.focus();
+      await user.keyboard(' ');
+      expect(await screen.findByText('Picked up Castillo showroom in Decision. It can move to Closed Won.')).toBeInTheDocument();
+      await user.keyboard('{ArrowLeft}');
+      expect(
+        await screen.findByText('Over Negotiation: Castillo showroom cannot move there. A deal moves to the next stage only.'),
+      ).toBeInTheDocument();
+      await user.keyboard('{ArrowRight}');
+      expect(await screen.findByText('Back over Decision, where Castillo showroom is now.')).toBeInTheDocument();
+      await user.keyboard('{ArrowRight}');
+      expect(await screen.findByText('Over Closed Won. Drop to move Castillo showroom there.')).toBeInTheDocument();
+      await user.keyboard(' ');
+      expect(await screen.findByText('Moved Castillo showroom to Closed Won.')).toBeInTheDocument();
+      expect(await screen.findByText('"Castillo showroom" moved to Closed Won stage.')).toBeInTheDocument();
+      const moved = await within(column('Closed Won')).findByRole('listitem', { name: 'Castillo showroom' });
+      expect(nextStageMoves(requests)).toHaveLength(1);
+      // Closed Won is the last stage: the card there has no handle, so focus goes to its title.
+      await waitFor(() => expect(within(moved).getByRole('link', { name: 'Castillo showroom' })).toHaveFocus());
+    });
+  });
+
+  describe('virtualised columns', () => {
+    it('renders only the deals in view of a long column; scrolling brings the others, each with its place in the column', async () => {
+      seedDeals(100, 'qualification');
+      const { user } = renderApp('/pipeline', { signedIn: true });
+      const qualification = await screen.findByRole('region', { name: 'Qualification' });
+      for (const shown of [50, 75, 100]) {
+        await user.click(await within(qualification).findByRole('button', { name: 'Show more Qualification' }));
+        await waitForCards(() => expect(cards('Qualification')).toHaveLength(shown));
+      }
+      const deals = list('Qualification');
+      const top = renderedCards(deals);
+      expect(top.length).toBeLessThan(15);
+      expect(top.slice(0, 3)).toEqual(['Deal 100', 'Deal 99', 'Deal 98']);
+      const first = within(deals).getByRole('listitem', { name: 'Deal 100' });
+      expect(first).toHaveAttribute('aria-posinset', '1');
+      expect(first).toHaveAttribute('aria-setsize', '100');
+
+      scrollList(deals, 1_000_000);
+      const bottom = renderedCards(deals);
+      expect(bottom.length).toBeLessThan(15);
+      expect(bottom.at(-1)).toBe('Deal 01');
+      expect(within(deals).getByRole('listitem', { name: 'Deal 01' })).toHaveAttribute('aria-posinset', '100');
+      expect(within(deals).queryByRole('listitem', { name: 'Deal 100' })).not.toBeInTheDocument();
+      // A spacer stands for the deals above, so the list keeps its full scroll height.
+      expect(parseFloat(deals.style.getPropertyValue('--virtual-before'))).toBeGreaterThan(80 * 100);
+    });
+  });
+
   describe('board paging', () => {
     it("shows each column's first 25 deals with the server's count and total of every deal", async () => {
       seedDeals(30, 'proposal');
@@ -248,12 +344,12 @@ describe('sales pipeline', () => {
       expect(cards('Qualification')).toHaveLength(25);
 
       await user.click(more);
-      await waitFor(() => expect(cards('Qualification')).toHaveLength(50));
+      await waitForCards(() => expect(cards('Qualification')).toHaveLength(50));
       expect(cards('Qualification')).toEqual(titles(60, 11));
       expect(within(column('Qualification')).getByText('$60K · 60 deals')).toBeInTheDocument();
 
       await user.click(screen.getByRole('button', { name: 'Show more Qualification' }));
-      await waitFor(() => expect(cards('Qualification')).toHaveLength(60));
+      await waitForCards(() => expect(cards('Qualification')).toHaveLength(60));
       expect(cards('Qualification')).toEqual(titles(60, 1));
       expect(screen.queryByRole('button', { name: 'Show more Qualification' })).not.toBeInTheDocument();
       // Focus goes to the column's list, not lost with the button.
@@ -269,15 +365,15 @@ describe('sales pipeline', () => {
       const requests = recordRequests();
       const { user } = renderApp('/pipeline', { signedIn: true });
       await user.click(await screen.findByRole('button', { name: 'Show more Decision' }));
-      await waitFor(() => expect(cards('Decision')).toHaveLength(30));
+      await waitForCards(() => expect(cards('Decision')).toHaveLength(30));
 
       // Deal 01 came with "Show more"; Deal 30 with the board.
       for (const title of ['Deal 01', 'Deal 30']) {
-        await user.click(screen.getByRole('button', { name: `Actions for ${title}` }));
+        await user.click(within(revealCard(list('Decision'), title)).getByRole('button', { name: `Actions for ${title}` }));
         await user.click(screen.getByRole('menuitem', { name: 'Move to next stage' }));
         expect(await within(column('Closed Won')).findByRole('listitem', { name: title })).toBeInTheDocument();
       }
-      await waitFor(() => expect(cards('Decision')).toEqual(titles(29, 2)));
+      await waitForCards(() => expect(cards('Decision')).toEqual(titles(29, 2)));
       expect(within(column('Decision')).getByText('$28K · 28 deals')).toBeInTheDocument();
       expect(within(column('Closed Won')).getByText('$2K · 2 deals')).toBeInTheDocument();
       expect(screen.queryByRole('button', { name: 'Show more Decision' })).not.toBeInTheDocument();

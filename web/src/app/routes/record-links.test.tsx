@@ -7,14 +7,21 @@ import { renderApp } from '@/testing/test-utils';
 /** The list item (card) named `name`. */
 const card = async (name: string) => screen.findByRole('listitem', { name });
 
+/** The table row of the record named `name` (its name is the row's link). */
+async function row(name: string) {
+  const found = (await screen.findByRole('link', { name })).closest('tr');
+  if (!found) throw new Error(`no row for ${name}`);
+  return found;
+}
+
 describe('lists link to the record pages', () => {
   it('contacts: the name opens the contact, the company line opens the company', async () => {
     const company = makeCompany({ name: 'Acme Bath LLC' });
     const ann = makeContact({ firstName: 'Ann', lastName: 'Lee', companyId: company.id, companyName: 'Acme Bath LLC' });
     const { user, router } = renderApp('/admin/contacts', { signedIn: true });
-    const item = await card('Ann Lee');
+    const item = await row('Ann Lee');
     expect(within(item).getByRole('link', { name: 'Acme Bath LLC' })).toHaveAttribute('href', `/admin/companies/${company.id}`);
-    // The card's buttons stay.
+    // The row's buttons stay.
     expect(within(item).getByRole('button', { name: 'Edit Ann Lee' })).toBeInTheDocument();
     await user.click(within(item).getByRole('link', { name: 'Ann Lee' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Ann Lee' })).toBeInTheDocument();
@@ -37,7 +44,7 @@ describe('lists link to the record pages', () => {
   it('customers: the name opens the contact', async () => {
     const c = makeContact({ firstName: 'Cleo', lastName: 'Buyer', status: 'customer' });
     renderApp('/customers', { signedIn: true });
-    const item = await card('Cleo Buyer');
+    const item = await row('Cleo Buyer');
     expect(within(item).getByRole('link', { name: 'Cleo Buyer' })).toHaveAttribute('href', `/contacts/${c.id}`);
     expect(within(item).getByRole('button', { name: 'Quick view Cleo Buyer' })).toBeInTheDocument();
   });

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { formatFullDateTime } from '@/lib/format';
 import { db, makeCompany, makeContact, makeDeal, makeMeeting } from '@/testing/mocks/db';
 import { addTimelineItem } from '@/testing/mocks/records-handlers';
 import { recordRequests, server } from '@/testing/mocks/server';
@@ -29,6 +30,7 @@ describe('company record', () => {
     const deal = makeDeal({ companyId: company.id, title: 'Showroom remodel', value: '48000', stage: 'proposal' });
     makeMeeting({ companyId: company.id, title: 'Site visit' });
     addTimelineItem('company', company.id, { kind: 'email_opened', at: '2026-01-15T09:00:00Z', title: 'Opened "Spring offer"', about: { type: 'contact', id: pat.id, name: 'Pat Owner' } });
+    addTimelineItem('company', company.id, { kind: 'meeting', at: '2026-01-20T09:00:00Z', title: 'Meeting scheduled: “Site visit”', link: '/meetings', scheduledFor: '2026-02-03T15:30:00Z' });
     addTimelineItem('company', company.id, { kind: 'discovered', at: '2026-01-10T09:00:00Z', title: 'Found by a discovery scan', detail: 'Dallas, TX scan', actor: 'admin@example.com' });
 
     renderApp(`/admin/companies/${company.id}`, { signedIn: true });
@@ -49,8 +51,12 @@ describe('company record', () => {
     expect(within(related).getByText('Site visit')).toBeInTheDocument();
 
     const items = within(await timeline()).getAllByRole('listitem');
-    expect(items.map((i) => i.getAttribute('data-kind'))).toEqual(['email_opened', 'discovered']);
-    const [opened, found] = items as [HTMLElement, HTMLElement];
+    expect(items.map((i) => i.getAttribute('data-kind'))).toEqual(['meeting', 'email_opened', 'discovered']);
+    const [meeting, opened, found] = items as [HTMLElement, HTMLElement, HTMLElement];
+    // The meeting's time in the reader's zone and words, not the server's UTC text.
+    const set = within(meeting).getByText((_, el) => el?.tagName === 'TIME' && el.getAttribute('dateTime') === '2026-02-03T15:30:00Z');
+    expect(set).toHaveTextContent(formatFullDateTime('2026-02-03T15:30:00Z'));
+    expect(meeting).not.toHaveTextContent('UTC');
     expect(within(opened).getByRole('link', { name: 'Pat Owner' })).toHaveAttribute('href', `/admin/contacts/${pat.id}`);
     expect(opened.querySelector('svg')).not.toBeNull();
     const when = found.querySelector('time');
@@ -148,6 +154,37 @@ describe('company record', () => {
     expect(within(list).getAllByRole('listitem')[29]).toHaveTextContent('Email 0');
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
     expect(requests.filter((r) => r.path.endsWith('/timeline')).map((r) => r.search)).toEqual(['?limit=25', '?limit=25&before=c25']);
+  });
+});
+
+describe('timeline filters', () => {
+  it('narrows the timeline to one kind of item, and shows notes in full from the notes list', async () => {
+    const contact = makeContact({ firstName: 'Ann', lastName: 'Lee' });
+    addTimelineItem('contact', contact.id, { kind: 'email_sent', at: '2026-01-12T09:00:00Z', title: 'Email sent: “Spring offer”' });
+    addTimelineItem('contact', contact.id, { kind: 'call', at: '2026-01-13T09:00:00Z', title: 'Call completed (4 min)' });
+    addTimelineItem('contact', contact.id, { kind: 'status_changed', at: '2026-01-14T09:00:00Z', title: 'Status changed to Qualified' });
+    const long = `Visited the showroom. ${'Wants the walk-in tub with the wider door. '.repeat(14)}Call back in March.`;
+    db.notes.push({ id: 'n1', entityType: 'contact', entityId: contact.id, body: long, author: 'Dana Rep', createdAt: '2026-01-15T09:00:00Z' });
+    const requests = recordRequests();
+    const { user } = renderApp(`/contacts/${contact.id}`, { signedIn: true });
+    const kindsShown = async () => within(await timeline()).getAllByRole('listitem').map((i) => i.getAttribute('data-kind'));
+    await waitFor(async () => expect(await kindsShown()).toEqual(['note', 'status_changed', 'call', 'email_sent']));
+
+    const tabs = screen.getByRole('tablist', { name: 'Show in the timeline' });
+    await user.click(within(tabs).getByRole('tab', { name: 'Emails' }));
+    await waitFor(async () => expect(await kindsShown()).toEqual(['email_sent']));
+    expect(requests.some((r) => r.path.endsWith('/timeline') && r.search.includes('show=emails'))).toBe(true);
+    await user.click(within(tabs).getByRole('tab', { name: 'Calls & texts' }));
+    await waitFor(async () => expect(await kindsShown()).toEqual(['call']));
+    await user.click(within(tabs).getByRole('tab', { name: 'Meetings' }));
+    expect(await screen.findByText('No meetings yet')).toBeInTheDocument();
+
+    // Notes come whole from the notes list, with who wrote them.
+    await user.click(within(tabs).getByRole('tab', { name: 'Notes' }));
+    const notes = await screen.findByRole('list', { name: 'Notes' });
+    expect(within(notes).getByText(long)).toBeInTheDocument();
+    expect(notes).toHaveTextContent('Dana Rep');
+    expect(requests.some((r) => r.path === '/api/notes' && r.search.includes(`entityId=${contact.id}`))).toBe(true);
   });
 });
 

@@ -109,7 +109,8 @@ describe('Voice Agents', () => {
     expect(await within(form).findByText('Choose when to call back')).toBeInTheDocument();
     expect(db.voiceRequests).toHaveLength(0);
 
-    await user.type(within(form).getByLabelText('Call back at'), '2030-03-01T15:00');
+    await user.type(within(form).getByLabelText('Call back at'), '2030-03-01');
+    await user.type(within(form).getByLabelText('Time'), '15:00');
     await user.click(within(form).getByRole('button', { name: 'Schedule Follow-up' }));
     await waitFor(() => expect(document.body.textContent).toContain('Follow-up Scheduled'));
     expect(db.voiceRequests[0]).toMatchObject({ contactId: contact.id, agentId: agent.id, scheduledFor: new Date('2030-03-01T15:00').toISOString() });

@@ -19,6 +19,7 @@ import {
   UserCheck,
   UserCog,
   Users,
+  Webhook,
   type LucideIcon,
 } from 'lucide-react';
 
@@ -33,7 +34,7 @@ export const NAV_GROUPS: { label: string; items: ScreenName[] }[] = [
   { label: 'Customer Management', items: ['leads', 'customers', 'contacts', 'companies'] },
   { label: 'Campaign Tools', items: ['campaigns', 'emailCampaigns', 'emailSequences', 'meetings', 'voiceAgents', 'automation', 'aiManagement', 'aiFeatures'] },
   { label: 'Business Tools', items: ['invoicing', 'invoiceHistory'] },
-  { label: 'Admin', items: ['users'] },
+  { label: 'Admin', items: ['users', 'webhooks'] },
 ];
 
 /** One icon per screen, in the sidebar and the command palette. */
@@ -58,6 +59,7 @@ export const SCREEN_ICONS: Record<ScreenName, LucideIcon> = {
   invoicing: Receipt,
   invoiceHistory: FileClock,
   users: UserCog,
+  webhooks: Webhook,
 };
 
 /** The groups a session sees: an ordinary session has no admin screens (and no group left empty). */

@@ -13,6 +13,13 @@ type FieldProps = {
   className?: string;
 };
 
+/**
+ * The id of the label naming the control with id `id` (Field's and EditableField's): composite
+ * controls (date picker, file drop) point their extra buttons' descriptions at it, so a calendar
+ * button reads "Choose date, Due date" without taking the label's name from the text field.
+ */
+export const labelIdFor = (id: string) => `${id}-label`;
+
 /** A labelled form control with its hint and error wired for screen readers. */
 export function Field({ label, error, hint, children, className = '' }: FieldProps) {
   const id = useId();
@@ -21,7 +28,7 @@ export function Field({ label, error, hint, children, className = '' }: FieldPro
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
   return (
     <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-900">
+      <label id={labelIdFor(id)} htmlFor={id} className="block text-sm font-medium text-slate-900">
         {label}
       </label>
       {cloneElement(children, {

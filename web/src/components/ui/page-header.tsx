@@ -31,7 +31,8 @@ export function PageHeader({ title, count, description, action, eyebrow }: PageH
         </div>
         {description ? <div className="mt-1 text-sm text-slate-600">{description}</div> : null}
       </div>
-      {action ? <div className="flex shrink-0 items-center gap-2">{action}</div> : null}
+      {/* Several buttons wrap on a narrow screen rather than push the page sideways. */}
+      {action ? <div className="flex flex-wrap items-center gap-2">{action}</div> : null}
     </div>
   );
 }

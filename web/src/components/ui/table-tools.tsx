@@ -128,3 +128,46 @@ export function ColumnMenu<K extends string>({
     </Menu.Root>
   );
 }
+
+/** How much of a page is ticked, for its header checkbox. */
+export type PageTicks = 'all' | 'some' | 'none';
+
+/**
+ * Rows ticked by hand (kept across pages), or every row the list's filters match (`allMatching`,
+ * resolved by the server); `page` is the ids of the rows shown.
+ */
+export function useRowSelection() {
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const clear = () => {
+    setPicked(new Set());
+    setAllMatching(false);
+  };
+  const isPicked = (id: string) => allMatching || picked.has(id);
+  const toggle = (id: string, page: readonly string[]) => {
+    // Unticking one of "all matching" keeps the rest of this page ticked.
+    const from = allMatching ? new Set(page) : null;
+    setAllMatching(false);
+    setPicked((prev) => {
+      const next = new Set(from ?? prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  };
+  const selectPage = (page: readonly string[]) => {
+    setAllMatching(false);
+    setPicked((prev) => new Set([...prev, ...page]));
+  };
+  const ticks = (page: readonly string[]): PageTicks =>
+    allMatching || (page.length > 0 && page.every((id) => picked.has(id))) ? 'all' : page.some((id) => picked.has(id)) ? 'some' : 'none';
+  /** The header checkbox: ticks the page, or unticks it once all of it is ticked (all matching included). */
+  const togglePage = (page: readonly string[]) => {
+    if (allMatching) return clear();
+    if (ticks(page) !== 'all') return selectPage(page);
+    setPicked((prev) => new Set([...prev].filter((id) => !page.includes(id))));
+  };
+  return { picked, allMatching, selectAllMatching: () => setAllMatching(true), selectPage, toggle, togglePage, ticks, isPicked, clear };
+}
+
+export type RowSelection = ReturnType<typeof useRowSelection>;

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 
-import type { Contact, Deal } from '@/types/api';
+import { COMPANY_STATUSES } from '@/features/companies/components/company-filters';
+import type { Company, Contact, Deal } from '@/types/api';
 
 import { authed } from './authed';
 import { db, makeContact, makeDeal, makeJob, makeMeeting } from './db';
@@ -88,6 +89,87 @@ const TARGET_STATES = [
 
 const fullName = (c: Contact) => `${c.firstName} ${c.lastName}`;
 
+type SortKeys<T> = Record<string, { dir: 'asc' | 'desc'; value: (row: T) => string | number | null }>;
+
+/**
+ * A list's `sort` and `dir` as the api reads them (docs/records.md): no `sort` keeps the rows as
+ * they are; unknown values last whichever the direction; ties by id in the same direction; an
+ * unknown key or direction is a 422 naming the allowed ones.
+ */
+function sorted<T extends { id: string }>(request: Request, rows: T[], keys: SortKeys<T>): T[] | Response {
+  const params = new URL(request.url).searchParams;
+  const sort = params.get('sort');
+  if (sort === null) return rows;
+  const key = keys[sort];
+  if (!key) return fieldError(`sort must be one of: ${Object.keys(keys).join(', ')}`, 'sort');
+  const dir = params.get('dir') ?? key.dir;
+  if (dir !== 'asc' && dir !== 'desc') return fieldError('dir must be one of: asc, desc', 'dir');
+  const sign = dir === 'asc' ? 1 : -1;
+  const compare = (x: string | number, y: string | number) =>
+    typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), undefined, { numeric: true });
+  return [...rows].sort((a, b) => {
+    const x = key.value(a);
+    const y = key.value(b);
+    if (x === null || y === null) {
+      if (x !== y) return x === null ? 1 : -1;
+    } else if (compare(x, y) !== 0) return compare(x, y) * sign;
+    return compare(a.id, b.id) * sign;
+  });
+}
+
+const CONTACT_SORTS: SortKeys<Contact> = {
+  created: { dir: 'desc', value: (c) => c.createdAt },
+  name: { dir: 'asc', value: (c) => `${c.lastName.toLowerCase()} ${c.firstName.toLowerCase()}` },
+  score: { dir: 'desc', value: (c) => c.score },
+  status: { dir: 'asc', value: (c) => c.status },
+  company: { dir: 'asc', value: (c) => c.companyName?.toLowerCase() ?? null },
+  lastContacted: { dir: 'desc', value: (c) => c.lastContactedAt },
+};
+
+const COMPANY_SORTS: SortKeys<Company> = {
+  created: { dir: 'desc', value: (c) => c.createdAt },
+  name: { dir: 'asc', value: (c) => c.name.toLowerCase() },
+  state: { dir: 'asc', value: (c) => (c.state ? `${c.state} ${c.city?.toLowerCase() ?? ''}` : null) },
+  score: { dir: 'desc', value: (c) => c.score },
+  revenue: { dir: 'desc', value: (c) => (c.revenue === null ? null : Number(c.revenue)) },
+  employees: { dir: 'desc', value: (c) => c.employees },
+  status: { dir: 'asc', value: (c) => c.status },
+};
+
+/** Sorted and paged, or the sort's 422. */
+function sortedPage<T extends { id: string }>(request: Request, rows: T[], keys: SortKeys<T>) {
+  const ordered = sorted(request, rows, keys);
+  return ordered instanceof Response ? ordered : paged(request, ordered);
+}
+
+/** Who a contacts bulk action is for: picked ids (all must exist) or the list's filters. */
+function selectedContacts(body: { contactIds?: string[]; contactFilter?: Record<string, string | undefined> }): Contact[] | Response {
+  if (body.contactFilter) {
+    const filter = Object.entries(body.contactFilter).filter((e): e is [string, string] => Boolean(e[1]));
+    return contactFilter(new URLSearchParams(filter));
+  }
+  const ids = body.contactIds ?? [];
+  if (ids.length === 0) return fieldError('Select at least one contact.', 'contactIds');
+  const rows = db.contacts.filter((c) => ids.includes(c.id));
+  const unknown = ids.find((id) => !rows.some((c) => c.id === id));
+  return unknown ? HttpResponse.json({ message: `Contact not found: ${unknown}` }, { status: 404 }) : rows;
+}
+
+/** The picked company ids (1–1,000, all known), or the api's refusal. */
+function selectedCompanies(ids: string[] | undefined): Company[] | Response {
+  if (!ids || ids.length === 0) return fieldError('Select at least one company.', 'companyIds');
+  const rows = db.companies.filter((c) => ids.includes(c.id));
+  const unknown = ids.find((id) => !rows.some((c) => c.id === id));
+  return unknown ? HttpResponse.json({ message: `Company not found: ${unknown}` }, { status: 404 }) : rows;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/** "Qualified", "Not interested": a status as the api's messages write it. */
+const humanize = (status: string) => {
+  const words = status.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
 function log(type: string, description: string) {
   db.activities.unshift({
     id: `act-${db.activities.length + 1}`,
@@ -99,13 +181,15 @@ function log(type: string, description: string) {
   });
 }
 
-function contactFilter(url: URL) {
-  const q = url.searchParams.get('q')?.toLowerCase();
-  const role = url.searchParams.get('role')?.toLowerCase();
-  const status = url.searchParams.get('status');
-  const region = url.searchParams.get('region');
+function contactFilter(params: URLSearchParams) {
+  const q = params.get('q')?.toLowerCase();
+  const role = params.get('role')?.toLowerCase();
+  const status = params.get('status');
+  const region = params.get('region');
   const states = region ? REGION_STATES[region] : undefined;
+  const ids = params.get('ids')?.split(',');
   return db.contacts.filter((c) => {
+    if (ids && !ids.includes(c.id)) return false;
     if (q && ![fullName(c), c.email ?? '', c.title ?? ''].some((s) => s.toLowerCase().includes(q))) return false;
     if (role && !(c.title ?? '').toLowerCase().includes(role)) return false;
     if (status && c.status !== status) return false;
@@ -238,7 +322,50 @@ export const crmHandlers = [
           (!status || c.status === status) &&
           (!range || (c.score >= (range[0] ?? 0) && c.score <= (range[1] ?? 100))),
       );
-      return paged(request, rows);
+      return sortedPage(request, rows, COMPANY_SORTS);
+    }),
+  ),
+  http.get(
+    '/api/companies/export',
+    authed(({ request }) => {
+      const params = new URL(request.url).searchParams;
+      const ids = params.get('ids')?.split(',');
+      const state = params.get('state');
+      const status = params.get('status');
+      const rows = db.companies.filter((c) => (!ids || ids.includes(c.id)) && (!state || c.state === state) && (!status || c.status === status));
+      if (rows.length === 0) return HttpResponse.json({ message: 'No companies to export' }, { status: 404 });
+      return csv(
+        'companies-export.csv',
+        ['Name,Industry,Status,Score,Revenue,Employees,City,State,Website,Phone', ...rows.map((c) => [c.name, c.industry, c.status, c.score, c.revenue, c.employees, c.city, c.state, c.website, c.phone].join(','))].join('\n'),
+      );
+    }),
+  ),
+  http.post(
+    '/api/companies/bulk-status',
+    authed(async ({ request }) => {
+      const { companyIds, status } = (await request.json()) as { companyIds?: string[]; status: string };
+      if (!COMPANY_STATUSES.includes(status)) return fieldError(`status must be one of: ${COMPANY_STATUSES.join(', ')}`, 'status');
+      const rows = selectedCompanies(companyIds);
+      if (rows instanceof Response) return rows;
+      const changed = rows.filter((c) => c.status !== status);
+      for (const c of changed) c.status = status;
+      const already = rows.length - changed.length;
+      const message = `${plural(changed.length, 'company', 'companies')} set to ${humanize(status)}${already ? ` (${already} already ${humanize(status)})` : ''}`;
+      return HttpResponse.json({ status, matched: rows.length, updated: changed.length, message });
+    }),
+  ),
+  http.post(
+    '/api/companies/bulk-delete',
+    authed(async ({ request }) => {
+      const { companyIds } = (await request.json()) as { companyIds?: string[] };
+      const rows = selectedCompanies(companyIds);
+      if (rows instanceof Response) return rows;
+      db.companies = db.companies.filter((c) => !rows.includes(c));
+      // Their contacts stay, without a company.
+      for (const c of db.contacts) {
+        if (rows.some((co) => co.id === c.companyId)) Object.assign(c, { companyId: null, companyName: null, companyCity: null, companyState: null });
+      }
+      return HttpResponse.json({ deleted: rows.length, message: `Deleted ${plural(rows.length, 'company', 'companies')}` });
     }),
   ),
   http.get(
@@ -267,11 +394,14 @@ export const crmHandlers = [
   ),
 
   // ---- contacts ----
-  http.get('/api/contacts', authed(({ request }) => paged(request, newestFirst(contactFilter(new URL(request.url)))))),
+  http.get(
+    '/api/contacts',
+    authed(({ request }) => sortedPage(request, newestFirst(contactFilter(new URL(request.url).searchParams)), CONTACT_SORTS)),
+  ),
   http.get(
     '/api/contacts/export',
     authed(({ request }) => {
-      const rows = contactFilter(new URL(request.url));
+      const rows = contactFilter(new URL(request.url).searchParams);
       if (rows.length === 0) {
         return HttpResponse.json({ message: 'No Contacts to Export: Add contacts first or clear filters.' }, { status: 404 });
       }
@@ -358,12 +488,28 @@ export const crmHandlers = [
   http.post(
     '/api/contacts/bulk-status',
     authed(async ({ request }) => {
-      const { contactIds, status } = (await request.json()) as { contactIds: string[]; status: string };
-      const rows = db.contacts.filter((c) => contactIds.includes(c.id));
-      if (rows.length !== contactIds.length) return HttpResponse.json({ message: 'Contact not found' }, { status: 404 });
+      const body = (await request.json()) as Parameters<typeof selectedContacts>[0] & { status: string };
+      const rows = selectedContacts(body);
+      if (rows instanceof Response) return rows;
+      const { status } = body;
       const changed = rows.filter((c) => c.status !== status);
       for (const c of changed) c.status = status;
-      return HttpResponse.json({ status, matched: rows.length, updated: changed.length });
+      const already = rows.length - changed.length;
+      const message =
+        rows.length === 0
+          ? 'No contacts match these filters'
+          : `${plural(changed.length, 'contact', 'contacts')} set to ${humanize(status)}${already ? ` (${already} already ${humanize(status)})` : ''}`;
+      return HttpResponse.json({ status, matched: rows.length, updated: changed.length, message });
+    }),
+  ),
+  http.post(
+    '/api/contacts/bulk-delete',
+    authed(async ({ request }) => {
+      const rows = selectedContacts((await request.json()) as Parameters<typeof selectedContacts>[0]);
+      if (rows instanceof Response) return rows;
+      db.contacts = db.contacts.filter((c) => !rows.includes(c));
+      const message = rows.length === 0 ? 'No contacts match these filters' : `Deleted ${plural(rows.length, 'contact', 'contacts')}`;
+      return HttpResponse.json({ deleted: rows.length, message });
     }),
   ),
   http.post(
@@ -405,9 +551,10 @@ export const crmHandlers = [
     '/api/customers',
     authed(({ request }) => {
       const q = new URL(request.url).searchParams.get('q')?.toLowerCase();
-      return paged(
+      return sortedPage(
         request,
-        db.contacts.filter((c) => c.status === 'customer' && (!q || fullName(c).toLowerCase().includes(q))),
+        newestFirst(db.contacts.filter((c) => c.status === 'customer' && (!q || fullName(c).toLowerCase().includes(q)))),
+        CONTACT_SORTS,
       );
     }),
   ),

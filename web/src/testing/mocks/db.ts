@@ -6,6 +6,7 @@ import type { Note, Task, TimelineItem } from '@/features/records/api/types';
 import type { ManagedUser } from '@/features/users/api/types';
 import type { SavedView } from '@/features/views/api/views';
 import type { VoiceAgent, VoiceCall } from '@/features/voice/api/types';
+import type { WebhookDelivery, WebhookEndpoint } from '@/features/webhooks/api/types';
 import type {
   Activity,
   AuditEntry,
@@ -109,6 +110,9 @@ type Db = {
   tasks: Task[];
   /** Extra timeline items per record, keyed `type:id` (records-handlers adds notes and tasks). */
   timeline: Record<string, TimelineItem[]>;
+  /** The admin's webhook endpoints and their deliveries (webhooks-handlers). */
+  webhooks: WebhookEndpoint[];
+  webhookDeliveries: (WebhookDelivery & { endpointId: string })[];
 };
 
 const initial = (): Db => ({
@@ -159,6 +163,8 @@ const initial = (): Db => ({
   notes: [],
   tasks: [],
   timeline: {},
+  webhooks: [],
+  webhookDeliveries: [],
 });
 
 export const db: Db = initial();

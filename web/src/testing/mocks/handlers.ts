@@ -13,6 +13,7 @@ import { sequenceHandlers } from './sequence-handlers';
 import { usersHandlers } from './users-handlers';
 import { viewsHandlers } from './views-handlers';
 import { voiceHandlers } from './voice-handlers';
+import { webhooksHandlers } from './webhooks-handlers';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -263,5 +264,6 @@ export const handlers = [
   ...usersHandlers,
   ...recordsHandlers,
   ...viewsHandlers,
+  ...webhooksHandlers,
 ];
 

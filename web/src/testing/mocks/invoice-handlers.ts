@@ -57,19 +57,40 @@ export const UPLOADED_PRODUCTS: [string, number][] = [
   ['Hand Rail', 20],
 ];
 
+/** The invoices the list's filters match, newest first, as the server filters them. */
+function matching(url: URL) {
+  const q = (url.searchParams.get('search') ?? '').toLowerCase();
+  const status = url.searchParams.get('status');
+  const from = url.searchParams.get('dateFrom');
+  const to = url.searchParams.get('dateTo');
+  return db.invoices.filter(
+    (i) =>
+      (!q || i.invoiceNumber.toLowerCase().includes(q) || i.customerName.toLowerCase().includes(q)) &&
+      (!status || i.status === status) &&
+      (!from || i.date >= from) &&
+      (!to || i.date <= to),
+  );
+}
+
+const tally = (rows: Invoice[]) => ({ count: rows.length, amount: rows.reduce((a, i) => a + Math.round(i.totalAmount * 100), 0) / 100 });
+
 export const invoiceHandlers = [
   http.get('/api/invoices', authed(({ request }) => {
     const url = new URL(request.url);
-    const q = (url.searchParams.get('search') ?? '').toLowerCase();
-    const from = url.searchParams.get('dateFrom');
-    const to = url.searchParams.get('dateTo');
-    const rows = db.invoices.filter(
-      (i) =>
-        (!q || i.invoiceNumber.toLowerCase().includes(q) || i.customerName.toLowerCase().includes(q)) &&
-        (!from || i.date >= from) &&
-        (!to || i.date <= to),
-    );
-    return HttpResponse.json(rows, { headers: { 'X-Total-Count': String(rows.length) } });
+    const rows = matching(url);
+    const limit = Number(url.searchParams.get('limit')) || 50;
+    return HttpResponse.json(rows.slice(0, limit), { headers: { 'X-Total-Count': String(rows.length) } });
+  })),
+  http.get('/api/invoices/summary', authed(({ request }) => {
+    const rows = matching(new URL(request.url));
+    const by = (...s: string[]) => rows.filter((i) => s.includes(i.status));
+    return HttpResponse.json({
+      count: rows.length,
+      totalAmount: tally(rows).amount,
+      paid: tally(by('paid')),
+      outstanding: tally(by('sent', 'overdue')),
+      overdue: tally(by('overdue')),
+    });
   })),
   http.get('/api/invoices/next-number', authed(({ request }) => {
     const year = (new URL(request.url).searchParams.get('date') ?? '2026').slice(0, 4);

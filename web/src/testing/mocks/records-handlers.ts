@@ -122,7 +122,18 @@ const recordHandlers = Object.entries(COLLECTIONS).flatMap(([collection, type]) 
       const before = url.searchParams.get('before');
       const from = before === null ? 0 : Number(before.replace(/^c/, ''));
       if (!Number.isInteger(from) || from < 0) return HttpResponse.json({ message: 'Malformed cursor' }, { status: 400 });
-      const all = timelineOf(type, id);
+      const show = url.searchParams.get('show') ?? 'all';
+      const kinds: Record<string, (k: string) => boolean> = {
+        all: () => true,
+        emails: (k) => k.startsWith('email_') || k.startsWith('sequence_'),
+        calls: (k) => k === 'call' || k === 'sms',
+        meetings: (k) => k === 'meeting',
+        notes: (k) => k === 'note',
+        tasks: (k) => k === 'task_created' || k === 'task_done',
+      };
+      const keep = kinds[show];
+      if (!keep) return HttpResponse.json({ message: 'show must be one of: all, emails, calls, meetings, notes, tasks' }, { status: 400 });
+      const all = timelineOf(type, id).filter((i) => keep(i.kind));
       const items = all.slice(from, from + limit);
       return HttpResponse.json({ items, nextCursor: from + limit < all.length ? `c${from + limit}` : null });
     }),

@@ -1,6 +1,7 @@
-import { useState, type DragEvent } from 'react';
+import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { FileDrop } from '@/components/ui/file-drop';
 import { Card } from '@/components/ui/states';
 import { formatUsd } from '@/lib/invoice-math';
 import { toast } from '@/stores/toasts';
@@ -11,9 +12,15 @@ import type { AiSource, AnalyzeResult, DocumentAnalysis, ExtractResult, Extracte
 
 import { SourceLine } from './ai-source';
 
-/** Seed 002 §5: the accepted documents and the stated maximum (the server enforces it). */
-export const DOCUMENT_ACCEPT = '.jpg,.jpeg,.png,.pdf,.doc,.docx';
-export const DOCUMENT_HINT = 'JPG, PNG, PDF, DOC or DOCX · 15MB max';
+/** Seed 002 §5: the accepted documents and the stated maximum, the api's `MAX_DOCUMENT_BYTES`. */
+const DOCUMENT_ACCEPT = {
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/png': ['.png'],
+  'application/pdf': ['.pdf'],
+  'application/msword': ['.doc'],
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['.docx'],
+};
+const DOCUMENT_MAX_BYTES = 15 * 1024 * 1024;
 
 const money = (v: number | string | null) => {
   if (v === null || v === '') return '—';
@@ -102,7 +109,6 @@ function AnalysisView({ data }: { data: DocumentAnalysis }) {
 /** Document AI: choose or drop a document, then extract invoice data or analyze it. */
 export function DocumentAi({ onResult }: { onResult: (r: AiSource) => void }) {
   const [file, setFile] = useState<File | null>(null);
-  const [dragging, setDragging] = useState(false);
   const [extracted, setExtracted] = useState<ExtractResult | null>(null);
   const [analysis, setAnalysis] = useState<AnalyzeResult | null>(null);
 
@@ -126,54 +132,26 @@ export function DocumentAi({ onResult }: { onResult: (r: AiSource) => void }) {
   });
   const pending = extract.pending || analyze.pending;
 
-  // A new document clears the results of the last one (seed 002 §4).
-  const choose = (f: File | undefined) => {
-    if (!f) return;
+  // A new document clears the results of the last one (seed 002 §4); removing it keeps them.
+  const choose = (f: File | null) => {
     setFile(f);
+    if (!f) return;
     setExtracted(null);
     setAnalysis(null);
-  };
-  const onDrop = (e: DragEvent<HTMLDivElement>) => {
-    e.preventDefault();
-    setDragging(false);
-    choose(e.dataTransfer.files[0]);
   };
 
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <Card title="Upload a Document">
-        <div
-          role="group"
-          aria-label="Document drop zone"
-          onDragOver={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
-          className={`rounded-lg border-2 border-dashed p-6 text-center text-sm ${dragging ? 'border-indigo-500 bg-indigo-50' : 'border-slate-300'}`}
-        >
-          <p className="text-slate-700">Drop a document here, or</p>
-          <label className="mt-2 inline-block cursor-pointer font-semibold text-indigo-700 hover:underline">
-            choose a file
-            <input
-              type="file"
-              accept={DOCUMENT_ACCEPT}
-              className="sr-only"
-              aria-label="Choose a document"
-              onChange={(e) => {
-                choose(e.target.files?.[0]);
-                e.target.value = '';
-              }}
-            />
-          </label>
-          <p className="mt-2 text-xs text-slate-500">{DOCUMENT_HINT}</p>
-          {file ? (
-            <p className="mt-3 font-medium break-all text-slate-900" aria-live="polite">
-              Selected: {file.name}
-            </p>
-          ) : null}
-        </div>
+        <FileDrop
+          inputLabel="Choose a document"
+          prompt="Drop a document here, or choose a file"
+          file={file}
+          onChange={choose}
+          accept={DOCUMENT_ACCEPT}
+          maxSize={DOCUMENT_MAX_BYTES}
+          types="JPG, PNG, PDF, DOC or DOCX"
+        />
         <div className="mt-4 flex flex-wrap gap-2">
           <Button disabled={!file || pending} onClick={() => file && extract.run(file)}>
             {extract.pending ? 'Extracting...' : 'Extract Invoice Data'}

@@ -1,8 +1,9 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useState, type ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useController, useForm, useWatch } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
+import { DateTimePicker } from '@/components/ui/date-picker';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { ScoreBadge } from '@/components/ui/score-badge';
@@ -79,6 +80,7 @@ export function CreateBulkCampaignDialog({
         : { scoreMin: '70', scoreMax: '100', statuses: ['new_lead', 'email_sent'], states: [] }),
     },
   });
+  const { field: scheduleField } = useController({ control, name: 'scheduleAt' });
   const [scoreMin, scoreMax, statuses, states, fromEmail] = useWatch({
     control,
     name: ['scoreMin', 'scoreMax', 'statuses', 'states', 'fromEmail'],
@@ -145,7 +147,7 @@ export function CreateBulkCampaignDialog({
               <input type="email" className={inputClass} {...register('fromEmail')} />
             </Field>
             <Field label="Schedule (optional)" hint="Leave empty to keep it a draft and send it yourself">
-              <input type="datetime-local" className={inputClass} {...register('scheduleAt')} />
+              <DateTimePicker {...scheduleField} />
             </Field>
           </Tabs.Content>
           <Tabs.Content value="message" forceMount className="data-[state=inactive]:hidden">

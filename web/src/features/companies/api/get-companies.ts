@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
+import type { SortDir } from '@/components/ui/table-tools';
 import { api, toPage } from '@/lib/api-client';
 import type { Company } from '@/types/api';
 
@@ -7,12 +8,29 @@ import { companiesKeys } from './query-keys';
 
 export const COMPANIES_URL = '/api/companies';
 
+/**
+ * The orders `GET /api/companies` takes (`sort`), each with the direction it starts in
+ * (docs/records.md); without one the server lists the best score first.
+ */
+export const COMPANY_SORTS = {
+  created: 'desc',
+  name: 'asc',
+  state: 'asc',
+  score: 'desc',
+  revenue: 'desc',
+  employees: 'desc',
+  status: 'asc',
+} as const satisfies Record<string, SortDir>;
+export type CompanySortKey = keyof typeof COMPANY_SORTS;
+
 export type CompanyFilters = {
   q?: string;
   state?: string;
   status?: string;
   /** high 80+, medium 60–79, low below 60 (server-side bands). */
   scoreBand?: '' | 'high' | 'medium' | 'low';
+  sort?: CompanySortKey;
+  dir?: SortDir;
   limit: number;
   offset: number;
 };

@@ -3,6 +3,20 @@ import { RecordLink } from '@/features/records/components/record-link';
 import { formatRevenue } from '@/lib/rules';
 import type { Company } from '@/types/api';
 
+/** A company's revenue in millions; clicking it opens the edit dialog (seed 000 §2.8), on a card or in the table. */
+export function RevenueButton({ company, onEdit }: { company: Company; onEdit: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onEdit}
+      aria-label={`Edit revenue of ${company.name}: ${formatRevenue(company.revenue)}`}
+      className="text-slate-700 underline decoration-dotted hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
+    >
+      {formatRevenue(company.revenue)}
+    </button>
+  );
+}
+
 /** A company in the list: its name opens its page; quick view (its contacts by tier) or edit it (also by clicking its revenue). */
 export function CompanyCard({ company, onOpen, onEdit }: { company: Company; onOpen: () => void; onEdit: () => void }) {
   return (
@@ -18,15 +32,7 @@ export function CompanyCard({ company, onOpen, onEdit }: { company: Company; onO
       <p className="mt-1 text-sm text-slate-500">{[company.industry, company.location].filter(Boolean).join(' · ') || '—'}</p>
       <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
         <StatusPill status={company.status} />
-        {/* Clicking the revenue opens the edit dialog (seed 000 §2.8). */}
-        <button
-          type="button"
-          onClick={onEdit}
-          aria-label={`Edit revenue of ${company.name}: ${formatRevenue(company.revenue)}`}
-          className="text-slate-700 underline decoration-dotted hover:text-indigo-700"
-        >
-          {formatRevenue(company.revenue)}
-        </button>
+        <RevenueButton company={company} onEdit={onEdit} />
         <span className="text-slate-500">
           {company.contactCount} {company.contactCount === 1 ? 'contact' : 'contacts'}
         </span>

@@ -6,9 +6,11 @@ import type { ContactFilters } from './get-contacts';
 
 export const CONTACTS_EXPORT_URL = '/api/contacts/export';
 
-/** The server writes contacts-export.csv for the current filters (404 when none match). */
-export const exportContacts = (filters: Omit<ContactFilters, 'limit' | 'offset'>) =>
-  downloadFile(CONTACTS_EXPORT_URL, 'contacts-export.csv', filters);
+/** What to export: the list's filters, or the contacts picked (`ids`, comma-separated, at most 1,000). */
+export type ContactExport = Pick<ContactFilters, 'q' | 'role' | 'region' | 'status'> & { ids?: string };
+
+/** The server writes contacts-export.csv for the filters or ids (404 when none match). */
+export const exportContacts = (params: ContactExport) => downloadFile(CONTACTS_EXPORT_URL, 'contacts-export.csv', params);
 
 export const useExportContacts = (options: { onSuccess?: () => void; onError?: (e: Error) => void }) =>
   useMutation({ mutationFn: exportContacts, ...options });

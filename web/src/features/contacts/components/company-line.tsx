@@ -24,7 +24,7 @@ export function CompanyLine({ contact, className = '' }: { contact: Contact; cla
           {place ? <span className="text-slate-500"> · {place}</span> : null}
         </>
       ) : (
-        <span className="text-slate-400">No company</span>
+        <span className="text-slate-500">No company</span>
       )}
     </p>
   );

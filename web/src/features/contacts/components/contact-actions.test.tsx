@@ -49,7 +49,7 @@ describe('contact actions', () => {
   it('emails a contact through the API, follows the send job and lists the message in the history', async () => {
     makeContact({ firstName: 'Tom', lastName: 'Reed', email: 'tom@example.com', ...ACME });
     const { posted, sent } = emailServer();
-    const { user } = renderApp('/contacts', { signedIn: true });
+    const { user } = renderApp('/contacts?view=cards', { signedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Email Tom Reed' }));
     const dialog = screen.getByRole('dialog', { name: 'Email Tom Reed' });
     expect(within(dialog).getByLabelText('To')).toHaveValue('Tom Reed <tom@example.com>');
@@ -76,7 +76,7 @@ describe('contact actions', () => {
   it("shows the server's refusal in the dialog, and a send job's failure", async () => {
     makeContact({ firstName: 'Tom', lastName: 'Reed', email: 'gone@example.com' });
     emailServer({ status: 422, message: 'gone@example.com does not receive email from us (unsubscribed)' });
-    const { user } = renderApp('/contacts', { signedIn: true });
+    const { user } = renderApp('/contacts?view=cards', { signedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Email Tom Reed' }));
     const dialog = screen.getByRole('dialog', { name: 'Email Tom Reed' });
     await user.click(within(dialog).getByRole('button', { name: 'Send email' }));
@@ -103,7 +103,7 @@ describe('contact actions', () => {
         return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
       }),
     );
-    const { user } = renderApp('/contacts', { signedIn: true });
+    const { user } = renderApp('/contacts?view=cards', { signedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Enrich tom Reed' }));
     expect(await screen.findByRole('button', { name: 'Enrich tom Reed' })).toHaveTextContent('Enriching…');
     await waitFor(() => expect(db.jobs).toHaveLength(1));
@@ -167,7 +167,7 @@ describe('contact actions', () => {
     makeContact({ firstName: 'Tom', lastName: 'Reed', status: 'new_lead', ...ACME });
     makeContact({ firstName: 'Ann', lastName: 'Lee', status: 'customer', ...ACME });
     makeContact({ firstName: 'Bo', lastName: 'Solo', status: 'new_lead' });
-    const { user, router } = renderApp('/contacts', { signedIn: true });
+    const { user, router } = renderApp('/contacts?view=cards', { signedIn: true });
     const tom = await screen.findByRole('listitem', { name: 'Tom Reed' });
     expect(tom).toHaveTextContent('Acme Spas · Austin, TX');
     expect(screen.getByRole('listitem', { name: 'Bo Solo' })).toHaveTextContent('No company');
@@ -183,7 +183,7 @@ describe('contact actions', () => {
     expect(within(detail).getByRole('button', { name: 'Enrich Tom Reed' })).toBeInTheDocument();
     await user.keyboard('{Escape}');
 
-    await router.navigate('/customers');
+    await router.navigate('/customers?view=cards');
     const customers = await screen.findByRole('list', { name: 'Customers' });
     expect(within(customers).getByRole('listitem', { name: 'Ann Lee' })).toHaveTextContent('Acme Spas · Austin, TX');
   });

@@ -2,7 +2,8 @@ import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
+import { FileDrop } from '@/components/ui/file-drop';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { errorMessage } from '@/lib/api-client';
@@ -59,6 +60,9 @@ function ImportProgress({ jobId }: { jobId: string }) {
   );
 }
 
+/** The api's limit on an import (`IMPORT_LIMIT`, 50 MiB): a larger file is refused before uploading. */
+const IMPORT_MAX_BYTES = 50 * 1024 * 1024;
+
 export function ImportContactsDialog({ onClose }: { onClose: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string>();
@@ -87,14 +91,15 @@ export function ImportContactsDialog({ onClose }: { onClose: () => void }) {
           }}
         >
           <Field label="CSV file" error={fileError}>
-            <input
-              type="file"
-              accept=".csv,text/csv"
-              className={inputClass}
-              onChange={(e) => {
-                setFile(e.target.files?.[0] ?? null);
+            <FileDrop
+              file={file}
+              onChange={(f) => {
+                setFile(f);
                 setFileError(undefined);
               }}
+              accept={{ 'text/csv': ['.csv'] }}
+              maxSize={IMPORT_MAX_BYTES}
+              types="CSV"
             />
           </Field>
           {upload.isError ? (

@@ -1,5 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
+import type { SortDir } from '@/components/ui/table-tools';
+import type { ContactSortKey } from '@/features/contacts/api/get-contacts';
 import { api, toPage } from '@/lib/api-client';
 import type { Contact } from '@/types/api';
 
@@ -7,14 +9,17 @@ import { customersKeys } from './query-keys';
 
 export const CUSTOMERS_URL = '/api/customers';
 
-export const getCustomers = (q: string, offset: number, limit: number, { signal }: { signal?: AbortSignal } = {}) =>
-  api.request<Contact[]>('GET', CUSTOMERS_URL, { params: { q, offset, limit }, signal }).then(toPage);
+/** The customers list's search, order (the contacts' sort keys) and page. */
+export type CustomerFilters = { q?: string; sort?: ContactSortKey; dir?: SortDir; offset: number; limit: number };
 
-export const useCustomers = (q: string, offset: number, limit: number) =>
+export const getCustomers = (filters: CustomerFilters, { signal }: { signal?: AbortSignal } = {}) =>
+  api.request<Contact[]>('GET', CUSTOMERS_URL, { params: filters, signal }).then(toPage);
+
+export const useCustomers = (filters: CustomerFilters) =>
   useQuery(
     queryOptions({
-      queryKey: customersKeys.list(q, offset),
-      queryFn: ({ signal }) => getCustomers(q, offset, limit, { signal }),
+      queryKey: customersKeys.list(filters),
+      queryFn: ({ signal }) => getCustomers(filters, { signal }),
       placeholderData: keepPreviousData,
     }),
   );

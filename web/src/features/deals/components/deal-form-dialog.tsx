@@ -5,6 +5,7 @@ import { useController, useForm } from 'react-hook-form';
 import { z } from 'zod';
 
 import { Button } from '@/components/ui/button';
+import { DatePicker } from '@/components/ui/date-picker';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { RecordCombobox, type ComboOption } from '@/components/ui/record-combobox';
@@ -137,6 +138,7 @@ export function DealFormDialog({ deal, onClose }: { deal?: Deal; onClose: () => 
   });
   const { field: contactField } = useController({ control, name: 'contactId' });
   const { field: companyField } = useController({ control, name: 'companyId' });
+  const { field: closeDateField } = useController({ control, name: 'expectedCloseDate' });
   const save = (v: Parsed) => (deal ? update.mutate({ id: deal.id, ...toInput(v) }) : create.mutate(toInput(v)));
   const pending = create.isPending || update.isPending;
 
@@ -179,7 +181,7 @@ export function DealFormDialog({ deal, onClose }: { deal?: Deal; onClose: () => 
             <input type="number" min={0} max={100} className={inputClass} {...register('probability')} />
           </Field>
           <Field label="Expected close date" error={errors.expectedCloseDate?.message}>
-            <input type="date" min={today()} className={inputClass} {...register('expectedCloseDate')} />
+            <DatePicker min={today()} {...closeDateField} />
           </Field>
         </fieldset>
         <fieldset className="grid gap-4 sm:grid-cols-2">

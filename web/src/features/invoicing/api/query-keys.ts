@@ -5,6 +5,7 @@ export const invoiceKeys = {
   all: ['invoices'] as const,
   lists: () => [...invoiceKeys.all, 'list'] as const,
   list: (f: InvoiceFilters) => [...invoiceKeys.lists(), f] as const,
+  summary: (f: InvoiceFilters) => [...invoiceKeys.all, 'summary', f] as const,
   catalog: () => [...invoiceKeys.all, 'catalog'] as const,
   /** Per year of the invoice date: each year has its own series. */
   nextNumber: (year: string) => [...invoiceKeys.all, 'next-number', year] as const,

@@ -1,5 +1,8 @@
+import { useState } from 'react';
+
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { FileDrop } from '@/components/ui/file-drop';
 import { Card, EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { ApiError, serverMessageOr } from '@/lib/api-client';
 import { formatCents } from '@/lib/invoice-math';
@@ -10,14 +13,26 @@ import type { CatalogProduct } from '../api/types';
 import { useUploadCatalog } from '../api/upload-catalog';
 
 const CSV_COLUMNS = "CSV must contain 'name' and 'price' columns";
+/** Seed 002 §5: csv, xlsx, xls and pdf are taken (a PDF gets the server's not-supported notice). */
+const CATALOG_ACCEPT = {
+  'text/csv': ['.csv'],
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['.xlsx'],
+  'application/vnd.ms-excel': ['.xls'],
+  'application/pdf': ['.pdf'],
+};
+/** The api's limit on a catalog file (`CATALOG_LIMIT`, 10 MiB). */
+const CATALOG_MAX_BYTES = 10 * 1024 * 1024;
 
 /** The product catalog: upload a CSV or Excel price list, add products as line items. */
 export function CatalogCard({ onAdd }: { onAdd: (p: CatalogProduct) => void }) {
   const catalog = useCatalog();
   const upload = useUploadCatalog();
-  const onFile = (file: File | undefined) => {
-    if (!file) return;
-    upload.mutate(file, {
+  // The last file chosen: it is uploaded at once, and stays shown until another replaces it.
+  const [file, setFile] = useState<File | null>(null);
+  const onFile = (chosen: File | null) => {
+    setFile(chosen);
+    if (!chosen) return;
+    upload.mutate(chosen, {
       onSuccess: (r) => toast({ title: 'Catalog Uploaded', description: r.message, variant: 'success' }),
       onError: (e) => {
         const message = serverMessageOr(e, 'Failed to upload catalog');
@@ -37,15 +52,14 @@ export function CatalogCard({ onAdd }: { onAdd: (p: CatalogProduct) => void }) {
   return (
     <Card title="Product Catalog">
       <Field label="Upload catalog" hint="CSV or Excel with name and price columns (description, category and sku optional).">
-        <input
-          type="file"
-          accept=".csv,.xlsx,.xls,.pdf,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.ms-excel"
-          className="block w-full text-sm"
+        <FileDrop
+          file={file}
+          onChange={onFile}
+          accept={CATALOG_ACCEPT}
+          maxSize={CATALOG_MAX_BYTES}
+          // PDF is let through for the server's "not supported" notice, so it is not offered here.
+          types="CSV or Excel (XLSX, XLS)"
           disabled={upload.isPending}
-          onChange={(e) => {
-            onFile(e.target.files?.[0]);
-            e.target.value = '';
-          }}
         />
       </Field>
       <div className="mt-3">

@@ -6,7 +6,8 @@ import { formatUsd } from '@/lib/invoice-math';
 import { toast } from '@/stores/toasts';
 
 import { downloadInvoicePdf } from '../api/download-invoice-pdf';
-import { INVOICE_STATUSES, type Invoice, type InvoiceStatus } from '../api/types';
+import { useInvoiceSummary } from '../api/get-invoice-summary';
+import { INVOICE_STATUSES, type Invoice, type InvoiceFilters, type InvoiceStatus } from '../api/types';
 import { useUpdateInvoiceStatus } from '../api/update-invoice-status';
 
 export const STATUS_LABEL: Record<InvoiceStatus, string> = { draft: 'Draft', sent: 'Sent', paid: 'Paid', overdue: 'Overdue' };
@@ -17,20 +18,19 @@ const COLUMN_CLASS: Record<InvoiceStatus, string> = {
   overdue: 'border-rose-500',
 };
 
-/** Cents-exact sum of dollar amounts. */
-const sum = (items: Invoice[]) => items.reduce((a, i) => a + Math.round(i.totalAmount * 100), 0) / 100;
-
-/** Five tiles: how many invoices, their total, and what is paid, outstanding and overdue. */
-export function InvoiceStats({ items, total }: { items: Invoice[]; total: number }) {
-  const by = (s: InvoiceStatus) => items.filter((i) => i.status === s);
-  const outstanding = [...by('sent'), ...by('overdue')];
+/** Five tiles: how many invoices the filters match, their total, and what is paid, outstanding and overdue. */
+export function InvoiceStats({ filters }: { filters: InvoiceFilters }) {
+  const summary = useInvoiceSummary(filters);
+  const s = summary.data;
+  const money = (amount: number | undefined) => (s ? formatUsd(amount ?? 0) : '…');
+  const count = (n: number | undefined) => (s ? `${(n ?? 0).toLocaleString()} invoices` : undefined);
   return (
-    <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
-      <StatTile label="Total Invoices" value={total} />
-      <StatTile label="Total Amount" value={formatUsd(sum(items))} />
-      <StatTile label="Paid" value={formatUsd(sum(by('paid')))} note={`${by('paid').length} invoices`} />
-      <StatTile label="Outstanding" value={formatUsd(sum(outstanding))} note={`${outstanding.length} invoices`} />
-      <StatTile label="Overdue" value={by('overdue').length} note={formatUsd(sum(by('overdue')))} />
+    <div className="grid grid-cols-2 gap-3 lg:grid-cols-5" aria-busy={summary.isPending}>
+      <StatTile label="Total Invoices" value={s ? s.count : '…'} />
+      <StatTile label="Total Amount" value={money(s?.totalAmount)} />
+      <StatTile label="Paid" value={money(s?.paid.amount)} note={count(s?.paid.count)} />
+      <StatTile label="Outstanding" value={money(s?.outstanding.amount)} note={count(s?.outstanding.count)} />
+      <StatTile label="Overdue" value={s ? s.overdue.count : '…'} note={s ? formatUsd(s.overdue.amount) : undefined} />
     </div>
   );
 }

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { useController, useFieldArray, useForm, useWatch } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
+import { DatePicker } from '@/components/ui/date-picker';
 import { Field, inputClass } from '@/components/ui/field';
 import { Card } from '@/components/ui/states';
 import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
@@ -37,6 +38,8 @@ export function InvoiceEditor() {
   const form = useForm<InvoiceInput>({ resolver: zodResolver(invoiceSchema), defaultValues: blankInvoice() });
   const { register, control, handleSubmit, formState, reset, setValue } = form;
   const lines = useFieldArray({ control, name: 'lineItems' });
+  const { field: dateField } = useController({ control, name: 'date' });
+  const { field: dueDateField } = useController({ control, name: 'dueDate' });
   const watched = useWatch({ control });
   const next = useNextInvoiceNumber(watched.date ?? '');
   const totals = invoiceTotals(
@@ -150,19 +153,16 @@ export function InvoiceEditor() {
               <input className={inputClass} placeholder={next.data?.invoiceNumber} {...register('invoiceNumber')} />
             </Field>
             <Field label="Date" error={errors.date?.message}>
-              <input
-                type="date"
-                className={inputClass}
-                {...register('date', {
-                  onChange: (e: { target: { value: string } }) => {
-                    const d = e.target.value;
-                    if (d) setValue('dueDate', isoDate(new Date(`${d}T00:00:00`), DUE_DAYS));
-                  },
-                })}
+              <DatePicker
+                {...dateField}
+                onChange={(d) => {
+                  dateField.onChange(d);
+                  if (d) setValue('dueDate', isoDate(new Date(`${d}T00:00:00`), DUE_DAYS));
+                }}
               />
             </Field>
             <Field label="Due date" error={errors.dueDate?.message}>
-              <input type="date" className={inputClass} {...register('dueDate')} />
+              <DatePicker {...dueDateField} />
             </Field>
             <Field label="Customer name" error={errors.customerName?.message}>
               <input className={inputClass} autoComplete="organization" {...register('customerName')} />

@@ -1,5 +1,6 @@
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 
+import { Board, BoardColumn, CardList, DragHandle, useBoardCard, type CardRow, type Follow } from '@/components/ui/board';
 import { Button } from '@/components/ui/button';
 import { ScoreBadge } from '@/components/ui/score-badge';
 import { ShowMore } from '@/components/ui/show-more';
@@ -22,27 +23,90 @@ const priorityStyle = {
 
 const fullName = (c: Contact) => `${c.firstName} ${c.lastName}`;
 
-type ColumnProps = {
+/** A lead card's usual height (name, title, company, buttons), until measured. */
+const CARD_HEIGHT = 150;
+
+type CardProps = {
+  contact: Contact;
   stage: LeadStage;
   prev: LeadStage | undefined;
   next: LeadStage | undefined;
+  row: CardRow;
   bulk: boolean;
-  selected: Set<string>;
+  selected: boolean;
   onToggle: (id: string) => void;
   onOpen: (c: Contact) => void;
   onStep: (c: Contact, direction: Direction, to: LeadStage) => void;
   onConvert: (c: Contact) => void;
-  moving: boolean;
+  /** Which lead a move is on its way for (null when none): every move waits for it. */
+  movingId: string | null;
   converting: boolean;
 };
 
-/** One stage: its figures over every lead in it, its newest leads, "Show more" for the rest. */
-function LeadColumn({ stage, prev, next, bulk, selected, onToggle, onOpen, onStep, onConvert, moving, converting }: ColumnProps) {
+/** One lead: dragged by its handle, or moved by its buttons, one stage at a time. */
+function LeadCard({ contact: c, stage, prev, next, row, bulk, selected, onToggle, onOpen, onStep, onConvert, movingId, converting }: CardProps) {
+  const moving = movingId !== null;
+  const { item, handle, isDragging } = useBoardCard(c, stage.stage, row, moving);
+  const priority = leadPriority(c.score);
+  const name = fullName(c);
+  return (
+    <li
+      {...item}
+      aria-label={name}
+      aria-busy={movingId === c.id || undefined}
+      data-priority={priority ?? 'normal'}
+      className={`rounded-lg bg-white p-3 shadow-xs ${priority ? priorityStyle[priority] : ''} ${isDragging || movingId === c.id ? 'opacity-50' : ''}`}
+    >
+      <div className="flex items-start justify-between gap-2">
+        <div className="flex min-w-0 items-start gap-2">
+          <DragHandle label={`Drag ${name}`} handle={handle} />
+          {bulk ? (
+            <input type="checkbox" aria-label={`Select ${name}`} checked={selected} onChange={() => onToggle(c.id)} className="mt-1" />
+          ) : null}
+          <div className="min-w-0">
+            <RecordLink type="contact" id={c.id} className="text-sm font-semibold text-slate-900 hover:underline">
+              {name}
+            </RecordLink>
+            <p className="truncate text-xs text-slate-500">{c.title ?? 'No title'}</p>
+            <CompanyLine contact={c} className="text-xs" />
+          </div>
+        </div>
+        <ScoreBadge score={c.score} />
+      </div>
+      {priority === 'high' ? <p className="mt-1 text-xs font-medium text-rose-700">High priority</p> : null}
+      <div className="mt-2 flex flex-wrap gap-1">
+        <Button size="sm" variant="ghost" aria-label={`Quick view ${name}`} onClick={() => onOpen(c)}>
+          Quick view
+        </Button>
+        {prev ? (
+          <Button size="sm" variant="secondary" aria-label={`Move ${name} back to ${prev.title}`} disabled={moving} onClick={() => onStep(c, 'back', prev)}>
+            {/* Names begin or hold what the button shows (WCAG 2.5.3). */}
+            <span aria-hidden="true">←</span> {prev.title}
+          </Button>
+        ) : null}
+        {next ? (
+          <Button size="sm" variant="secondary" aria-label={`Move ${name} to ${next.title}`} disabled={moving} onClick={() => onStep(c, 'forward', next)}>
+            {next.title} <span aria-hidden="true">→</span>
+          </Button>
+        ) : (
+          <Button size="sm" aria-label={`Convert to Customer: ${name}`} disabled={converting} onClick={() => onConvert(c)}>
+            Convert to Customer
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+type ColumnProps = Omit<CardProps, 'contact' | 'row' | 'selected'> & { selected: Set<string> };
+
+/** One stage: its figures over every lead in it, the loaded leads in view, "Show more" for the rest. */
+function LeadColumn({ stage, selected, ...cardProps }: ColumnProps) {
   const pages = useLeadColumn(stage);
   const list = useRef<HTMLUListElement>(null);
   const shown = pages.items.length;
   return (
-    <section aria-label={stage.title} data-stage={stage.stage} className="min-w-0 rounded-xl bg-slate-100 p-3">
+    <BoardColumn id={stage.stage} title={stage.title}>
       <h2 className="font-semibold text-slate-900">{stage.title}</h2>
       <dl className="mt-1 grid grid-cols-3 gap-1 text-xs text-slate-600">
         <div>
@@ -59,85 +123,33 @@ function LeadColumn({ stage, prev, next, bulk, selected, onToggle, onOpen, onSte
         </div>
       </dl>
       {shown === 0 ? (
-        <p className="mt-3 rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-500">No leads in this stage</p>
+        <p className="mt-3 rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600">No leads in this stage</p>
       ) : (
-        // Each column scrolls on its own; focusable so the keyboard can scroll it too.
-        <ul
-          ref={list}
-          tabIndex={0}
-          aria-label={`Leads in ${stage.title}`}
-          className="mt-3 max-h-[70vh] space-y-2 overflow-y-auto rounded-lg p-0.5 focus-visible:outline-2 focus-visible:outline-indigo-600"
-        >
-          {pages.items.map((c) => {
-            const priority = leadPriority(c.score);
-            const name = fullName(c);
-            return (
-              <li
-                key={c.id}
-                aria-label={name}
-                data-priority={priority ?? 'normal'}
-                className={`rounded-lg bg-white p-3 shadow-xs ${priority ? priorityStyle[priority] : ''}`}
-              >
-                <div className="flex items-start justify-between gap-2">
-                  <div className="flex min-w-0 items-start gap-2">
-                    {bulk ? (
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${name}`}
-                        checked={selected.has(c.id)}
-                        onChange={() => onToggle(c.id)}
-                        className="mt-1"
-                      />
-                    ) : null}
-                    <div className="min-w-0">
-                      <RecordLink type="contact" id={c.id} className="text-sm font-semibold text-slate-900 hover:underline">
-                        {name}
-                      </RecordLink>
-                      <p className="truncate text-xs text-slate-500">{c.title ?? 'No title'}</p>
-                      <CompanyLine contact={c} className="text-xs" />
-                    </div>
-                  </div>
-                  <ScoreBadge score={c.score} />
-                </div>
-                {priority === 'high' ? <p className="mt-1 text-xs font-medium text-rose-700">High priority</p> : null}
-                <div className="mt-2 flex flex-wrap gap-1">
-                  <Button size="sm" variant="ghost" aria-label={`Quick view ${name}`} onClick={() => onOpen(c)}>
-                    Quick view
-                  </Button>
-                  {prev ? (
-                    <Button size="sm" variant="secondary" aria-label={`Move ${name} back to ${prev.title}`} disabled={moving} onClick={() => onStep(c, 'back', prev)}>
-                      {/* Names begin or hold what the button shows (WCAG 2.5.3). */}
-                      <span aria-hidden="true">←</span> {prev.title}
-                    </Button>
-                  ) : null}
-                  {next ? (
-                    <Button size="sm" variant="secondary" aria-label={`Move ${name} to ${next.title}`} disabled={moving} onClick={() => onStep(c, 'forward', next)}>
-                      {next.title} <span aria-hidden="true">→</span>
-                    </Button>
-                  ) : (
-                    <Button size="sm" aria-label={`Convert to Customer: ${name}`} disabled={converting} onClick={() => onConvert(c)}>
-                      Convert to Customer
-                    </Button>
-                  )}
-                </div>
-              </li>
-            );
-          })}
-        </ul>
+        <CardList
+          items={pages.items}
+          total={stage.count}
+          label={`Leads in ${stage.title}`}
+          list={list}
+          estimate={CARD_HEIGHT}
+          renderCard={(c, row) => (
+            <LeadCard key={c.id} contact={c} stage={stage} row={row} selected={selected.has(c.id)} {...cardProps} />
+          )}
+        />
       )}
       {stage.count > shown ? (
-        <p className="mt-2 text-xs text-slate-500">
+        <p className="mt-2 text-xs text-slate-600">
           Showing {shown} of {stage.count}
         </p>
       ) : null}
       <ShowMore label={stage.title} pages={pages} focusAfterLast={list} />
-    </section>
+    </BoardColumn>
   );
 }
 
 /**
- * The lead pipeline's columns: each lead moves back or forward a stage, the last stage converts it
- * to a customer, and its name opens its details. In bulk mode each card has a checkbox.
+ * The lead pipeline's columns: each lead moves back or forward a stage (its buttons, or dragged by
+ * its handle with the pointer or the keyboard), the last stage converts it to a customer, and its
+ * name opens its details. In bulk mode each card has a checkbox.
  */
 export function LeadBoard({ bulk, selected, onToggle }: { bulk: boolean; selected: Set<string>; onToggle: (id: string) => void }) {
   const board = useLeadBoard();
@@ -156,13 +168,19 @@ export function LeadBoard({ bulk, selected, onToggle }: { bulk: boolean; selecte
 
   const stages = board.data ?? [];
   const titleOf = (stage: string) => stages.find((s) => s.stage === stage)?.title ?? stage;
+  const indexOf = (stage: string) => stages.findIndex((s) => s.stage === stage);
+  // Focus follows a moved lead to its new column once the board has it there.
+  const [follow, setFollow] = useState<Follow | null>(null);
+  const followed = useCallback(() => setFollow(null), []);
 
   const step = (c: Contact, direction: Direction, to: LeadStage) =>
     move.mutate(
       { id: c.id, direction },
       {
-        onSuccess: () =>
-          toast({ title: 'Lead Moved', description: `${fullName(c)} moved to ${to.title}.`, variant: 'success' }),
+        onSuccess: () => {
+          toast({ title: 'Lead Moved', description: `${fullName(c)} moved to ${to.title}.`, variant: 'success' });
+          setFollow({ id: c.id, to: to.stage });
+        },
       },
     );
 
@@ -173,7 +191,21 @@ export function LeadBoard({ bulk, selected, onToggle }: { bulk: boolean; selecte
       ) : board.isError ? (
         <ErrorState title="Failed to load the lead pipeline" error={board.error} onRetry={() => void board.refetch()} />
       ) : (
-        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+        <Board<Contact>
+          columns={stages.map((s) => ({ id: s.stage, title: s.title }))}
+          name={fullName}
+          // The stage before and after, as the card's ← and → buttons.
+          targets={(_, from) => [stages[indexOf(from) - 1]?.stage, stages[indexOf(from) + 1]?.stage].filter((s) => s !== undefined)}
+          refusal="A lead moves one stage at a time."
+          instructions="Drag a lead by its handle to the stage before or after. With the keyboard: focus the handle, press Space, choose the stage with ← or →, and press Space to drop it (Escape cancels)."
+          onMove={(c, from, to) => {
+            const target = stages[indexOf(to)];
+            if (target) step(c, indexOf(to) > indexOf(from) ? 'forward' : 'back', target);
+          }}
+          follow={follow}
+          onFollowed={followed}
+          className="auto-cols-[minmax(14rem,1fr)]"
+        >
           {stages.map((stage, index) => (
             <LeadColumn
               key={stage.stage}
@@ -186,11 +218,11 @@ export function LeadBoard({ bulk, selected, onToggle }: { bulk: boolean; selecte
               onOpen={setDetail}
               onStep={step}
               onConvert={(c) => convert.mutate(c.id)}
-              moving={move.isPending}
+              movingId={move.isPending ? move.variables.id : null}
               converting={convert.isPending}
             />
           ))}
-        </div>
+        </Board>
       )}
       {detail ? (
         <ContactDetailDialog

@@ -1,9 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useController, useForm } from 'react-hook-form';
 import { z } from 'zod';
 
 import { Button } from '@/components/ui/button';
+import { DateTimePicker } from '@/components/ui/date-picker';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
@@ -14,7 +15,7 @@ import { MEETING_TYPES, useCreateMeeting, type MeetingInput } from '../api/creat
 
 export const meetingSchema = z.object({
   title: z.string().trim().min(1, 'Title is required'),
-  /** A datetime-local value (local time, no zone). */
+  /** A datetime-local value (local time, no zone), as the date-time picker gives it. */
   scheduledDate: z
     .string()
     .min(1, 'Date and time are required')
@@ -56,6 +57,7 @@ export function MeetingFormDialog({ onClose }: { onClose: () => void }) {
   const {
     register,
     handleSubmit,
+    control,
     formState: { errors },
   } = useForm<FormValues, unknown, Parsed>({
     resolver: zodResolver(meetingSchema),
@@ -71,6 +73,7 @@ export function MeetingFormDialog({ onClose }: { onClose: () => void }) {
       description: '',
     },
   });
+  const { field: scheduledField } = useController({ control, name: 'scheduledDate' });
   const create = useCreateMeeting({
     onSuccess: (m) => {
       toast({ title: 'Meeting Scheduled', description: `"${m.title}" was added to your meetings.`, variant: 'success' });
@@ -92,7 +95,7 @@ export function MeetingFormDialog({ onClose }: { onClose: () => void }) {
             <input className={inputClass} aria-required="true" {...register('title')} />
           </Field>
           <Field label="Date and time" error={errors.scheduledDate?.message}>
-            <input type="datetime-local" className={inputClass} aria-required="true" {...register('scheduledDate')} />
+            <DateTimePicker aria-required {...scheduledField} />
           </Field>
           <Field label="Duration (minutes)" error={errors.duration?.message}>
             <input type="number" min={1} max={1440} step={1} className={inputClass} {...register('duration')} />

@@ -4,7 +4,8 @@ import { Button } from '@/components/ui/button';
 
 /**
  * The bar over a list with a selection: how many are selected and what can be done with them
- * (add to a sequence, start a bulk campaign, and what the screen adds).
+ * (add to a sequence, start a bulk campaign, and what the screen adds; a screen without
+ * outreach, like companies, leaves the first two out).
  */
 export function SelectionBar({
   count,
@@ -15,7 +16,7 @@ export function SelectionBar({
 }: {
   /** Selected contacts (or companies), as the user reads it: "12 contacts". */
   count: string;
-  onAddToSequence: () => void;
+  onAddToSequence?: () => void;
   onNewCampaign?: () => void;
   onClear: () => void;
   children?: ReactNode;
@@ -23,9 +24,11 @@ export function SelectionBar({
   return (
     <div role="toolbar" aria-label="Selection actions" className="flex flex-wrap items-center gap-2 rounded-lg bg-indigo-50 p-3">
       <p className="mr-2 text-sm font-medium text-indigo-900">{count} selected</p>
-      <Button size="sm" onClick={onAddToSequence}>
-        Add to sequence
-      </Button>
+      {onAddToSequence ? (
+        <Button size="sm" onClick={onAddToSequence}>
+          Add to sequence
+        </Button>
+      ) : null}
       {onNewCampaign ? (
         <Button size="sm" variant="secondary" onClick={onNewCampaign}>
           New bulk campaign

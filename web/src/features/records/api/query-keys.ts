@@ -7,7 +7,8 @@ import type { RecordType } from '@/config/paths';
 export const recordsKeys = {
   all: ['records'] as const,
   record: (type: RecordType, id: string) => [...recordsKeys.all, type, id] as const,
-  timeline: (type: RecordType, id: string) => [...recordsKeys.record(type, id), 'timeline'] as const,
+  timeline: (type: RecordType, id: string, show: TimelineShow) => [...recordsKeys.record(type, id), 'timeline', show] as const,
+  notes: (type: RecordType, id: string) => [...recordsKeys.record(type, id), 'notes'] as const,
   related: (type: RecordType, id: string) => [...recordsKeys.record(type, id), 'related'] as const,
   tasks: (type: RecordType, id: string, status: TaskStatusFilter) => [...recordsKeys.record(type, id), 'tasks', status] as const,
   /** The signed-in user's open tasks across records (the dashboard). */
@@ -15,3 +16,5 @@ export const recordsKeys = {
 };
 
 export type TaskStatusFilter = 'open' | 'done' | 'all';
+/** What the timeline shows: everything, or one kind of item (docs/records.md). */
+export type TimelineShow = 'all' | 'emails' | 'calls' | 'meetings' | 'notes' | 'tasks';

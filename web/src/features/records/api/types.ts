@@ -41,6 +41,8 @@ export type TimelineItem = {
   actor: string | null;
   /** The related record the item came through (a company's timeline holds its contacts' items). */
   about: RecordRef | null;
+  /** RFC 3339; a meeting's time, shown in the reader's zone. */
+  scheduledFor?: string;
 };
 
 export type TimelinePage = { items: TimelineItem[]; nextCursor: string | null };

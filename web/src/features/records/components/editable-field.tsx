@@ -2,10 +2,12 @@ import { Pencil } from 'lucide-react';
 import { useId, useState, type SubmitEvent, type KeyboardEvent, type ReactNode } from 'react';
 
 import { Button } from '@/components/ui/button';
-import { inputClass } from '@/components/ui/field';
+import { DatePicker } from '@/components/ui/date-picker';
+import { inputClass, labelIdFor } from '@/components/ui/field';
 
 type Input =
-  | { kind: 'text' | 'email' | 'tel' | 'url' | 'date'; maxLength?: number }
+  | { kind: 'text' | 'email' | 'tel' | 'url'; maxLength?: number }
+  | { kind: 'date' }
   | { kind: 'number'; min?: number; max?: number; step?: number }
   | { kind: 'select'; options: readonly (readonly [string, string])[] };
 
@@ -81,7 +83,6 @@ export function EditableField({ label, value, display, input, onSave, error, onE
     disabled: saving,
     'aria-invalid': error ? true : undefined,
     'aria-describedby': error ? `${id}-error` : undefined,
-    className: inputClass,
     onKeyDown: (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.preventDefault();
@@ -95,20 +96,23 @@ export function EditableField({ label, value, display, input, onSave, error, onE
       <dt className="sr-only">{label}</dt>
       <dd>
         <form aria-label={`Edit ${label}`} onSubmit={(e) => void submit(e)} className="space-y-2">
-          <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+          <label id={labelIdFor(id)} htmlFor={id} className="block text-sm font-medium text-slate-700">
             {label}
           </label>
           {input.kind === 'select' ? (
-            <select {...common} onChange={(e) => setDraft(e.target.value)}>
+            <select {...common} className={inputClass} onChange={(e) => setDraft(e.target.value)}>
               {input.options.map(([v, text]) => (
                 <option key={v} value={v}>
                   {text}
                 </option>
               ))}
             </select>
+          ) : input.kind === 'date' ? (
+            <DatePicker {...common} onChange={setDraft} />
           ) : (
             <input
               {...common}
+              className={inputClass}
               type={input.kind}
               {...(input.kind === 'number' ? { min: input.min, max: input.max, step: input.step ?? 1 } : {})}
               {...(input.kind !== 'number' && input.maxLength ? { maxLength: input.maxLength } : {})}

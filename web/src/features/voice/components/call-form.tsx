@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useController, useForm } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
+import { DateTimePicker } from '@/components/ui/date-picker';
 import { Field, inputClass } from '@/components/ui/field';
 import { getCompaniesQueryOptions } from '@/features/companies/api/get-companies';
 import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
@@ -36,15 +37,16 @@ export function contactLabel(c: Contact, companyName: string | undefined): strin
   return `${name}${companyName ? ` — ${companyName}` : ''} · ${c.phone ?? 'no phone'}`;
 }
 
-/** Contact, agent and purpose; a follow-up adds its time (datetime-local, sent as RFC 3339). */
+/** Contact, agent and purpose; a follow-up adds its time (a datetime-local value, sent as RFC 3339). */
 export function CallForm({ mode, agents, pending, onCall, onFollowup }: CallFormProps) {
   const contacts = useQuery(getContactsQueryOptions(ALL));
   const companies = useQuery(getCompaniesQueryOptions(ALL));
   const companyName = new Map((companies.data?.items ?? []).map((c) => [c.id, c.name]));
   const followup = mode === 'followup';
-  const { register, handleSubmit, formState, setError } = useForm<FormValues>({
+  const { register, handleSubmit, formState, setError, control } = useForm<FormValues>({
     defaultValues: { contactId: '', agentId: '', purpose: '', scheduledFor: '' },
   });
+  const { field: scheduledField } = useController({ control, name: 'scheduledFor' });
 
   const submit = handleSubmit((v) => {
     const input = { contactId: v.contactId, agentId: v.agentId, purpose: v.purpose.trim() };
@@ -92,7 +94,7 @@ export function CallForm({ mode, agents, pending, onCall, onFollowup }: CallForm
       </Field>
       {followup ? (
         <Field label="Call back at" error={formState.errors.scheduledFor?.message}>
-          <input type="datetime-local" className={inputClass} {...register('scheduledFor')} />
+          <DateTimePicker {...scheduledField} />
         </Field>
       ) : null}
       <Button type="submit" disabled={pending}>

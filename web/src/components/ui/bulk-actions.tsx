@@ -1,0 +1,85 @@
+import { useState } from 'react';
+
+import { errorMessage } from '@/lib/api-client';
+
+import { Button } from './button';
+import { ConfirmDialog } from './confirm-dialog';
+
+/** "Set status" for a selection: pick one of `statuses`, then Apply. */
+export function BulkStatus({
+  statuses,
+  pending,
+  onApply,
+}: {
+  statuses: readonly string[];
+  pending: boolean;
+  onApply: (status: string) => void;
+}) {
+  const [status, setStatus] = useState('');
+  return (
+    <>
+      <label className="flex items-center gap-1 text-sm text-indigo-900">
+        <span>Set status</span>
+        <select
+          className="rounded-md border-0 bg-white py-1 pr-7 pl-2 text-sm text-slate-900 ring-1 ring-slate-300 focus-visible:outline-2 focus-visible:outline-indigo-600"
+          value={status}
+          onChange={(e) => setStatus(e.target.value)}
+        >
+          <option value="">Choose…</option>
+          {statuses.map((s) => (
+            <option key={s} value={s}>
+              {s.replaceAll('_', ' ')}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Button size="sm" disabled={!status || pending} onClick={() => onApply(status)}>
+        {pending ? 'Applying…' : 'Apply'}
+      </Button>
+    </>
+  );
+}
+
+/**
+ * "Delete" for a selection, asked first in a dialog naming how many (`what`: "3 contacts");
+ * `onDelete` settles when the server has answered, and its failure is shown in the dialog.
+ */
+export function BulkDelete({ what, consequence, onDelete }: { what: string; consequence: string; onDelete: () => Promise<unknown> }) {
+  const [open, setOpen] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const confirm = async () => {
+    setPending(true);
+    setError(undefined);
+    try {
+      await onDelete();
+      setOpen(false);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <>
+      <Button size="sm" variant="danger" onClick={() => setOpen(true)}>
+        Delete
+      </Button>
+      {open ? (
+        <ConfirmDialog
+          title={`Delete ${what}?`}
+          description={`${consequence} This cannot be undone.`}
+          confirmLabel={`Delete ${what}`}
+          danger
+          pending={pending}
+          error={error}
+          onConfirm={() => void confirm()}
+          onCancel={() => {
+            setOpen(false);
+            setError(undefined);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { companiesKeys } from '@/features/companies/api/query-keys';
+import type { Selection } from '@/features/outreach/api/types';
+import { recordsKeys } from '@/features/records/api/query-keys';
+import { api } from '@/lib/api-client';
+
+import { CONTACTS_URL } from './get-contacts';
+import { contactsKeys } from './query-keys';
+
+/** Contacts picked by hand, or every contact the list's filters match (resolved by the server, up to 10,000). */
+export type ContactSelection = Pick<Selection, 'contactIds' | 'contactFilter'>;
+
+/** `message`: "3 contacts set to qualified (1 already qualified)". */
+export type BulkStatusAnswer = { updated: number; message: string };
+/** `message`: "Deleted 3 contacts". */
+export type BulkDeleteAnswer = { deleted: number; message: string };
+
+/** Sets the selection's status in one transaction (an unknown id changes nothing). */
+export const bulkContactStatus = ({ selection, status }: { selection: ContactSelection; status: string }) =>
+  api.post<BulkStatusAnswer>(`${CONTACTS_URL}/bulk-status`, { status, ...selection });
+
+/** Deletes the selection in one transaction, with its notes, tasks, enrollments and calls. */
+export const bulkDeleteContacts = (selection: ContactSelection) => api.post<BulkDeleteAnswer>(`${CONTACTS_URL}/bulk-delete`, selection);
+
+type Options<T> = { onSuccess?: (answer: T) => void; onError?: (e: Error) => void };
+
+export const useBulkContactStatus = (options: Options<BulkStatusAnswer>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: bulkContactStatus,
+    onSuccess: async (answer) => {
+      // Each change is on the contact's timeline too.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: contactsKeys.all }),
+        queryClient.invalidateQueries({ queryKey: recordsKeys.all }),
+      ]);
+      options.onSuccess?.(answer);
+    },
+    onError: options.onError,
+  });
+};
+
+export const useBulkDeleteContacts = (options: Options<BulkDeleteAnswer>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: bulkDeleteContacts,
+    onSuccess: async (answer) => {
+      // Companies count their contacts; record pages list them.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: contactsKeys.all }),
+        queryClient.invalidateQueries({ queryKey: companiesKeys.all }),
+        queryClient.invalidateQueries({ queryKey: recordsKeys.all }),
+      ]);
+      options.onSuccess?.(answer);
+    },
+    onError: options.onError,
+  });
+};
