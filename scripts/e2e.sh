@@ -66,4 +66,5 @@ run() {
 
 run sqlite e2e/*.e2e.mjs
 run postgres e2e/journeys.e2e.mjs e2e/tables.e2e.mjs e2e/boards.e2e.mjs
+run postgres e2e/merge.e2e.mjs
 WITH_DEMO=1 run sqlite e2e/screens.a11y.mjs

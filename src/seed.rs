@@ -124,8 +124,8 @@ mod crm {
         revenue: i64,
         employees: i32,
         founded: i32,
-        score: i32,
-        prospect_score: i32,
+        /// On the pipeline's prospect list (its prospect score is then its score).
+        prospect: bool,
         website: String,
         phone: String,
         address: String,
@@ -151,7 +151,6 @@ mod crm {
         title: String,
         department: String,
         status: String,
-        score: i32,
         source: String,
         tags: Value,
         is_verified: bool,
@@ -210,6 +209,7 @@ mod crm {
         let demo: Demo = serde_json::from_str(json).context("seeds/demo/crm.json")?;
         let id = || ulid::Ulid::new().to_string();
         let mut company_ids = HashMap::new();
+        let prospects: Vec<bool> = demo.companies.iter().map(|c| c.prospect).collect();
         let companies: Vec<CompanySeed> = demo
             .companies
             .into_iter()
@@ -225,8 +225,9 @@ mod crm {
                     revenue: Some(c.revenue),
                     employees: Some(c.employees),
                     founded: Some(c.founded),
-                    score: c.score,
-                    prospect_score: c.prospect_score,
+                    // The scorer sets both once the rows are in (below).
+                    score: 0,
+                    prospect_score: 0,
                     website: Some(c.website),
                     phone: Some(c.phone),
                     address: Some(c.address),
@@ -258,7 +259,7 @@ mod crm {
                     title: Some(c.title),
                     department: Some(c.department),
                     status: c.status,
-                    score: c.score,
+                    score: 0,
                     source: Some(c.source),
                     tags: c.tags,
                     is_verified: c.is_verified,
@@ -306,6 +307,26 @@ mod crm {
         db.seed_contacts(&contacts).await?;
         db.seed_deals(&deals).await?;
         db.seed_meetings(&meetings).await?;
+        // Scores come from the scorer, as its jobs set them (docs/providers.md), never from the file:
+        // each company with its contacts, from their records, statuses and verified emails.
+        for (c, prospect) in companies.iter().zip(prospects) {
+            db.company_rescore(&c.id, now).await?;
+            if !prospect {
+                db.company_prospect_clear(&c.id).await?;
+            }
+        }
+        for c in contacts.iter().filter(|c| c.company_id.is_none()) {
+            if let Some(s) = db.contact_score_now(&c.id).await? {
+                let factors = serde_json::json!(s.factors);
+                db.contact_score_set(&jobs::db::ScoreSet {
+                    id: &c.id,
+                    score: s.score,
+                    factors: &factors,
+                    now,
+                })
+                .await?;
+            }
+        }
         db.compact_after_load().await?;
         tracing::info!(
             companies = companies.len(),

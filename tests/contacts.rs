@@ -12,6 +12,9 @@ use reqwest::Client;
 use serde_json::{Value, json};
 
 const T: Duration = Duration::from_secs(20);
+/// The 3,700-row import below: ~16 s on Postgres on a 2-core machine before migration 0037, ~24 s
+/// since (its stored duplicate keys on contacts; issue 25 note), ~3 s on SQLite.
+const IMPORT_T: Duration = Duration::from_secs(45);
 const REQUIRED: &str =
     "Required Fields Missing: Please fill in first name, last name, and email address.";
 
@@ -1411,7 +1414,7 @@ async fn import_batches_and_rejection_cap(db: TestDb) {
     assert_eq!(res.status(), 202);
     let v: Value = res.json().await.unwrap();
     let done = app
-        .wait_status(&u, v["jobId"].as_str().unwrap(), "succeeded", T)
+        .wait_status(&u, v["jobId"].as_str().unwrap(), "succeeded", IMPORT_T)
         .await;
     let r = &done["result"];
     assert_eq!(

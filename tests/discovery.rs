@@ -11,7 +11,7 @@ use common::*;
 use futures::future::BoxFuture;
 use jobs::providers::Providers;
 use jobs::providers::discovery::{
-    Batch, DiscoveryProvider, DiscoveryQuery, FoundCompany, FoundContact, ProviderError,
+    Batch, DiscoveryProvider, DiscoveryQuery, FoundCompany, FoundContact, ProviderError, Source,
 };
 use serde_json::{Value, json};
 
@@ -127,6 +127,22 @@ async fn catalog_scan_stores_and_rescans_without_duplicates(db: TestDb) {
         scalar(&app.db, "SELECT COUNT(*) FROM companies WHERE state <> 'TX' OR discovery_source <> 'region_search' OR discovery_region <> 'texas'").await,
         0
     );
+    // Nothing configured: the catalog ran, labelled as demo data, and each company records it.
+    let sources = result["sources"].as_array().unwrap();
+    assert_eq!(sources.len(), 1, "{result}");
+    assert_eq!(sources[0]["source"], "catalog");
+    assert_eq!(sources[0]["label"], "Demo data");
+    assert_eq!(sources[0]["found"], companies.len());
+    assert!(companies.iter().all(|c| c["sources"] == json!(["catalog"])));
+    assert_eq!(
+        scalar(&app.db, "SELECT COUNT(*) FROM company_sources WHERE source = 'catalog' AND NOT verified AND first_seen_at = last_seen_at").await,
+        n_companies
+    );
+    // The shipped Census file has no figures yet: the insight says so rather than show any.
+    assert_eq!(
+        result["territoryInsights"]["marketSize"]["available"],
+        false
+    );
     // Enhanced flags asked for competitor analysis and market intelligence, not lead qualification.
     assert_eq!(scalar(&app.db, "SELECT COUNT(*) FROM companies WHERE competitor_alignment IS NULL OR competitive_analysis IS NULL OR growth_rate IS NULL").await, 0);
     assert_eq!(
@@ -158,6 +174,19 @@ async fn catalog_scan_stores_and_rescans_without_duplicates(db: TestDb) {
     assert_eq!(
         scalar(&app.db, "SELECT COUNT(*) FROM contacts").await,
         n_contacts
+    );
+    assert_eq!(
+        scalar(&app.db, "SELECT COUNT(*) FROM company_sources").await,
+        n_companies,
+        "a re-scan moves last_seen_at, it adds no source row"
+    );
+    assert_eq!(
+        scalar(
+            &app.db,
+            "SELECT COUNT(*) FROM company_sources WHERE last_seen_at > first_seen_at"
+        )
+        .await,
+        n_companies
     );
     app.stop().await;
 }
@@ -192,12 +221,14 @@ fn slow_company(i: usize) -> FoundCompany {
             phone: None,
             linkedin_url: None,
         }],
+        external_id: None,
+        opening_hours: None,
     }
 }
 
 impl DiscoveryProvider for SlowProvider {
-    fn name(&self) -> &'static str {
-        "slow"
+    fn source(&self) -> Source {
+        Source::Llm
     }
     fn search<'a>(
         &'a self,

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 const T: Duration = Duration::from_secs(15);
 
-/// Answers MX lookups for one domain; is "offline" for every other.
+/// Answers MX lookups for one domain; is "offline" for every other name and every TXT lookup.
 struct FakeMx;
 
 impl MailResolver for FakeMx {
@@ -26,6 +26,10 @@ impl MailResolver for FakeMx {
                 _ => Err("DNS unreachable".into()),
             }
         })
+    }
+
+    fn txt<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Vec<String>, String>> {
+        Box::pin(async { Err("DNS unreachable".into()) })
     }
 }
 

@@ -267,6 +267,200 @@ async fn totals_defaults_list_and_filters(tdb: TestDb) {
     app.stop().await;
 }
 
+/// The Invoice History table's reads: every sort key in both directions, pages that join up into
+/// the whole sorted list (ties broken on id, nothing repeated or skipped), the filter's total on
+/// every page, and clear refusals for an unknown key, direction or page size.
+async fn list_pages_sorts_and_totals(tdb: TestDb) {
+    let app = TestApp::idle(&tdb).await;
+    let c = app.user().await;
+    // (number, customer, date, unit price): amounts tie twice, dates tie once.
+    let rows = [
+        ("INV-2026-0010", "delta Baths", "2026-03-01", "50.00"),
+        ("INV-2026-0002", "Alpha Remodel", "2026-01-15", "20.00"),
+        ("INV-2026-0009", "Charlie Access", "2026-02-01", "50.00"),
+        ("INV-2026-0001", "bravo Home", "2026-01-15", "75.50"),
+        ("INV-2026-0011", "Echo Tubs", "2026-04-20", "5.00"),
+        ("INV-2026-0003", "Foxtrot Bath", "2026-02-10", "20.00"),
+        ("INV-2026-0004", "Golf Mobility", "2026-05-05", "300.00"),
+    ];
+    for (number, customer, date, price) in rows {
+        let body = json!({
+            "invoiceNumber": number,
+            "customerName": customer,
+            "customerEmail": "billing@example.com",
+            "taxRate": 0,
+            "date": date,
+            "lineItems": [{ "description": "Grab bar", "quantity": 1, "unitPrice": price }],
+        });
+        create(&app, &c, &body).await;
+    }
+    let first = create(
+        &app,
+        &c,
+        &json!({
+            "invoiceNumber": "INV-2026-0012",
+            "customerName": "Hotel Homes",
+            "taxRate": 0,
+            "date": "2026-06-01",
+            "lineItems": [{ "description": "Rail", "quantity": 2, "unitPrice": "10.00" }],
+        }),
+    )
+    .await;
+    let id = first["id"].as_str().unwrap().to_string();
+    let (status, v) = send(
+        c.patch(app.url(&format!("/api/invoices/{id}")))
+            .json(&json!({ "status": "paid" })),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+
+    let page = |q: String| {
+        let c = c.clone();
+        let url = app.url(&format!("/api/invoices?{q}"));
+        async move {
+            let res = c.get(url).send().await.unwrap();
+            let status = res.status().as_u16();
+            let total = res
+                .headers()
+                .get("x-total-count")
+                .map(|h| h.to_str().unwrap().to_string());
+            let v: Value = res.json().await.unwrap();
+            (status, total, v)
+        }
+    };
+    let numbers = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["invoiceNumber"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let sorted = |key: &str, dir: &str| {
+        let q = format!("sort={key}&dir={dir}");
+        let page = &page;
+        async move {
+            let (status, total, v) = page(q).await;
+            assert_eq!((status, total.as_deref()), (200, Some("8")), "{v}");
+            numbers(&v)
+        }
+    };
+
+    // Series order, not text order alone: 0002 < 0010.
+    assert_eq!(
+        sorted("number", "asc").await,
+        [
+            "INV-2026-0001",
+            "INV-2026-0002",
+            "INV-2026-0003",
+            "INV-2026-0004",
+            "INV-2026-0009",
+            "INV-2026-0010",
+            "INV-2026-0011",
+            "INV-2026-0012"
+        ]
+    );
+    // Customer ignores case.
+    assert_eq!(
+        sorted("customer", "asc").await,
+        [
+            "INV-2026-0002",
+            "INV-2026-0001",
+            "INV-2026-0009",
+            "INV-2026-0010",
+            "INV-2026-0011",
+            "INV-2026-0003",
+            "INV-2026-0004",
+            "INV-2026-0012"
+        ]
+    );
+    let by_amount = sorted("amount", "desc").await;
+    assert_eq!(by_amount[0], "INV-2026-0004", "300.00 first");
+    assert_eq!(by_amount[1], "INV-2026-0001", "75.50 next");
+    assert_eq!(by_amount.last().unwrap(), "INV-2026-0011", "5.00 last");
+    // Without `dir` the key's default applies: amount runs descending.
+    let (_, _, v) = page("sort=amount".into()).await;
+    assert_eq!(numbers(&v), by_amount);
+    let mut reversed = by_amount.clone();
+    reversed.reverse();
+    assert_eq!(
+        sorted("amount", "asc").await,
+        reversed,
+        "ties on amount break on id both ways, so asc is desc reversed"
+    );
+    let by_date = sorted("date", "asc").await;
+    assert!(
+        by_date[..2].contains(&"INV-2026-0001".to_string())
+            && by_date[..2].contains(&"INV-2026-0002".to_string()),
+        "the two January invoices first: {by_date:?}"
+    );
+    assert_eq!(by_date.last().unwrap(), "INV-2026-0012");
+    assert_eq!(sorted("dueDate", "desc").await[0], "INV-2026-0012");
+    assert_eq!(
+        sorted("status", "desc").await[0],
+        "INV-2026-0012",
+        "paid after draft"
+    );
+    assert_eq!(sorted("created", "asc").await[0], "INV-2026-0010");
+    // No sort: newest first, as existing callers read it; the shape is unchanged.
+    let (_, total, v) = page(String::new()).await;
+    assert_eq!(total.as_deref(), Some("8"));
+    assert_eq!(numbers(&v)[0], "INV-2026-0012");
+    assert_eq!(v[0]["lineItems"][0]["quantity"], 2);
+    assert_eq!(v[0]["totals"]["totalAmount"], 20.0);
+
+    // Pages of 3 join up into the whole sorted list; every page carries the filter's total.
+    for (key, dir) in [
+        ("amount", "desc"),
+        ("customer", "asc"),
+        ("date", "desc"),
+        ("status", "asc"),
+    ] {
+        let whole = sorted(key, dir).await;
+        let mut joined = Vec::new();
+        for offset in [0, 3, 6] {
+            let (status, total, v) =
+                page(format!("sort={key}&dir={dir}&limit=3&offset={offset}")).await;
+            assert_eq!((status, total.as_deref()), (200, Some("8")));
+            joined.extend(numbers(&v));
+        }
+        assert_eq!(joined, whole, "{key} {dir}");
+    }
+    let (_, _, v) = page("sort=amount&limit=3&offset=8".into()).await;
+    assert!(numbers(&v).is_empty(), "past the end is an empty page");
+    // With a filter the total is the filter's.
+    let (status, total, v) = page("status=draft&sort=amount&dir=asc&limit=2".into()).await;
+    assert_eq!((status, total.as_deref()), (200, Some("7")));
+    let cheapest = numbers(&v);
+    assert_eq!(cheapest.len(), 2);
+    assert_eq!(cheapest[0], "INV-2026-0011", "5.00 first");
+    assert!(
+        ["INV-2026-0002", "INV-2026-0003"].contains(&cheapest[1].as_str()),
+        "then a draft at 20.00: {cheapest:?}"
+    );
+    let (_, total, v) = page("search=bath&sort=customer".into()).await;
+    assert_eq!(total.as_deref(), Some("2"));
+    assert_eq!(numbers(&v), ["INV-2026-0010", "INV-2026-0003"]);
+
+    // Refusals: 422 naming the field, 400 for a page out of range; never a 500.
+    let (status, _, v) = page("sort=total_cents".into()).await;
+    assert_eq!(status, 422, "{v}");
+    assert!(
+        v["errors"]["sort"].as_str().unwrap().contains("number"),
+        "{v}"
+    );
+    let (status, _, v) = page("sort=amount&dir=sideways".into()).await;
+    assert_eq!(status, 422, "{v}");
+    assert!(v["errors"]["dir"].is_string(), "{v}");
+    let (status, _, v) = page("sort=amount;DROP TABLE invoices".into()).await;
+    assert_eq!(status, 422, "{v}");
+    for q in ["limit=0", "limit=1001", "offset=-1"] {
+        let (status, _, v) = page(q.into()).await;
+        assert_eq!(status, 400, "{q}: {v}");
+    }
+    assert_eq!(invoice_count(&app).await, 8);
+    app.stop().await;
+}
+
 /// Numbers left blank run in series per year of the invoice date, skipping typed ones, and saves
 /// at the same moment never share one.
 async fn blank_numbers_run_in_series(tdb: TestDb) {
@@ -868,6 +1062,7 @@ async fn catalog_upload_refuses_hostile_files(tdb: TestDb) {
 both_backends!(
     invoice_form_messages_and_nothing_written,
     totals_defaults_list_and_filters,
+    list_pages_sorts_and_totals,
     blank_numbers_run_in_series,
     status_changes_and_paid_is_final,
     pdf_download_named_by_number,

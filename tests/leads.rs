@@ -115,10 +115,11 @@ async fn lead_creates_company_contact_and_scores_them(db: TestDb) {
         .await;
     let contact_score = done["result"]["contact"]["score"].as_i64().unwrap();
     let company_score = done["result"]["company"]["score"].as_i64().unwrap();
-    // Rules: company 28 revenue + 20 territory + 25 type (the phone is the contact's); contact 0 seniority (no title) +
-    // 20 revenue + 15 territory + 15 type + 10 reachability.
-    assert_eq!(company_score, 28 + 20 + 25);
-    assert_eq!(contact_score, 20 + 15 + 15 + 10);
+    // Rules (docs/providers.md, "Scoring"): company 26 revenue + 20 type + 10 state + 4 for its contact's
+    // unverified email + 12 engagement (a form lead is an interested company); contact 0 seniority (no
+    // title) + 17 revenue + 15 type + 5 state + 6 unverified email.
+    assert_eq!(company_score, 26 + 20 + 10 + 4 + 12);
+    assert_eq!(contact_score, 17 + 15 + 5 + 6);
     let factors = done["result"]["contact"]["factors"].as_array().unwrap();
     assert!(
         factors

@@ -1,6 +1,7 @@
 //! The OpenAI-compatible discovery provider against a wiremock server: success, 429 with Retry-After,
-//! 5xx, timeouts, malformed and truncated answers; and a scan whose provider answers garbage writes
-//! nothing.
+//! 5xx, timeouts, malformed and truncated answers; answers kept only when their website answers
+//! (and never checked against a private address unless allowed); and a scan whose provider answers
+//! garbage writes nothing.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -10,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use jobs::providers::Providers;
+use jobs::providers::discovery::openai::SiteCheck;
 use jobs::providers::discovery::{
     DiscoveryProvider, DiscoveryQuery, OpenAiDiscovery, ProviderError,
 };
@@ -34,6 +36,19 @@ fn provider(server: &MockServer) -> OpenAiDiscovery {
         "test-model",
         policy(),
     )
+    // The websites in these answers are the mock server's, on loopback.
+    .with_site_check(SiteCheck {
+        timeout: Duration::from_millis(500),
+        allow_private: true,
+    })
+}
+
+/// The mock server answers a website check.
+async fn site(server: &MockServer) {
+    Mock::given(method("HEAD"))
+        .respond_with(ResponseTemplate::new(200))
+        .mount(server)
+        .await;
 }
 
 fn completion(content: &Value, finish: &str) -> Value {
@@ -44,13 +59,23 @@ fn completion(content: &Value, finish: &str) -> Value {
     })
 }
 
+/// An answer whose websites answer nowhere (nothing listens on port 9).
 fn answer() -> Value {
+    answer_at("http://127.0.0.1:9")
+}
+
+/// Two companies: one whose website is `site`, one invented (its website does not answer).
+fn answer_at(site: &str) -> Value {
     json!({"companies": [{
         "name": "Bayou Access Baths", "industry": "Accessible Bathrooms", "companyType": "accessible-bath",
-        "revenue": 8200000, "employees": 45, "website": "https://bayouaccess.example", "phone": null,
+        "revenue": 8200000, "employees": 45, "website": site, "phone": "(225) 555-0199",
         "address": null, "city": "Baton Rouge", "state": "Louisiana", "zipCode": null, "description": null,
         "contacts": [{"firstName": "Renee", "lastName": "Broussard", "title": "Owner",
-                      "email": "Renee@BayouAccess.example", "phone": null, "linkedinUrl": null}]
+                      "email": "Renee@BayouAccess.example", "phone": "+1 225 344 7788", "linkedinUrl": null}]
+    }, {
+        "name": "Invented Baths", "industry": null, "companyType": null, "revenue": null, "employees": null,
+        "website": "http://127.0.0.1:9", "phone": null, "address": null, "city": null, "state": "LA",
+        "zipCode": null, "description": null, "contacts": []
     }]})
 }
 
@@ -86,13 +111,29 @@ async fn asks_with_a_json_schema_and_parses_the_answer() {
             json!({"model": "test-model", "response_format": {"type": "json_schema",
             "json_schema": {"name": "discovery_results", "strict": true}}}),
         ))
-        .respond_with(ResponseTemplate::new(200).set_body_json(completion(&answer(), "stop")))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(completion(&answer_at(&server.uri()), "stop")),
+        )
         .expect(1)
         .mount(&server)
         .await;
+    site(&server).await;
     let (r, found) = search(&provider(&server)).await;
     assert!(r.is_ok(), "{r:?}");
-    assert_eq!(found.len(), 1);
+    assert_eq!(
+        found.len(),
+        1,
+        "the company whose website does not answer is dropped"
+    );
+    assert_eq!(found[0].name, "Bayou Access Baths");
+    assert_eq!(
+        found[0].phone, None,
+        "a 555 number is not a plausible phone"
+    );
+    assert_eq!(
+        found[0].contacts[0].phone.as_deref(),
+        Some("(225) 344-7788")
+    );
     assert_eq!(
         found[0].state.as_deref(),
         Some("LA"),
@@ -124,9 +165,12 @@ async fn rate_limit_waits_for_retry_after_then_succeeds() {
         .mount(&server)
         .await;
     Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(completion(&answer(), "stop")))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(completion(&answer_at(&server.uri()), "stop")),
+        )
         .mount(&server)
         .await;
+    site(&server).await;
     let t = Instant::now();
     let (r, found) = search(&provider(&server)).await;
     assert!(r.is_ok() && found.len() == 1, "{r:?}");
@@ -135,7 +179,35 @@ async fn rate_limit_waits_for_retry_after_then_succeeds() {
         "Retry-After honoured: {:?}",
         t.elapsed()
     );
-    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+    let posts = server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.method.as_str() == "POST")
+        .count();
+    assert_eq!(posts, 2);
+}
+
+/// Without the test switch, a website on a private or loopback address never counts as answering:
+/// the check does not become a way into the server's network.
+#[tokio::test]
+async fn site_checks_refuse_private_addresses() {
+    let server = MockServer::start().await;
+    site(&server).await;
+    let allowed = SiteCheck {
+        timeout: Duration::from_millis(500),
+        allow_private: true,
+    };
+    assert!(jobs::providers::discovery::openai::site_answers(&server.uri(), &allowed).await);
+    let guarded = SiteCheck {
+        allow_private: false,
+        ..allowed
+    };
+    assert!(!jobs::providers::discovery::openai::site_answers(&server.uri(), &guarded).await);
+    assert!(!jobs::providers::discovery::openai::site_answers("ftp://example.com", &allowed).await);
+    let before = server.received_requests().await.unwrap().len();
+    assert_eq!(before, 1, "only the allowed check reached the server");
 }
 
 #[tokio::test]

@@ -100,6 +100,9 @@ struct CompanyView {
     /// Report only: contacts beyond the ones listed.
     #[serde(skip_serializing_if = "Option::is_none")]
     more_contacts: Option<i64>,
+    /// The record only: why it has its score, and what its website showed (docs/providers.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    enrichment: Option<jobs::db::CompanyEnrichmentView>,
     created_at: String,
 }
 
@@ -145,6 +148,7 @@ impl From<CompanyRow> for CompanyView {
             contact_count: c.contact_count,
             contacts: None,
             more_contacts: None,
+            enrichment: None,
         }
     }
 }
@@ -415,6 +419,7 @@ async fn company_get(
     let mut by =
         contacts_by_company(&state, std::slice::from_ref(&id), CONTACTS_PER_COMPANY).await?;
     view.contacts = Some(by.remove(&id).unwrap_or_default());
+    view.enrichment = state.queue.db.company_enrichment_view(&id).await?;
     Ok(Json(view))
 }
 
@@ -631,6 +636,7 @@ async fn company_update(
     let mut by =
         contacts_by_company(&state, std::slice::from_ref(&id), CONTACTS_PER_COMPANY).await?;
     view.contacts = Some(by.remove(&id).unwrap_or_default());
+    view.enrichment = state.queue.db.company_enrichment_view(&id).await?;
     Ok(Json(view))
 }
 

@@ -1,17 +1,22 @@
 //! `POST /api/discovery/scan`: validates the seed's search form and enqueues a `discovery_scan` job.
-//! The same search while one is still running returns that scan.
+//! The same search while one is still running returns that scan. `GET /api/discovery/sources` says
+//! which sources this server offers (the form offers only those), `GET /api/discovery/company-sources`
+//! which sources found given companies (labels and attribution), `GET /api/discovery/market` the
+//! Census market sizing of the target states (the map).
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use jobs::db::JobList;
+use jobs::db::{CompanySourceRow, JobList};
+use jobs::domain::discovery::{CountyCount, Source, market_sizing};
 use jobs::kinds::DiscoveryScan;
 use jobs::queue::{JobKind, JobView, NewJob};
 use serde_json::json;
 
 use crate::enqueue::accepted;
 use crate::error::ApiResult;
-use crate::extract::{CurrentUser, Json};
+use crate::extract::{CurrentUser, Json, Query};
+use crate::list::id_list;
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
@@ -19,6 +24,107 @@ pub(crate) fn routes() -> Routes {
         .post("/api/discovery/scan", Access::User, scan)
         .body::<DiscoveryScan>()
         .get("/api/discovery/scans/active", Access::User, active_scan)
+        .get("/api/discovery/sources", Access::User, sources)
+        .get(
+            "/api/discovery/company-sources",
+            Access::User,
+            company_sources,
+        )
+        .query::<IdsQuery>()
+        .get("/api/discovery/market", Access::User, market)
+}
+
+/// A source as the form offers it.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SourceView {
+    /// What `discoverySource` names it: `osm`, `google_places`, `catalog` or `llm`.
+    source: &'static str,
+    label: &'static str,
+    /// Used when a scan names no source.
+    default: bool,
+    /// False for demo data and AI suggestions.
+    verified: bool,
+    attribution: &'static str,
+}
+
+/// The sources this server can search: the catalog always, the others when configured.
+async fn sources(State(state): State<AppState>, _: CurrentUser) -> axum::Json<Vec<SourceView>> {
+    let offered = &state.queue.providers.discovery;
+    axum::Json(
+        offered
+            .available()
+            .into_iter()
+            .map(|s| SourceView {
+                source: s.key(),
+                label: s.label(),
+                default: offered.defaults().contains(&s),
+                verified: s.verified(),
+                attribution: s.attribution(),
+            })
+            .collect(),
+    )
+}
+
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+struct IdsQuery {
+    /// Company ids, comma-separated.
+    ids: Option<String>,
+}
+
+/// Which sources found the listed companies, and when each first and last saw them.
+async fn company_sources(
+    State(state): State<AppState>,
+    _: CurrentUser,
+    Query(q): Query<IdsQuery>,
+) -> ApiResult<axum::Json<Vec<CompanySourceRow>>> {
+    let ids = id_list(q.ids.as_deref())?.unwrap_or_default();
+    Ok(axum::Json(state.queue.db.company_sources_of(&ids).await?))
+}
+
+/// County Business Patterns establishments of residential remodelers (NAICS 236118).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct MarketView {
+    /// False when the shipped file has no figures (see `note`).
+    available: bool,
+    source: Option<String>,
+    year: Option<String>,
+    note: Option<String>,
+    /// Establishments per target state.
+    states: Vec<StateCount>,
+    #[schema(value_type = Vec<Object>)]
+    counties: Vec<CountyCount>,
+}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+struct StateCount {
+    state: &'static str,
+    establishments: u64,
+}
+
+async fn market(_: CurrentUser) -> axum::Json<MarketView> {
+    let m = market_sizing();
+    let states = jobs::scoring::TARGET_STATES
+        .iter()
+        .map(|s| StateCount {
+            state: s,
+            establishments: m
+                .counties
+                .iter()
+                .filter(|c| c.state == *s)
+                .map(|c| u64::from(c.establishments))
+                .sum(),
+        })
+        .collect();
+    axum::Json(MarketView {
+        available: !m.counties.is_empty(),
+        source: m.source.clone(),
+        year: m.year.clone(),
+        note: m.note.clone(),
+        states,
+        counties: m.counties.clone(),
+    })
 }
 
 /// The newest discovery scan still under way (running, retrying, then queued), so a reloaded
@@ -62,6 +168,19 @@ async fn scan(
             return Ok((StatusCode::UNPROCESSABLE_ENTITY, axum::Json(body)).into_response());
         }
     };
+    // Only what this server offers may be asked for.
+    let offered = state.queue.providers.discovery.available();
+    if let Some(missing) = scan.sources().into_iter().find(|s| !offered.contains(s)) {
+        let names: Vec<&str> = offered.iter().map(|s: &Source| s.label()).collect();
+        let message = format!(
+            "{} is not available on this server (available: {})",
+            missing.label(),
+            names.join(", ")
+        );
+        let body = json!({ "message": message, "title": "Invalid Parameters",
+                           "errors": { "discoverySource": message } });
+        return Ok((StatusCode::UNPROCESSABLE_ENTITY, axum::Json(body)).into_response());
+    }
     let key = format!("discovery:{}", scan.dedupe_key());
     let payload = serde_json::to_value(&scan).map_err(anyhow::Error::from)?;
     let job = state

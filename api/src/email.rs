@@ -22,7 +22,7 @@ use jobs::db::{
 use jobs::domain::email_figures::email_figures;
 use jobs::email::compose::render;
 use jobs::email::sendgrid;
-use jobs::kinds::EmailSend;
+use jobs::kinds::{EmailSend, SenderDomainCheck};
 use jobs::mailing::{address_of, apply_event};
 use jobs::queue::{JobKind, NewJob};
 use jobs::time::{now_ms, to_rfc3339};
@@ -52,6 +52,50 @@ pub(crate) fn routes() -> Routes {
         .post("/api/email/webhook/rotate", Admin, webhook_rotate)
         .get("/api/email/suppressions", User, suppression_list)
         .delete("/api/email/suppressions/{email}", Admin, suppression_lift)
+        .get("/api/email/domain-check", User, domain_check_latest)
+        .post("/api/email/domain-check", User, domain_check_start)
+}
+
+/// Starts a check of the sender domain's SPF, DKIM and DMARC records (one at a time).
+async fn domain_check_start(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
+    let job = NewJob::new(SenderDomainCheck::NAME, json!({}))
+        .unique_while_active(SenderDomainCheck::NAME);
+    let inserted = state.queue.enqueue(job).await?;
+    Ok(crate::enqueue::accepted(&inserted.id, &inserted.status))
+}
+
+/// The latest check: its job (to follow while it runs) and, once it succeeded, its verdicts.
+async fn domain_check_latest(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
+    let (rows, _) = state
+        .queue
+        .db
+        .job_list(&jobs::db::JobList {
+            kind: Some(SenderDomainCheck::NAME),
+            status: None,
+            text: None,
+            from: None,
+            until: None,
+            limit: 1,
+            offset: 0,
+        })
+        .await?;
+    let Some(job) = rows.into_iter().next() else {
+        return Ok(axum::Json(json!({ "jobId": null, "status": null, "checkedAt": null, "check": null, "error": null })).into_response());
+    };
+    let check = match (&job.status[..], &job.result) {
+        ("succeeded", Some(r)) => {
+            serde_json::from_value::<jobs::email::domain_check::DomainCheck>(r.0.clone()).ok()
+        }
+        _ => None,
+    };
+    Ok(axum::Json(json!({
+        "jobId": job.id,
+        "status": job.status,
+        "checkedAt": job.finished_at.map(to_rfc3339),
+        "check": check,
+        "error": job.error,
+    }))
+    .into_response())
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

@@ -3,17 +3,18 @@
 //! unauthenticated: the call needs `?token=`, `INBOUND_PARSE_TOKEN` when set, else the install's
 //! webhook token (see `email.rs`); 401 otherwise. A reply is matched only to a message we sent: one
 //! of our Message-IDs in `In-Reply-To`/`References`. A From header alone proves nothing (anyone can
-//! write one), so a reply without such a reference is logged and ignored. A matched reply records a
-//! `replied` event (which ends the contact's sequences), fires the reply rules and writes an
-//! activity. A reply seen before (same Message-ID) changes nothing. Always 200 for a well-formed,
+//! write one), so a reply without such a reference is logged and ignored. A matched reply is
+//! recorded by `jobs::replies::record_reply`, as mailbox sync records one: a `replied` event (which
+//! ends the contact's sequences), the reply rules and an activity; an out-of-office reply holds the
+//! sequences until its return date instead. A reply seen before (same Message-ID, by either way in)
+//! changes nothing. Always 200 for a well-formed,
 //! authenticated call, so the provider does not resend what we chose to ignore.
 
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, State};
 use axum::response::{IntoResponse, Response};
-use jobs::db::{ActivityInsert, EventInsert};
-use jobs::mailing::{address_of, apply_event};
-use jobs::replies::fires;
+use jobs::mailing::address_of;
+use jobs::replies::{InboundReply, ReplyOutcome, record_reply};
 use jobs::time::now_ms;
 use serde::Deserialize;
 use serde_json::json;
@@ -39,6 +40,9 @@ struct Reply {
     message_id: Option<String>,
     /// Message-IDs it answers (In-Reply-To, then References).
     answers: Vec<String>,
+    subject: String,
+    /// `Auto-Submitted` (other than `no`), `X-Autoreply` or `X-Autorespond` (an out-of-office).
+    auto_reply: bool,
     text: String,
 }
 
@@ -61,6 +65,9 @@ fn from_headers(reply: &mut Reply, headers: &str) {
             "in-reply-to" | "references" => reply.answers.extend(ids_in(value)),
             "message-id" => reply.message_id = ids_in(value).into_iter().next(),
             "from" if reply.from.is_empty() => reply.from = address_of(value.trim()),
+            "subject" if reply.subject.is_empty() => reply.subject = value.trim().to_string(),
+            "auto-submitted" => reply.auto_reply |= !value.trim().eq_ignore_ascii_case("no"),
+            "x-autoreply" | "x-autorespond" => reply.auto_reply = true,
             _ => {}
         }
     }
@@ -98,6 +105,7 @@ async fn read(mut form: Multipart) -> ApiResult<Reply> {
         match name.as_str() {
             "headers" => from_headers(&mut reply, &value),
             "from" => reply.from = address_of(&value),
+            "subject" => reply.subject = value,
             "text" => reply.text = value,
             "html" => html = value,
             "email" => {
@@ -158,68 +166,26 @@ async fn inbound(
         );
         return Ok(axum::Json(json!({ "matched": false })).into_response());
     };
-    let event = EventInsert {
-        message_id: Some(m.id.clone()),
-        campaign_id: m.campaign_id.clone(),
-        contact_id: m.contact_id.clone(),
-        email: Some(m.to_email.clone()),
-        event_type: "replied".into(),
-        provider_event_id: reply.message_id.as_ref().map(|id| format!("inbound:{id}")),
-        url: None,
-        detail: Some(reply.text.chars().take(500).collect()),
-        is_demo: false,
-        occurred_at: now_ms(),
+    let inbound = InboundReply {
+        message_id: reply.message_id.clone(),
+        subject: reply.subject.clone(),
+        text: reply.text.clone(),
+        auto_reply: reply.auto_reply,
     };
-    if !apply_event(db, &mailing, &event).await? {
-        return Ok(axum::Json(json!({ "matched": true, "duplicate": true })).into_response());
-    }
-    let mut fired = Vec::new();
-    for rule in db.reply_rule_list().await? {
-        if !fires(&rule, &reply.text) {
-            continue;
+    let (rules_fired, out_of_office) = match record_reply(db, &mailing, &m, &inbound, now_ms())
+        .await?
+    {
+        ReplyOutcome::Duplicate => {
+            return Ok(axum::Json(json!({ "matched": true, "duplicate": true })).into_response());
         }
-        db.reply_rule_triggered(&rule.id).await?;
-        if let Some(contact) = &m.contact_id {
-            let mut tx = db.begin().await?;
-            match rule.action.as_str() {
-                "mark_responded" => {
-                    tx.contact_status_set(contact, "responded", now_ms())
-                        .await?;
-                }
-                "create_task" | "notify" => {
-                    tx.activity_insert(&ActivityInsert {
-                        kind: "reply_rule_fired",
-                        description: &format!(
-                            "Reply rule \"{}\": {} replied",
-                            rule.name, m.to_email
-                        ),
-                        entity_type: Some("contact"),
-                        entity_id: Some(contact),
-                        actor_id: None,
-                    })
-                    .await?;
-                }
-                // stop_sequence: the reply itself already ended the contact's sequences.
-                _ => {}
-            }
-            tx.commit().await?;
-        }
-        fired.push(rule.name);
-    }
-    if let Some(contact) = &m.contact_id {
-        let mut tx = db.begin().await?;
-        tx.activity_insert(&ActivityInsert {
-            kind: "email_replied",
-            description: &format!("{} replied", m.to_email),
-            entity_type: Some("contact"),
-            entity_id: Some(contact),
-            actor_id: None,
-        })
-        .await?;
-        tx.commit().await?;
-    }
-    Ok(
-        axum::Json(json!({ "matched": true, "messageId": m.id, "rulesFired": fired }))
-            .into_response(),
-    )
+        ReplyOutcome::Replied { rules_fired } => (rules_fired, false),
+        ReplyOutcome::OutOfOffice { rules_fired, .. } => (rules_fired, true),
+    };
+    Ok(axum::Json(json!({
+        "matched": true,
+        "messageId": m.id,
+        "rulesFired": rules_fired,
+        "outOfOffice": out_of_office,
+    }))
+    .into_response())
 }

@@ -15,8 +15,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chrono::{Datelike, Duration as Days, NaiveDate};
 use jobs::db::{
-    CatalogRow, InvoiceFilter, InvoiceInsertError, InvoiceItemRow, InvoiceRow, PaymentRow,
-    PaymentSettle,
+    CatalogRow, InvoiceFilter, InvoiceInsertError, InvoiceItemRow, InvoiceRow, InvoiceSortKey,
+    PaymentRow, PaymentSettle, Sort,
 };
 use jobs::domain::catalog::{self, CatalogError};
 use jobs::domain::contacts::is_valid_email;
@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult, parse_upload};
 use crate::extract::{CurrentUser, Json, Path, Query};
-use crate::list::{paging, with_total};
+use crate::list::{paging, sort_from, with_total};
 use crate::validate::{Body, Field, Fields, Number, Object, Text, field_error};
 use crate::{Access, AppState, Routes};
 
@@ -44,6 +44,7 @@ const CURRENCY: &str = "usd";
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/invoices", Access::User, invoice_list)
+        .query::<ListQuery>()
         .post("/api/invoices", Access::User, invoice_create)
         .body::<InvoiceBody>()
         .get(
@@ -135,15 +136,24 @@ async fn load(state: &AppState, id: &str) -> ApiResult<(InvoiceRow, Vec<InvoiceI
 
 // ---- list, read ----
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct ListQuery {
+    /// Text in the number, customer name or email.
     search: Option<String>,
+    /// One of the invoice statuses, or `all`.
     status: Option<String>,
+    /// Invoice date from (YYYY-MM-DD, inclusive).
     date_from: Option<String>,
+    /// Invoice date to (YYYY-MM-DD, inclusive).
     date_to: Option<String>,
+    /// 1–1000, default 100.
     limit: Option<i64>,
     offset: Option<i64>,
+    /// One of [`InvoiceSortKey::ALL`]; none keeps the newest first.
+    sort: Option<String>,
+    /// `asc` or `desc`; the key's own default when absent.
+    dir: Option<String>,
 }
 
 fn date_param(name: &str, v: Option<&str>) -> ApiResult<Option<String>> {
@@ -183,7 +193,12 @@ impl<'q> Filters<'q> {
         })
     }
 
-    fn filter(&self, limit: i64, offset: i64) -> InvoiceFilter<'_> {
+    fn filter(
+        &self,
+        limit: i64,
+        offset: i64,
+        sort: Option<Sort<InvoiceSortKey>>,
+    ) -> InvoiceFilter<'_> {
         InvoiceFilter {
             search: self.search,
             status: self.status,
@@ -191,6 +206,7 @@ impl<'q> Filters<'q> {
             date_to: self.date_to.as_deref(),
             limit,
             offset,
+            sort,
         }
     }
 }
@@ -202,8 +218,11 @@ async fn invoice_list(
 ) -> ApiResult<Response> {
     let (limit, offset) = paging(q.limit, q.offset)?;
     let filters = Filters::of(&q)?;
+    let sort = sort_from(q.sort.as_deref(), q.dir.as_deref(), &InvoiceSortKey::ALL)?;
     let db = &state.queue.db;
-    let (rows, total) = db.invoice_list(&filters.filter(limit, offset)).await?;
+    let (rows, total) = db
+        .invoice_list(&filters.filter(limit, offset, sort))
+        .await?;
     let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
     let items = db.invoice_items(&ids).await?;
     let out: Vec<Value> = rows.iter().map(|r| invoice_json(r, &items)).collect();
@@ -238,7 +257,7 @@ async fn invoice_summary(
     let rows = state
         .queue
         .db
-        .invoice_status_sums(&filters.filter(0, 0))
+        .invoice_status_sums(&filters.filter(0, 0, None))
         .await?;
     let mut out = InvoiceSummary::default();
     // Cents are summed as integers; dollars only at the end.

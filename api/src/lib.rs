@@ -30,7 +30,9 @@ mod jobs_api;
 mod leads;
 mod limit;
 mod list;
+mod mailboxes;
 mod meetings;
+mod merge;
 mod notes;
 mod openapi;
 mod ops;
@@ -316,6 +318,7 @@ pub fn routes() -> Routes {
         .merge(deals::routes())
         .merge(records::routes())
         .merge(notes::routes())
+        .merge(merge::routes())
         .merge(search::routes())
         .merge(meetings::routes())
         .merge(calendar::routes())
@@ -332,6 +335,7 @@ pub fn routes() -> Routes {
         .merge(sequences::routes())
         .merge(outreach::routes())
         .merge(inbound::routes())
+        .merge(mailboxes::routes())
         .merge(invoices::routes())
         .merge(voice::routes())
         .merge(ai::routes())

@@ -2,13 +2,15 @@
 //! (seed 001 §7), one contact or many, and the scoring insights. The work runs as jobs; the
 //! answers are `202` with the job to follow, whose result has the seed's shapes. "Many" is a
 //! selection: picked contacts or everyone the contacts list's filters match (at most 10,000).
+//! Companies are enriched from their own websites (`company_enrich`, docs/providers.md): one, or
+//! up to [`MAX_COMPANY_ENRICH`] picked companies, one job each.
 
 use std::collections::HashSet;
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use jobs::kinds::{AiScore, BulkAiScore, ContactEnrich, ContactVerify, HIGH_VALUE};
+use jobs::kinds::{AiScore, BulkAiScore, CompanyEnrich, ContactEnrich, ContactVerify, HIGH_VALUE};
 use jobs::queue::{JobKind, NewJob};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -29,7 +31,14 @@ pub(crate) fn routes() -> Routes {
         .post("/api/contacts/bulk-enrich", Access::User, enrich_many)
         .body::<EnrichBody>()
         .get("/api/scoring-insights", Access::User, insights)
+        .post("/api/companies/{id}/enrich", Access::User, enrich_company)
+        .post("/api/companies/bulk-enrich", Access::User, enrich_companies)
+        .body::<CompanyEnrichBody>()
 }
+
+/// Companies one bulk enrichment may pick (each is a job reading up to four pages).
+pub const MAX_COMPANY_ENRICH: usize = 200;
+pub const NO_WEBSITE: &str = "The company has no website to read. Add its website first.";
 
 pub const NO_CONTACTS: &str = "No contacts to score. Add contacts first.";
 pub const ALL_SCORED: &str = "All contacts already have high-quality scores.";
@@ -105,7 +114,7 @@ async fn score_many(
         return Ok((StatusCode::OK, axum::Json(body)).into_response());
     }
     let job = BulkAiScore {
-        contact_ids: due.into_iter().map(|(id, _)| id).collect(),
+        contact_ids: due.into_iter().map(|(id, ..)| id).collect(),
         use_enterprise_model: body.use_enterprise_model,
     };
     let payload = serde_json::to_value(&job).map_err(anyhow::Error::from)?;
@@ -223,4 +232,105 @@ async fn enrich_many(
     )
     .await?;
     enqueue(&state, &ContactEnrich { contact_ids }).await
+}
+
+/// The job that enriches `id`; a double click finds the one already waiting.
+async fn enqueue_company(state: &AppState, id: &str, actor: &str) -> ApiResult<(String, String)> {
+    let payload = serde_json::to_value(CompanyEnrich {
+        company_id: id.to_string(),
+        actor_id: Some(actor.to_string()),
+    })
+    .map_err(anyhow::Error::from)?;
+    let job = state
+        .queue
+        .enqueue(
+            NewJob::new(CompanyEnrich::NAME, payload)
+                .idempotency_key(format!("company_enrich:{id}")),
+        )
+        .await?;
+    Ok((job.id, job.status))
+}
+
+async fn enrich_company(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let target = state
+        .queue
+        .db
+        .company_enrich_target(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Company not found"))?;
+    if target.website.is_none_or(|w| w.trim().is_empty()) {
+        return Err(ApiError::unprocessable(NO_WEBSITE));
+    }
+    let (job, status) = enqueue_company(&state, &id, &user.user.id).await?;
+    Ok(accepted(&job, &status))
+}
+
+/// Picked companies.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CompanyEnrichBody {
+    company_ids: Vec<String>,
+}
+
+/// One job per picked company with a website: `202` with their ids, and how many were left out
+/// (no website, or gone).
+async fn enrich_companies(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<CompanyEnrichBody>,
+) -> ApiResult<Response> {
+    let mut seen = HashSet::new();
+    let ids: Vec<&String> = body
+        .company_ids
+        .iter()
+        .filter(|id| seen.insert(id.as_str()))
+        .collect();
+    if ids.is_empty() {
+        return Err(ApiError::unprocessable(
+            "Select at least one company to enrich.",
+        ));
+    }
+    if ids.len() > MAX_COMPANY_ENRICH {
+        return Err(ApiError::unprocessable(format!(
+            "Select at most {MAX_COMPANY_ENRICH} companies to enrich at once."
+        )));
+    }
+    let mut job_ids = Vec::new();
+    let mut skipped = 0;
+    for id in ids {
+        let target = state.queue.db.company_enrich_target(id).await?;
+        if target.is_none_or(|t| t.website.is_none_or(|w| w.trim().is_empty())) {
+            skipped += 1;
+            continue;
+        }
+        job_ids.push(enqueue_company(&state, id, &user.user.id).await?.0);
+    }
+    if job_ids.is_empty() {
+        return Err(ApiError::unprocessable(
+            "None of the selected companies has a website to read.",
+        ));
+    }
+    let message = format!(
+        "Enriching {} {} from {} website{}",
+        job_ids.len(),
+        if job_ids.len() == 1 {
+            "company"
+        } else {
+            "companies"
+        },
+        if job_ids.len() == 1 { "its" } else { "their" },
+        if job_ids.len() == 1 { "" } else { "s" },
+    );
+    let body = json!({
+        "jobIds": job_ids,
+        "status": "queued",
+        "queued": job_ids.len(),
+        "skipped": skipped,
+        "message": message,
+    });
+    Ok((StatusCode::ACCEPTED, axum::Json(body)).into_response())
 }

@@ -113,6 +113,11 @@ pub struct QueueSettings {
     pub sequence_tick_cron: String,
     /// When the scheduler looks for due meeting reminders (`REMINDER_TICK_CRON`).
     pub reminder_tick_cron: String,
+    /// When the scheduler starts a `mailbox_sync` for each connected mailbox (`MAILBOX_SYNC_CRON`).
+    pub mailbox_sync_cron: String,
+    /// How long each scheduled `mailbox_sync` then waits in IMAP IDLE for new mail
+    /// (`MAILBOX_IDLE_SECONDS`; 0: no IDLE).
+    pub mailbox_idle_seconds: u32,
     /// Minutes before a meeting that reminders go out (`REMINDER_OFFSETS_MINUTES`, e.g. `1440,60`),
     /// largest first.
     pub reminder_offsets: Vec<i64>,
@@ -133,6 +138,8 @@ impl Default for QueueSettings {
             prune_cron: "0 */10 * * * *".to_string(),
             sequence_tick_cron: "*/5 * * * * *".to_string(),
             reminder_tick_cron: "0 * * * * *".to_string(),
+            mailbox_sync_cron: "0 */2 * * * *".to_string(),
+            mailbox_idle_seconds: 90,
             reminder_offsets: vec![1440, 60],
         }
     }
@@ -173,6 +180,64 @@ pub struct ProviderSettings {
     /// and use plain http (tests, a receiver on the same network); otherwise https to public
     /// addresses only (docs/webhooks.md).
     pub webhook_allow_private: bool,
+    /// `IMAP_ALLOW_PLAINTEXT=true`: mailboxes may be read without TLS on any host; otherwise plain
+    /// IMAP only to this machine (docs/email.md, "Mailbox sync").
+    pub imap_allow_plaintext: bool,
+    /// `DNS_RESOLVER` (`ip:port`): the DNS server for MX and sender-domain lookups; unset: the
+    /// system's.
+    pub dns_server: Option<std::net::SocketAddr>,
+    /// `WEBSITE_ALLOW_LOOPBACK=true`: website enrichment may fetch a site on this machine (tests, a
+    /// local fixture); private, link-local and other special addresses stay refused either way.
+    pub website_allow_loopback: bool,
+    /// `OVERPASS_URL`: OpenStreetMap as a discovery source; unset: not offered.
+    pub overpass: Option<DiscoverySourceSettings>,
+    /// `GOOGLE_PLACES_API_KEY`: Google Places (New) as a discovery source; unset: not offered.
+    pub places: Option<DiscoverySourceSettings>,
+}
+
+/// One discovery source's endpoint and how hard a scan may use it (docs/providers.md).
+#[derive(Debug, Clone)]
+pub struct DiscoverySourceSettings {
+    pub url: String,
+    pub api_key: Option<Secret<String>>,
+    /// `<P>_MAX_REQUESTS`: requests one scan may make (each page or state is one).
+    pub max_requests: u32,
+    /// `<P>_PER_MINUTE`: requests per minute across all scans of the process.
+    pub per_minute: u32,
+    /// `<P>_RETRIES`: retries of a request after a 429, a 5xx or a timeout (backoff, Retry-After).
+    pub retries: usize,
+    /// `<P>_TIMEOUT_MS`: one request's limit.
+    pub timeout: Duration,
+}
+
+impl DiscoverySourceSettings {
+    fn overpass() -> Result<Option<Self>, ConfigError> {
+        if var("OVERPASS_URL").is_none() {
+            return Ok(None);
+        }
+        Ok(Some(Self {
+            url: url_var("OVERPASS_URL", "")?,
+            api_key: None,
+            max_requests: parse_var("OVERPASS_MAX_REQUESTS", 10)?,
+            per_minute: parse_var::<u32>("OVERPASS_PER_MINUTE", 10)?.max(1),
+            retries: parse_var("OVERPASS_RETRIES", 3)?,
+            timeout: millis("OVERPASS_TIMEOUT_MS", Duration::from_secs(60))?,
+        }))
+    }
+
+    fn places() -> Result<Option<Self>, ConfigError> {
+        let Some(key) = var("GOOGLE_PLACES_API_KEY") else {
+            return Ok(None);
+        };
+        Ok(Some(Self {
+            url: url_var("GOOGLE_PLACES_URL", "https://places.googleapis.com")?,
+            api_key: Some(Secret::new(key)),
+            max_requests: parse_var("GOOGLE_PLACES_MAX_REQUESTS", 10)?,
+            per_minute: parse_var::<u32>("GOOGLE_PLACES_PER_MINUTE", 60)?.max(1),
+            retries: parse_var("GOOGLE_PLACES_RETRIES", 3)?,
+            timeout: millis("GOOGLE_PLACES_TIMEOUT_MS", Duration::from_secs(15))?,
+        }))
+    }
 }
 
 /// `VOICE_API_URL`, `VOICE_API_KEY` and `VOICE_WEBHOOK_SECRET` (all three: the callbacks that carry
@@ -411,6 +476,22 @@ impl ProviderSettings {
             },
             ai_wait: millis("AI_WAIT_MS", Duration::from_secs(25))?,
             voice: VoiceSettings::from_env()?,
+            dns_server: var("DNS_RESOLVER")
+                .map(|v| {
+                    v.parse()
+                        .map_err(|_| invalid("DNS_RESOLVER", format!("{v:?} is not ip:port")))
+                })
+                .transpose()?,
+            imap_allow_plaintext: match var("IMAP_ALLOW_PLAINTEXT").as_deref() {
+                None | Some("false" | "0") => false,
+                Some("true" | "1") => true,
+                Some(other) => {
+                    return Err(invalid(
+                        "IMAP_ALLOW_PLAINTEXT",
+                        format!("{other:?} is not true or false"),
+                    ));
+                }
+            },
             webhook_allow_private: match var("WEBHOOK_ALLOW_PRIVATE").as_deref() {
                 None | Some("false" | "0") => false,
                 Some("true" | "1") => true,
@@ -421,6 +502,18 @@ impl ProviderSettings {
                     ));
                 }
             },
+            website_allow_loopback: match var("WEBSITE_ALLOW_LOOPBACK").as_deref() {
+                None | Some("false" | "0") => false,
+                Some("true" | "1") => true,
+                Some(other) => {
+                    return Err(invalid(
+                        "WEBSITE_ALLOW_LOOPBACK",
+                        format!("{other:?} is not true or false"),
+                    ));
+                }
+            },
+            overpass: DiscoverySourceSettings::overpass()?,
+            places: DiscoverySourceSettings::places()?,
         })
     }
 }
@@ -441,6 +534,11 @@ impl Default for ProviderSettings {
             ai_wait: Duration::from_secs(25),
             voice: None,
             webhook_allow_private: false,
+            imap_allow_plaintext: false,
+            dns_server: None,
+            website_allow_loopback: false,
+            overpass: None,
+            places: None,
         }
     }
 }
@@ -467,6 +565,93 @@ pub struct MailSettings {
     pub sendgrid_public_key: Option<String>,
     /// `INBOUND_PARSE_TOKEN`: when set, `POST /api/email/inbound` needs `?token=` with this value.
     pub inbound_token: Option<Secret<String>>,
+    /// `DKIM_PRIVATE_KEY`, `DKIM_SELECTOR`, `DKIM_DOMAIN`: when set, every message is DKIM-signed.
+    pub dkim: Option<DkimSettings>,
+}
+
+/// DKIM signing (RSA-SHA256). The key is a PKCS#1 PEM (`openssl genrsa -traditional 2048`), given
+/// inline in `DKIM_PRIVATE_KEY` or as the path of a file holding it.
+#[derive(Debug, Clone)]
+pub struct DkimSettings {
+    pub selector: String,
+    pub domain: String,
+    pub private_key: Secret<String>,
+}
+
+impl DkimSettings {
+    fn from_env() -> Result<Option<Self>, ConfigError> {
+        let (key, selector, domain) = (
+            var("DKIM_PRIVATE_KEY"),
+            var("DKIM_SELECTOR"),
+            var("DKIM_DOMAIN"),
+        );
+        let (key, selector, domain) = match (key, selector, domain) {
+            (None, None, None) => return Ok(None),
+            (Some(k), Some(s), Some(d)) => (k, s, d),
+            _ => {
+                return Err(invalid(
+                    "DKIM_PRIVATE_KEY",
+                    "DKIM_PRIVATE_KEY, DKIM_SELECTOR and DKIM_DOMAIN go together: set all three or none",
+                ));
+            }
+        };
+        let pem = if key.trim_start().starts_with("-----BEGIN") {
+            key
+        } else {
+            std::fs::read_to_string(&key).map_err(|source| ConfigError::Io {
+                var: "DKIM_PRIVATE_KEY",
+                source,
+            })?
+        };
+        let settings = Self {
+            selector: selector.trim().to_string(),
+            domain: domain.trim().trim_end_matches('.').to_lowercase(),
+            private_key: Secret::new(pem),
+        };
+        settings
+            .signing_config()
+            .map_err(|message| invalid("DKIM_PRIVATE_KEY", message))?;
+        Ok(Some(settings))
+    }
+
+    /// lettre's signing settings; `Err` names what is wrong with the key, never its content.
+    /// Relaxed/relaxed canonicalization (lettre's default "simple" headers did not survive its own
+    /// formatting in our tests), and the one-click unsubscribe headers are signed, as RFC 8058 asks.
+    pub fn signing_config(&self) -> Result<lettre::message::dkim::DkimConfig, String> {
+        use lettre::message::dkim::{
+            DkimCanonicalization, DkimCanonicalizationType, DkimConfig, DkimSigningAlgorithm,
+            DkimSigningKey,
+        };
+        use lettre::message::header::HeaderName;
+        let key = DkimSigningKey::new(self.private_key.expose(), DkimSigningAlgorithm::Rsa)
+            .map_err(|_| {
+                "is not an RSA private key in PKCS#1 PEM (BEGIN RSA PRIVATE KEY)".to_string()
+            })?;
+        let headers = [
+            "From",
+            "To",
+            "Subject",
+            "Date",
+            "Message-ID",
+            "Reply-To",
+            "List-Id",
+            "List-Unsubscribe",
+            "List-Unsubscribe-Post",
+        ]
+        .into_iter()
+        .map(HeaderName::new_from_ascii_str)
+        .collect();
+        Ok(DkimConfig::new(
+            self.selector.clone(),
+            self.domain.clone(),
+            key,
+            headers,
+            DkimCanonicalization {
+                header: DkimCanonicalizationType::Relaxed,
+                body: DkimCanonicalizationType::Relaxed,
+            },
+        ))
+    }
 }
 
 impl Default for MailSettings {
@@ -481,6 +666,7 @@ impl Default for MailSettings {
             hard_bounce_limit: 2,
             sendgrid_public_key: None,
             inbound_token: None,
+            dkim: None,
         }
     }
 }
@@ -531,6 +717,7 @@ impl MailSettings {
             hard_bounce_limit: parse_var("SUPPRESS_AFTER_HARD_BOUNCES", d.hard_bounce_limit)?,
             sendgrid_public_key: var("SENDGRID_WEBHOOK_PUBLIC_KEY"),
             inbound_token: var("INBOUND_PARSE_TOKEN").map(Secret::new),
+            dkim: DkimSettings::from_env()?,
         })
     }
 }
@@ -775,6 +962,8 @@ impl Config {
             prune_cron: var("JOB_PRUNE_CRON").unwrap_or(d.prune_cron),
             sequence_tick_cron: var("SEQUENCE_TICK_CRON").unwrap_or(d.sequence_tick_cron),
             reminder_tick_cron: var("REMINDER_TICK_CRON").unwrap_or(d.reminder_tick_cron),
+            mailbox_sync_cron: var("MAILBOX_SYNC_CRON").unwrap_or(d.mailbox_sync_cron),
+            mailbox_idle_seconds: parse_var("MAILBOX_IDLE_SECONDS", d.mailbox_idle_seconds)?,
             reminder_offsets: match var("REMINDER_OFFSETS_MINUTES") {
                 Some(raw) => reminder_offsets(&raw)?,
                 None => d.reminder_offsets,

@@ -7,6 +7,7 @@ pub mod config;
 pub mod db;
 pub mod domain;
 pub mod email;
+pub mod enrich;
 pub mod geo;
 pub mod intel;
 pub mod kinds;

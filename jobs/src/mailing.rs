@@ -25,6 +25,7 @@ use crate::email::compose::{self, Outgoing, Sender};
 use crate::email::tokens::Signer;
 use crate::email::transport::{Mailer, SendError};
 use crate::time::now_ms;
+use lettre::Message;
 
 /// Sends a mailbox may make on its first day of warm-up; each further day adds as many.
 pub const WARMUP_STEP: i64 = 20;
@@ -51,6 +52,10 @@ pub struct Mailing {
     pub inbound_token: Option<crate::config::Secret<String>>,
     /// In-process guard in front of the persisted counters, per (mailbox, hourly limit).
     pacers: Mutex<HashMap<(String, u32), Arc<DefaultDirectRateLimiter>>>,
+    /// DKIM signing, when `DKIM_*` is configured.
+    dkim: Option<lettre::message::dkim::DkimConfig>,
+    /// Who signs and with which public key, for the sender-domain check.
+    pub dkim_identity: Option<crate::email::domain_check::DkimIdentity>,
 }
 
 impl Mailing {
@@ -69,7 +74,24 @@ impl Mailing {
             webhook_public_key: settings.sendgrid_public_key.clone(),
             inbound_token: settings.inbound_token.clone(),
             pacers: Mutex::new(HashMap::new()),
+            // The key was checked when the settings were read; a bad one here signs nothing.
+            dkim: settings.dkim.as_ref().and_then(|d| d.signing_config().ok()),
+            dkim_identity: settings.dkim.as_ref().and_then(|d| {
+                crate::email::domain_check::DkimIdentity::new(
+                    &d.selector,
+                    &d.domain,
+                    d.private_key.expose(),
+                )
+            }),
         }
+    }
+
+    /// Signs (when DKIM is configured) and sends one message.
+    pub async fn send(&self, mut message: Message) -> Result<(), SendError> {
+        if let Some(dkim) = &self.dkim {
+            message.sign(dkim);
+        }
+        self.mailer.send(&message).await
     }
 
     /// From settings: SMTP when `SMTP_URL` is set, else `.eml` files in `{data}/outbox`.
@@ -500,7 +522,7 @@ async fn deliver(mailing: &Mailing, m: &ClaimedMessage, content: ContentFn<'_>) 
     };
     // The semaphore is never closed; without a permit the send goes ahead unthrottled.
     let _permit = mailing.in_flight.acquire().await.ok();
-    match mailing.mailer.send(&message).await {
+    match mailing.send(message).await {
         Ok(()) => SendOutcome::Sent,
         Err(SendError::Permanent(error)) => SendOutcome::Failed { error },
         Err(SendError::Transient(error)) if m.attempts >= MAX_DEFERRALS => SendOutcome::Failed {

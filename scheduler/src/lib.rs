@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use apalis_cron::CronScheduler;
 use futures::StreamExt;
-use jobs::kinds::{PruneJobs, ReminderTick, SequenceTick};
+use jobs::kinds::{MailboxTick, PruneJobs, ReminderTick, SequenceTick};
 use jobs::queue::{JobKind, NewJob, Queue};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -53,6 +53,13 @@ pub fn entries(queue: &Queue) -> Vec<CronEntry> {
             expression: queue.settings.reminder_tick_cron.clone(),
             setting: "REMINDER_TICK_CRON",
             kind: ReminderTick::NAME,
+            payload: json!({}),
+        },
+        CronEntry {
+            name: "mailbox_tick",
+            expression: queue.settings.mailbox_sync_cron.clone(),
+            setting: "MAILBOX_SYNC_CRON",
+            kind: MailboxTick::NAME,
             payload: json!({}),
         },
     ]

@@ -3,7 +3,10 @@
 //! real api on port 0, and optionally the real worker and scheduler in-process or as processes.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod dns;
 pub mod hostile;
+pub mod imap;
+pub mod rollups;
 pub mod smtp;
 
 use std::path::PathBuf;

@@ -6,66 +6,21 @@
 // their columns, not the page, at 360 px. The test makes its own leads and deal, named with this
 // run's token, so it runs beside the other browser tests on one server.
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { chromium } from 'playwright-core';
+import { ARTIFACTS, BACKEND, BASE_URL, RUN, axeProblems, signIn, toastTitled, useBrowser, watchConsole } from './lib.mjs';
 
-const BASE_URL = (process.env.E2E_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
-const EMAIL = process.env.E2E_EMAIL;
-const PASSWORD = process.env.E2E_PASSWORD;
-const BACKEND = process.env.E2E_BACKEND || 'sqlite';
-const ARTIFACTS = 'e2e-artifacts';
 const STEP_TIMEOUT_MS = 15_000;
-const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-// Unique per run, so a re-run against the same server does not collide with earlier data.
-const RUN = Date.now().toString(36);
 /** Leads the test puts in Qualified: more than the board's first page of 25. */
 const LONG_COLUMN = 30;
 
-let browser;
-
-before(async () => {
-  assert.ok(EMAIL, 'E2E_EMAIL must name the admin account the server was seeded with');
-  assert.ok(PASSWORD, 'E2E_PASSWORD must be set');
-  await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-});
+const session = useBrowser();
 
 // The viewport only: a full-page shot resizes the window, and dnd-kit cancels a drag on resize.
 const shot = (page, name) => page.screenshot({ path: `${ARTIFACTS}/boards-${BACKEND}-${name}.png` });
 
-/** Waits for a toast with this title (status or alert). */
-const toastTitled = (page, title) =>
-  page.locator('[role="status"], [role="alert"]').filter({ hasText: title }).first().waitFor();
-
 /** Waits for dnd-kit's live region (visually hidden) to say `text`. */
 const announced = (page, text) => page.locator('[id^="DndLiveRegion"]').filter({ hasText: text }).waitFor({ state: 'attached' });
-
-async function axeProblems(page) {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const result = await page.evaluate(() => globalThis.axe.run(globalThis.document, { resultTypes: ['violations'] }));
-  return result.violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`);
-}
-
-async function signIn(page) {
-  await page.goto('/admin/login');
-  const form = page.getByRole('form', { name: 'Admin login' });
-  await form.getByLabel('Email').fill(EMAIL);
-  await form.getByLabel('Password').fill(PASSWORD);
-  await form.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/admin');
-}
 
 /** The centre of a locator's box, in the viewport. */
 async function centre(locator) {
@@ -91,16 +46,10 @@ async function carry(page, handle, column) {
 }
 
 test('the boards: drag and drop with the mouse and the keyboard, one step at a time', { timeout: 300_000 }, async (t) => {
-  const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 900 } });
+  const context = await session.browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
-  const consoleErrors = [];
-  page.on('console', (msg) => {
-    // Signed out, the session probes (GET /api/auth/user, /api/admin/user) answer 401 by design; Chromium logs them.
-    const probe = /\/api\/(admin|auth)\/user$/.test(msg.location().url) && msg.text().includes('401');
-    if (msg.type() === 'error' && !probe) consoleErrors.push(`${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (error) => consoleErrors.push(String(error)));
+  const consoleErrors = watchConsole(page);
   // Every lead and deal move the page sends.
   const moves = [];
   page.on('request', (request) => {
@@ -238,7 +187,7 @@ test('the boards: drag and drop with the mouse and the keyboard, one step at a t
       assert.ok((await list.getByRole('listitem').count()) < 25, 'scrolled, it still renders only the cards in view');
       await qualified.getByRole('button', { name: 'Show more Qualified' }).waitFor();
 
-      const phone = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+      const phone = await session.browser.newContext({ baseURL: BASE_URL, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
       try {
         const narrow = await phone.newPage();
         narrow.setDefaultTimeout(STEP_TIMEOUT_MS);

@@ -8,37 +8,14 @@
 // Run with `npm run e2e`. On failure a screenshot is written to e2e-artifacts/.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { chromium } from 'playwright-core';
+import { BASE_URL, EMAIL, PASSWORD, fillAdminLogin, signIn, useBrowser } from './lib.mjs';
 
-const BASE_URL = (process.env.E2E_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
-const EMAIL = process.env.E2E_EMAIL;
-const PASSWORD = process.env.E2E_PASSWORD;
 const STEP_TIMEOUT_MS = 15_000;
 const JOB_TIMEOUT_MS = 45_000;
 
-let browser;
-
-before(async () => {
-  assert.ok(EMAIL, 'E2E_EMAIL must name the admin account the server was seeded with');
-  assert.ok(PASSWORD, 'E2E_PASSWORD must be set');
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-});
+const session = useBrowser();
 
 async function screenshotOnFailure(page, name, fn) {
   try {
@@ -51,17 +28,13 @@ async function screenshotOnFailure(page, name, fn) {
 }
 
 test('admin logs in, runs a noop job and follows it to success', { timeout: 120_000 }, async () => {
-  const context = await browser.newContext({ baseURL: BASE_URL });
+  const context = await session.browser.newContext({ baseURL: BASE_URL });
   const page = await context.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
 
   await screenshotOnFailure(page, 'jobs-flow', async () => {
     // 1. A wrong password shows the server's message inline.
-    await page.goto('/admin/login');
-    const form = page.getByRole('form', { name: 'Admin login' });
-    await form.waitFor();
-    await form.getByLabel('Email').fill(EMAIL);
-    await form.getByLabel('Password').fill(`${PASSWORD}-definitely-wrong`);
+    const form = await fillAdminLogin(page, undefined, `${PASSWORD}-definitely-wrong`);
     await form.getByRole('button', { name: 'Sign in' }).click();
     await form
       .getByRole('alert')
@@ -119,17 +92,12 @@ test('admin logs in, runs a noop job and follows it to success', { timeout: 120_
 });
 
 test('ops pause a kind, its job waits, resume it, then delete the finished job', { timeout: 120_000 }, async () => {
-  const context = await browser.newContext({ baseURL: BASE_URL });
+  const context = await session.browser.newContext({ baseURL: BASE_URL });
   const page = await context.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
 
   await screenshotOnFailure(page, 'jobs-ops', async () => {
-    await page.goto('/admin/login');
-    const form = page.getByRole('form', { name: 'Admin login' });
-    await form.getByLabel('Email').fill(EMAIL);
-    await form.getByLabel('Password').fill(PASSWORD);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/admin');
+    await signIn(page);
     // The first address of this screen still works.
     await page.goto('/admin/jobs');
     await page.waitForURL((url) => url.pathname === '/admin/ops');

@@ -4,42 +4,24 @@
 // a reply posted to the inbound webhook stops the contact's sequence; every page shows the same
 // counts. scripts/e2e.sh runs this file on SQLite and on Postgres (E2E_BACKEND).
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 
-import { chromium } from 'playwright-core';
-
+import { ARTIFACTS, BACKEND, BASE_URL, RUN, chooseOption, signIn, useBrowser, watchConsole } from './lib.mjs';
 import { readSinkLog } from './smtp-sink.mjs';
 
-const BASE_URL = (process.env.E2E_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
-const ADMIN_EMAIL = process.env.E2E_EMAIL;
-const ADMIN_PASSWORD = process.env.E2E_PASSWORD;
 const SMTP_LOG = process.env.E2E_SMTP_LOG;
 const INBOUND_TOKEN = process.env.INBOUND_PARSE_TOKEN;
-const BACKEND = process.env.E2E_BACKEND || 'sqlite';
-const ARTIFACTS = 'e2e-artifacts';
 const STEP_TIMEOUT_MS = 15_000;
 // The scheduler looks for due steps every 5 s; a send job then runs.
 const SEND_TIMEOUT_MS = 60_000;
-const RUN = Date.now().toString(36);
 const USER = { first: 'Sam', last: 'Seller', email: `sam.${RUN}@prospector.test`, password: `Seller-${RUN}-pass!` };
 const SEQUENCE = `Accessible bath intro ${RUN}`;
 
-let browser;
+const session = useBrowser();
 
-before(async () => {
-  assert.ok(ADMIN_EMAIL && ADMIN_PASSWORD, 'E2E_EMAIL and E2E_PASSWORD name the admin account');
+before(() => {
   assert.ok(SMTP_LOG, 'E2E_SMTP_LOG is where the SMTP sink writes (scripts/e2e.sh)');
   assert.ok(INBOUND_TOKEN, 'INBOUND_PARSE_TOKEN authenticates the inbound reply webhook');
-  await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  await browser?.close();
 });
 
 const shot = (page, name) => page.screenshot({ path: `${ARTIFACTS}/journey-${BACKEND}-${name}.png`, fullPage: true });
@@ -73,16 +55,10 @@ async function postReply(message) {
 }
 
 test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
-  const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 900 } });
+  const context = await session.browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
-  const consoleErrors = [];
-  page.on('console', (msg) => {
-    // Signed out, the session probes answer 401 by design; Chromium logs them.
-    const probe = /\/api\/(admin|auth)\/user$/.test(msg.location().url) && msg.text().includes('401');
-    if (msg.type() === 'error' && !probe) consoleErrors.push(`${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (error) => consoleErrors.push(String(error)));
+  const consoleErrors = watchConsole(page);
   let enrolled = 0;
   let baseline = { sent: 0, replied: 0 };
   // Each step builds on the one before: after a failure the rest are skipped, with a screenshot.
@@ -100,12 +76,7 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
 
   try {
     await step('the admin adds a user, who signs in at /login', async () => {
-      await page.goto('/admin/login');
-      const form = page.getByRole('form', { name: 'Admin login' });
-      await form.getByLabel('Email').fill(ADMIN_EMAIL);
-      await form.getByLabel('Password').fill(ADMIN_PASSWORD);
-      await form.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL((url) => url.pathname === '/admin');
+      await signIn(page);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
       await page.getByRole('button', { name: 'Add user' }).click();
@@ -114,7 +85,7 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
       await add.getByLabel('First name').fill(USER.first);
       await add.getByLabel('Last name').fill(USER.last);
       await add.getByLabel('Password').fill(USER.password);
-      await add.getByLabel('Role').selectOption({ label: 'User' });
+      await chooseOption(add.getByLabel('Role'), 'User');
       await add.getByRole('button', { name: 'Add user' }).click();
       const row = page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: USER.email });
       await row.waitFor();
@@ -189,7 +160,7 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
       assert.match(await bar.innerText(), /3 companies selected/);
       await bar.getByRole('button', { name: 'Add to sequence' }).click();
       const dialog = page.getByRole('dialog', { name: 'Add to sequence' });
-      await dialog.getByLabel('Sequence').selectOption({ label: `${SEQUENCE} (active)` });
+      await chooseOption(dialog.getByLabel('Sequence'), `${SEQUENCE} (active)`);
       const preview = dialog.getByLabel('Who will be enrolled');
       await preview.waitFor();
       const [, selected, reachable] = (await preview.innerText()).match(/([\d,]+) selected: ([\d,]+) will be enrolled/) ?? [];
@@ -209,7 +180,7 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
       const bar = page.getByRole('toolbar', { name: 'Selection actions' });
       await bar.getByRole('button', { name: 'Add to sequence' }).click();
       const dialog = page.getByRole('dialog', { name: 'Add to sequence' });
-      await dialog.getByLabel('Sequence').selectOption({ label: `${SEQUENCE} (active)` });
+      await chooseOption(dialog.getByLabel('Sequence'), `${SEQUENCE} (active)`);
       const preview = dialog.getByLabel('Who will be enrolled');
       await preview.waitFor();
       assert.match(await preview.innerText(), new RegExp(`Skipped: .*${enrolled} ${enrolled === 1 ? 'is' : 'are'} already enrolled`));

@@ -7,53 +7,33 @@
 // takes a real record of the demo data. scripts/e2e.sh runs this file against a server seeded with
 // the demo data.
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { after, before, test } from 'node:test';
+import { readFile } from 'node:fs/promises';
+import { test } from 'node:test';
 
-import { chromium } from 'playwright-core';
+import { BASE_URL, axeProblems, signIn as signInPage, useBrowser } from './lib.mjs';
 
-const BASE_URL = (process.env.E2E_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
-const EMAIL = process.env.E2E_EMAIL;
-const PASSWORD = process.env.E2E_PASSWORD;
 const ARTIFACTS = 'e2e-artifacts/screens';
 const STEP_TIMEOUT_MS = 20_000;
-const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** Screens without a session; the rest are visited signed in. */
 const PUBLIC = new Set(['/dealers', '/thank-you', '/privacy-policy', '/terms-of-service', '/admin/login', '/login']);
 
-let browser;
-
-before(async () => {
-  assert.ok(EMAIL && PASSWORD, 'E2E_EMAIL and E2E_PASSWORD name the admin account');
-  await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-});
+const session = useBrowser({ artifacts: ARTIFACTS });
 
 /** The app's routes, the /admin twins left out (the same screen), `:id` filled from `ids`. */
 async function screens(ids) {
-  const list = JSON.parse(await readFile(new URL('../dist/routes.json', import.meta.url), 'utf8'));
+  // The build the server serves (scripts/e2e.sh exports WEB_DIST), else web/dist.
+  const dist = process.env.WEB_DIST ? new URL(`file://${process.env.WEB_DIST.replace(/\/?$/, '/')}`) : new URL('../dist/', import.meta.url);
+  const list = JSON.parse(await readFile(new URL('routes.json', dist), 'utf8'));
   return list
     .filter((p) => !p.includes('*') && (!p.startsWith('/admin/') || p === '/admin/login'))
     .map((p) => p.replace(/^\/(companies|contacts|deals)\/:id$/, (_, kind) => `/${kind}/${ids[kind]}`))
     .filter((p) => !p.includes(':'));
 }
 
+/** Signs the admin in within `context` (its cookie then serves every page of it). */
 async function signIn(context) {
   const page = await context.newPage();
-  await page.goto(`${BASE_URL}/admin/login`);
-  const form = page.getByRole('form', { name: 'Admin login' });
-  await form.getByLabel('Email').fill(EMAIL);
-  await form.getByLabel('Password').fill(PASSWORD);
-  await form.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/admin');
+  await signInPage(page);
   await page.close();
 }
 
@@ -87,17 +67,9 @@ const lcpOf = (page) =>
       }),
   );
 
-async function axeProblems(page) {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const result = await page.evaluate(() => globalThis.axe.run(globalThis.document, { resultTypes: ['violations'] }));
-  return result.violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`);
-}
-
 test('every screen: accessible, no sideways scroll at 360 px, LCP measured', { timeout: 900_000 }, async () => {
-  const desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const mobile = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const desktop = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const mobile = await session.browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   const problems = [];
   const figures = [];
   try {
@@ -108,7 +80,7 @@ test('every screen: accessible, no sideways scroll at 360 px, LCP measured', { t
       contacts: await firstId(desktop, '/api/contacts'),
       deals: await firstId(desktop, '/api/deals'),
     };
-    const anonymous = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const anonymous = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
     // `/` is the landing page signed out and the dashboard signed in.
     const visits = [{ path: '/', anon: true }, ...(await screens(ids)).map((path) => ({ path, anon: PUBLIC.has(path) }))];
     for (const { path, anon } of visits) {

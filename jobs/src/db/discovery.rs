@@ -1,12 +1,14 @@
 //! Storing discovery results: each found company and its contacts are created or updated by their
-//! natural keys (company: website domain, else name + state; contact: email, else name + company), so
-//! re-running a scan updates and never duplicates.
+//! natural keys (company: website domain, else normalised name + city + state; contact: email, else
+//! name + company), so re-running a scan, or another source finding the same business, updates and
+//! never duplicates. Each source that found a company is a `company_sources` row with when it
+//! first and last saw it.
 
 use sqlx::types::Json;
 
 use super::sql::Sql;
 use super::*;
-use crate::domain::discovery::FoundCompany;
+use crate::domain::discovery::{FoundCompany, Source, name_key};
 
 pub struct DiscoveryUpsert<'a> {
     pub company: &'a FoundCompany,
@@ -14,8 +16,10 @@ pub struct DiscoveryUpsert<'a> {
     pub score: i32,
     /// One score per contact of `company`, in order.
     pub contact_scores: &'a [i32],
-    /// `city_state_search` or `region_search`.
-    pub source: &'a str,
+    /// How the scan searched: `city_state_search` or `region_search`.
+    pub mode: &'a str,
+    /// The source that found the company.
+    pub found_by: Source,
     pub discovery_city: Option<&'a str>,
     pub discovery_state: Option<&'a str>,
     pub discovery_region: Option<&'a str>,
@@ -37,15 +41,29 @@ pub struct DiscoveryUpserted {
 }
 
 const COMPANY_BY_DOMAIN: Sql = sql!("SELECT id FROM companies WHERE domain = ?1");
-// Differs: SQLite compares a NULL state with IS; Postgres needs IS NOT DISTINCT FROM and the type of
-// a NULL domain.
+// The companies that may be this one by name: same state, same city when both know it, a name
+// starting with the same word (the normalised comparison is `name_key`, in Rust).
+// Differs: SQLite compares a NULL state with IS; Postgres needs IS NOT DISTINCT FROM and the types of
+// NULL parameters.
 const COMPANY_BY_NAME: Sql = Sql {
-    sqlite: "SELECT id FROM companies WHERE lower(name) = lower(?1) AND state IS ?2
-               AND (?3 IS NULL OR domain IS NULL) ORDER BY created_at LIMIT 1",
+    sqlite: "SELECT id, name FROM companies WHERE state IS ?1
+               AND (city IS NULL OR ?2 IS NULL OR lower(city) = lower(?2))
+               AND (?3 IS NULL OR domain IS NULL) AND lower(name) LIKE ?4 ORDER BY created_at",
     postgres:
-        "SELECT id FROM companies WHERE lower(name) = lower($1) AND state IS NOT DISTINCT FROM $2
-               AND ($3::text IS NULL OR domain IS NULL) ORDER BY created_at LIMIT 1",
+        "SELECT id, name FROM companies WHERE state IS NOT DISTINCT FROM $1
+               AND (city IS NULL OR $2::text IS NULL OR lower(city) = lower($2))
+               AND ($3::text IS NULL OR domain IS NULL) AND lower(name) LIKE $4 ORDER BY created_at",
 };
+const SOURCE_UPSERT: Sql = sql!(
+    "INSERT INTO company_sources (company_id, source, external_id, verified, attribution, opening_hours,
+                                  first_seen_at, last_seen_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
+     ON CONFLICT (company_id, source) DO UPDATE SET
+         external_id = COALESCE(excluded.external_id, company_sources.external_id),
+         verified = excluded.verified, attribution = excluded.attribution,
+         opening_hours = COALESCE(excluded.opening_hours, company_sources.opening_hours),
+         last_seen_at = excluded.last_seen_at"
+);
 const COMPANY_INSERT: Sql = sql!("INSERT INTO companies (id, name, industry, company_type, status, revenue, employees, founded, score,
                  prospect_score, website, domain, phone, address, city, state, zip_code, description, discovered_at,
                  created_at, updated_at)
@@ -100,7 +118,8 @@ impl Tx {
                 contact_by_email = CONTACT_BY_EMAIL,
                 contact_by_name = CONTACT_BY_NAME,
                 contact_update = CONTACT_UPDATE,
-                contact_insert = CONTACT_INSERT
+                contact_insert = CONTACT_INSERT,
+                source_upsert = SOURCE_UPSERT
             ],
             {
                 let c = d.company;
@@ -113,17 +132,24 @@ impl Tx {
                     }
                     None => None,
                 };
-                // Without a domain, name + state identify the company; with one that is not stored yet, name +
-                // state may still find a record that never had a website (a lead-form company, say).
+                // Without a domain, name + city + state identify the company; with one that is not stored
+                // yet, they may still find a record that never had a website (a lead-form company, say).
                 let existing = match existing {
                     Some(id) => Some(id),
                     None => {
-                        sqlx::query_scalar(company_by_name)
-                            .bind(&c.name)
+                        let key = name_key(&c.name);
+                        let first_word = key.split(' ').next().unwrap_or_default();
+                        let candidates: Vec<(String, String)> = sqlx::query_as(company_by_name)
                             .bind(&c.state)
+                            .bind(&c.city)
                             .bind(d.domain)
-                            .fetch_optional(&mut *conn)
-                            .await?
+                            .bind(format!("{first_word}%"))
+                            .fetch_all(&mut *conn)
+                            .await?;
+                        candidates
+                            .into_iter()
+                            .find(|(_, name)| name_key(name) == key)
+                            .map(|(id, _)| id)
                     }
                 };
                 let created = existing.is_none();
@@ -172,7 +198,7 @@ impl Tx {
                 }
                 sqlx::query(company_discovery)
                     .bind(&company_id)
-                    .bind(d.source)
+                    .bind(d.mode)
                     .bind(d.discovery_city)
                     .bind(d.discovery_state)
                     .bind(d.discovery_region)
@@ -182,6 +208,16 @@ impl Tx {
                     .bind(d.competitive_analysis.map(Json))
                     .bind(d.lead_qualification.map(Json))
                     .bind(d.has_enhanced_data)
+                    .bind(d.now)
+                    .execute(&mut *conn)
+                    .await?;
+                sqlx::query(source_upsert)
+                    .bind(&company_id)
+                    .bind(d.found_by.key())
+                    .bind(&c.external_id)
+                    .bind(d.found_by.verified())
+                    .bind(d.found_by.attribution())
+                    .bind(&c.opening_hours)
                     .bind(d.now)
                     .execute(&mut *conn)
                     .await?;
@@ -247,5 +283,40 @@ impl Tx {
                 })
             }
         )
+    }
+}
+
+/// One source of one company, for labels and attribution where companies are shown.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanySourceRow {
+    pub company_id: String,
+    pub source: String,
+    pub external_id: Option<String>,
+    pub verified: bool,
+    pub attribution: Option<String>,
+    pub opening_hours: Option<String>,
+    pub first_seen_at: i64,
+    pub last_seen_at: i64,
+}
+
+const SOURCES_OF: Sql = in_list!(
+    "SELECT company_id, source, external_id, verified, attribution, opening_hours, first_seen_at,
+            last_seen_at FROM company_sources WHERE company_id IN ",
+    1,
+    " ORDER BY company_id, first_seen_at, source"
+);
+
+impl Db {
+    /// The sources of the listed companies.
+    pub async fn company_sources_of(
+        &self,
+        company_ids: &[String],
+    ) -> Result<Vec<CompanySourceRow>, sqlx::Error> {
+        if company_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids = Value::from(company_ids).to_string();
+        fetch!(self, fetch_all, query_as(SOURCES_OF), &ids)
     }
 }

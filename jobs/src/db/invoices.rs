@@ -47,6 +47,55 @@ pub struct InvoiceFilter<'a> {
     pub date_to: Option<&'a str>,
     pub limit: i64,
     pub offset: i64,
+    /// None: newest first (by creation), the list's order before sorting existed.
+    pub sort: Option<Sort<InvoiceSortKey>>,
+}
+
+/// The invoice list's sort keys (docs/records.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InvoiceSortKey {
+    Created,
+    /// The number in its series' order (`INV-2026-0002` before `INV-2026-0010`).
+    Number,
+    Customer,
+    /// The invoice date.
+    Date,
+    DueDate,
+    Amount,
+    Status,
+}
+
+impl InvoiceSortKey {
+    /// Each `sort` value, its key, and whether it runs descending unless `dir` says otherwise.
+    pub const ALL: [(&'static str, Self, bool); 7] = [
+        ("created", Self::Created, true),
+        ("number", Self::Number, true),
+        ("customer", Self::Customer, false),
+        ("date", Self::Date, true),
+        ("dueDate", Self::DueDate, true),
+        ("amount", Self::Amount, true),
+        ("status", Self::Status, false),
+    ];
+}
+
+/// `ORDER BY` terms (no binds: the keys are ours); ties break on id in the same direction so pages
+/// never repeat or skip a row.
+fn invoice_order(sort: Option<Sort<InvoiceSortKey>>) -> String {
+    let Some(s) = sort else {
+        return "created_at DESC, id DESC".to_string();
+    };
+    let terms: &[(&str, bool)] = match s.key {
+        InvoiceSortKey::Created => &[("created_at", false)],
+        // Length first: numbers of one series have one length, and older numbers sort apart.
+        InvoiceSortKey::Number => &[("length(invoice_number)", false), ("invoice_number", false)],
+        InvoiceSortKey::Customer => &[("lower(customer_name)", false)],
+        InvoiceSortKey::Date => &[("invoice_date", false)],
+        InvoiceSortKey::DueDate => &[("due_date", false)],
+        InvoiceSortKey::Amount => &[("total_cents", false)],
+        InvoiceSortKey::Status => &[("status", false)],
+    };
+    let dir = if s.desc { "DESC" } else { "ASC" };
+    super::contacts::order_terms(terms, dir, "id")
 }
 
 /// Why an invoice could not be stored.
@@ -275,7 +324,7 @@ impl Db {
             taken.iter().map(String::as_str),
         ))
     }
-    /// A page of invoices, newest first, with the total number that match.
+    /// A page of invoices (newest first, or in the filter's sort) with the total number that match.
     pub async fn invoice_list(
         &self,
         f: &InvoiceFilter<'_>,
@@ -283,7 +332,9 @@ impl Db {
         on_db!(self, pool, [page = INVOICE_PAGE, count = INVOICE_COUNT], {
             let mut qb = sqlx::QueryBuilder::new(page);
             invoice_where(&mut qb, f);
-            qb.push(" ORDER BY created_at DESC, id DESC LIMIT ")
+            qb.push(" ORDER BY ")
+                .push(invoice_order(f.sort))
+                .push(" LIMIT ")
                 .push_bind(f.limit)
                 .push(" OFFSET ")
                 .push_bind(f.offset);

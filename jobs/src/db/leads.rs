@@ -265,7 +265,7 @@ impl Tx {
 const CONTACT_FACTS_MANY: Sql = in_list!(
     "SELECT c.id, c.title, c.email, c.phone, c.is_verified, c.status, co.revenue, co.state,
             co.company_type, co.website, co.phone AS company_phone, co.growth_rate,
-            co.id IS NOT NULL AS has_company
+            co.id IS NOT NULL AS has_company, co.website_services
      FROM contacts c LEFT JOIN companies co ON co.id = c.company_id
      WHERE c.id IN ",
     1,
@@ -326,12 +326,12 @@ impl Db {
         })
     }
     /// Facts for many contacts at once (bulk scoring), for those that need a score: never scored
-    /// (no factors) or scored below `below`.
+    /// (no factors) or scored below `below`; with the services their company's website shows.
     pub async fn contact_score_facts_many(
         &self,
         ids: &[String],
         below: i32,
-    ) -> Result<Vec<(String, ContactFacts)>, sqlx::Error> {
+    ) -> Result<Vec<ContactFactsMany>, sqlx::Error> {
         let ids = Value::from(ids).to_string();
         let rows: Vec<ContactFactsManyRow> =
             fetch!(self, fetch_all, query_as(CONTACT_FACTS_MANY), &ids, below)?;
@@ -397,10 +397,23 @@ pub(crate) struct ContactFactsManyRow {
     pub company_phone: Option<String>,
     pub growth_rate: Option<f64>,
     pub has_company: bool,
+    pub website_services: Option<Json<Value>>,
 }
 
-impl From<ContactFactsManyRow> for (String, ContactFacts) {
+/// A contact's id, facts and its company's website services (`None`: the site was never read).
+pub type ContactFactsMany = (String, ContactFacts, Option<Vec<String>>);
+
+impl From<ContactFactsManyRow> for ContactFactsMany {
     fn from(r: ContactFactsManyRow) -> Self {
+        let services = r.website_services.map(|Json(v)| {
+            v.as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default()
+        });
         let company = r.has_company.then(|| CompanyFacts {
             revenue: r.revenue,
             state: r.state,
@@ -419,6 +432,7 @@ impl From<ContactFactsManyRow> for (String, ContactFacts) {
                 status: r.status,
                 company,
             },
+            services,
         )
     }
 }

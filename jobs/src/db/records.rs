@@ -31,7 +31,8 @@ macro_rules! timeline_items {
              FROM r JOIN activities a ON a.entity_type = r.type AND a.entity_id = r.id
              WHERE r.scope = 'all' AND a.type IN ('company_created', 'contact_created', 'deal_created',
                  'company_updated', 'contact_updated', 'deal_updated', 'company_status_change',
-                 'contact_status_change', 'deal_stage_change', 'contact_converted', 'prospect_converted')
+                 'contact_status_change', 'deal_stage_change', 'contact_converted', 'prospect_converted',
+                 'company_merged', 'contact_merged', 'company_enriched')
              UNION ALL
              SELECT 'em:' || m.id, 'email_sent', m.sent_at, COALESCE(m.subject, ca.subject, st.name),
                  m.to_email,

@@ -243,6 +243,11 @@ impl Db {
                 .map(|_| ()),
         }
     }
+    /// Takes a demo company off the pipeline's prospect list (scoring puts every company on it).
+    pub async fn company_prospect_clear(&self, id: &str) -> Result<(), sqlx::Error> {
+        const Q: Sql = sql!("UPDATE companies SET prospect_score = 0 WHERE id = ?1");
+        exec!(self, Q, id).map(|_| ())
+    }
     /// Whether the CRM tables hold anything (demo data goes only into an empty CRM).
     pub async fn crm_is_empty(&self) -> Result<bool, sqlx::Error> {
         on_db!(self, pool, [q = CRM_COUNT], {

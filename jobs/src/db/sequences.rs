@@ -346,6 +346,12 @@ const ENROLLMENTS_EXIT_ALL: Sql = sql!(
          updated_at = ?3, completed_at = ?3
      WHERE sequence_id = ?1 AND status = 'active'"
 );
+/// An out-of-office reply: the contact's active enrollments wait until `?2` (their next step is not
+/// brought forward if it was due later anyway, and one waiting for nothing stays so).
+const ENROLLMENTS_PAUSE_CONTACT: Sql = sql!(
+    "UPDATE sequence_enrollments SET next_action_at = ?2, updated_at = ?3
+     WHERE contact_id = ?1 AND status = 'active' AND next_action_at < ?2"
+);
 const ENROLLMENTS_EXIT_CONTACT: Sql = sql!(
     "UPDATE sequence_enrollments SET status = 'exited', exit_reason = ?2, next_action_at = NULL,
          updated_at = ?3, completed_at = ?3
@@ -494,6 +500,15 @@ impl Db {
     pub async fn enrollments_release(&self, ids: &[String]) -> Result<(), sqlx::Error> {
         let ids = Value::from(ids.to_vec()).to_string();
         exec!(self, ENROLLMENTS_RELEASE, &ids).map(|_| ())
+    }
+    /// Holds a contact's active enrollments until `until` (an out-of-office reply): how many.
+    pub async fn enrollments_pause_contact(
+        &self,
+        contact_id: &str,
+        until: i64,
+        now: i64,
+    ) -> Result<u64, sqlx::Error> {
+        exec!(self, ENROLLMENTS_PAUSE_CONTACT, contact_id, until, now)
     }
     /// Ends a contact's active enrollments (replied, unsubscribed, bounced).
     pub async fn enrollments_exit_contact(

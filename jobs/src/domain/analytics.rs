@@ -278,6 +278,47 @@ fn model_performance(i: &AnalyticsInput<'_>) -> Map<String, Value> {
         .collect()
 }
 
+/// Score bands of the measured accuracy: (label, lowest, highest).
+pub const ACCURACY_BANDS: [(&str, i32, i32); 3] =
+    [("0-39", 0, 39), ("40-69", 40, 69), ("70-100", 70, 100)];
+
+/// The lead score's measured accuracy: per score band, how many scored contacts were emailed and
+/// how many replied. A score that means something has reply rates that rise with the band.
+/// Engagement is a factor of the score, so a contact's reply also lifts its own score; the bands
+/// read the scores as they stand (docs/voice-and-ai.md).
+pub fn score_accuracy(outcomes: &[ReplyOutcome<'_>]) -> Value {
+    let scored: Vec<_> = outcomes.iter().filter(|o| o.scored).collect();
+    let bands: Vec<Value> = ACCURACY_BANDS
+        .iter()
+        .map(|(range, lo, hi)| {
+            let inside: Vec<_> = scored
+                .iter()
+                .filter(|o| (*lo..=*hi).contains(&o.score))
+                .collect();
+            let replied: i64 = inside.iter().map(|o| o.replied).sum();
+            json!({
+                "range": range,
+                "emailed": inside.len(),
+                "replied": replied,
+                "replyRate": round3(ratio(replied, inside.len() as i64)),
+            })
+        })
+        .collect();
+    let rates: Vec<Option<f64>> = bands
+        .iter()
+        .map(|b| (b["emailed"].as_u64() > Some(0)).then(|| b["replyRate"].as_f64().unwrap_or(0.0)))
+        .collect();
+    let known: Vec<f64> = rates.iter().flatten().copied().collect();
+    json!({
+        "emailed": scored.len(),
+        "replied": scored.iter().map(|o| o.replied).sum::<i64>(),
+        "bands": bands,
+        // Whether the reply rate rises from band to band (of the bands with emailed contacts);
+        // null until two bands have some.
+        "ratesRiseWithScore": (known.len() >= 2).then(|| known.windows(2).all(|w| w[0] <= w[1])),
+    })
+}
+
 /// The `/api/ai/analytics` document.
 pub fn analytics(i: &AnalyticsInput<'_>) -> Value {
     let (agents, total_training, rates) = agent_performance(i);
@@ -304,6 +345,7 @@ pub fn analytics(i: &AnalyticsInput<'_>) -> Value {
         },
         "aiOrchestration": {"tasksRouted": routed, "efficiency": round3(ratio(routed_ok, routed) * 100.0), "costSavings": null},
         "modelPerformance": model_performance(i),
+        "scoreAccuracy": score_accuracy(i.outcomes),
         // Task runs count only while the queue keeps them (JOB_RETENTION_SECS); CRM examples stay.
         "jobRetentionDays": i.retention_days,
     })
@@ -346,6 +388,41 @@ mod tests {
             state,
             replied,
         }
+    }
+
+    #[test]
+    fn accuracy_is_the_reply_rate_per_score_band() {
+        let outcomes = [
+            outcome(90, 1, None),
+            outcome(75, 1, None),
+            outcome(72, 0, None),
+            outcome(55, 1, None),
+            outcome(45, 0, None),
+            outcome(20, 0, None),
+            outcome(10, 0, None),
+            ReplyOutcome {
+                scored: false,
+                ..outcome(15, 1, None)
+            },
+        ];
+        let a = score_accuracy(&outcomes);
+        assert_eq!(a["emailed"], 7, "only scores the scorer set");
+        assert_eq!(a["replied"], 3);
+        let bands: Vec<(i64, i64, f64)> = a["bands"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|b| {
+                (
+                    b["emailed"].as_i64().unwrap_or(-1),
+                    b["replied"].as_i64().unwrap_or(-1),
+                    b["replyRate"].as_f64().unwrap_or(-1.0),
+                )
+            })
+            .collect();
+        assert_eq!(bands, [(2, 0, 0.0), (2, 1, 0.5), (3, 2, 0.667)]);
+        assert_eq!(a["ratesRiseWithScore"], true);
+        assert_eq!(score_accuracy(&[])["ratesRiseWithScore"], Value::Null);
     }
 
     #[test]

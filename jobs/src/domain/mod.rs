@@ -13,6 +13,8 @@ pub mod discovery;
 pub mod email_figures;
 pub mod figures;
 pub mod invoices;
+pub mod mailbox;
+pub mod merge;
 pub mod pipeline;
 pub mod sequences;
 pub mod timeline;

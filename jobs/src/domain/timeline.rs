@@ -152,7 +152,21 @@ pub fn timeline_text(e: &TimelineEntry<'_>) -> TimelineText {
             clip(e.text),
             None,
         ),
+        // A duplicate folded into this record (docs/merge.md): the description names it and what moved.
+        "company_merged" | "contact_merged" => text(
+            "merged",
+            "Merged a duplicate into this record".into(),
+            clip(e.text),
+            None,
+        ),
         "contact_converted" => text("converted", "Converted to a customer".into(), None, None),
+        // Website enrichment: what the visit found is the detail.
+        "company_enriched" => text(
+            "enriched",
+            "Enriched from its website".into(),
+            clip(e.text),
+            None,
+        ),
         "prospect_converted" => text(
             "converted",
             "Converted from a prospect to a deal".into(),

@@ -56,6 +56,7 @@ pub enum ComposeError {
 
 const LIST_UNSUBSCRIBE: HeaderName = HeaderName::new_from_ascii_str("List-Unsubscribe");
 const LIST_UNSUBSCRIBE_POST: HeaderName = HeaderName::new_from_ascii_str("List-Unsubscribe-Post");
+const LIST_ID: HeaderName = HeaderName::new_from_ascii_str("List-Id");
 const X_PROSPECTOR_MESSAGE: HeaderName = HeaderName::new_from_ascii_str("X-Prospector-Message");
 const X_SMTPAPI: HeaderName = HeaderName::new_from_ascii_str("X-SMTPAPI");
 
@@ -253,6 +254,7 @@ pub fn render_parts(
 /// Builds the message; tokens for its links come from `signer`.
 pub fn compose(sender: &Sender, signer: &Signer, out: &Outgoing) -> Result<Message, ComposeError> {
     let from = mailbox(out.from.unwrap_or(&sender.from))?;
+    let list_id = format!("<{}.{}>", list_label(out.list), from.email.domain());
     let to = mailbox(out.to)?;
     let Rendered {
         subject,
@@ -279,6 +281,9 @@ pub fn compose(sender: &Sender, signer: &Signer, out: &Outgoing) -> Result<Messa
             LIST_UNSUBSCRIBE_POST,
             "List-Unsubscribe=One-Click".into(),
         ))
+        // RFC 2919: a list that offers unsubscribing names itself (receivers and SpamAssassin
+        // distrust List-Unsubscribe without it); one id per campaign, `all` for other sends.
+        .raw_header(HeaderValue::new(LIST_ID, list_id))
         .raw_header(HeaderValue::new(X_PROSPECTOR_MESSAGE, out.ledger_id.into()))
         .raw_header(HeaderValue::new(
             X_SMTPAPI,
@@ -303,6 +308,25 @@ pub fn compose(sender: &Sender, signer: &Signer, out: &Outgoing) -> Result<Messa
                 ),
         )
         .map_err(|e| ComposeError::Build(e.to_string()))
+}
+
+/// A list id's first label: letters, digits and hyphens only (RFC 2919's dot-atom).
+fn list_label(list: &str) -> String {
+    let label: String = list
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if label.is_empty() {
+        "all".into()
+    } else {
+        label
+    }
 }
 
 fn mailbox(address: &str) -> Result<Mailbox, ComposeError> {
@@ -704,6 +728,10 @@ mod tests {
         assert_eq!(
             raw_header(&raw, "List-Unsubscribe-Post"),
             "List-Unsubscribe=One-Click"
+        );
+        assert_eq!(
+            raw_header(&raw, "List-Id"),
+            "<01j9campaign.prospector.example>"
         );
         assert_eq!(
             raw_header(&raw, "X-Prospector-Message"),

@@ -1,12 +1,11 @@
 //! `ai_score`: scores a contact and/or a company. This build has the embedded, rule-based scorer
-//! (`crate::scoring`), which explains every point; the AI provider joins it with the discovery issue.
+//! (`crate::scoring`, with the evidence `Db::company_score_now` reads), which explains every point.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::db::ScoreSet;
 use crate::queue::{JobContext, JobError, JobKind};
-use crate::scoring::{score_company, score_contact};
 use crate::time::now_ms;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -32,11 +31,10 @@ impl JobKind for AiScore {
         let db = ctx.db();
         let mut result = json!({ "model": "rules" });
         if let Some(id) = &self.company_id {
-            let facts = db
-                .company_score_facts(id)
+            let s = db
+                .company_score_now(id)
                 .await?
                 .ok_or_else(|| JobError::Permanent(format!("company {id} not found")))?;
-            let s = score_company(&facts);
             let factors = json!(s.factors);
             db.company_score_set(&ScoreSet {
                 id,
@@ -48,11 +46,10 @@ impl JobKind for AiScore {
             result["company"] = json!({ "id": id, "score": s.score, "factors": s.factors });
         }
         if let Some(id) = &self.contact_id {
-            let facts = db
-                .contact_score_facts(id)
+            let s = db
+                .contact_score_now(id)
                 .await?
                 .ok_or_else(|| JobError::Permanent(format!("contact {id} not found")))?;
-            let s = score_contact(&facts);
             let factors = json!(s.factors);
             db.contact_score_set(&ScoreSet {
                 id,

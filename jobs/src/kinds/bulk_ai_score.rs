@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::db::ScoreSetOwned;
 use crate::queue::{JobContext, JobError, JobKind};
-use crate::scoring::score_contact;
+use crate::scoring::score_contact_with;
 use crate::time::now_ms;
 
 /// Contacts scored below this are scored again (seed 002 §9: "rescoring threshold below 50").
@@ -51,8 +51,8 @@ impl JobKind for BulkAiScore {
                 .await?;
             let rows: Vec<ScoreSetOwned> = facts
                 .into_iter()
-                .map(|(id, f)| {
-                    let s = score_contact(&f);
+                .map(|(id, f, services)| {
+                    let s = score_contact_with(&f, services.as_deref());
                     ScoreSetOwned {
                         id,
                         score: s.score,

@@ -11,7 +11,6 @@ use serde_json::{Value, json};
 use crate::db::{EnrichmentSet, ScoreSet};
 use crate::intel::{email_domain, enrich};
 use crate::queue::{JobContext, JobError, JobKind};
-use crate::scoring::score_contact;
 use crate::time::now_ms;
 
 /// Most contacts one job enriches (the API's largest selection).
@@ -73,8 +72,7 @@ impl JobKind for ContactEnrich {
                 enriched += 1;
             }
             // A better-known contact may score differently (a linked company, say).
-            if let Some(facts) = ctx.db().contact_score_facts(&c.id).await? {
-                let s = score_contact(&facts);
+            if let Some(s) = ctx.db().contact_score_now(&c.id).await? {
                 let factors = json!(s.factors);
                 ctx.db()
                     .contact_score_set(&ScoreSet {

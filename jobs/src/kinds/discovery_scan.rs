@@ -1,17 +1,25 @@
-//! `discovery_scan`: searches a provider for companies and decision makers, stores them (updating,
-//! never duplicating), scores them, and reports progress as it goes. Its time budget is hard: a
-//! quarter second before the worker would stop it, the scan stops itself and keeps what it found.
+//! `discovery_scan`: searches one or more sources for companies and decision makers side by side,
+//! stores them (updating, never duplicating, each with the sources that found it), scores them,
+//! and reports progress as it goes. Its time budget is hard: a quarter second before the worker
+//! would stop it, the scan stops itself and keeps what it found.
+//!
+//! `discoverySource` (seed 000 §3) said how to search: `city_state_search` or `region_search`. It
+//! still does, and may now also name sources (`osm`, `google_places`, `catalog`, `llm`): one
+//! value, or a list mixing at most one search mode with sources. Without a source, the process'
+//! default sources run (every configured one, else the catalog); without a mode, it follows from
+//! whether a city or state is given, as before.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::db::DiscoveryUpsert;
+use crate::domain::discovery::market_sizing;
 use crate::geo::{COMPANY_TYPES, parse_city_state, state_code};
 use crate::providers::discovery::{
-    DiscoveryQuery, FoundCompany, ProviderError, REGIONS, REVENUE_RANGES, domain_of,
+    DiscoveryQuery, FoundCompany, ProviderError, REGIONS, REVENUE_RANGES, Source, domain_of,
 };
 use crate::queue::{JobContext, JobError, JobKind};
 use crate::scoring::{CompanyFacts, ContactFacts, score_company, score_contact};
@@ -40,8 +48,9 @@ pub struct DiscoveryScan {
     pub city: Option<String>,
     #[serde(default)]
     pub state: Option<String>,
+    /// A search mode, a source, or a list of them (see the module's doc).
     #[serde(default)]
-    pub discovery_source: Option<String>,
+    pub discovery_source: Option<SourceChoice>,
     #[serde(default)]
     pub market_intelligence: bool,
     #[serde(default)]
@@ -53,6 +62,48 @@ pub struct DiscoveryScan {
     /// True when any enhanced flag is on (the seed sends it; we derive it).
     #[serde(default)]
     pub enhanced_mode: bool,
+}
+
+/// `discoverySource`: one value or a list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum SourceChoice {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Default for SourceChoice {
+    fn default() -> Self {
+        Self::Many(Vec::new())
+    }
+}
+
+/// The seed's search modes.
+pub const SEARCH_MODES: [&str; 2] = ["city_state_search", "region_search"];
+
+impl SourceChoice {
+    fn values(&self) -> Vec<&str> {
+        match self {
+            Self::One(v) => vec![v.as_str()],
+            Self::Many(v) => v.iter().map(String::as_str).collect(),
+        }
+    }
+
+    /// The search mode named, if any.
+    pub fn mode(&self) -> Option<&str> {
+        self.values().into_iter().find(|v| SEARCH_MODES.contains(v))
+    }
+
+    /// The sources named, in order, each once.
+    pub fn sources(&self) -> Vec<Source> {
+        let mut out = Vec::new();
+        for s in self.values().into_iter().filter_map(Source::parse) {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+        out
+    }
 }
 
 /// Why a scan request is refused, with the seed's texts.
@@ -110,10 +161,17 @@ impl DiscoveryScan {
             &mut self.city_state,
             &mut self.city,
             &mut self.state,
-            &mut self.discovery_source,
         ] {
             blank_to_none(v);
         }
+        let choice = self.discovery_source.take().unwrap_or_default();
+        let mut values: Vec<String> = choice
+            .values()
+            .into_iter()
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .collect();
+        values.dedup();
         if self.company_name.is_none()
             && (self.region.is_none()
                 || self.revenue_range.is_none()
@@ -125,11 +183,24 @@ impl DiscoveryScan {
         let ranges: Vec<&str> = REVENUE_RANGES.iter().map(|r| r.0).collect();
         one_of("revenueRange", &self.revenue_range, &ranges)?;
         one_of("companyType", &self.company_type, &COMPANY_TYPES)?;
-        one_of(
-            "discoverySource",
-            &self.discovery_source,
-            &["city_state_search", "region_search"],
-        )?;
+        let allowed: Vec<&str> = SEARCH_MODES
+            .into_iter()
+            .chain(Source::ALL.map(Source::key))
+            .collect();
+        for v in &values {
+            one_of("discoverySource", &Some(v.clone()), &allowed)?;
+        }
+        if values
+            .iter()
+            .filter(|v| SEARCH_MODES.contains(&v.as_str()))
+            .count()
+            > 1
+        {
+            return Err(ScanError::NotAllowed {
+                field: "discoverySource",
+                allowed: "at most one of city_state_search, region_search, with any sources".into(),
+            });
+        }
         if let Some(text) = self.city_state.take()
             && self.city.is_none()
             && self.state.is_none()
@@ -149,18 +220,33 @@ impl DiscoveryScan {
             || self.competitor_analysis
             || self.territory_optimization
             || self.lead_qualification;
-        if self.discovery_source.is_none() {
-            let by_place = self.city.is_some() || self.state.is_some();
-            self.discovery_source = Some(
-                if by_place {
-                    "city_state_search"
-                } else {
-                    "region_search"
-                }
-                .into(),
-            );
-        }
+        let named = SourceChoice::Many(values);
+        let mode = match named.mode() {
+            Some(m) => m.to_string(),
+            None if self.city.is_some() || self.state.is_some() => "city_state_search".into(),
+            None => "region_search".into(),
+        };
+        // Normalised: the mode first, then the sources named (none: the defaults at run time).
+        let mut list = vec![mode];
+        list.extend(named.sources().into_iter().map(|s| s.key().to_string()));
+        self.discovery_source = Some(SourceChoice::Many(list));
         Ok(self)
+    }
+
+    /// The search mode (after `normalize`).
+    pub fn mode(&self) -> &str {
+        self.discovery_source
+            .as_ref()
+            .and_then(SourceChoice::mode)
+            .unwrap_or("region_search")
+    }
+
+    /// The sources the request names (none: the defaults).
+    pub fn sources(&self) -> Vec<Source> {
+        self.discovery_source
+            .as_ref()
+            .map(SourceChoice::sources)
+            .unwrap_or_default()
     }
 
     fn query(&self) -> DiscoveryQuery {
@@ -221,6 +307,16 @@ struct Stored {
     score: i32,
 }
 
+/// What one source did in a scan.
+#[derive(Default)]
+struct SourceReport {
+    found: usize,
+    created: usize,
+    updated: usize,
+    elapsed: Duration,
+    error: Option<ProviderError>,
+}
+
 impl JobKind for DiscoveryScan {
     const NAME: &'static str = "discovery_scan";
     const MAX_ATTEMPTS: i32 = 2;
@@ -244,19 +340,51 @@ impl JobKind for DiscoveryScan {
             .saturating_duration_since(tokio::time::Instant::now());
         // Stop a little before the worker would, so what was found is committed and reported.
         let stop_at = ctx.deadline - Duration::from_millis(250);
-        let provider = ctx.env.providers.discovery.clone();
-        let provider_name = provider.name();
+        let offered = ctx.env.providers.discovery.clone();
+        let mut chosen = scan.sources();
+        if chosen.is_empty() {
+            chosen = offered.defaults().to_vec();
+        }
         let query = scan.query();
-        let (tx, mut rx) = tokio::sync::mpsc::channel(4);
-        let search = tokio::spawn({
-            let query = query.clone();
-            async move { provider.search(&query, &tx).await }
-        });
-        ctx.progress(5, format!("Searching {provider_name}"))
+        let mut reports: BTreeMap<Source, SourceReport> = BTreeMap::new();
+        // Each source searches in its own task; a forwarder tags its batches with the source.
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<(Source, Vec<FoundCompany>)>(8);
+        let mut searches = Vec::new();
+        for source in &chosen {
+            let Some(provider) = offered.get(*source) else {
+                reports.entry(*source).or_default().error = Some(ProviderError::Invalid(format!(
+                    "{} is not configured on this server",
+                    source.label()
+                )));
+                continue;
+            };
+            let (ptx, mut prx) = tokio::sync::mpsc::channel(4);
+            let q = query.clone();
+            searches.push((
+                *source,
+                tokio::spawn(async move {
+                    let t = Instant::now();
+                    let r = provider.search(&q, &ptx).await;
+                    (r, t.elapsed())
+                }),
+            ));
+            let out = tx.clone();
+            let source = *source;
+            tokio::spawn(async move {
+                while let Some(batch) = prx.recv().await {
+                    if out.send((source, batch)).await.is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let names: Vec<&str> = chosen.iter().map(|s| s.label()).collect();
+        ctx.progress(5, format!("Searching {}", names.join(", ")))
             .await?;
 
         let metadata = json!({
-            "provider": provider_name,
+            "providers": chosen.iter().map(|s| s.key()).collect::<Vec<_>>(),
             "scanJobId": ctx.id,
             "competitorAnalysis": scan.competitor_analysis,
             "leadQualification": scan.lead_qualification,
@@ -265,6 +393,8 @@ impl JobKind for DiscoveryScan {
         });
         let region = scan.region.as_deref();
         let mut stored: Vec<Stored> = Vec::new();
+        // Two sources finding one business store one company: the result lists it once.
+        let mut index: HashMap<String, usize> = HashMap::new();
         let mut budget_exhausted = false;
         let mut contacts_found = 0usize;
         loop {
@@ -275,9 +405,12 @@ impl JobKind for DiscoveryScan {
                     None
                 }
             };
-            let Some(batch) = batch else { break };
+            let Some((source, batch)) = batch else { break };
             let now = now_ms();
             let mut db_tx = ctx.db().begin().await?;
+            // Companies we already had: scored again below with what we know beyond the scan
+            // (website findings, engagement), which the scan's own score cannot see.
+            let mut known: Vec<String> = Vec::new();
             for c in &batch {
                 let facts = company_facts(c);
                 let company_score = score_company(&facts);
@@ -309,7 +442,8 @@ impl JobKind for DiscoveryScan {
                         domain: domain.as_deref(),
                         score: company_score.score,
                         contact_scores: &contact_scores,
-                        source: scan.discovery_source.as_deref().unwrap_or("region_search"),
+                        mode: scan.mode(),
+                        found_by: source,
                         discovery_city: scan.city.as_deref(),
                         discovery_state: scan.state.as_deref(),
                         discovery_region: region,
@@ -326,24 +460,46 @@ impl JobKind for DiscoveryScan {
                         now,
                     })
                     .await?;
-                contacts_found += saved.contacts.len();
+                let report = reports.entry(source).or_default();
+                report.found += 1;
+                if saved.company_created {
+                    report.created += 1;
+                } else {
+                    report.updated += 1;
+                    known.push(saved.company_id.clone());
+                }
+                let contacts: Vec<Value> = c
+                    .contacts
+                    .iter()
+                    .zip(&saved.contacts)
+                    .zip(&contact_scores)
+                    .map(|((p, (id, created)), score)| {
+                        json!({
+                            "id": id, "companyId": saved.company_id, "firstName": p.first_name,
+                            "lastName": p.last_name, "title": p.title, "score": score, "isNew": created,
+                        })
+                    })
+                    .collect();
+                contacts_found += contacts.len();
+                if let Some(&i) = index.get(&saved.company_id) {
+                    let entry = &mut stored[i];
+                    if let Some(list) = entry.company["sources"].as_array_mut()
+                        && !list.contains(&json!(source.key()))
+                    {
+                        list.push(json!(source.key()));
+                    }
+                    entry.contacts.extend(contacts);
+                    continue;
+                }
+                index.insert(saved.company_id.clone(), stored.len());
                 stored.push(Stored {
                     company: json!({
                         "id": saved.company_id, "name": c.name, "city": c.city, "state": c.state,
                         "score": company_score.score, "isNew": saved.company_created,
+                        "website": c.website, "phone": c.phone, "openingHours": c.opening_hours,
+                        "sources": [source.key()],
                     }),
-                    contacts: c
-                        .contacts
-                        .iter()
-                        .zip(&saved.contacts)
-                        .zip(&contact_scores)
-                        .map(|((p, (id, created)), score)| {
-                            json!({
-                                "id": id, "companyId": saved.company_id, "firstName": p.first_name,
-                                "lastName": p.last_name, "title": p.title, "score": score, "isNew": created,
-                            })
-                        })
-                        .collect(),
+                    contacts,
                     city: c.city.clone(),
                     state: c.state.clone(),
                     revenue: c.revenue,
@@ -352,6 +508,14 @@ impl JobKind for DiscoveryScan {
                 });
             }
             db_tx.commit().await?;
+            for id in known {
+                if let Some(score) = ctx.db().company_rescore(&id, now).await?
+                    && let Some(&i) = index.get(&id)
+                {
+                    stored[i].score = score.score;
+                    stored[i].company["score"] = json!(score.score);
+                }
+            }
             let percent = (10
                 + stored.len() * 85 / crate::providers::discovery::catalog::MAX_RESULTS)
                 .min(95) as i32;
@@ -364,40 +528,83 @@ impl JobKind for DiscoveryScan {
             )
             .await?;
         }
-        if budget_exhausted {
-            search.abort();
-        } else {
+        for (source, search) in searches {
+            if budget_exhausted {
+                search.abort();
+                continue;
+            }
+            let report = reports.entry(source).or_default();
             match search.await {
-                Ok(Ok(())) => {}
-                Ok(Err(ProviderError::Transient(e))) if stored.is_empty() => {
-                    return Err(JobError::Retry(e));
-                }
-                Ok(Err(ProviderError::Invalid(e))) if stored.is_empty() => {
-                    return Err(JobError::Permanent(e));
-                }
-                Ok(Err(e)) => {
-                    tracing::warn!(error = %e, "discovery provider failed after partial results")
+                Ok((outcome, elapsed)) => {
+                    report.elapsed = elapsed;
+                    if let Err(e) = outcome {
+                        tracing::warn!(source = source.key(), error = %e, "discovery source failed");
+                        report.error = Some(e);
+                    }
                 }
                 Err(e) => {
-                    return Err(JobError::Retry(format!(
+                    report.error = Some(ProviderError::Transient(format!(
                         "discovery search task failed: {e}"
-                    )));
+                    )))
                 }
             }
         }
-        if budget_exhausted && stored.is_empty() {
-            return Err(JobError::Permanent(format!(
-                "time budget of {} s ran out before the provider returned any company",
-                budget.as_secs_f64().round()
-            )));
+        if stored.is_empty() {
+            if budget_exhausted {
+                return Err(JobError::Permanent(format!(
+                    "time budget of {} s ran out before the provider returned any company",
+                    budget.as_secs_f64().round()
+                )));
+            }
+            if let Some(e) = failure(&reports) {
+                return Err(e);
+            }
         }
-        Ok(result(&scan, stored, budget_exhausted, started.elapsed()))
+        Ok(result(
+            &scan,
+            stored,
+            &reports,
+            budget_exhausted,
+            started.elapsed(),
+        ))
     }
+}
+
+/// The job's error when no source found anything and some failed: a wait the provider asked for,
+/// else a retry when any failure may pass, else a permanent failure with every reason.
+fn failure(reports: &BTreeMap<Source, SourceReport>) -> Option<JobError> {
+    let errors: Vec<&ProviderError> = reports.values().filter_map(|r| r.error.as_ref()).collect();
+    if errors.is_empty() {
+        return None;
+    }
+    let all = errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ");
+    let wait = errors
+        .iter()
+        .filter_map(|e| match e {
+            ProviderError::Throttled { after, .. } => Some(*after),
+            _ => None,
+        })
+        .max();
+    Some(match wait {
+        Some(after) => JobError::RetryAfter { error: all, after },
+        None if errors
+            .iter()
+            .any(|e| matches!(e, ProviderError::Transient(_))) =>
+        {
+            JobError::Retry(all)
+        }
+        None => JobError::Permanent(all),
+    })
 }
 
 fn result(
     scan: &DiscoveryScan,
     stored: Vec<Stored>,
+    reports: &BTreeMap<Source, SourceReport>,
     budget_exhausted: bool,
     elapsed: Duration,
 ) -> Value {
@@ -423,11 +630,13 @@ fn result(
     });
     let territory = scan.territory_optimization.then(|| {
         let mut by_city: BTreeMap<(String, String), (usize, i32, usize)> = BTreeMap::new();
+        let mut by_state: BTreeMap<String, usize> = BTreeMap::new();
         for s in &stored {
             let key = (
                 s.city.clone().unwrap_or_default(),
                 s.state.clone().unwrap_or_default(),
             );
+            *by_state.entry(key.1.clone()).or_default() += 1;
             let e = by_city.entry(key).or_default();
             e.0 += 1;
             e.1 += s.score;
@@ -441,8 +650,29 @@ fn result(
             })
             .collect();
         cities.sort_by_key(|c| std::cmp::Reverse(c["companies"].as_u64().unwrap_or(0)));
-        json!({ "cities": cities })
+        // The market's size in the searched states (Census CBP, NAICS 236118) against what was found.
+        let states: Vec<&str> = match (scan.state.as_deref(), scan.region.as_deref()) {
+            (Some(s), _) => vec![s],
+            (None, Some(r)) => crate::geo::region_states(r).unwrap_or_default().to_vec(),
+            (None, None) => by_state
+                .keys()
+                .map(String::as_str)
+                .filter(|s| !s.is_empty())
+                .collect(),
+        };
+        json!({ "cities": cities, "marketSize": market_sizing().insight(&states, &by_state) })
     });
+    let sources: Vec<Value> = reports
+        .iter()
+        .map(|(source, r)| {
+            json!({
+                "source": source.key(), "label": source.label(), "verified": source.verified(),
+                "attribution": source.attribution(), "found": r.found, "new": r.created,
+                "updated": r.updated, "elapsedMs": r.elapsed.as_millis() as u64,
+                "error": r.error.as_ref().map(ToString::to_string),
+            })
+        })
+        .collect();
     let (companies, contacts): (Vec<Value>, Vec<Vec<Value>>) =
         stored.into_iter().map(|s| (s.company, s.contacts)).unzip();
     // A provider may list one person twice; storage merged them, the result lists them once.
@@ -455,6 +685,7 @@ fn result(
     json!({
         "companies": companies,
         "contacts": contacts,
+        "sources": sources,
         "marketIntelligence": market,
         "territoryInsights": territory,
         "budgetExhausted": budget_exhausted,
@@ -489,7 +720,55 @@ mod tests {
             (Some("Dallas"), Some("TX"))
         );
         assert!(n.enhanced_mode);
-        assert_eq!(n.discovery_source.as_deref(), Some("city_state_search"));
+        assert_eq!(n.mode(), "city_state_search");
+        assert!(n.sources().is_empty(), "no source named: the defaults run");
+        let mixed = DiscoveryScan {
+            company_name: Some("x".into()),
+            discovery_source: Some(SourceChoice::Many(vec![
+                "osm".into(),
+                "region_search".into(),
+                "catalog".into(),
+                "osm".into(),
+            ])),
+            ..Default::default()
+        }
+        .normalize()
+        .unwrap_or_default();
+        assert_eq!(mixed.mode(), "region_search");
+        assert_eq!(mixed.sources(), vec![Source::Osm, Source::Catalog]);
+        let one = DiscoveryScan {
+            company_name: Some("x".into()),
+            city: Some("Dallas".into()),
+            discovery_source: Some(SourceChoice::One("google_places".into())),
+            ..Default::default()
+        }
+        .normalize()
+        .unwrap_or_default();
+        assert_eq!(
+            (one.mode(), one.sources()),
+            ("city_state_search", vec![Source::GooglePlaces])
+        );
+        for bad in [
+            SourceChoice::One("yelp".into()),
+            SourceChoice::Many(vec!["region_search".into(), "city_state_search".into()]),
+        ] {
+            let r = DiscoveryScan {
+                company_name: Some("x".into()),
+                discovery_source: Some(bad),
+                ..Default::default()
+            }
+            .normalize();
+            assert!(
+                matches!(
+                    r,
+                    Err(ScanError::NotAllowed {
+                        field: "discoverySource",
+                        ..
+                    })
+                ),
+                "{r:?}"
+            );
+        }
         let bad_place = DiscoveryScan {
             company_name: Some("x".into()),
             city_state: Some(", ".into()),

@@ -107,7 +107,7 @@ impl JobKind for InvoiceSend {
             .invoice_email_claim(&invoice.id, &ctx.id, &to, now)
             .await?;
         if claimed {
-            let refused = match mailing.mailer.send(&msg).await {
+            let refused = match mailing.send(msg).await {
                 Ok(()) => None,
                 Err(SendError::Transient(e)) => {
                     Some(JobError::Retry(format!("mail server deferred: {e}")))

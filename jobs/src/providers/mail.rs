@@ -1,11 +1,16 @@
-//! Mail-server (MX) lookups for contact verification. The real resolver uses the system's DNS
-//! settings; tests replace it. Any failure to ask is a `Err`, which verification turns into a
-//! warning ("could not check mail server"), never a crash.
+//! DNS lookups for email: mail servers (MX) for contact verification, TXT records for the sender
+//! domain's SPF, DKIM and DMARC check. The real resolver uses the system's DNS settings, or the
+//! server named by `DNS_RESOLVER`; tests replace it or point it at a server on loopback. Any failure
+//! to ask is an `Err`, which callers turn into a warning ("could not check mail server"), never a
+//! crash.
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
 use hickory_resolver::TokioResolver;
+use hickory_resolver::config::{NameServerConfig, ResolverConfig};
+use hickory_resolver::net::runtime::TokioRuntimeProvider;
 use hickory_resolver::proto::rr::RData;
 
 /// What an MX lookup found.
@@ -19,9 +24,12 @@ pub enum MxAnswer {
 
 pub trait MailResolver: Send + Sync {
     fn mx<'a>(&'a self, domain: &'a str) -> BoxFuture<'a, Result<MxAnswer, String>>;
+    /// The TXT records at `name`, each one's strings joined; empty when there are none.
+    fn txt<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<Vec<String>, String>>;
 }
 
-/// DNS through the system's resolver settings (`/etc/resolv.conf`), 2 s per lookup.
+/// DNS through the system's resolver settings (`/etc/resolv.conf`) or one named server, 2 s per
+/// lookup.
 pub struct DnsResolver {
     inner: Result<TokioResolver, String>,
 }
@@ -36,6 +44,26 @@ impl DnsResolver {
             })
             .map_err(|e| e.to_string());
         Self { inner }
+    }
+
+    /// `Some(server)`: every question goes to that server (UDP, then TCP); `None`: [`Self::system`].
+    pub fn new(server: Option<SocketAddr>) -> Self {
+        let Some(server) = server else {
+            return Self::system();
+        };
+        let mut ns = NameServerConfig::udp_and_tcp(server.ip());
+        for c in &mut ns.connections {
+            c.port = server.port();
+        }
+        let mut builder = TokioResolver::builder_with_config(
+            ResolverConfig::from_name_servers(vec![ns]),
+            TokioRuntimeProvider::default(),
+        );
+        builder.options_mut().timeout = Duration::from_secs(2);
+        builder.options_mut().attempts = 1;
+        Self {
+            inner: builder.build().map_err(|e| e.to_string()),
+        }
     }
 }
 
@@ -60,6 +88,32 @@ impl MailResolver for DnsResolver {
                     })
                 }
                 Err(e) if e.is_no_records_found() || e.is_nx_domain() => Ok(MxAnswer::None),
+                Err(e) => Err(e.to_string()),
+            }
+        })
+    }
+
+    fn txt<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<Vec<String>, String>> {
+        Box::pin(async move {
+            let resolver = self.inner.as_ref().map_err(Clone::clone)?;
+            match resolver
+                .txt_lookup(format!("{}.", name.trim_end_matches('.')))
+                .await
+            {
+                Ok(lookup) => Ok(lookup
+                    .answers()
+                    .iter()
+                    .filter_map(|r| match &r.data {
+                        RData::TXT(txt) => Some(
+                            txt.txt_data
+                                .iter()
+                                .map(|part| String::from_utf8_lossy(part))
+                                .collect::<String>(),
+                        ),
+                        _ => None,
+                    })
+                    .collect()),
+                Err(e) if e.is_no_records_found() || e.is_nx_domain() => Ok(Vec::new()),
                 Err(e) => Err(e.to_string()),
             }
         })

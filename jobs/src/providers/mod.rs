@@ -4,12 +4,14 @@
 pub mod discovery;
 pub mod google;
 pub mod http;
+pub mod imap;
 pub mod llm;
 pub mod mail;
 pub mod sms;
 pub mod stripe;
 pub mod voice;
 pub mod webhooks;
+pub mod website;
 
 use std::sync::Arc;
 
@@ -19,7 +21,8 @@ use crate::mailing::Mailing;
 /// The providers a process uses.
 #[derive(Clone)]
 pub struct Providers {
-    pub discovery: Arc<dyn discovery::DiscoveryProvider>,
+    /// The discovery sources on offer (docs/providers.md).
+    pub discovery: Arc<discovery::DiscoverySources>,
     pub mail: Arc<dyn mail::MailResolver>,
     /// Outgoing email (SMTP or the outbox), its sender and link signing.
     pub mailing: Arc<Mailing>,
@@ -35,14 +38,30 @@ pub struct Providers {
     pub voice: Option<Arc<voice::VoiceApi>>,
     /// Outbound webhooks: the guarded HTTP client and the sealer of the endpoints' secrets.
     pub webhooks: Arc<webhooks::Webhooks>,
+    /// Company websites for enrichment: the guarded client (public addresses, robots.txt, caps).
+    pub website: Arc<website::WebsiteClient>,
+    /// Mailbox sync over IMAP: the sealer of the mailboxes' passwords and the plain-text rule.
+    pub imap: Arc<imap::Imap>,
 }
 
 impl Providers {
     /// From settings: `DISCOVERY_PROVIDER` (`catalog`, the default, or `openai` with `OPENAI_*`).
     pub fn from_config(config: &Config) -> Result<Self, String> {
-        let discovery: Arc<dyn discovery::DiscoveryProvider> = match &config.providers.discovery {
-            DiscoveryChoice::Catalog => Arc::new(discovery::CatalogProvider),
-            DiscoveryChoice::OpenAi => Arc::new(discovery::OpenAiDiscovery::new(
+        // Each source that is configured; the catalog is always there (DiscoverySources::new).
+        let mut sources: Vec<Arc<dyn discovery::DiscoveryProvider>> = Vec::new();
+        if let Some(osm) = &config.providers.overpass {
+            sources.push(Arc::new(discovery::OverpassDiscovery::new(osm)));
+        }
+        if let Some(places) = config
+            .providers
+            .places
+            .as_ref()
+            .and_then(discovery::PlacesDiscovery::new)
+        {
+            sources.push(Arc::new(places));
+        }
+        if config.providers.discovery == DiscoveryChoice::OpenAi {
+            sources.push(Arc::new(discovery::OpenAiDiscovery::new(
                 &config.providers.openai_base_url,
                 config.providers.openai_api_key.clone(),
                 &config.providers.openai_model,
@@ -50,8 +69,9 @@ impl Providers {
                     timeout: config.providers.openai_timeout,
                     ..http::HttpPolicy::default()
                 },
-            )),
-        };
+            )));
+        }
+        let discovery = Arc::new(discovery::DiscoverySources::new(sources));
         let calendar = config.providers.google.clone().map(|g| {
             Arc::new(google::GoogleCalendar::new(
                 g,
@@ -61,7 +81,7 @@ impl Providers {
         });
         Ok(Self {
             discovery,
-            mail: Arc::new(mail::DnsResolver::system()),
+            mail: Arc::new(mail::DnsResolver::new(config.providers.dns_server)),
             mailing: Arc::new(Mailing::from_config(config)?),
             calendar,
             sms: config
@@ -95,13 +115,20 @@ impl Providers {
                 crate::sealed::Sealer::new(config.secret_key.expose()),
                 config.providers.webhook_allow_private,
             )),
+            imap: Arc::new(imap::Imap::new(
+                crate::sealed::Sealer::new(config.secret_key.expose()),
+                config.providers.imap_allow_plaintext,
+            )),
+            website: Arc::new(website::WebsiteClient::new(
+                config.providers.website_allow_loopback,
+            )),
         })
     }
 
     /// The embedded defaults: no outside service needed.
     pub fn embedded() -> Self {
         Self {
-            discovery: Arc::new(discovery::CatalogProvider),
+            discovery: Arc::new(discovery::DiscoverySources::default()),
             mail: Arc::new(mail::DnsResolver::system()),
             mailing: Arc::new(Mailing::embedded()),
             calendar: None,
@@ -110,6 +137,11 @@ impl Providers {
             llm: None,
             voice: None,
             webhooks: Arc::new(webhooks::Webhooks::new(
+                crate::sealed::Sealer::new(&random_key()),
+                false,
+            )),
+            website: Arc::new(website::WebsiteClient::new(false)),
+            imap: Arc::new(imap::Imap::new(
                 crate::sealed::Sealer::new(&random_key()),
                 false,
             )),
@@ -126,8 +158,14 @@ fn random_key() -> [u8; 32] {
 }
 
 impl Providers {
+    /// Scans use `provider` only.
     pub fn with_discovery(mut self, provider: Arc<dyn discovery::DiscoveryProvider>) -> Self {
-        self.discovery = provider;
+        self.discovery = Arc::new(discovery::DiscoverySources::only(provider));
+        self
+    }
+
+    pub fn with_discovery_sources(mut self, sources: discovery::DiscoverySources) -> Self {
+        self.discovery = Arc::new(sources);
         self
     }
 
@@ -163,6 +201,11 @@ impl Providers {
 
     pub fn with_webhooks(mut self, webhooks: webhooks::Webhooks) -> Self {
         self.webhooks = Arc::new(webhooks);
+        self
+    }
+
+    pub fn with_website(mut self, website: website::WebsiteClient) -> Self {
+        self.website = Arc::new(website);
         self
     }
 

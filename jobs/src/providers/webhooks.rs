@@ -55,23 +55,40 @@ impl Answer {
 
 /// The address a name resolved to is not one a delivery may reach.
 #[derive(Debug, thiserror::Error)]
-#[error("{host} resolves to {what} ({ip}): refused (WEBHOOK_ALLOW_PRIVATE is off)")]
-struct Refused {
+#[error("{host} resolves to {what} ({ip}): refused ({flag} is off)")]
+pub(crate) struct Refused {
     host: String,
     ip: std::net::IpAddr,
     what: &'static str,
+    /// The setting that would allow it.
+    flag: &'static str,
+}
+
+/// The [`Refused`] among a request error's causes, if an address was refused.
+pub(crate) fn refused_in(e: &reqwest::Error) -> Option<&Refused> {
+    std::iter::successors(Some(e as &(dyn std::error::Error + 'static)), |e| {
+        e.source()
+    })
+    .find_map(|e| e.downcast_ref::<Refused>())
 }
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
-/// The system resolver, keeping only the addresses a delivery may reach.
-struct GuardedResolver {
-    allow_private: bool,
+/// The system resolver, keeping only the addresses a request may reach (also used by the
+/// website enrichment's client, `super::website`).
+pub(crate) struct GuardedResolver {
+    /// Every address is allowed (`WEBHOOK_ALLOW_PRIVATE`).
+    pub(crate) allow_private: bool,
+    /// Loopback addresses are allowed, nothing else that [`refused_ip`] refuses (a local test site).
+    pub(crate) allow_loopback: bool,
+    /// The setting named when an address is refused.
+    pub(crate) flag: &'static str,
 }
 
 impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
-        let allow_private = self.allow_private;
+        let (allow_private, allow_loopback, flag) =
+            (self.allow_private, self.allow_loopback, self.flag);
         let host = name.as_str().to_string();
         Box::pin(async move {
             let found: Vec<SocketAddr> =
@@ -84,6 +101,7 @@ impl Resolve for GuardedResolver {
                 .into_iter()
                 .filter(|a| match refused_ip(a.ip()) {
                     None => true,
+                    Some(_) if allow_loopback && a.ip().is_loopback() => true,
                     Some(what) => {
                         first_refused.get_or_insert((a.ip(), what));
                         false
@@ -91,7 +109,13 @@ impl Resolve for GuardedResolver {
                 })
                 .collect();
             match (allowed.is_empty(), first_refused) {
-                (true, Some((ip, what))) => Err(Refused { host, ip, what }.into()),
+                (true, Some((ip, what))) => Err(Refused {
+                    host,
+                    ip,
+                    what,
+                    flag,
+                }
+                .into()),
                 _ => Ok(Box::new(allowed.into_iter()) as Addrs),
             }
         })
@@ -197,21 +221,14 @@ impl Webhooks {
                     ..Answer::default()
                 }
             }
-            Err(e) => {
-                let refused =
-                    std::iter::successors(Some(&e as &(dyn std::error::Error + 'static)), |e| {
-                        e.source()
-                    })
-                    .find_map(|e| e.downcast_ref::<Refused>());
-                match refused {
-                    Some(r) => failed(r.to_string(), true),
-                    None if e.is_timeout() => failed(
-                        format!("timed out after {} s", self.policy.timeout.as_secs_f32()),
-                        false,
-                    ),
-                    None => failed(describe(&e), false),
-                }
-            }
+            Err(e) => match refused_in(&e) {
+                Some(r) => failed(r.to_string(), true),
+                None if e.is_timeout() => failed(
+                    format!("timed out after {} s", self.policy.timeout.as_secs_f32()),
+                    false,
+                ),
+                None => failed(describe(&e), false),
+            },
         }
     }
 }
@@ -220,7 +237,11 @@ fn build_client(allow_private: bool, timeout: Duration) -> Result<reqwest::Clien
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .no_proxy()
-        .dns_resolver(Arc::new(GuardedResolver { allow_private }))
+        .dns_resolver(Arc::new(GuardedResolver {
+            allow_private,
+            allow_loopback: false,
+            flag: "WEBHOOK_ALLOW_PRIVATE",
+        }))
         .connect_timeout(timeout)
         .user_agent(concat!("Prospector-Webhooks/", env!("CARGO_PKG_VERSION")))
         .build()
@@ -228,7 +249,7 @@ fn build_client(allow_private: bool, timeout: Duration) -> Result<reqwest::Clien
 }
 
 /// A transport error with its causes (reqwest's own text is often just "error sending request").
-fn describe(e: &reqwest::Error) -> String {
+pub(crate) fn describe(e: &reqwest::Error) -> String {
     let mut text = e.to_string();
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {

@@ -21,6 +21,7 @@ const screens: Record<ScreenName, ReturnType<typeof lazyPage>> = {
   customers: lazyPage(() => import('./routes/customers').then((m) => m.CustomersRoute)),
   contacts: lazyPage(() => import('./routes/contacts').then((m) => m.ContactsRoute)),
   companies: lazyPage(() => import('./routes/companies').then((m) => m.CompaniesRoute)),
+  duplicates: lazyPage(() => import('./routes/duplicates').then((m) => m.DuplicatesRoute)),
   campaigns: lazyPage(() => import('./routes/campaigns').then((m) => m.CampaignsRoute)),
   emailCampaigns: lazyPage(() => import('./routes/email-campaigns').then((m) => m.EmailCampaignsRoute)),
   emailSequences: lazyPage(() => import('./routes/email-sequences').then((m) => m.EmailSequencesRoute)),

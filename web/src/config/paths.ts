@@ -52,6 +52,7 @@ export const paths = {
     customers: screen('customers', 'Customers'),
     contacts: screen('contacts', 'All Contacts'),
     companies: screen('companies', 'Companies'),
+    duplicates: screen('duplicates', 'Duplicates'),
     campaigns: screen('campaigns', 'Campaigns'),
     emailCampaigns: screen('email-campaigns', 'Email Campaigns'),
     emailSequences: screen('email-sequences', 'Email Sequences'),

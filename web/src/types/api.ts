@@ -159,6 +159,8 @@ export type Contact = {
   companyName?: string | null;
   companyCity?: string | null;
   companyState?: string | null;
+  /** Why this score: the scorer's factors (`null`: never scored by it). */
+  scoreFactors?: ScoreFactor[] | null;
 };
 
 export type Company = {
@@ -189,7 +191,38 @@ export type Company = {
   isDeal: boolean;
   contactCount: number;
   contacts?: Contact[];
+  /** The record only (`GET /api/companies/{id}`): why this score, and what its website showed. */
+  enrichment?: CompanyEnrichment;
   createdAt: string;
+};
+
+/** One factor of a lead score (docs/providers.md, "Scoring"): what it looked at, its points of its weight. */
+export type ScoreFactor = {
+  factor: string;
+  /** Missing on scores stored before the factors were named. */
+  label?: string;
+  value?: string;
+  points: number;
+  max?: number;
+  reason: string;
+};
+
+/** What a company's own website showed when last read (docs/providers.md, "Website enrichment"). */
+export type WebsiteFacts = {
+  pages: string[];
+  emails: string[];
+  phones: string[];
+  socials: Record<string, string>;
+  people: { firstName: string; lastName: string; title: string | null; email: string | null }[];
+  services: string[];
+  truncated: boolean;
+  skipped: { url: string; reason: string }[];
+};
+
+export type CompanyEnrichment = {
+  scoreFactors: ScoreFactor[] | null;
+  websiteFacts: WebsiteFacts | null;
+  enrichedAt: string | null;
 };
 
 export type Deal = {

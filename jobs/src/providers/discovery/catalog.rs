@@ -9,7 +9,7 @@ use futures::future::BoxFuture;
 
 use super::{
     Batch, DiscoveryProvider, DiscoveryQuery, FoundCompany, FoundContact, ProviderError,
-    REVENUE_RANGES,
+    REVENUE_RANGES, Source,
 };
 use crate::geo::{COMPANY_TYPES, region_states};
 
@@ -387,6 +387,8 @@ fn generate() -> Vec<FoundCompany> {
             zip_code: Some(format!("{:05}", 70_000 + rng.below(18_000))),
             growth_rate: Some((rng.below(260) as f64 - 40.0) / 10.0),
             contacts,
+            external_id: None,
+            opening_hours: None,
         });
     }
     out
@@ -429,8 +431,8 @@ pub fn matches(c: &FoundCompany, q: &DiscoveryQuery) -> bool {
 pub struct CatalogProvider;
 
 impl DiscoveryProvider for CatalogProvider {
-    fn name(&self) -> &'static str {
-        "catalog"
+    fn source(&self) -> Source {
+        Source::Catalog
     }
 
     fn search<'a>(

@@ -2,6 +2,12 @@
 //! is asked for companies and contacts with a strict JSON-schema `response_format`, and the answer is
 //! parsed strictly. A truncated (`finish_reason: "length"`) or malformed answer is rejected whole, so
 //! nothing half-parsed is ever stored.
+//!
+//! A model invents companies as readily as it finds them, so an answer is kept only when it can be
+//! checked: its website must answer (a HEAD, or a GET where HEAD is refused, with a short timeout,
+//! to a public address only: the name is resolved once, private and loopback addresses are
+//! refused, the connection goes to the checked address and redirects are not followed), and a
+//! phone that is not a plausible US number is dropped. What is kept is stored as unverified.
 
 use futures::future::BoxFuture;
 use serde::Deserialize;
@@ -9,9 +15,11 @@ use serde_json::{Value, json};
 
 use super::{
     Batch, DiscoveryProvider, DiscoveryQuery, FoundCompany, FoundContact, ProviderError,
-    REVENUE_RANGES,
+    REVENUE_RANGES, Source,
 };
 use crate::config::Secret;
+use crate::domain::discovery::us_phone;
+use crate::domain::webhooks::refused_ip;
 use crate::geo::{COMPANY_TYPES, state_code};
 use crate::providers::http::{HttpError, HttpPolicy};
 use crate::providers::llm::{LlmError, parse, post_chat};
@@ -22,6 +30,79 @@ pub struct OpenAiDiscovery {
     api_key: Option<Secret<String>>,
     model: String,
     policy: HttpPolicy,
+    check: SiteCheck,
+}
+
+/// How an answer's website is checked.
+#[derive(Debug, Clone)]
+pub struct SiteCheck {
+    pub timeout: std::time::Duration,
+    /// Private and loopback addresses count as answering (tests against a local server only).
+    pub allow_private: bool,
+}
+
+impl Default for SiteCheck {
+    fn default() -> Self {
+        Self {
+            timeout: std::time::Duration::from_secs(4),
+            allow_private: false,
+        }
+    }
+}
+
+/// Whether `website` answers over HTTP(S) from a public address (any status below 400; a
+/// redirect counts: the site exists).
+pub async fn site_answers(website: &str, check: &SiteCheck) -> bool {
+    let text = website.trim();
+    let with_scheme = if text.contains("://") {
+        text.to_string()
+    } else {
+        format!("https://{text}")
+    };
+    let Ok(url) = url::Url::parse(&with_scheme) else {
+        return false;
+    };
+    let (Some(host), Some(port)) = (url.host_str(), url.port_or_known_default()) else {
+        return false;
+    };
+    if !matches!(url.scheme(), "http" | "https") {
+        return false;
+    }
+    let host = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_string();
+    let lookup = tokio::time::timeout(
+        check.timeout,
+        tokio::net::lookup_host((host.as_str(), port)),
+    );
+    let Ok(Ok(addrs)) = lookup.await else {
+        return false;
+    };
+    let Some(addr) = addrs
+        .into_iter()
+        .find(|a| check.allow_private || refused_ip(a.ip()).is_none())
+    else {
+        return false;
+    };
+    // The connection goes to the address just checked, so DNS cannot swap in another.
+    let Ok(client) = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .resolve(&host, addr)
+        .timeout(check.timeout)
+        .build()
+    else {
+        return false;
+    };
+    let answered = |r: &reqwest::Response| r.status().as_u16() < 400;
+    match client.head(url.clone()).send().await {
+        Ok(r) if answered(&r) => true,
+        Ok(r) if matches!(r.status().as_u16(), 403 | 405 | 501) => {
+            client.get(url).send().await.is_ok_and(|r| answered(&r))
+        }
+        _ => false,
+    }
 }
 
 impl OpenAiDiscovery {
@@ -37,7 +118,35 @@ impl OpenAiDiscovery {
             api_key,
             model: model.to_string(),
             policy,
+            check: SiteCheck::default(),
         }
+    }
+
+    /// The same provider checking websites another way (tests: a local server).
+    pub fn with_site_check(mut self, check: SiteCheck) -> Self {
+        self.check = check;
+        self
+    }
+
+    /// The answers that can be checked (see the module's doc), in order.
+    async fn checked(&self, companies: Vec<FoundCompany>) -> Vec<FoundCompany> {
+        let checks = companies.into_iter().map(|mut c| async move {
+            let site = c.website.clone()?;
+            if !site_answers(&site, &self.check).await {
+                tracing::info!(company = %c.name, website = %site, "AI suggestion dropped: its website does not answer");
+                return None;
+            }
+            c.phone = c.phone.as_deref().and_then(us_phone);
+            for p in &mut c.contacts {
+                p.phone = p.phone.as_deref().and_then(us_phone);
+            }
+            Some(c)
+        });
+        futures::future::join_all(checks)
+            .await
+            .into_iter()
+            .flatten()
+            .collect()
     }
 }
 
@@ -204,14 +313,16 @@ pub fn parse_completion(body: &str) -> Result<Vec<FoundCompany>, ProviderError> 
                 description: c.description,
                 growth_rate: None,
                 contacts,
+                external_id: None,
+                opening_hours: None,
             })
         })
         .collect()
 }
 
 impl DiscoveryProvider for OpenAiDiscovery {
-    fn name(&self) -> &'static str {
-        "openai"
+    fn source(&self) -> Source {
+        Source::Llm
     }
 
     fn search<'a>(
@@ -246,7 +357,7 @@ impl DiscoveryProvider for OpenAiDiscovery {
                 }
                 e => ProviderError::Transient(format!("discovery provider unavailable: {e}")),
             })?;
-            let companies = parse_completion(&text)?;
+            let companies = self.checked(parse_completion(&text)?).await;
             if !companies.is_empty() {
                 sink.send(companies)
                     .await

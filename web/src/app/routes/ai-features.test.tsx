@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { captureDownloads } from '@/testing/downloads';
 import { db } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
@@ -57,7 +58,7 @@ describe('AI Features', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Please provide context for content generation');
     expect(db.aiRequests).toHaveLength(0);
 
-    await user.selectOptions(within(form).getByLabelText('Content type'), 'proposal');
+    await chooseOption(user, within(form).getByLabelText('Content type'), 'Proposal');
     await user.clear(within(form).getByLabelText('Context'));
     await user.type(within(form).getByLabelText('Context'), 'Walk-in tubs for a dealer in Tulsa');
     await user.click(within(form).getByRole('button', { name: 'Generate' }));

@@ -72,6 +72,24 @@ describe('Email Configuration', () => {
     expect(await navigator.clipboard.readText()).toBe(webhookUrl);
   });
 
+  it('checks the sender domain as a job and shows each record with its verdict', async () => {
+    const { user } = renderApp('/admin/email-config', { signedIn: true });
+    const card = (await screen.findByRole('heading', { name: 'Sender Domain (SPF, DKIM, DMARC)' })).closest('section') as HTMLElement;
+    expect(await within(card).findByText(/Not checked yet/)).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Check DNS records' }));
+    const records = await within(card).findByRole('list', { name: 'Sender domain records' });
+    const rows = within(records).getAllByRole('listitem');
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toHaveTextContent('SPF');
+    expect(rows[0]).toHaveTextContent('OK');
+    expect(rows[0]).toHaveTextContent('v=spf1 include:sendgrid.net ~all');
+    expect(rows[1]).toHaveTextContent('DKIM');
+    expect(rows[1]).toHaveTextContent('Not set up');
+    expect(rows[2]).toHaveTextContent('Needs attention');
+    expect(within(card).getByText((_, el) => el?.tagName === 'P' && /^example\.com checked /.test(el.textContent))).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Check DNS records' })).toBeEnabled();
+  });
+
   it('rotates the webhook token after a confirmation and shows the new URLs', async () => {
     const { user } = renderApp('/admin/email-config', { signedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Rotate Token' }));

@@ -2,6 +2,7 @@ import { Link, useLocation } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { StatTile } from '@/components/ui/states';
+import { PageHeader } from '@/components/ui/page-header';
 import { screenHref } from '@/config/paths';
 import { useSeedEvents } from '@/features/campaigns/api/seed-events';
 import { useSingleCampaigns } from '@/features/campaigns/api/single-campaigns';
@@ -27,12 +28,15 @@ export function CampaignsRoute() {
   return (
     <div className="space-y-6">
       <title>Campaigns · Prospector</title>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold tracking-tight">Campaigns</h1>
-        <Link to={screenHref('emailCampaigns', pathname)} className="text-sm font-semibold text-indigo-700 hover:underline">
-          Bulk email campaigns
-        </Link>
-      </div>
+      <PageHeader
+        title="Campaigns"
+        count={campaigns.data ? list.length : undefined}
+        action={
+          <Link to={screenHref('emailCampaigns', pathname)} className="text-sm font-semibold text-indigo-700 hover:underline">
+            Bulk email campaigns
+          </Link>
+        }
+      />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatTile label="Campaigns" value={list.length} />
         <StatTile label="Sending" value={list.filter((c) => c.status === 'sending').length} />

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { captureDownloads } from '@/testing/downloads';
 import { db, makeCompany, makeContact } from '@/testing/mocks/db';
 import { recordRequests, server } from '@/testing/mocks/server';
@@ -39,9 +40,9 @@ describe('company prospects', () => {
     const { user, router } = renderApp('/admin/companies', { signedIn: true });
     await screen.findByRole('link', { name: 'Delta Showers' });
 
-    await user.selectOptions(screen.getByLabelText('State'), 'AZ');
+    await chooseOption(user, screen.getByLabelText('State'), 'Arizona');
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Acme Bath LLC' })).not.toBeInTheDocument());
-    await user.selectOptions(screen.getByLabelText('Score'), 'high');
+    await chooseOption(user, screen.getByLabelText('Score'), 'High (80+)');
     expect(await screen.findByText('No companies match these filters')).toBeInTheDocument();
     expect(requests.at(-1)?.search).toBe('?state=AZ&scoreBand=high&limit=48&offset=0');
     expect(router.state.location.search).toBe('?state=AZ&scoreBand=high');
@@ -191,7 +192,7 @@ describe('companies table', () => {
     const bar = screen.getByRole('toolbar', { name: 'Selection actions' });
     expect(bar).toHaveTextContent('2 companies selected');
     expect(within(bar).queryByRole('button', { name: 'Add to sequence' })).not.toBeInTheDocument();
-    await user.selectOptions(within(bar).getByLabelText('Set status'), 'partner');
+    await chooseOption(user, within(bar).getByLabelText('Set status'), 'partner');
     await user.click(within(bar).getByRole('button', { name: 'Apply' }));
     expect(await screen.findByText('2 companies set to Partner.')).toBeInTheDocument();
     expect(screen.getByText('Status Updated')).toBeInTheDocument();
@@ -234,7 +235,7 @@ describe('companies table', () => {
     await user.click(screen.getByRole('button', { name: 'Export selected' }));
     await waitFor(() => expect(exports()).toEqual(['?state=AZ', `?ids=${delta.id}`]));
 
-    await user.selectOptions(screen.getByLabelText('Status'), 'partner');
+    await chooseOption(user, screen.getByLabelText('Status'), 'partner');
     await user.click(await screen.findByRole('button', { name: 'Export (0)' }));
     const toast = (await screen.findByText('No Companies to Export')).closest('[role="alert"]');
     expect(toast).toHaveTextContent('Try clearing a filter.');
@@ -246,7 +247,7 @@ describe('companies table', () => {
     makeCompany({ name: 'Delta Showers', state: 'TX' });
     const { user, router } = renderApp('/companies', { signedIn: true });
     const table = await screen.findByRole('table', { name: 'Companies' });
-    await user.selectOptions(screen.getByLabelText('State'), 'AZ');
+    await chooseOption(user, screen.getByLabelText('State'), 'Arizona');
     await user.click(within(table).getByRole('button', { name: 'Name' }));
     await user.click(screen.getByRole('button', { name: 'Columns' }));
     await user.click(await screen.findByRole('menuitemcheckbox', { name: /Industry/ }));
@@ -264,7 +265,7 @@ describe('companies table', () => {
     });
     await user.keyboard('{Escape}');
 
-    await user.selectOptions(screen.getByLabelText('State'), '');
+    await chooseOption(user, screen.getByLabelText('State'), 'All states');
     await user.click(screen.getByRole('button', { name: 'Columns' }));
     await user.click(await screen.findByRole('menuitemcheckbox', { name: /Industry/ }));
     await user.keyboard('{Escape}');
@@ -275,6 +276,6 @@ describe('companies table', () => {
     expect(router.state.location.search).toBe('?state=AZ&sort=name&dir=asc');
     await waitFor(() => expect(names(table)).toEqual(['Acme Bath LLC', 'Zenith Spas']));
     expect(within(table).queryByRole('columnheader', { name: 'Industry' })).not.toBeInTheDocument();
-    expect(screen.getByLabelText('State')).toHaveValue('AZ');
+    expect(screen.getByLabelText('State')).toHaveTextContent('Arizona');
   }, 20_000);
 });

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { captureDownloads } from '@/testing/downloads';
 import { db, makeContact } from '@/testing/mocks/db';
 import { recordRequests, server } from '@/testing/mocks/server';
@@ -81,7 +82,7 @@ describe('customers', () => {
 
     await user.click(within(bar).getByRole('button', { name: 'Add to sequence' }));
     const dialog = screen.getByRole('dialog', { name: 'Add to sequence' });
-    await user.selectOptions(await within(dialog).findByLabelText('Sequence'), 'seq1');
+    await chooseOption(user, await within(dialog).findByLabelText('Sequence'), /^Thank-you notes/);
     await within(dialog).findByLabelText('Who will be enrolled');
     expect(previews.at(-1)).toEqual({ contactIds: [ann.id, bo.id], sequenceId: 'seq1' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));

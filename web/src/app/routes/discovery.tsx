@@ -1,3 +1,4 @@
+import { PageHeader } from '@/components/ui/page-header';
 import { DiscoveryForm } from '@/features/discovery/components/discovery-form';
 import { ScanProgress } from '@/features/discovery/components/scan-progress';
 import { ScanResults } from '@/features/discovery/components/scan-results';
@@ -9,10 +10,7 @@ export function DiscoveryRoute() {
   return (
     <div className="space-y-6">
       <title>Prospect Discovery · Prospector</title>
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight">Prospect Discovery</h1>
-        <p className="text-sm text-slate-600">Find companies and their decision makers by region, or by city and state.</p>
-      </div>
+      <PageHeader title="Prospect Discovery" description="Find companies and their decision makers by region, or by city and state." />
       <DiscoveryForm pending={scan.pending} result={scan.result} onStart={(request) => scan.start(request)} />
       {scan.jobId ? <ScanProgress key={scan.jobId} jobId={scan.jobId} startedHere={scan.startedHere} /> : null}
       {scan.result ? <ScanResults result={scan.result} /> : null}

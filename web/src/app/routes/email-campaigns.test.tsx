@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { makeBulkCampaign } from '@/testing/mocks/campaign-handlers';
 import { db, makeContact } from '@/testing/mocks/db';
 import type { Job } from '@/types/api';
@@ -28,8 +29,7 @@ describe('Bulk Email Campaigns', () => {
 
     await user.click(within(dialog).getByRole('tab', { name: 'Message' }));
     // A seed template is a starting point: it fills subject and body.
-    await waitFor(() => expect(within(dialog).getByRole('option', { name: 'Follow-up' })).toBeInTheDocument());
-    await user.selectOptions(within(dialog).getByLabelText('Start from template'), 'follow-up');
+    await chooseOption(user, within(dialog).getByLabelText('Start from template'), 'Follow-up');
     expect(within(dialog).getByLabelText('Subject')).toHaveValue('Following up, {{firstName}}');
     await user.click(within(dialog).getByRole('tab', { name: 'Target Contacts' }));
     // Defaults: score 70–100, new leads and emailed contacts: the list shows exactly those.

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { StatTile } from '@/components/ui/states';
+import { PageHeader } from '@/components/ui/page-header';
 import { screenHref } from '@/config/paths';
 import { usePerformance } from '@/features/campaigns/api/get-performance';
 import { BulkCampaignTabs } from '@/features/campaigns/components/bulk-campaign-tabs';
@@ -18,18 +19,19 @@ export function EmailCampaignsRoute() {
   return (
     <div className="space-y-6">
       <title>Email Campaigns · Prospector</title>
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight">Email Campaigns</h1>
-          <p className="text-sm text-slate-600">Intelligent bulk email campaigns with advanced targeting and tracking.</p>
-        </div>
-        <div className="flex items-center gap-3">
-          <Link to={screenHref('emailConfig', pathname)} className="text-sm font-semibold text-indigo-700 hover:underline">
-            Email configuration
-          </Link>
-          <Button onClick={() => setCreating(true)}>Create Campaign</Button>
-        </div>
-      </div>
+      <PageHeader
+        title="Email Campaigns"
+        count={perf?.totalCampaigns}
+        description="Intelligent bulk email campaigns with advanced targeting and tracking."
+        action={
+          <>
+            <Link to={screenHref('emailConfig', pathname)} className="text-sm font-semibold text-indigo-700 hover:underline">
+              Email configuration
+            </Link>
+            <Button onClick={() => setCreating(true)}>Create Campaign</Button>
+          </>
+        }
+      />
       {perf ? (
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
           <StatTile label="Total Campaigns" value={perf.totalCampaigns.toLocaleString()} />

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { TabList } from '@/components/ui/tabs';
+import { PageHeader } from '@/components/ui/page-header';
 import { useDeliverability } from '@/features/sequences/api/deliverability';
 import { useSequences } from '@/features/sequences/api/get-sequences';
 import { CreateSequenceDialog } from '@/features/sequences/components/create-sequence-dialog';
@@ -45,10 +46,11 @@ export function EmailSequencesRoute() {
   return (
     <div className="space-y-6">
       <title>Email Sequences · Prospector</title>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold tracking-tight">Email Sequences</h1>
-        <Button onClick={() => setCreating(true)}>Create Sequence</Button>
-      </div>
+      <PageHeader
+        title="Email Sequences"
+        count={sequences.data ? list.length : undefined}
+        action={<Button onClick={() => setCreating(true)}>Create Sequence</Button>}
+      />
       <SequenceStats sequences={list} />
       <Tabs.Root value={view} onValueChange={(v) => go({ view: v === 'sequences' ? null : v })}>
         <TabList

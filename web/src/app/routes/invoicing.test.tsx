@@ -6,6 +6,7 @@ import { captureDownloads } from '@/testing/downloads';
 import { db } from '@/testing/mocks/db';
 import { makeInvoice } from '@/testing/mocks/invoice-handlers';
 import { recordRequests, server } from '@/testing/mocks/server';
+import { chooseOption } from '@/testing/select';
 import { renderApp } from '@/testing/test-utils';
 
 const fillLine = async (user: ReturnType<typeof renderApp>['user'], n: number, description: string, qty: string, price: string) => {
@@ -158,7 +159,7 @@ describe('Invoice History', () => {
     const paid = screen.getByRole('region', { name: 'Paid' });
     expect(within(paid).queryByRole('combobox')).toBeNull();
 
-    await user.selectOptions(screen.getByLabelText('Status of INV-1'), 'sent');
+    await chooseOption(user, screen.getByLabelText('Status of INV-1'), 'Sent');
     const sent = screen.getByRole('region', { name: 'Sent' });
     expect(await within(sent).findByRole('listitem', { name: 'INV-1' })).toBeInTheDocument();
     // The tiles are read again: a sent invoice is outstanding.
@@ -196,8 +197,8 @@ describe('Invoice History', () => {
     expect(router.state.location.search).toBe('?view=table');
     const table = within(screen.getByRole('region', { name: 'Invoices table' })).getByRole('table');
     const numbers = () => within(table).getAllByRole('rowheader').map((h) => h.textContent);
-    // Newest first; then by customer, A to Z.
-    expect(numbers()).toEqual(['INV-2026-0003', 'INV-2026-0002', 'INV-2026-0001']);
+    // The server's order (newest made first); then by customer, A to Z.
+    expect(numbers()).toEqual(['INV-2026-0003', 'INV-2026-0001', 'INV-2026-0002']);
     const first = within(table).getAllByRole('row')[1];
     expect(first).toHaveTextContent('Coastal Homes');
     expect(first?.textContent).toMatch(/Nov 25, 2026/);
@@ -205,12 +206,12 @@ describe('Invoice History', () => {
     expect(numbers()).toEqual(['INV-2026-0001', 'INV-2026-0003', 'INV-2026-0002']);
 
     // All three ticked and set to Sent: the paid one is left as it was.
-    await user.click(within(table).getByRole('checkbox', { name: 'Select all invoices' }));
+    await user.click(within(table).getByRole('checkbox', { name: 'Select all invoices on this page' }));
     const bulk = screen.getByRole('group', { name: 'Bulk actions' });
     expect(bulk).toHaveTextContent('3 invoices selected');
     await user.click(within(bulk).getByRole('button', { name: 'Export CSV' }));
     expect(downloads).toEqual([expect.stringMatching(/^invoices-\d{4}-\d{2}-\d{2}\.csv$/)]);
-    await user.selectOptions(within(bulk).getByRole('combobox'), 'sent');
+    await chooseOption(user, within(bulk).getByRole('combobox', { name: 'Set status' }), 'Sent');
     await user.click(within(bulk).getByRole('button', { name: 'Apply' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Invoices Updated2 set to Sent; 1 left as it was (paid, or already Sent).');
     expect(db.invoices.map((i) => [i.invoiceNumber, i.status]).sort()).toEqual([
@@ -220,6 +221,50 @@ describe('Invoice History', () => {
     ]);
     expect(screen.queryByRole('group', { name: 'Bulk actions' })).toBeNull();
   });
+
+  it('pages through every invoice in the table, sorted by the server, keeping ticks across pages', async () => {
+    for (let n = 1; n <= 60; n++) {
+      makeInvoice({
+        invoiceNumber: `INV-2026-${String(n).padStart(4, '0')}`,
+        customerName: `Customer ${String(n).padStart(2, '0')}`,
+        lineItems: [{ productId: null, description: 'Rail', quantity: '1', unitPrice: String(n) }],
+        taxRate: '0',
+      });
+    }
+    const requests = recordRequests();
+    const { user, router } = renderApp('/admin/invoice-history?view=table', { signedIn: true });
+    const table = within(await screen.findByRole('region', { name: 'Invoices table' })).getByRole('table');
+    const numbers = () => within(table).getAllByRole('rowheader').map((h) => h.textContent);
+    await waitFor(() => expect(numbers()).toHaveLength(50));
+    expect(screen.getByTestId('page-count')).toHaveTextContent('60');
+    expect(numbers()[0]).toBe('INV-2026-0060');
+    // No "newest 1,000" notice under the table: it reaches every invoice.
+    expect(screen.queryByText(/Showing the newest/)).toBeNull();
+    expect(screen.getByText('Showing 1–50 of 60')).toBeInTheDocument();
+
+    // Total, highest first, is asked of the server.
+    await user.click(within(table).getByRole('button', { name: /Total/ }));
+    await waitFor(() => expect(numbers()[0]).toBe('INV-2026-0060'));
+    expect(within(table).getByRole('columnheader', { name: /Total/ })).toHaveAttribute('aria-sort', 'descending');
+    await user.click(within(table).getByRole('button', { name: /Total/ }));
+    await waitFor(() => expect(numbers()[0]).toBe('INV-2026-0001'));
+    const asked = requests.filter((r) => r.method === 'GET' && r.path === '/api/invoices').map((r) => new URLSearchParams(r.search));
+    expect(asked.at(-1)?.get('sort')).toBe('amount');
+    expect(asked.at(-1)?.get('dir')).toBe('asc');
+    expect(asked.at(-1)?.get('limit')).toBe('50');
+
+    await user.click(within(table).getByRole('checkbox', { name: 'Select INV-2026-0001' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(numbers()).toEqual(Array.from({ length: 10 }, (_, i) => `INV-2026-00${51 + i}`)));
+    expect(router.state.location.search).toContain('offset=50');
+    await user.click(within(table).getByRole('checkbox', { name: 'Select INV-2026-0060' }));
+    const bulk = screen.getByRole('group', { name: 'Bulk actions' });
+    expect(bulk).toHaveTextContent('2 invoices selected');
+    await chooseOption(user, within(bulk).getByRole('combobox', { name: 'Set status' }), 'Overdue');
+    await user.click(within(bulk).getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Invoices Updated2 set to Overdue.');
+    expect(db.invoices.filter((i) => i.status === 'overdue').map((i) => i.invoiceNumber).sort()).toEqual(['INV-2026-0001', 'INV-2026-0060']);
+  }, 20_000);
 
   it('saves the filters, the table, its columns and order as a named view, and brings them back', async () => {
     makeInvoice({ invoiceNumber: 'INV-2026-0001', customerName: 'Sunrise Bath', date: '2026-11-02' });
@@ -256,7 +301,7 @@ describe('Invoice History', () => {
     await user.click(screen.getByRole('button', { name: 'Views' }));
     dialog = await screen.findByRole('dialog', { name: 'Saved views' });
     await user.click(await within(dialog).findByRole('button', { name: 'Apply Sunrise by customer' }));
-    expect(router.state.location.search).toBe('?view=table');
+    expect(router.state.location.search).toBe('?search=sunrise&sort=customer&dir=asc&view=table');
     expect(screen.getByLabelText('Search invoices')).toHaveValue('sunrise');
     const restored = within(await screen.findByRole('region', { name: 'Invoices table' })).getByRole('table');
     await waitFor(() => expect(within(restored).getAllByRole('rowheader').map((h) => h.textContent)).toEqual(['INV-2026-0001']));

@@ -1,5 +1,6 @@
 import { Link, useLocation } from 'react-router';
 
+import { PageHeader } from '@/components/ui/page-header';
 import { screenHref } from '@/config/paths';
 import { InvoiceEditor } from '@/features/invoicing/components/invoice-editor';
 
@@ -9,12 +10,15 @@ export function InvoicingRoute() {
   return (
     <div className="space-y-6">
       <title>Invoicing · Prospector</title>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold tracking-tight">Invoicing</h1>
-        <Link to={screenHref('invoiceHistory', pathname)} className="text-sm font-semibold text-indigo-700 hover:underline">
-          Invoice history
-        </Link>
-      </div>
+      <PageHeader
+        title="Invoicing"
+        description="Build an invoice from the catalog, then save, send, charge or download it."
+        action={
+          <Link to={screenHref('invoiceHistory', pathname)} className="text-sm font-semibold text-indigo-700 hover:underline">
+            Invoice history
+          </Link>
+        }
+      />
       <InvoiceEditor />
     </div>
   );

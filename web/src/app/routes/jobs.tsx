@@ -1,5 +1,6 @@
 import { useSearchParams } from 'react-router';
 
+import { PageHeader } from '@/components/ui/page-header';
 import { AuditPanel } from '@/features/jobs/components/audit-panel';
 import { JobDetail } from '@/features/jobs/components/job-detail';
 import { JobsList, type JobsFilters } from '@/features/jobs/components/jobs-list';
@@ -50,7 +51,7 @@ export function JobsRoute() {
   return (
     <div className="space-y-6">
       <title>Ops · Prospector</title>
-      <h1 className="text-2xl font-bold tracking-tight">Ops</h1>
+      <PageHeader title="Ops" description="Job queues, runs, workers and the audit log." />
       <QueueSummary />
       <QueueCharts kinds={kinds} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_26rem]">

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { columnCentre, layOutBoard, loadedCards, pointerDrag, renderedCards, revealCard, waitForCards } from '@/testing/boards';
 import { db, makeContact } from '@/testing/mocks/db';
 import { recordRequests, server } from '@/testing/mocks/server';
@@ -92,7 +93,7 @@ describe('lead pipeline', () => {
     expect(within(bulk).getByRole('button', { name: 'Move' })).toBeDisabled();
     await user.click(screen.getByRole('checkbox', { name: 'Select Ann Lee' }));
     await user.click(screen.getByRole('checkbox', { name: 'Select Bo Ray' }));
-    await user.selectOptions(within(bulk).getByLabelText('Move selected to'), 'meeting_scheduled');
+    await chooseOption(user, within(bulk).getByLabelText('Move selected to'), 'Meeting Scheduled');
     await user.click(within(bulk).getByRole('button', { name: 'Move' }));
 
     expect(await screen.findByText('2 of 2 contacts moved.')).toBeInTheDocument();

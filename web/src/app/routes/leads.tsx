@@ -1,6 +1,8 @@
 import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { PageHeader } from '@/components/ui/page-header';
+import { useLeadBoard } from '@/features/leads/api/get-lead-board';
 import { BulkMoveForm } from '@/features/leads/components/bulk-move-form';
 import { LeadBoard } from '@/features/leads/components/lead-board';
 import { AddToSequenceDialog } from '@/features/outreach/components/add-to-sequence-dialog';
@@ -20,17 +22,23 @@ export function LeadsRoute() {
       else next.add(id);
       return next;
     });
+  // The board's own read (one cache entry): every lead in its four stages.
+  const board = useLeadBoard();
+  const leadTotal = board.data?.reduce((n, s) => n + s.count, 0);
   const count = `${selected.size.toLocaleString()} ${selected.size === 1 ? 'lead' : 'leads'}`;
 
   return (
     <div className="space-y-6">
       <title>Lead Pipeline · Prospector</title>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold tracking-tight">Lead Pipeline</h1>
-        <Button variant={bulk ? 'primary' : 'secondary'} aria-pressed={bulk} onClick={() => { setBulk(!bulk); setSelected(new Set()); }}>
-          Bulk Actions
-        </Button>
-      </div>
+      <PageHeader
+        title="Lead Pipeline"
+        count={leadTotal}
+        action={
+          <Button variant={bulk ? 'primary' : 'secondary'} aria-pressed={bulk} onClick={() => { setBulk(!bulk); setSelected(new Set()); }}>
+            Bulk Actions
+          </Button>
+        }
+      />
       {bulk ? <BulkMoveForm selected={selected} target={target} onTargetChange={setTarget} onMoved={() => setSelected(new Set())} /> : null}
       {bulk && selected.size > 0 ? (
         <SelectionBar

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { db, makeMeeting } from '@/testing/mocks/db';
 import { recordRequests, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
@@ -59,7 +60,7 @@ describe('meetings', () => {
     const requests = recordRequests();
     const { user, router } = renderApp('/meetings', { signedIn: true });
     await screen.findByRole('listitem', { name: 'Call A' });
-    await user.selectOptions(screen.getByLabelText('Status'), 'completed');
+    await chooseOption(user, screen.getByLabelText('Status'), 'completed');
     await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Call A' })).not.toBeInTheDocument());
     expect(screen.getByRole('listitem', { name: 'Call B' })).toBeInTheDocument();
     expect(requests.at(-1)?.search).toBe('?status=completed&limit=100');

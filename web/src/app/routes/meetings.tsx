@@ -2,8 +2,11 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
+import { PageHeader } from '@/components/ui/page-header';
+import { Select } from '@/components/ui/select';
+import { formatTotal } from '@/lib/api-client';
 import { MEETING_FILTERS, useMeetings, type MeetingFilter } from '@/features/meetings/api/get-meetings';
 import { MeetingCard } from '@/features/meetings/components/meeting-card';
 import { MeetingFormDialog } from '@/features/meetings/components/meeting-form-dialog';
@@ -17,22 +20,17 @@ export function MeetingsRoute() {
   return (
     <div className="space-y-6">
       <title>Meetings · Prospector</title>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold tracking-tight">Meetings</h1>
-        <Button onClick={() => setScheduling(true)}>Schedule Meeting</Button>
-      </div>
+      <PageHeader
+        title="Meetings"
+        count={meetings.data ? formatTotal(meetings.data) : undefined}
+        action={<Button onClick={() => setScheduling(true)}>Schedule Meeting</Button>}
+      />
       <Field label="Status" className="max-w-xs">
-        <select
-          className={inputClass}
+        <Select
           value={status}
-          onChange={(e) => setParams(e.target.value === 'all' ? {} : { status: e.target.value })}
-        >
-          {MEETING_FILTERS.map((f) => (
-            <option key={f} value={f}>
-              {f === 'all' ? 'All meetings' : f}
-            </option>
-          ))}
-        </select>
+          onValueChange={(v) => setParams(v === 'all' ? {} : { status: v })}
+          options={MEETING_FILTERS.map((f) => [f, f === 'all' ? 'All meetings' : f] as const)}
+        />
       </Field>
       {meetings.isPending ? (
         <Skeleton rows={3} label="Loading meetings" />

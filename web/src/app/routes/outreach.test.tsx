@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { makeContact } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
@@ -50,7 +51,7 @@ describe('adding a selection to a sequence', () => {
     await user.click(within(bar).getByRole('button', { name: 'Add to sequence' }));
 
     const dialog = screen.getByRole('dialog', { name: 'Add to sequence' });
-    await user.selectOptions(within(dialog).getByLabelText('Sequence'), 'seq1');
+    await chooseOption(user, within(dialog).getByLabelText('Sequence'), /^Warm dealers/);
     const preview = await within(dialog).findByLabelText('Who will be enrolled');
     expect(preview).toHaveTextContent('5 selected: 2 will be enrolled.');
     expect(preview).toHaveTextContent('Skipped: 1 has no email, 2 are already enrolled.');
@@ -75,12 +76,12 @@ describe('adding a selection to a sequence', () => {
     expect(bar).toHaveTextContent('1 contact selected');
     await user.click(within(bar).getByRole('button', { name: 'Add to sequence' }));
     const dialog = screen.getByRole('dialog', { name: 'Add to sequence' });
-    await user.selectOptions(within(dialog).getByLabelText('Sequence'), 'seq1');
+    await chooseOption(user, within(dialog).getByLabelText('Sequence'), /^Warm dealers/);
     await within(dialog).findByLabelText('Who will be enrolled');
     expect(bodies.preview.at(-1)).toEqual({ contactIds: [ann.id], sequenceId: 'seq1' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
-    await user.selectOptions(screen.getByLabelText('Status'), 'qualified');
+    await chooseOption(user, screen.getByLabelText('Status'), 'qualified');
     expect(screen.queryByRole('toolbar', { name: 'Selection actions' })).not.toBeInTheDocument();
   });
 

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { columnCentre, layOutBoard, loadedCards, pointerDrag, renderedCards, revealCard, scrollList, waitForCards } from '@/testing/boards';
 import { captureDownloads } from '@/testing/downloads';
 import { db, makeCompany, makeContact, makeDeal } from '@/testing/mocks/db';
@@ -75,11 +76,11 @@ describe('sales pipeline', () => {
     );
     const { user, form } = await openDealForm();
     expect(within(form).getByLabelText('Probability (%)')).toHaveValue(25);
-    await user.selectOptions(within(form).getByLabelText('Stage'), 'negotiation');
+    await chooseOption(user, within(form).getByLabelText('Stage'), 'Negotiation');
     expect(within(form).getByLabelText('Probability (%)')).toHaveValue(65);
-    await user.selectOptions(within(form).getByLabelText('Stage'), 'closed_lost');
+    await chooseOption(user, within(form).getByLabelText('Stage'), 'Closed Lost');
     expect(within(form).getByLabelText('Probability (%)')).toHaveValue(0);
-    await user.selectOptions(within(form).getByLabelText('Stage'), 'proposal');
+    await chooseOption(user, within(form).getByLabelText('Stage'), 'Proposal');
 
     await user.type(within(form).getByLabelText('Deal title'), 'Castillo showroom');
     await user.type(within(form).getByLabelText('Value (USD)'), '52000');
@@ -143,7 +144,7 @@ describe('sales pipeline', () => {
     await user.click(screen.getByRole('menuitem', { name: 'Edit Deal' }));
     const form = await screen.findByRole('form', { name: 'Edit deal' });
     expect(within(form).getByLabelText('Value (USD)')).toHaveValue('52000');
-    expect(within(form).getByLabelText('Stage')).toHaveValue('proposal');
+    expect(within(form).getByLabelText('Stage')).toHaveTextContent('Proposal');
     const value = within(form).getByLabelText('Value (USD)');
     await user.clear(value);
     await user.type(value, '61000');
@@ -195,11 +196,11 @@ describe('sales pipeline', () => {
     const company = makeCompany({ name: 'Acme Bath LLC', prospectScore: 72 });
     const contact = makeContact({ firstName: 'Ann', lastName: 'Lee', status: 'new_lead' });
     const { user } = renderApp('/pipeline', { signedIn: true });
-    await user.selectOptions(await screen.findByLabelText('Set status of Acme Bath LLC'), 'qualified');
+    await chooseOption(user, await screen.findByLabelText('Set status of Acme Bath LLC'), 'Qualified');
     expect(await screen.findByText('Prospect Updated')).toBeInTheDocument();
     expect(company.status).toBe('qualified');
 
-    await user.selectOptions(screen.getByLabelText('Set status of Ann Lee'), 'Not Interested');
+    await chooseOption(user, screen.getByLabelText('Set status of Ann Lee'), 'Not Interested');
     await waitFor(() => expect(contact.status).toBe('lost'));
     await waitFor(() => expect(screen.queryByLabelText('Set status of Ann Lee')).not.toBeInTheDocument());
   });

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { recordRequests, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
@@ -32,7 +33,7 @@ describe('public pages', () => {
     await user.type(within(form).getByLabelText('Your name'), 'Erin Castillo');
     await user.type(within(form).getByLabelText('Email'), 'erin@castillo.test');
     await user.type(within(form).getByLabelText('State'), 'TX');
-    await user.selectOptions(within(form).getByLabelText('Annual revenue'), '10-25M');
+    await chooseOption(user, within(form).getByLabelText('Annual revenue'), '$10-25M');
     await user.click(within(form).getByRole('button', { name: 'Schedule a Conversation' }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Thank you!' })).toBeInTheDocument();

@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { formatFullDateTime } from '@/lib/format';
+import { chooseOption } from '@/testing/select';
 import { db, makeCompany, makeContact, makeDeal, makeMeeting } from '@/testing/mocks/db';
 import { addTimelineItem } from '@/testing/mocks/records-handlers';
 import { recordRequests, server } from '@/testing/mocks/server';
@@ -73,7 +74,7 @@ describe('company record', () => {
     const { user } = renderApp(`/companies/${company.id}`, { signedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Edit Status' }));
     const form = screen.getByRole('form', { name: 'Edit Status' });
-    await user.selectOptions(within(form).getByLabelText('Status'), 'qualified');
+    await chooseOption(user, within(form).getByLabelText('Status'), /^qualified$/i);
     const timelineReads = () => requests.filter((r) => r.path.endsWith('/timeline')).length;
     const before = timelineReads();
     await user.click(within(form).getByRole('button', { name: 'Save' }));
@@ -327,7 +328,7 @@ describe('deal record', () => {
     expect(within(details()).getByText('$50,000')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Edit Stage' }));
-    await user.selectOptions(screen.getByLabelText('Stage'), 'proposal');
+    await chooseOption(user, screen.getByLabelText('Stage'), 'Proposal');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Deal Updated');
     // The stage's probability follows on the server.

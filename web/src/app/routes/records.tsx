@@ -5,6 +5,7 @@ import { recordHref } from '@/config/paths';
 import { useCompany } from '@/features/companies/api/get-company';
 import { useUpdateCompany, type CompanyUpdate } from '@/features/companies/api/update-company';
 import { COMPANY_STATUSES } from '@/features/companies/components/company-filters';
+import { EnrichWebsiteButton } from '@/features/companies/components/enrich-website-button';
 import { useContact } from '@/features/contacts/api/get-contact';
 import { useUpdateContact, type ContactInput } from '@/features/contacts/api/save-contact';
 import { ALL_STATUSES } from '@/features/contacts/components/contact-form-dialog';
@@ -14,6 +15,7 @@ import { DEAL_STAGES, stageInfo } from '@/features/deals/api/stages';
 import { useUpdateDeal } from '@/features/deals/api/update-deal';
 import { EditableField } from '@/features/records/components/editable-field';
 import { RecordPage, useFieldSave } from '@/features/records/components/record-page';
+import { ScorePanel, WebsitePanel } from '@/features/records/components/score-panel';
 import { formatDay } from '@/lib/format';
 import { formatDollars, statusLabel } from '@/lib/rules';
 
@@ -56,9 +58,20 @@ export function CompanyRecordRoute() {
       description={c ? [c.industry, c.location].filter(Boolean).join(' · ') || undefined : undefined}
       action={
         c?.website ? (
-          <a href={siteHref(c.website)} target="_blank" rel="noreferrer" className={actionClass}>
-            Visit website
-          </a>
+          <div className="flex flex-wrap gap-2">
+            <EnrichWebsiteButton companyId={id} />
+            <a href={siteHref(c.website)} target="_blank" rel="noreferrer" className={actionClass}>
+              Visit website
+            </a>
+          </div>
+        ) : undefined
+      }
+      aside={
+        c ? (
+          <>
+            <ScorePanel score={c.score} factors={c.enrichment?.scoreFactors} />
+            {c.website ? <WebsitePanel facts={c.enrichment?.websiteFacts} enrichedAt={c.enrichment?.enrichedAt} /> : null}
+          </>
         ) : undefined
       }
       fields={
@@ -120,6 +133,7 @@ export function ContactRecordRoute() {
           </a>
         ) : undefined
       }
+      aside={c ? <ScorePanel score={c.score} factors={c.scoreFactors} /> : undefined}
       description={
         c ? (
           <>

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { db } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { adminRow, makeManagedUser } from '@/testing/mocks/users-handlers';
@@ -78,7 +79,7 @@ describe('Users screen', () => {
     await user.type(within(dialog).getByLabelText('First name'), 'Nina');
     await user.type(within(dialog).getByLabelText('Last name'), 'New');
     await user.type(within(dialog).getByLabelText('Password'), ' enough');
-    await user.selectOptions(within(dialog).getByLabelText('Role'), 'admin');
+    await chooseOption(user, within(dialog).getByLabelText('Role'), 'Admin');
     await user.click(within(dialog).getByRole('button', { name: 'Add user' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

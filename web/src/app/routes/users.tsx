@@ -2,6 +2,7 @@ import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
+import { PageHeader } from '@/components/ui/page-header';
 import { useAuthUser } from '@/features/auth/api/get-auth-user';
 import { useUsers } from '@/features/users/api/get-users';
 import type { ManagedUser } from '@/features/users/api/types';
@@ -19,15 +20,12 @@ export function UsersRoute() {
   return (
     <div className="space-y-6">
       <title>Users · Prospector</title>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight">Users</h1>
-          <p className="mt-1 text-sm text-slate-500">
-            Who can sign in. Users sign in at /login, admins at /admin/login.
-          </p>
-        </div>
-        <Button onClick={() => setAdding(true)}>Add user</Button>
-      </div>
+      <PageHeader
+        title="Users"
+        count={users.data?.length}
+        description="Who can sign in. Users sign in at /login, admins at /admin/login."
+        action={<Button onClick={() => setAdding(true)}>Add user</Button>}
+      />
       {users.isPending ? (
         <Skeleton rows={3} label="Loading users" />
       ) : users.isError ? (

@@ -4,6 +4,7 @@ import {
   BrainCircuit,
   Building,
   CalendarDays,
+  CopyCheck,
   FileClock,
   Kanban,
   LayoutDashboard,
@@ -31,7 +32,7 @@ import { ADMIN_SCREENS, paths, type ScreenName } from '@/config/paths';
  */
 export const NAV_GROUPS: { label: string; items: ScreenName[] }[] = [
   { label: 'Analytics', items: ['dashboard', 'discovery', 'pipeline', 'ops'] },
-  { label: 'Customer Management', items: ['leads', 'customers', 'contacts', 'companies'] },
+  { label: 'Customer Management', items: ['leads', 'customers', 'contacts', 'companies', 'duplicates'] },
   { label: 'Campaign Tools', items: ['campaigns', 'emailCampaigns', 'emailSequences', 'meetings', 'voiceAgents', 'automation', 'aiManagement', 'aiFeatures'] },
   { label: 'Business Tools', items: ['invoicing', 'invoiceHistory'] },
   { label: 'Admin', items: ['users', 'webhooks'] },
@@ -47,6 +48,7 @@ export const SCREEN_ICONS: Record<ScreenName, LucideIcon> = {
   customers: UserCheck,
   contacts: Users,
   companies: Building,
+  duplicates: CopyCheck,
   campaigns: Megaphone,
   emailCampaigns: Mail,
   emailSequences: ListOrdered,

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 
 import { errorMessage } from '@/lib/api-client';
 
 import { Button } from './button';
 import { ConfirmDialog } from './confirm-dialog';
+import { Select } from './select';
 
 /** "Set status" for a selection: pick one of `statuses`, then Apply. */
 export function BulkStatus({
@@ -16,23 +17,20 @@ export function BulkStatus({
   onApply: (status: string) => void;
 }) {
   const [status, setStatus] = useState('');
+  const labelId = useId();
   return (
     <>
-      <label className="flex items-center gap-1 text-sm text-indigo-900">
-        <span>Set status</span>
-        <select
-          className="rounded-md border-0 bg-white py-1 pr-7 pl-2 text-sm text-slate-900 ring-1 ring-slate-300 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      <span className="flex items-center gap-1 text-sm text-indigo-900">
+        <span id={labelId}>Set status</span>
+        <Select
+          aria-labelledby={labelId}
+          size="sm"
+          className="w-40"
           value={status}
-          onChange={(e) => setStatus(e.target.value)}
-        >
-          <option value="">Choose…</option>
-          {statuses.map((s) => (
-            <option key={s} value={s}>
-              {s.replaceAll('_', ' ')}
-            </option>
-          ))}
-        </select>
-      </label>
+          onValueChange={setStatus}
+          options={statuses.map((s) => [s, s.replaceAll('_', ' ')] as const)}
+        />
+      </span>
       <Button size="sm" disabled={!status || pending} onClick={() => onApply(status)}>
         {pending ? 'Applying…' : 'Apply'}
       </Button>

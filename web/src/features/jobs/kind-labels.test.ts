@@ -10,6 +10,6 @@ describe('jobKindLabel', () => {
   });
 
   it('turns an unknown kind into words', () => {
-    expect(jobKindLabel('mailbox_sync')).toBe('Mailbox sync');
+    expect(jobKindLabel('nightly_report_export')).toBe('Nightly report export');
   });
 });

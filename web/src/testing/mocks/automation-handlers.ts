@@ -19,6 +19,19 @@ const webhookConfig = (token: string) => ({
   delivery: { mode: 'outbox', relay: null, from: 'Partnerships <partners@example.com>' },
 });
 
+/** What a `sender_domain_check` job reports for the mock sender domain. */
+export const MOCK_DOMAIN_CHECK = {
+  domain: 'example.com',
+  spf: { status: 'pass', name: 'example.com', record: 'v=spf1 include:sendgrid.net ~all', detail: 'SPF names the servers that may send for this domain.' },
+  dkim: {
+    status: 'not_configured',
+    name: '<selector>._domainkey.example.com',
+    record: null,
+    detail: 'Messages are not DKIM-signed. Set DKIM_PRIVATE_KEY, DKIM_SELECTOR and DKIM_DOMAIN.',
+  },
+  dmarc: { status: 'warn', name: '_dmarc.example.com', record: 'v=DMARC1; p=none', detail: 'DMARC only monitors (p=none).' },
+};
+
 /** The suppression list as the api lists it (tests that lift one override the handlers). */
 export const MOCK_SUPPRESSIONS = [
   { email: 'forged@example.com', reason: 'spam_reported', source: 'webhook', contactId: 'c-1', createdAt: '2026-11-20T10:00:00Z' },
@@ -72,6 +85,28 @@ export const automationHandlers = [
     return HttpResponse.json({ jobId: job.id, status: 'queued' }, { status: 202 });
   })),
   http.get('/api/email/webhook/config', authed(() => HttpResponse.json(webhookConfig(MOCK_WEBHOOK_TOKEN)))),
+  // The sender-domain check: the latest sender_domain_check job; a new one finishes at once.
+  http.get('/api/email/domain-check', authed(() => {
+    const job = db.jobs.filter((j) => j.kind === 'sender_domain_check').at(-1);
+    if (!job) return HttpResponse.json({ jobId: null, status: null, checkedAt: null, check: null, error: null });
+    return HttpResponse.json({
+      jobId: job.id,
+      status: job.status,
+      checkedAt: job.finishedAt,
+      check: job.status === 'succeeded' ? job.result : null,
+      error: job.error,
+    });
+  })),
+  http.post('/api/email/domain-check', authed(() => {
+    const job = makeJob({
+      kind: 'sender_domain_check',
+      status: 'succeeded',
+      finishedAt: '2026-11-27T10:00:00Z',
+      result: MOCK_DOMAIN_CHECK,
+    });
+    db.jobs.push(job);
+    return HttpResponse.json({ jobId: job.id, status: 'queued' }, { status: 202 });
+  })),
   http.post('/api/email/webhook/rotate', authed(() => HttpResponse.json(webhookConfig(ROTATED_WEBHOOK_TOKEN)))),
   http.get('/api/email/suppressions', authed(() =>
     HttpResponse.json(MOCK_SUPPRESSIONS, { headers: { 'X-Total-Count': String(MOCK_SUPPRESSIONS.length) } }),

@@ -8,6 +8,8 @@ import { automationHandlers } from './automation-handlers';
 import { campaignHandlers } from './campaign-handlers';
 import { crmHandlers, leadHandlers } from './crm-handlers';
 import { invoiceHandlers } from './invoice-handlers';
+import { mailboxHandlers } from './mailbox-handlers';
+import { mergeHandlers } from './merge-handlers';
 import { recordsHandlers } from './records-handlers';
 import { sequenceHandlers } from './sequence-handlers';
 import { usersHandlers } from './users-handlers';
@@ -89,6 +91,20 @@ export const handlers = [
     return HttpResponse.json(matching.slice(offset, offset + limit), {
       headers: { 'X-Total-Count': String(matching.length) },
     });
+  }),
+
+  // Nothing configured on the mock server: the catalog only, as on a fresh install.
+  http.get('/api/discovery/sources', () => {
+    if (!db.signedIn) return notSignedIn();
+    return HttpResponse.json([
+      {
+        source: 'catalog',
+        label: 'Demo data',
+        default: true,
+        verified: false,
+        attribution: 'Demo data: invented companies for trying the app; websites and phones are not real.',
+      },
+    ]);
   }),
 
   http.get('/api/discovery/scans/active', () => {
@@ -265,5 +281,7 @@ export const handlers = [
   ...recordsHandlers,
   ...viewsHandlers,
   ...webhooksHandlers,
+  ...mailboxHandlers,
+  ...mergeHandlers,
 ];
 

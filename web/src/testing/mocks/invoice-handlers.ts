@@ -72,14 +72,42 @@ function matching(url: URL) {
   );
 }
 
+/** The list's `sort` and `dir` as the api reads them (docs/records.md); ties by id the same way. */
+const INVOICE_SORT_KEYS: Record<string, { dir: 'asc' | 'desc'; value: (i: Invoice) => string | number }> = {
+  created: { dir: 'desc', value: (i) => i.createdAt },
+  number: { dir: 'desc', value: (i) => i.invoiceNumber },
+  customer: { dir: 'asc', value: (i) => i.customerName.toLowerCase() },
+  date: { dir: 'desc', value: (i) => i.date },
+  dueDate: { dir: 'desc', value: (i) => i.dueDate },
+  amount: { dir: 'desc', value: (i) => i.totalAmount },
+  status: { dir: 'asc', value: (i) => i.status },
+};
+
+function sortedInvoices(rows: Invoice[], url: URL): Invoice[] | Response {
+  const sort = url.searchParams.get('sort');
+  if (sort === null) return rows;
+  const key = INVOICE_SORT_KEYS[sort];
+  const dir = url.searchParams.get('dir') ?? key?.dir;
+  if (!key || (dir !== 'asc' && dir !== 'desc')) {
+    const field = key ? 'dir' : 'sort';
+    return HttpResponse.json({ message: `${field} is not valid`, errors: { [field]: `${field} is not valid` } }, { status: 422 });
+  }
+  const compare = (x: string | number, y: string | number) =>
+    typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), undefined, { numeric: true });
+  const sign = dir === 'asc' ? 1 : -1;
+  return [...rows].sort((a, b) => (compare(key.value(a), key.value(b)) || compare(a.id, b.id)) * sign);
+}
+
 const tally = (rows: Invoice[]) => ({ count: rows.length, amount: rows.reduce((a, i) => a + Math.round(i.totalAmount * 100), 0) / 100 });
 
 export const invoiceHandlers = [
   http.get('/api/invoices', authed(({ request }) => {
     const url = new URL(request.url);
-    const rows = matching(url);
-    const limit = Number(url.searchParams.get('limit')) || 50;
-    return HttpResponse.json(rows.slice(0, limit), { headers: { 'X-Total-Count': String(rows.length) } });
+    const rows = sortedInvoices(matching(url), url);
+    if (rows instanceof Response) return rows;
+    const limit = Number(url.searchParams.get('limit')) || 100;
+    const offset = Number(url.searchParams.get('offset')) || 0;
+    return HttpResponse.json(rows.slice(offset, offset + limit), { headers: { 'X-Total-Count': String(rows.length) } });
   })),
   http.get('/api/invoices/summary', authed(({ request }) => {
     const rows = matching(new URL(request.url));

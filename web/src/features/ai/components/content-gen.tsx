@@ -2,8 +2,8 @@ import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
-import { Options } from '@/components/ui/options';
 import { Card } from '@/components/ui/states';
+import { Select } from '@/components/ui/select';
 import { saveTextFile } from '@/lib/download';
 import { toast } from '@/stores/toasts';
 
@@ -55,9 +55,7 @@ export function ContentGen({ onResult }: { onResult: (r: AiSource) => void }) {
           }}
         >
           <Field label="Content type">
-            <select className={inputClass} value={type} onChange={(e) => setType(e.target.value as ContentType)}>
-              <Options items={TYPE_LABEL.filter(([v]) => CONTENT_TYPES.includes(v))} />
-            </select>
+            <Select value={type} onValueChange={(v) => setType(v as ContentType)} options={TYPE_LABEL.filter(([v]) => CONTENT_TYPES.includes(v))} />
           </Field>
           <Field label="Context" hint="Who it is for, what it should say, the tone.">
             <textarea rows={6} className={inputClass} value={context} onChange={(e) => setContext(e.target.value)} />

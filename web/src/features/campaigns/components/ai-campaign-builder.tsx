@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { Card } from '@/components/ui/states';
+import { Select } from '@/components/ui/select';
 import { CONTEXT_REQUIRED, useGenerateContent } from '@/features/ai/api/generate-content';
 import { useMcpStatus } from '@/features/ai/api/get-mcp-status';
 import type { ContentResult } from '@/features/ai/api/types';
@@ -160,16 +161,12 @@ export function AiCampaignBuilder() {
             }}
           >
             <Field label="Template">
-              <select className={inputClass} value={template?.id ?? ''} onChange={(e) => choose(CAMPAIGN_TEMPLATES.find((t) => t.id === e.target.value))}>
-                <option value="" disabled>
-                  Choose one of {CAMPAIGN_TEMPLATES.length} templates
-                </option>
-                {CAMPAIGN_TEMPLATES.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.title}
-                  </option>
-                ))}
-              </select>
+              <Select
+                value={template?.id ?? ''}
+                onValueChange={(id) => choose(CAMPAIGN_TEMPLATES.find((t) => t.id === id))}
+                placeholder={`Choose one of ${CAMPAIGN_TEMPLATES.length} templates`}
+                options={CAMPAIGN_TEMPLATES.map((t) => [t.id, t.title] as const)}
+              />
             </Field>
             <Field label="Campaign context" hint="Who the email is for and what it should achieve.">
               <textarea rows={5} className={inputClass} value={context} onChange={(e) => setContext(e.target.value)} />

@@ -2,6 +2,7 @@ import { useDeferredValue, useId, useRef, useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
+import { Select } from '@/components/ui/select';
 import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
@@ -130,14 +131,11 @@ export function EmailComposer({ value, onChange, audience = {}, fromEmail, onTem
       {label ? <legend className="px-1 text-sm font-semibold">{label}</legend> : null}
       <div className="grid gap-3 sm:grid-cols-2">
         <Field label={named('Start from template')} hint="Fills the subject and body; edit them freely">
-          <select className={inputClass} value={templateId} onChange={(e) => startFrom(e.target.value)}>
-            <option value="">Blank message</option>
-            {templates.data?.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.isBuiltin ? t.name : `${t.name} (saved)`}
-              </option>
-            ))}
-          </select>
+          <Select
+            value={templateId}
+            onValueChange={startFrom}
+            options={[['', 'Blank message'], ...(templates.data ?? []).map((t) => [t.id, t.isBuiltin ? t.name : `${t.name} (saved)`] as const)]}
+          />
         </Field>
         <Field label={label ? `${label} subject` : 'Subject'} error={errors?.subject}>
           <input
@@ -151,14 +149,7 @@ export function EmailComposer({ value, onChange, audience = {}, fromEmail, onTem
       </div>
       <div className="flex flex-wrap items-end gap-3">
         <Field label={named('Insert field')}>
-          <select className={inputClass} value="" onChange={(e) => insert(e.target.value)}>
-            <option value="">Choose a field…</option>
-            {fields.data?.map((f) => (
-              <option key={f.key} value={f.key}>
-                {f.label}
-              </option>
-            ))}
-          </select>
+          <Select value="" placeholder="Choose a field…" onValueChange={insert} options={(fields.data ?? []).map((f) => [f.key, f.label] as const)} />
         </Field>
         <div>
           <label htmlFor={ids.fallback} className="block text-sm font-medium text-slate-900">
@@ -219,14 +210,12 @@ export function EmailComposer({ value, onChange, audience = {}, fromEmail, onTem
       <section aria-label={named('Email preview')} className="space-y-2 rounded-md border border-slate-200 p-3">
         <div className="flex flex-wrap items-end gap-2">
           <Field label={named('Preview for contact')}>
-            <select className={inputClass} value={previewFor} onChange={(e) => setContactId(e.target.value)}>
-              {options.length === 0 ? <option value="">No contact with an email</option> : null}
-              {options.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {`${c.firstName} ${c.lastName}`.trim() || c.email} — {c.email}
-                </option>
-              ))}
-            </select>
+            <Select
+              value={previewFor}
+              onValueChange={setContactId}
+              placeholder="No contact with an email"
+              options={options.map((c) => [c.id, `${`${c.firstName} ${c.lastName}`.trim() || c.email} — ${c.email}`] as const)}
+            />
           </Field>
           <Button
             type="button"

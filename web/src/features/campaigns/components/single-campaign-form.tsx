@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
 import { Card } from '@/components/ui/states';
+import { FormSelect } from '@/components/ui/select';
 import { serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
@@ -14,7 +15,7 @@ type FormValues = { name: string; description: string; targetAudience: string; a
 
 /** Creates a single campaign for an audience; a name and a description are required. */
 export function SingleCampaignForm() {
-  const { register, handleSubmit, reset } = useForm<FormValues>({
+  const { register, handleSubmit, reset, control } = useForm<FormValues>({
     defaultValues: { name: '', description: '', targetAudience: 'high-value', aiModel: 'gpt-5' },
   });
   const create = useCreateSingleCampaign({
@@ -41,22 +42,10 @@ export function SingleCampaignForm() {
           <textarea rows={3} className={inputClass} {...register('description')} />
         </Field>
         <Field label="Target audience">
-          <select className={inputClass} {...register('targetAudience')}>
-            {AUDIENCES.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
+          <FormSelect control={control} name="targetAudience" options={AUDIENCES} />
         </Field>
         <Field label="AI model">
-          <select className={inputClass} {...register('aiModel')}>
-            {AI_MODELS.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
+          <FormSelect control={control} name="aiModel" options={AI_MODELS.map((m) => [m, m] as const)} />
         </Field>
         <Button type="submit" disabled={create.isPending}>
           {create.isPending ? 'Creating...' : 'Create Campaign'}

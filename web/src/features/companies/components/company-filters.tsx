@@ -1,10 +1,11 @@
 import { inputClass, Field } from '@/components/ui/field';
 import { SearchInput } from '@/components/ui/search-input';
+import { Select } from '@/components/ui/select';
 
 import type { CompanyFilters as Filters } from '../api/get-companies';
 
 export const COMPANY_STATUSES = ['discovered', 'prospect', 'qualified', 'contacted', 'interested', 'partner', 'not_interested'];
-const STATES = [
+const STATES: readonly (readonly [string, string])[] = [
   ['TX', 'Texas'],
   ['LA', 'Louisiana'],
   ['AR', 'Arkansas'],
@@ -32,34 +33,17 @@ export function CompanyFilters({ filters, update }: { filters: Filters; update: 
         />
       </Field>
       <Field label="State">
-        <select className={inputClass} value={filters.state} onChange={(e) => update('state', e.target.value)}>
-          <option value="">All states</option>
-          {STATES.map(([code, name]) => (
-            <option key={code} value={code}>
-              {name}
-            </option>
-          ))}
-        </select>
+        <Select value={filters.state ?? ''} onValueChange={(v) => update('state', v)} options={[['', 'All states'], ...STATES]} />
       </Field>
       <Field label="Status">
-        <select className={inputClass} value={filters.status} onChange={(e) => update('status', e.target.value)}>
-          <option value="">All statuses</option>
-          {COMPANY_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s.replaceAll('_', ' ')}
-            </option>
-          ))}
-        </select>
+        <Select
+          value={filters.status ?? ''}
+          onValueChange={(v) => update('status', v)}
+          options={[['', 'All statuses'], ...COMPANY_STATUSES.map((s) => [s, s.replaceAll('_', ' ')] as const)]}
+        />
       </Field>
       <Field label="Score">
-        <select className={inputClass} value={filters.scoreBand} onChange={(e) => update('scoreBand', e.target.value)}>
-          <option value="">All scores</option>
-          {BANDS.map(([band, label]) => (
-            <option key={band} value={band}>
-              {label}
-            </option>
-          ))}
-        </select>
+        <Select value={filters.scoreBand ?? ''} onValueChange={(v) => update('scoreBand', v)} options={[['', 'All scores'], ...BANDS]} />
       </Field>
     </form>
   );

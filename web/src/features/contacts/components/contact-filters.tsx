@@ -1,7 +1,7 @@
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
-import { Options } from '@/components/ui/options';
 import { SearchInput } from '@/components/ui/search-input';
+import { Select } from '@/components/ui/select';
 import { REGIONS } from '@/lib/rules';
 
 import type { ContactFilters as Filters } from '../api/get-contacts';
@@ -35,30 +35,17 @@ export function ContactFilters({
         />
       </Field>
       <Field label="Role">
-        <select className={inputClass} value={filters.role} onChange={(e) => update('role', e.target.value)}>
-          <option value="">All roles</option>
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
+        <Select value={filters.role ?? ''} onValueChange={(v) => update('role', v)} options={[['', 'All roles'], ...ROLES.map((r) => [r, r] as const)]} />
       </Field>
       <Field label="Region">
-        <select className={inputClass} value={filters.region} onChange={(e) => update('region', e.target.value)}>
-          <option value="">All regions</option>
-          <Options items={REGIONS} />
-        </select>
+        <Select value={filters.region ?? ''} onValueChange={(v) => update('region', v)} options={[['', 'All regions'], ...REGIONS]} />
       </Field>
       <Field label="Status">
-        <select className={inputClass} value={filters.status} onChange={(e) => update('status', e.target.value)}>
-          <option value="">All statuses</option>
-          {ALL_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s.replaceAll('_', ' ')}
-            </option>
-          ))}
-        </select>
+        <Select
+          value={filters.status ?? ''}
+          onValueChange={(v) => update('status', v)}
+          options={[['', 'All statuses'], ...ALL_STATUSES.map((s) => [s, s.replaceAll('_', ' ')] as const)]}
+        />
       </Field>
       <div className="sm:col-span-2 lg:col-span-5">
         <Button variant="ghost" size="sm" disabled={!filtered} onClick={onClear}>

@@ -1,12 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
+import { useController, useForm } from 'react-hook-form';
 import { z } from 'zod';
 
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
-import { getCompaniesQueryOptions } from '@/features/companies/api/get-companies';
+import { RecordCombobox } from '@/components/ui/record-combobox';
+import { Select } from '@/components/ui/select';
+import { getCompanies } from '@/features/companies/api/get-companies';
+import { companiesKeys } from '@/features/companies/api/query-keys';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 import type { Contact } from '@/types/api';
@@ -75,11 +78,12 @@ type Props = {
 
 export function ContactFormDialog({ contact, onClose }: Props) {
   const editing = contact !== undefined;
-  // Companies to attach the contact to (the API's page maximum).
-  const companies = useQuery(getCompaniesQueryOptions({ limit: 1000, offset: 0 }));
+  // The company picked in this dialog, as shown; the contact's own until another is picked.
+  const [companyLabel, setCompanyLabel] = useState(contact?.companyName ?? '');
   const {
     register,
     handleSubmit,
+    control,
     formState: { errors, isSubmitted },
   } = useForm<FormValues, unknown, Parsed>({
     resolver: zodResolver(contactSchema),
@@ -95,6 +99,8 @@ export function ContactFormDialog({ contact, onClose }: Props) {
       notes: contact?.notes ?? '',
     },
   });
+  const { field: companyField } = useController({ control, name: 'companyId' });
+  const { field: statusField } = useController({ control, name: 'status' });
   const save = useSaveContact({
     onSuccess: (saved) => {
       toast({
@@ -152,23 +158,28 @@ export function ContactFormDialog({ contact, onClose }: Props) {
             <input className={inputClass} {...register('department')} />
           </Field>
           <Field label="Company">
-            <select className={inputClass} {...register('companyId')}>
-              <option value="">No company</option>
-              {companies.data?.items.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
+            <RecordCombobox
+              value={companyField.value}
+              valueLabel={companyLabel}
+              onChange={(o) => {
+                companyField.onChange(o?.id ?? '');
+                setCompanyLabel(o?.label ?? '');
+              }}
+              queryKey={companiesKeys.combobox}
+              search={(q, signal) =>
+                getCompanies({ q: q || undefined, limit: 20, offset: 0 }, { signal }).then((page) =>
+                  page.items.map((c) => ({ id: c.id, label: c.name, detail: c.location })),
+                )
+              }
+              noneLabel="No company"
+              placeholder="Type a company name"
+            />
           </Field>
           <Field label="Status">
-            <select className={inputClass} {...register('status')}>
-              {statuses.map((s) => (
-                <option key={s} value={s}>
-                  {s.replaceAll('_', ' ')}
-                </option>
-              ))}
-            </select>
+            <Select
+              {...statusField}
+                            options={statuses.map((s) => [s, s.replaceAll('_', ' ')] as const)}
+            />
           </Field>
         </div>
         <Field label="Notes">

@@ -4,6 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
 import { useRowSelection, type Sort } from '@/components/ui/table-tools';
+import { chooseOption } from '@/testing/select';
 import { captureDownloads } from '@/testing/downloads';
 import { db, makeContact } from '@/testing/mocks/db';
 import { recordRequests, server } from '@/testing/mocks/server';
@@ -60,7 +61,7 @@ describe('ContactSelectionActions', () => {
     const { user } = renderWithProviders(
       <ContactSelectionActions selection={{ contactIds: [ann.id] }} what="1 contact" title="Contacts" withStatus onDone={onDone} onDeleted={vi.fn()} />,
     );
-    await user.selectOptions(screen.getByLabelText('Set status'), 'hot');
+    await chooseOption(user, screen.getByLabelText('Set status'), 'hot');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     expect(await screen.findByText('1 contact set to Hot.')).toBeInTheDocument();
     expect(bodies).toEqual([{ status: 'hot', contactIds: [ann.id] }]);
@@ -73,7 +74,7 @@ describe('ContactSelectionActions', () => {
     const { user } = renderWithProviders(
       <ContactSelectionActions selection={{ contactIds: ['ct-gone'] }} what="1 contact" title="Contacts" withStatus onDone={onDone} onDeleted={vi.fn()} />,
     );
-    await user.selectOptions(screen.getByLabelText('Set status'), 'hot');
+    await chooseOption(user, screen.getByLabelText('Set status'), 'hot');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     const toast = (await screen.findByText('Status Update Failed')).closest('[role="alert"]');
     expect(toast).toHaveTextContent('Contact not found: ct-gone');

@@ -3,6 +3,7 @@ import { useRef, useState, type SubmitEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
+import { Select } from '@/components/ui/select';
 import { useJobOutcome } from '@/features/jobs/hooks/use-job-outcome';
 import { serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
@@ -96,20 +97,14 @@ export function EmailContactDialog({ contact, onClose }: { contact: Contact; onC
           <textarea ref={body} className={`${inputClass} min-h-40`} value={message} onChange={(e) => setMessage(e.target.value)} />
         </Field>
         <Field label="Insert field" className="max-w-xs">
-          <select
-            className={inputClass}
+          <Select
             value=""
-            onChange={(e) => {
-              if (e.target.value) insert(e.target.value);
+            placeholder="Choose a field…"
+            onValueChange={(token) => {
+              if (token) insert(token);
             }}
-          >
-            <option value="">Choose a field…</option>
-            {CONTACT_MERGE_FIELDS.map((f) => (
-              <option key={f.token} value={f.token}>
-                {f.label} {f.token}
-              </option>
-            ))}
-          </select>
+            options={CONTACT_MERGE_FIELDS.map((f) => [f.token, `${f.label} ${f.token}`] as const)}
+          />
         </Field>
         {error ? (
           <p role="alert" className="rounded-md bg-rose-50 p-3 text-sm text-rose-700">

@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
+import { FormSelect } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api-client';
 
 import { useSubmitLead, type LeadInput } from '../api/submit-lead';
@@ -55,6 +56,7 @@ export function LeadForm({ onSubmitted }: { onSubmitted: () => void }) {
   const {
     register,
     handleSubmit,
+    control,
     formState: { errors },
   } = useForm<FormValues, unknown, Parsed>({
     resolver: zodResolver(leadSchema),
@@ -95,24 +97,10 @@ export function LeadForm({ onSubmitted }: { onSubmitted: () => void }) {
           <input className={inputClass} autoComplete="address-level1" placeholder="e.g. TX" {...register('state')} />
         </Field>
         <Field label="Company type">
-          <select className={inputClass} {...register('companyType')}>
-            <option value="">Choose a type</option>
-            {COMPANY_TYPES.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
+          <FormSelect control={control} name="companyType" placeholder="Choose a type" options={COMPANY_TYPES} />
         </Field>
         <Field label="Annual revenue">
-          <select className={inputClass} {...register('annualRevenue')}>
-            <option value="">Choose a range</option>
-            {REVENUE_BANDS.map((band) => (
-              <option key={band} value={band}>
-                ${band}
-              </option>
-            ))}
-          </select>
+          <FormSelect control={control} name="annualRevenue" placeholder="Choose a range" options={REVENUE_BANDS.map((band) => [band, `$${band}`] as const)} />
         </Field>
       </div>
       <Field label="Message">

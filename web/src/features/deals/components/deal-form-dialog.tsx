@@ -9,6 +9,7 @@ import { DatePicker } from '@/components/ui/date-picker';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { RecordCombobox, type ComboOption } from '@/components/ui/record-combobox';
+import { Select } from '@/components/ui/select';
 import { getCompanies } from '@/features/companies/api/get-companies';
 import { companiesKeys } from '@/features/companies/api/query-keys';
 import { getCompanyQueryOptions } from '@/features/companies/api/get-company';
@@ -142,13 +143,13 @@ export function DealFormDialog({ deal, onClose }: { deal?: Deal; onClose: () => 
   const save = (v: Parsed) => (deal ? update.mutate({ id: deal.id, ...toInput(v) }) : create.mutate(toInput(v)));
   const pending = create.isPending || update.isPending;
 
-  const stageField = register('stage', {
+  const { field: stageField } = useController({ control, name: 'stage' });
+  const chooseStage = (stage: string) => {
+    stageField.onChange(stage);
     // Choosing a stage sets its usual probability (seed 001 §4).
-    onChange: (e: { target: { value: string } }) => {
-      const info = DEAL_STAGES.find((s) => s.stage === e.target.value);
-      if (info) setValue('probability', String(info.probability));
-    },
-  });
+    const info = DEAL_STAGES.find((s) => s.stage === stage);
+    if (info) setValue('probability', String(info.probability));
+  };
 
   const legend = 'text-sm font-semibold text-slate-900';
   return (
@@ -169,13 +170,11 @@ export function DealFormDialog({ deal, onClose }: { deal?: Deal; onClose: () => 
         <fieldset className="grid gap-4 sm:grid-cols-3">
           <legend className={legend}>Sales Details</legend>
           <Field label="Stage">
-            <select className={inputClass} {...stageField}>
-              {DEAL_STAGES.map((s) => (
-                <option key={s.stage} value={s.stage}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
+            <Select
+              {...stageField}
+              onChange={chooseStage}
+              options={DEAL_STAGES.map((s) => [s.stage, s.label] as const)}
+            />
           </Field>
           <Field label="Probability (%)">
             <input type="number" min={0} max={100} className={inputClass} {...register('probability')} />

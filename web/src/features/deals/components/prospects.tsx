@@ -1,6 +1,7 @@
 import { Button } from '@/components/ui/button';
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
 import { Card, ErrorState, Skeleton } from '@/components/ui/states';
+import { Select } from '@/components/ui/select';
 import { serverMessageOr } from '@/lib/api-client';
 import { formatRevenue } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
@@ -21,20 +22,16 @@ function StatusSelect({
   disabled: boolean;
 }) {
   return (
-    <select
+    <Select
       aria-label={`Set status of ${name}`}
+      size="sm"
+      className="w-36"
       value=""
+      placeholder="Set status…"
       disabled={disabled}
-      onChange={(e) => e.target.value && onChange(e.target.value)}
-      className="rounded-md py-1 pr-7 pl-2 text-xs ring-1 ring-slate-300"
-    >
-      <option value="">Set status…</option>
-      {options.map(([value, label]) => (
-        <option key={value} value={value}>
-          {label}
-        </option>
-      ))}
-    </select>
+      onValueChange={(v) => v && onChange(v)}
+      options={options}
+    />
   );
 }
 

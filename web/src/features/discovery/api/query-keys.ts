@@ -2,4 +2,6 @@
 export const discoveryKeys = {
   all: ['discovery'] as const,
   activeScan: () => [...discoveryKeys.all, 'active-scan'] as const,
+  sources: () => [...discoveryKeys.all, 'sources'] as const,
+  market: () => [...discoveryKeys.all, 'market'] as const,
 };

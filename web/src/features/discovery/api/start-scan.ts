@@ -27,7 +27,8 @@ export type ScanRequest = {
   companyName: string;
   city: string;
   state: string;
-  discoverySource: string;
+  /** The search mode (`region_search`, `city_state_search`) and the sources to search, by key. */
+  discoverySource: string[];
   marketIntelligence: boolean;
   competitorAnalysis: boolean;
   territoryOptimization: boolean;

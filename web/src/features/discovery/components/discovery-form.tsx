@@ -6,6 +6,7 @@ import { Options } from '@/components/ui/options';
 import { parseCityState } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
 
+import { useDiscoverySources } from '../api/get-sources';
 import { COMPANY_TYPES, REGIONS, REVENUE_RANGES, type ScanRequest } from '../api/start-scan';
 import { downloadResultCsv } from './export-results';
 import type { ScanResult } from './scan-progress';
@@ -27,7 +28,10 @@ type FormValues = {
   companyType: string;
   companyName: string;
   cityState: string;
+  /** The search mode; empty: follows from whether a city or state is given. */
   discoverySource: string;
+  /** Keys of the sources to search; none: the server's defaults. */
+  sources: string[];
   marketIntelligence: boolean;
   competitorAnalysis: boolean;
   territoryOptimization: boolean;
@@ -56,7 +60,7 @@ export function toScanRequest(v: FormValues): ScanRequest | { title: string; mes
     companyName,
     city,
     state,
-    discoverySource: v.discoverySource,
+    discoverySource: [v.discoverySource, ...v.sources].filter(Boolean),
     marketIntelligence: v.marketIntelligence,
     competitorAnalysis: v.competitorAnalysis,
     territoryOptimization: v.territoryOptimization,
@@ -80,6 +84,7 @@ export function DiscoveryForm({
   result: ScanResult | null;
   onStart: (request: ScanRequest) => void;
 }) {
+  const offered = useDiscoverySources();
   const { register, handleSubmit, control } = useForm<FormValues>({
     defaultValues: {
       region: '',
@@ -88,6 +93,7 @@ export function DiscoveryForm({
       companyName: '',
       cityState: '',
       discoverySource: '',
+      sources: [],
       marketIntelligence: false,
       competitorAnalysis: false,
       territoryOptimization: false,
@@ -136,7 +142,7 @@ export function DiscoveryForm({
         <Field label="City / state (optional)" hint="e.g. Dallas, TX or Dallas Texas, or a state">
           <input className={inputClass} autoComplete="off" {...register('cityState')} />
         </Field>
-        <Field label="Discovery source">
+        <Field label="Search by">
           <select className={inputClass} {...register('discoverySource')}>
             <option value="">Any</option>
             <option value="region_search">Region search</option>
@@ -144,6 +150,25 @@ export function DiscoveryForm({
           </select>
         </Field>
       </div>
+      <fieldset className="rounded-lg border border-slate-200 p-3">
+        <legend className="px-1 text-sm font-semibold">Sources</legend>
+        {offered.data ? (
+          <>
+            <div className="flex flex-wrap gap-x-4 gap-y-2">
+              {offered.data.map((s) => (
+                <label key={s.source} className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" className="size-4" value={s.source} {...register('sources')} />
+                  {s.label}
+                  {s.default ? <span className="text-xs text-slate-500"> (default)</span> : null}
+                </label>
+              ))}
+            </div>
+            <p className="mt-2 text-xs text-slate-500">None ticked: the default sources are searched.</p>
+          </>
+        ) : (
+          <p className="text-sm text-slate-500">{offered.isError ? 'The list of sources could not be loaded; the default sources will be searched.' : 'Loading sources…'}</p>
+        )}
+      </fieldset>
       <fieldset className="rounded-lg border border-violet-200 bg-violet-50/40 p-3">
         <legend className="px-1 text-sm font-semibold">
           Enhanced AI Discovery <span className="ml-1 rounded bg-violet-100 px-1.5 text-xs text-violet-800">Premium Feature</span>

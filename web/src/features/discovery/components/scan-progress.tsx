@@ -16,7 +16,37 @@ export type FoundCompany = {
   state: string | null;
   score: number;
   isNew: boolean;
+  /** Keys of the sources that found it (absent in results of older scans: the catalog). */
+  sources?: string[];
+  website?: string | null;
+  phone?: string | null;
+  openingHours?: string | null;
 };
+
+/** What one source did in the scan. */
+export type SourceOutcome = {
+  source: string;
+  label: string;
+  verified: boolean;
+  attribution: string;
+  found: number;
+  new: number;
+  updated: number;
+  elapsedMs: number;
+  error: string | null;
+};
+
+/** County Business Patterns establishments against what the scan found, per searched state. */
+export type MarketSize =
+  | {
+      available: true;
+      source: string | null;
+      year: string | null;
+      naics: string;
+      states: { state: string; establishments: number; found: number }[];
+      topCounties: { state: string; countyFips: string; county: string | null; establishments: number }[];
+    }
+  | { available: false; source: string | null; year: string | null; note: string | null };
 
 export type FoundContact = {
   id: string;
@@ -40,7 +70,10 @@ export type ScanResult = {
   } | null;
   territoryInsights: {
     cities: { city: string; state: string; companies: number; averageScore: number; highQualityLeads: number }[];
+    marketSize?: MarketSize;
   } | null;
+  /** Per source (absent in results of older scans). */
+  sources?: SourceOutcome[];
   budgetExhausted: boolean;
 };
 

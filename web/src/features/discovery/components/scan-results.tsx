@@ -15,6 +15,7 @@ import type { Company } from '@/types/api';
 import { useScanCompanies } from '../api/get-scan-companies';
 import { RevenueCell } from './revenue-cell';
 import type { FoundCompany, ScanResult } from './scan-progress';
+import { ScanSources, SourceBadges, TerritoryInsight } from './scan-sources';
 
 const TIER_LABEL = { executive: 'Executive', leadership: 'Leadership', staff: 'Staff' } as const;
 
@@ -93,6 +94,8 @@ export function ScanResults({ result }: { result: ScanResult }) {
         <StatTile label="High-quality leads (70+)" value={highQuality.toLocaleString()} />
         <StatTile label="Contacts found" value={result.contacts.length.toLocaleString()} />
       </div>
+      {result.sources ? <ScanSources sources={result.sources} /> : null}
+      {result.territoryInsights ? <TerritoryInsight insight={result.territoryInsights} /> : null}
       {result.budgetExhausted ? (
         <p className="text-sm text-amber-800">The scan reached its time budget; these are the companies found until then.</p>
       ) : null}
@@ -186,6 +189,7 @@ export function ScanResults({ result }: { result: ScanResult }) {
                       <RecordLink type="company" id={company.id}>
                         {company.name}
                       </RecordLink>
+                      <SourceBadges sources={company.sources} />
                       {company.isNew ? (
                         <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-700">New</span>
                       ) : null}

@@ -1,4 +1,5 @@
 import { Button } from '@/components/ui/button';
+import { Select } from '@/components/ui/select';
 import { StatTile } from '@/components/ui/states';
 import { serverMessageOr } from '@/lib/api-client';
 import { formatDay } from '@/lib/format';
@@ -41,19 +42,15 @@ export function InvoiceStatusControl({ invoice, disabled, onChange }: { invoice:
     return <span className="rounded-full bg-emerald-100 px-2 text-xs font-semibold text-emerald-800">Paid</span>;
   }
   return (
-    <select
+    <Select
       aria-label={`Status of ${invoice.invoiceNumber}`}
-      className="rounded-md border-0 py-1 text-xs ring-1 ring-slate-300"
+      size="sm"
+      className="w-28"
       value={invoice.status}
       disabled={disabled}
-      onChange={(e) => onChange(e.target.value as InvoiceStatus)}
-    >
-      {INVOICE_STATUSES.map((s) => (
-        <option key={s} value={s}>
-          {STATUS_LABEL[s]}
-        </option>
-      ))}
-    </select>
+      onValueChange={(s) => onChange(s as InvoiceStatus)}
+      options={INVOICE_STATUSES.map((s) => [s, STATUS_LABEL[s]] as const)}
+    />
   );
 }
 

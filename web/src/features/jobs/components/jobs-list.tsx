@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { SearchInput } from '@/components/ui/search-input';
 import { Spinner } from '@/components/ui/spinner';
+import { Select } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { JOB_STATUSES, type JobStatus } from '@/types/api';
@@ -84,39 +85,25 @@ export function JobsList({ filters, onFiltersChange, selectedJobId, onSelectJob 
             <label htmlFor={`${id}-kind`} className="block text-xs font-medium text-slate-700">
               Kind
             </label>
-            <select
+            <Select
               id={`${id}-kind`}
+              className="mt-1 w-40"
               value={filters.kind}
-              onChange={(e) => onFiltersChange({ kind: e.target.value, page: 1 })}
-              className={selectClass}
-            >
-              <option value="">All kinds</option>
-              {kinds.map((k) => (
-                <option key={k} value={k}>
-                  {jobKindLabel(k)}
-                </option>
-              ))}
-            </select>
+              onValueChange={(kind) => onFiltersChange({ kind, page: 1 })}
+              options={[['', 'All kinds'], ...kinds.map((k) => [k, jobKindLabel(k)] as const)]}
+            />
           </div>
           <div>
             <label htmlFor={`${id}-status`} className="block text-xs font-medium text-slate-700">
               Status
             </label>
-            <select
+            <Select
               id={`${id}-status`}
+              className="mt-1 w-40"
               value={filters.status}
-              onChange={(e) =>
-                onFiltersChange({ status: e.target.value as JobStatus | '', page: 1 })
-              }
-              className={selectClass}
-            >
-              <option value="">All statuses</option>
-              {JOB_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
+              onValueChange={(status) => onFiltersChange({ status: status as JobStatus | '', page: 1 })}
+              options={[['', 'All statuses'], ...JOB_STATUSES.map((s) => [s, s] as const)]}
+            />
           </div>
         </div>
       </div>

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Area, AreaChart, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
 import { ErrorState } from '@/components/ui/states';
+import { Select } from '@/components/ui/select';
 
 import { type History, useHistory } from '../api/get-history';
 import { jobKindLabel } from '../kind-labels';
@@ -132,19 +133,14 @@ export function QueueCharts({ kinds }: { kinds: string[] }) {
         </h2>
         <label htmlFor={selectId} className="flex items-center gap-2 text-sm text-slate-600">
           Chart kind
-          <select
+          <Select
             id={selectId}
+            size="sm"
+            className="w-44"
             value={kind}
-            onChange={(e) => setKind(e.target.value)}
-            className="rounded-md border border-slate-300 px-2 py-1 text-sm"
-          >
-            <option value="">All kinds</option>
-            {kinds.map((k) => (
-              <option key={k} value={k}>
-                {jobKindLabel(k)}
-              </option>
-            ))}
-          </select>
+            onValueChange={setKind}
+            options={[['', 'All kinds'], ...kinds.map((k) => [k, jobKindLabel(k)] as const)]}
+          />
         </label>
       </div>
       {body}

@@ -1,5 +1,6 @@
 import { Button } from '@/components/ui/button';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
+import { Select } from '@/components/ui/select';
 import { toast } from '@/stores/toasts';
 
 import { useBulkMoveLeads } from '../api/bulk-move-leads';
@@ -36,14 +37,12 @@ export function BulkMoveForm({
     >
       <p className="text-sm font-medium text-indigo-900">{selected.size} selected</p>
       <Field label="Move selected to">
-        <select className={inputClass} value={target} onChange={(e) => onTargetChange(e.target.value)}>
-          <option value="">Choose a stage</option>
-          {stages.map((s) => (
-            <option key={s.stage} value={s.stage}>
-              {s.title}
-            </option>
-          ))}
-        </select>
+        <Select
+          value={target}
+          onValueChange={onTargetChange}
+          placeholder="Choose a stage"
+          options={stages.map((s) => [s.stage, s.title] as const)}
+        />
       </Field>
       <Button type="submit" disabled={!target || selected.size === 0 || bulkMove.isPending}>
         Move

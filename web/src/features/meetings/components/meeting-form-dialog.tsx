@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useController, useForm } from 'react-hook-form';
 import { z } from 'zod';
 
@@ -7,7 +7,10 @@ import { Button } from '@/components/ui/button';
 import { DateTimePicker } from '@/components/ui/date-picker';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
-import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
+import { RecordCombobox } from '@/components/ui/record-combobox';
+import { Select } from '@/components/ui/select';
+import { getContacts } from '@/features/contacts/api/get-contacts';
+import { contactsKeys } from '@/features/contacts/api/query-keys';
 import { serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
@@ -53,7 +56,8 @@ const toInput = (v: Parsed): MeetingInput => ({
 });
 
 export function MeetingFormDialog({ onClose }: { onClose: () => void }) {
-  const contacts = useQuery(getContactsQueryOptions({ limit: 1000, offset: 0 }));
+  // The contact picked, as shown (the whole table is searched, never loaded).
+  const [contactLabel, setContactLabel] = useState('');
   const {
     register,
     handleSubmit,
@@ -74,6 +78,8 @@ export function MeetingFormDialog({ onClose }: { onClose: () => void }) {
     },
   });
   const { field: scheduledField } = useController({ control, name: 'scheduledDate' });
+  const { field: typeField } = useController({ control, name: 'meetingType' });
+  const { field: contactField } = useController({ control, name: 'contactId' });
   const create = useCreateMeeting({
     onSuccess: (m) => {
       toast({ title: 'Meeting Scheduled', description: `"${m.title}" was added to your meetings.`, variant: 'success' });
@@ -101,26 +107,31 @@ export function MeetingFormDialog({ onClose }: { onClose: () => void }) {
             <input type="number" min={1} max={1440} step={1} className={inputClass} {...register('duration')} />
           </Field>
           <Field label="Meeting type">
-            <select className={inputClass} {...register('meetingType')}>
-              {MEETING_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
+            <Select
+              {...typeField}
+                            options={MEETING_TYPES.map((t) => [t, t] as const)}
+            />
           </Field>
           <Field label="Location">
             <input className={inputClass} {...register('location')} />
           </Field>
           <Field label="Contact">
-            <select className={inputClass} {...register('contactId')}>
-              <option value="">No contact</option>
-              {contacts.data?.items.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.firstName} {c.lastName}
-                </option>
-              ))}
-            </select>
+            <RecordCombobox
+              value={contactField.value}
+              valueLabel={contactLabel}
+              onChange={(o) => {
+                contactField.onChange(o?.id ?? '');
+                setContactLabel(o?.label ?? '');
+              }}
+              queryKey={contactsKeys.combobox}
+              search={(q, signal) =>
+                getContacts({ q: q || undefined, limit: 20, offset: 0 }, { signal }).then((page) =>
+                  page.items.map((c) => ({ id: c.id, label: `${c.firstName} ${c.lastName}`.trim(), detail: c.companyName ?? c.email })),
+                )
+              }
+              noneLabel="No contact"
+              placeholder="Type a name or email"
+            />
           </Field>
           <Field label="Attendees" hint="Comma-separated names or emails">
             <input className={inputClass} {...register('attendees')} />

@@ -3,7 +3,8 @@ import { Link, useLocation } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
+import { Select } from '@/components/ui/select';
 import { screenHref } from '@/config/paths';
 import { useSequences } from '@/features/sequences/api/get-sequences';
 import { errorMessage } from '@/lib/api-client';
@@ -51,14 +52,13 @@ export function AddToSequenceDialog({ selection, label, onClose }: { selection: 
           }}
         >
           <Field label="Sequence">
-            <select className={inputClass} value={sequenceId} onChange={(e) => setSequenceId(e.target.value)} disabled={sequences.isPending}>
-              <option value="">{sequences.isPending ? 'Loading sequences…' : 'Choose a sequence'}</option>
-              {usable.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name} ({s.status})
-                </option>
-              ))}
-            </select>
+            <Select
+              value={sequenceId}
+              onValueChange={setSequenceId}
+              disabled={sequences.isPending}
+              placeholder={sequences.isPending ? 'Loading sequences…' : 'Choose a sequence'}
+              options={usable.map((s) => [s.id, `${s.name} (${s.status})`] as const)}
+            />
           </Field>
           {sequences.isSuccess && usable.length === 0 ? (
             <p className="text-sm text-slate-600">

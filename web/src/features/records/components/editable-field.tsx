@@ -4,6 +4,7 @@ import { useId, useState, type SubmitEvent, type KeyboardEvent, type ReactNode }
 import { Button } from '@/components/ui/button';
 import { DatePicker } from '@/components/ui/date-picker';
 import { inputClass, labelIdFor } from '@/components/ui/field';
+import { Select } from '@/components/ui/select';
 
 type Input =
   | { kind: 'text' | 'email' | 'tel' | 'url'; maxLength?: number }
@@ -100,13 +101,7 @@ export function EditableField({ label, value, display, input, onSave, error, onE
             {label}
           </label>
           {input.kind === 'select' ? (
-            <select {...common} className={inputClass} onChange={(e) => setDraft(e.target.value)}>
-              {input.options.map(([v, text]) => (
-                <option key={v} value={v}>
-                  {text}
-                </option>
-              ))}
-            </select>
+            <Select {...common} onValueChange={setDraft} options={input.options} />
           ) : input.kind === 'date' ? (
             <DatePicker {...common} onChange={setDraft} />
           ) : (

@@ -7,6 +7,7 @@ import { Card, ErrorState, Skeleton } from '@/components/ui/states';
 import { screenHref, type RecordType, type ScreenName } from '@/config/paths';
 import { ApiError, fieldErrorsOf, serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
+import { PossibleDuplicates } from '@/features/merge/components/possible-duplicates';
 
 import { recordsKeys } from '../api/query-keys';
 import { NoteForm } from './note-form';
@@ -70,10 +71,12 @@ type RecordPageProps = {
   action?: ReactNode;
   /** The record's editable fields (a `<dl>` of `EditableField`s). */
   fields: ReactNode;
+  /** Cards at the top of the side column (why this score, what the website showed). */
+  aside?: ReactNode;
 };
 
 /** A record's page: header, fields, note form and timeline; related records and tasks beside them. */
-export function RecordPage({ type, id, query, name, description, action, fields }: RecordPageProps) {
+export function RecordPage({ type, id, query, name, description, action, fields, aside }: RecordPageProps) {
   const { title } = NOUN[type];
   if (query.isPending) return <Skeleton rows={4} label={`Loading the ${title.toLowerCase()}`} />;
   if (query.isError) {
@@ -86,6 +89,7 @@ export function RecordPage({ type, id, query, name, description, action, fields 
     <div className="space-y-6">
       <title>{`${name ?? title} · Prospector`}</title>
       <PageHeader eyebrow={<BackLink type={type} />} title={name ?? title} description={description} action={action} />
+      {type !== 'deal' ? <PossibleDuplicates type={type} id={id} /> : null}
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="min-w-0 space-y-6 lg:col-span-2">
           <Card title="Details">
@@ -95,6 +99,7 @@ export function RecordPage({ type, id, query, name, description, action, fields 
           <Timeline type={type} id={id} />
         </div>
         <div className="min-w-0 space-y-6">
+          {aside}
           <RelatedPanel type={type} id={id} />
           <TasksPanel type={type} id={id} />
         </div>

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { FormActions } from '@/components/ui/form-actions';
+import { FormSelect } from '@/components/ui/select';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
@@ -30,6 +31,7 @@ export function CreateSequenceDialog({ onClose, onCreated }: { onClose: () => vo
   const {
     register,
     handleSubmit,
+    control,
     formState: { errors },
   } = useForm<FormValues, unknown, Parsed>({
     resolver: zodResolver(sequenceSchema),
@@ -59,13 +61,7 @@ export function CreateSequenceDialog({ onClose, onCreated }: { onClose: () => vo
           <textarea rows={3} className={inputClass} {...register('description')} />
         </Field>
         <Field label="Trigger Type">
-          <select className={inputClass} {...register('triggerType')}>
-            {TRIGGER_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t.replaceAll('_', ' ')}
-              </option>
-            ))}
-          </select>
+          <FormSelect control={control} name="triggerType" options={TRIGGER_TYPES.map((t) => [t, t.replaceAll('_', ' ')] as const)} />
         </Field>
         <Field label="Max daily enrollments" error={errors.maxDailyEnrollments?.message}>
           <input type="number" min={1} className={inputClass} {...register('maxDailyEnrollments')} />

@@ -2,9 +2,10 @@ import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
 import { Pager } from '@/components/ui/pager';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
+import { Select } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api-client';
 import { formatWhen } from '@/lib/format';
 import { toast } from '@/stores/toasts';
@@ -91,14 +92,11 @@ export function EnrollmentsTable({ sequenceId, status, offset, onChange }: Props
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h2 className="font-semibold">Enrollments{page.data ? ` (${page.data.total.toLocaleString()})` : ''}</h2>
         <Field label="Enrollment status" className="w-48">
-          <select className={inputClass} value={status} onChange={(e) => onChange({ status: e.target.value, offset: 0 })}>
-            <option value="">All</option>
-            {ENROLLMENT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
+          <Select
+            value={status}
+            onValueChange={(s) => onChange({ status: s, offset: 0 })}
+            options={[['', 'All'], ...ENROLLMENT_STATUSES.map((s) => [s, s] as const)]}
+          />
         </Field>
       </div>
       {body}

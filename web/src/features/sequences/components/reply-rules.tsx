@@ -7,6 +7,7 @@ import { Field, inputClass } from '@/components/ui/field';
 import { FormActions } from '@/components/ui/form-actions';
 import { FormError } from '@/components/ui/form-error';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
+import { Select } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
@@ -54,13 +55,7 @@ function ReplyRuleDialog({ rule, onClose }: { rule?: ReplyRule; onClose: () => v
           <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
         <Field label="When a reply is">
-          <select className={inputClass} value={triggerType} onChange={(e) => setTrigger(e.target.value)}>
-            {RULE_TRIGGERS.map((t) => (
-              <option key={t} value={t}>
-                {words(t)}
-              </option>
-            ))}
-          </select>
+          <Select value={triggerType} onValueChange={setTrigger} options={RULE_TRIGGERS.map((t) => [t, words(t)] as const)} />
         </Field>
         {triggerType === 'keyword' ? (
           <Field label="Keywords" hint="Separated by commas, e.g. not interested, remove me" error={errors.keywords}>
@@ -68,13 +63,7 @@ function ReplyRuleDialog({ rule, onClose }: { rule?: ReplyRule; onClose: () => v
           </Field>
         ) : null}
         <Field label="Then">
-          <select className={inputClass} value={action} onChange={(e) => setAction(e.target.value)}>
-            {RULE_ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {words(a)}
-              </option>
-            ))}
-          </select>
+          <Select value={action} onValueChange={setAction} options={RULE_ACTIONS.map((a) => [a, words(a)] as const)} />
         </Field>
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" role="switch" checked={isActive} onChange={(e) => setActive(e.target.checked)} />

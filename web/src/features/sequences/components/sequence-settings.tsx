@@ -3,6 +3,7 @@ import { useState, type SyntheticEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
 import { FormError } from '@/components/ui/form-error';
+import { Select } from '@/components/ui/select';
 import { toast } from '@/stores/toasts';
 
 import { useUpdateSequence } from '../api/change-sequence';
@@ -77,13 +78,7 @@ export function SequenceSettings({ sequence }: { sequence: Sequence }) {
           <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
         <Field label="Sequence status">
-          <select className={inputClass} value={status} onChange={(e) => setStatus(e.target.value as SequenceStatus)}>
-            {SEQUENCE_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
+          <Select value={status} onValueChange={(v) => setStatus(v as SequenceStatus)} options={SEQUENCE_STATUSES.map((s) => [s, s] as const)} />
         </Field>
       </div>
       <Field label="Description" error={errors.description}>

@@ -4,6 +4,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { FormActions } from '@/components/ui/form-actions';
 import { FormError } from '@/components/ui/form-error';
+import { Select } from '@/components/ui/select';
 import { useTemplates } from '@/features/campaigns/api/get-templates';
 import type { EmailDraft } from '@/features/campaigns/api/types';
 import { EmailComposer } from '@/features/campaigns/components/email-composer';
@@ -117,13 +118,7 @@ export function StepDialog({ sequenceId, step, onClose }: Props) {
       <form aria-label={step ? 'Edit step' : 'Add step'} onSubmit={submit} noValidate className="space-y-3">
         <div className="grid gap-3 sm:grid-cols-2">
           <Field label="Step Type">
-            <select className={inputClass} value={v.kind} onChange={(e) => set({ kind: e.target.value as Kind })}>
-              {kinds.map(([k, label]) => (
-                <option key={k} value={k}>
-                  {label}
-                </option>
-              ))}
-            </select>
+            <Select value={v.kind} onValueChange={(kind) => set({ kind: kind as Kind })} options={kinds} />
           </Field>
           <Field label="Step Name" error={errors.name}>
             <input className={inputClass} value={v.name} onChange={(e) => set({ name: e.target.value })} />
@@ -135,14 +130,11 @@ export function StepDialog({ sequenceId, step, onClose }: Props) {
         {v.kind === 'email' ? (
           <>
             <Field label="Email template" hint="Used when the subject and body below are empty.">
-              <select className={inputClass} value={v.templateId} onChange={(e) => set({ templateId: e.target.value })}>
-                <option value="">Built-in Follow-up (default)</option>
-                {templates.data?.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </select>
+              <Select
+                value={v.templateId}
+                onValueChange={(templateId) => set({ templateId })}
+                options={[['', 'Built-in Follow-up (default)'], ...(templates.data ?? []).map((t) => [t.id, t.name] as const)]}
+              />
             </Field>
             <EmailComposer value={v.email} onChange={(email) => set({ email })} errors={{ body: errors.email }} />
           </>
@@ -156,13 +148,7 @@ export function StepDialog({ sequenceId, step, onClose }: Props) {
         {v.kind === 'condition' ? (
           <div className="grid gap-3 sm:grid-cols-2">
             <Field label="Continue when the contact has">
-              <select className={inputClass} value={v.check} onChange={(e) => set({ check: e.target.value as State['check'] })}>
-                {CHECKS.map(([c, label]) => (
-                  <option key={c} value={c}>
-                    {label}
-                  </option>
-                ))}
-              </select>
+              <Select value={v.check} onValueChange={(check) => set({ check: check as State['check'] })} options={CHECKS} />
             </Field>
             {v.check === 'scoreAtLeast' ? (
               <Field label="Minimum score" error={errors.minScore}>

@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useController, useForm } from 'react-hook-form';
 import { z } from 'zod';
 
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { FormActions } from '@/components/ui/form-actions';
 import { FormError } from '@/components/ui/form-error';
+import { Select } from '@/components/ui/select';
 import { toast } from '@/stores/toasts';
 
 import { useCreateUser } from '../api/create-user';
@@ -38,11 +39,13 @@ export function AddUserDialog({ onClose }: { onClose: () => void }) {
   const {
     register,
     handleSubmit,
+    control,
     formState: { errors },
   } = useForm<FormValues, unknown, Parsed>({
     resolver: zodResolver(newUserSchema),
     defaultValues: { email: '', firstName: '', lastName: '', password: '', role: 'user' },
   });
+  const role = useController({ control, name: 'role' });
   const create = useCreateUser({
     onSuccess: (u) => {
       toast({ title: 'User added', description: `${u.email} can now sign in.`, variant: 'success' });
@@ -80,10 +83,13 @@ export function AddUserDialog({ onClose }: { onClose: () => void }) {
           <input type="password" autoComplete="new-password" className={inputClass} aria-required="true" {...register('password')} />
         </Field>
         <Field label="Role">
-          <select className={inputClass} {...register('role')}>
-            <option value="user">User</option>
-            <option value="admin">Admin</option>
-          </select>
+          <Select
+            {...role.field}
+                        options={[
+              ['user', 'User'],
+              ['admin', 'Admin'],
+            ]}
+          />
         </Field>
         <FormError error={create.error} />
         <FormActions onCancel={onClose} pending={create.isPending} label="Add user" pendingLabel="Adding…" />

@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useController, useForm } from 'react-hook-form';
 import { z } from 'zod';
 
 import { Dialog } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
 import { FormActions } from '@/components/ui/form-actions';
 import { FormError } from '@/components/ui/form-error';
-import { Options } from '@/components/ui/options';
+import { Select } from '@/components/ui/select';
 import { toast } from '@/stores/toasts';
 
 import { useCreateVoiceAgent, type VoiceAgentInput } from '../api/create-voice-agent';
@@ -51,6 +51,7 @@ export function AgentFormDialog({ agent, onClose }: { agent?: VoiceAgent; onClos
   const {
     register,
     handleSubmit,
+    control,
     formState: { errors },
   } = useForm<FormValues, unknown, Parsed>({
     resolver: zodResolver(schema),
@@ -61,6 +62,7 @@ export function AgentFormDialog({ agent, onClose }: { agent?: VoiceAgent; onClos
       description: agent?.description ?? '',
     },
   });
+  const { field: statusField } = useController({ control, name: 'status' });
   const done = (a: VoiceAgent) => {
     toast({ title: editing ? 'Agent Updated' : 'Agent Added', description: a.name, variant: 'success' });
     onClose();
@@ -81,9 +83,10 @@ export function AgentFormDialog({ agent, onClose }: { agent?: VoiceAgent; onClos
           <input className={inputClass} aria-required="true" {...register('name')} />
         </Field>
         <Field label="Status">
-          <select className={inputClass} {...register('status')}>
-            <Options items={STATUS_LABEL} />
-          </select>
+          <Select
+            {...statusField}
+                        options={STATUS_LABEL}
+          />
         </Field>
         <Field label="Capabilities" hint="Comma-separated, e.g. lead qualification, appointment setting">
           <input className={inputClass} {...register('capabilities')} />

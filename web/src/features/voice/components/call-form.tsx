@@ -1,11 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useController, useForm } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
 import { DateTimePicker } from '@/components/ui/date-picker';
 import { Field, inputClass } from '@/components/ui/field';
-import { getCompaniesQueryOptions } from '@/features/companies/api/get-companies';
-import { getContactsQueryOptions } from '@/features/contacts/api/get-contacts';
+import { RecordCombobox } from '@/components/ui/record-combobox';
+import { Select } from '@/components/ui/select';
+import { getContacts } from '@/features/contacts/api/get-contacts';
+import { contactsKeys } from '@/features/contacts/api/query-keys';
 import { toast } from '@/stores/toasts';
 import type { Contact } from '@/types/api';
 
@@ -14,9 +16,6 @@ import type { CallInput, VoiceAgent } from '../api/types';
 /** Seed 002 §5 "Voice call". */
 export const MISSING_INFORMATION = 'Please select a contact, agent, and provide a call purpose';
 export const FOLLOWUP_TIME_REQUIRED = 'Choose when to call back';
-
-/** The api's page maximum: every contact is offered. */
-const ALL = { limit: 1000, offset: 0 };
 
 type FormValues = { contactId: string; agentId: string; purpose: string; scheduledFor: string };
 
@@ -32,21 +31,22 @@ type CallFormProps = {
 };
 
 /** "Jane Roe — Acme Bath · +1 555 0100": who is called, where they work and the number dialled. */
-export function contactLabel(c: Contact, companyName: string | undefined): string {
+export function contactLabel(c: Contact, companyName: string | null | undefined): string {
   const name = `${c.firstName} ${c.lastName}`;
   return `${name}${companyName ? ` — ${companyName}` : ''} · ${c.phone ?? 'no phone'}`;
 }
 
 /** Contact, agent and purpose; a follow-up adds its time (a datetime-local value, sent as RFC 3339). */
 export function CallForm({ mode, agents, pending, onCall, onFollowup }: CallFormProps) {
-  const contacts = useQuery(getContactsQueryOptions(ALL));
-  const companies = useQuery(getCompaniesQueryOptions(ALL));
-  const companyName = new Map((companies.data?.items ?? []).map((c) => [c.id, c.name]));
+  // The contact picked, as shown; any contact is found by typing (none are loaded up front).
+  const [pickedContact, setPickedContact] = useState('');
   const followup = mode === 'followup';
   const { register, handleSubmit, formState, setError, control } = useForm<FormValues>({
     defaultValues: { contactId: '', agentId: '', purpose: '', scheduledFor: '' },
   });
   const { field: scheduledField } = useController({ control, name: 'scheduledFor' });
+  const { field: contactField } = useController({ control, name: 'contactId' });
+  const { field: agentField } = useController({ control, name: 'agentId' });
 
   const submit = handleSubmit((v) => {
     const input = { contactId: v.contactId, agentId: v.agentId, purpose: v.purpose.trim() };
@@ -69,25 +69,31 @@ export function CallForm({ mode, agents, pending, onCall, onFollowup }: CallForm
   const label = followup ? 'Schedule follow-up' : 'Initiate call';
   return (
     <form noValidate aria-label={label} onSubmit={submit} className="space-y-3">
-      <Field label="Contact" hint={contacts.isError ? 'Contacts could not be loaded.' : undefined}>
-        <select className={inputClass} {...register('contactId')}>
-          <option value="">Select a contact</option>
-          {contacts.data?.items.map((c) => (
-            <option key={c.id} value={c.id}>
-              {contactLabel(c, c.companyId ? companyName.get(c.companyId) : undefined)}
-            </option>
-          ))}
-        </select>
+      <Field label="Contact">
+        <RecordCombobox
+          value={contactField.value}
+          valueLabel={pickedContact}
+          onChange={(o) => {
+            contactField.onChange(o?.id ?? '');
+            setPickedContact(o?.label ?? '');
+          }}
+          // Its own key: these options read with the phone, unlike other contact pickers'.
+          queryKey={(text) => [...contactsKeys.combobox(text), 'call']}
+          search={(q, signal) =>
+            getContacts({ q: q || undefined, limit: 20, offset: 0 }, { signal }).then((page) =>
+              page.items.map((c) => ({ id: c.id, label: contactLabel(c, c.companyName) })),
+            )
+          }
+          noneLabel="No contact"
+          placeholder="Type a name or email"
+        />
       </Field>
       <Field label="Agent" hint={agents.length === 0 ? 'No active agents: add or activate one first.' : undefined}>
-        <select className={inputClass} {...register('agentId')}>
-          <option value="">Select an agent</option>
-          {agents.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-            </option>
-          ))}
-        </select>
+        <Select
+          {...agentField}
+                    placeholder="Select an agent"
+          options={agents.map((a) => [a.id, a.name] as const)}
+        />
       </Field>
       <Field label="Call purpose">
         <textarea rows={3} className={inputClass} placeholder="e.g. Qualify interest in the dealer program" {...register('purpose')} />

@@ -1,0 +1,56 @@
+// End-to-end: discovery's sources on a fresh install (nothing configured, so the catalog of demo
+// companies is the one source). The form offers it, a scan with Territory Optimization runs, and
+// every company found carries the "Demo data" label; the sources panel and the territory insight
+// (with the Census market sizing, or its "no figures loaded" note) show under the results.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { BASE_URL, axeProblems, signIn, toastTitled, useBrowser, watchConsole } from './lib.mjs';
+
+const session = useBrowser();
+
+test('a scan of demo data is labelled as such, with its sources and territory insight', { timeout: 120_000 }, async () => {
+  const context = await session.browser.newContext({ baseURL: BASE_URL });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  const errors = watchConsole(page);
+  try {
+    await signIn(page);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Discovery', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Prospect Discovery' }).waitFor();
+    const search = page.getByRole('form', { name: 'Discovery search' });
+    const sources = search.getByRole('group', { name: 'Sources' });
+    const demo = sources.getByRole('checkbox', { name: /Demo data/ });
+    await demo.waitFor();
+    assert.equal(await sources.getByRole('checkbox').count(), 1, 'only configured sources are offered');
+    await demo.check();
+    await search.getByLabel('Target region').selectOption('texas');
+    await search.getByLabel('Revenue range').selectOption('5-10M');
+    await search.getByLabel('Company type').selectOption('bath-shower');
+    await search.getByRole('switch', { name: 'Territory Optimization' }).check();
+    await search.getByRole('button', { name: 'Start Discovery' }).click();
+    await toastTitled(page, 'Discovery Complete');
+
+    const panel = page.getByRole('region', { name: 'Sources searched' });
+    await panel.getByText(/Demo data\s*\d+ found/).waitFor();
+    await panel.getByText(/invented companies/).waitFor();
+    const results = page.getByRole('region', { name: 'Discovery results' });
+    const rows = results.getByRole('rowheader');
+    const n = await rows.count();
+    assert.ok(n > 0, 'the scan found companies');
+    for (let i = 0; i < Math.min(n, 10); i += 1) {
+      assert.match(await rows.nth(i).innerText(), /Demo data/);
+    }
+    const territory = page.getByRole('region', { name: 'Territory insight' });
+    await territory.getByRole('heading', { name: /Market size/ }).waitFor();
+    await territory.getByText(/Companies by city/).waitFor();
+    assert.deepEqual(await axeProblems(page), []);
+    // No sideways scroll on a phone.
+    await page.setViewportSize({ width: 360, height: 800 });
+    const wide = await page.evaluate(() => globalThis.document.documentElement.scrollWidth > globalThis.innerWidth);
+    assert.equal(wide, false, 'no sideways scroll at 360 px');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,37 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { JobStatus } from '@/types/api';
+
+import { emailConfigKeys } from './query-keys';
+
+/** A record's verdict: `warn` works but is weaker than it should be; `error` is a failed lookup. */
+export type CheckStatus = 'pass' | 'warn' | 'fail' | 'error' | 'not_configured';
+
+export type RecordCheck = { status: CheckStatus; name: string; record: string | null; detail: string };
+
+export type DomainCheck = { domain: string; spf: RecordCheck; dkim: RecordCheck; dmarc: RecordCheck };
+
+/** `GET /api/email/domain-check`: the latest `sender_domain_check` job and, once it succeeded, its verdicts. */
+export type DomainCheckState = {
+  jobId: string | null;
+  status: JobStatus | null;
+  checkedAt: string | null;
+  check: DomainCheck | null;
+  error: string | null;
+};
+
+export const getDomainCheck = ({ signal }: { signal?: AbortSignal } = {}) =>
+  api.get<DomainCheckState>('/api/email/domain-check', { signal });
+
+export const useDomainCheck = () =>
+  useQuery(queryOptions({ queryKey: emailConfigKeys.domainCheck(), queryFn: ({ signal }) => getDomainCheck({ signal }) }));
+
+/** `POST /api/email/domain-check`: starts a check (the running one, if there is one). */
+export const useStartDomainCheck = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<{ jobId: string; status: JobStatus }>('/api/email/domain-check'),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: emailConfigKeys.domainCheck() }),
+  });
+};
