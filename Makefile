@@ -30,13 +30,13 @@ lint:
 	cargo clippy --workspace --all-targets -- -D warnings
 
 test-rust:
-	cargo nextest run --workspace --no-fail-fast -E 'not binary(reliability)'
+	cargo nextest run --workspace --no-fail-fast -E 'not test(/^reliability::/)'
 
 ## The reliability suite (docs/reliability.md): kills, a Postgres restart, failing providers, fuzzing.
 ## One test at a time: the Postgres half restarts the server.
 test-reliability: check-postgres
 	cargo nextest run --workspace --no-fail-fast --test-threads 1 \
-	  -E 'binary(reliability) | test(two_schedulers) | test(sigterm_drains) | test(sigkill_rescue) | binary(fuzz)'
+	  -E 'test(/^reliability::/) | test(two_schedulers) | test(sigterm_drains) | test(sigkill_rescue) | test(/^fuzz::/)'
 	cargo build --bin prospector
 	scripts/schemathesis.sh $(TARGET_DIR)/debug/prospector
 

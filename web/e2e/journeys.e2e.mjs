@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 
-import { ARTIFACTS, BACKEND, BASE_URL, RUN, chooseOption, signIn, useBrowser, watchConsole } from './lib.mjs';
+import { ARTIFACTS, BACKEND, BASE_URL, RUN, chooseOption, signIn, submitAndClose, useBrowser, watchConsole } from './lib.mjs';
 import { readSinkLog } from './smtp-sink.mjs';
 
 const SMTP_LOG = process.env.E2E_SMTP_LOG;
@@ -60,6 +60,8 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const consoleErrors = watchConsole(page);
   let enrolled = 0;
+  // The journey's own scan: other browser tests may have run scans on this server.
+  let scanJob = '';
   let baseline = { sent: 0, replied: 0 };
   // Each step builds on the one before: after a failure the rest are skipped, with a screenshot.
   let failed = false;
@@ -129,7 +131,7 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
       await step.getByLabel('Delay Before This Step (minutes)').fill('0');
       await step.getByLabel('Subject').fill('Accessible baths for {{companyName}}');
       await step.getByLabel('Body').fill('Hello {{firstName|there}},\n\nWe help dealers like you grow.');
-      await step.getByRole('button', { name: 'Add Step' }).click();
+      await submitAndClose(step, 'Add Step');
       await detail.getByRole('listitem', { name: 'Intro email' }).waitFor();
       // A follow-up three days later: what a reply must stop.
       await detail.getByRole('button', { name: 'Add Step' }).click();
@@ -137,7 +139,7 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
       await step.getByLabel('Delay Before This Step (minutes)').fill('4320');
       await step.getByLabel('Subject').fill('Following up, {{firstName|there}}');
       await step.getByLabel('Body').fill('Did you get a chance to look?');
-      await step.getByRole('button', { name: 'Add Step' }).click();
+      await submitAndClose(step, 'Add Step');
       await detail.getByRole('listitem', { name: 'Follow-up' }).waitFor();
       await detail.getByRole('button', { name: 'Activate sequence' }).click();
       await detail.getByText('active', { exact: true }).first().waitFor();
@@ -148,12 +150,14 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
       await page.goto('/discovery');
       await page.getByRole('heading', { level: 1, name: 'Prospect Discovery' }).waitFor();
       const search = page.getByRole('form', { name: 'Discovery search' });
-      await search.getByLabel('Target region').selectOption('texas');
-      await search.getByLabel('Revenue range').selectOption('5-10M');
-      await search.getByLabel('Company type').selectOption('accessible-bath');
+      await chooseOption(search.getByLabel('Target region'), 'Texas');
+      await chooseOption(search.getByLabel('Revenue range'), '$5-10M');
+      await chooseOption(search.getByLabel('Company type'), 'Accessible Bath');
       await search.getByRole('button', { name: 'Start Discovery' }).click();
       const results = page.getByRole('region', { name: 'Discovery results' });
       await results.locator('tbody tr[data-company-id]').first().waitFor({ timeout: 60_000 });
+      scanJob = new URL(page.url()).searchParams.get('job') ?? '';
+      assert.ok(scanJob, `the scan's job is in the address: ${page.url()}`);
       const rows = results.locator('tbody tr[data-company-id]');
       for (const i of [0, 1, 2]) await rows.nth(i).getByRole('checkbox').check();
       const bar = page.getByRole('toolbar', { name: 'Selection actions' });
@@ -290,7 +294,7 @@ test('a sales team runs its outreach loop', { timeout: 600_000 }, async (t) => {
       // The sequence's batch and the scan are older: further down the feed.
       await feed.getByRole('button', { name: 'Show more activity' }).click();
       await feed.getByRole('link', { name: new RegExp(`Sent ${enrolled} emails? for sequence "${SEQUENCE}"`) }).waitFor();
-      await feed.getByRole('link', { name: /Discovery scan finished/ }).waitFor();
+      await feed.locator(`a[href="/discovery?job=${scanJob}"]`).filter({ hasText: /Discovery scan finished/ }).waitFor();
       await shot(page, '07-dashboard');
 
       // The contact who replied: one sent, one reply.

@@ -97,3 +97,17 @@ export async function chooseOption(select, option) {
   await listbox.getByRole('option', typeof option === 'string' ? { name: option, exact: true } : { name: option }).click();
   await listbox.waitFor({ state: 'detached' });
 }
+
+/**
+ * Submits `form` with its button named `label` and waits for the form to close, as a saved dialog
+ * does; if it stays open, fails with what the form says (a field error, the server's message).
+ */
+export async function submitAndClose(form, label, timeout) {
+  await form.getByRole('button', { name: label, exact: true }).click();
+  try {
+    await form.waitFor({ state: 'detached', timeout });
+  } catch (error) {
+    const said = await form.innerText().catch(() => '(the form is gone)');
+    throw new Error(`the form did not close after "${label}"; it says:\n${said}`, { cause: error });
+  }
+}
