@@ -304,6 +304,10 @@ mod crm {
             })
             .collect();
         db.seed_companies(&companies).await?;
+        // Invented companies: labelled "Demo data" wherever they are shown, as the catalog's are.
+        let ids: Vec<String> = companies.iter().map(|c| c.id.clone()).collect();
+        db.seed_company_source(&ids, jobs::domain::discovery::Source::Catalog, now)
+            .await?;
         db.seed_contacts(&contacts).await?;
         db.seed_deals(&deals).await?;
         db.seed_meetings(&meetings).await?;

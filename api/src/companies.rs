@@ -103,6 +103,9 @@ struct CompanyView {
     /// The record only: why it has its score, and what its website showed (docs/providers.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     enrichment: Option<jobs::db::CompanyEnrichmentView>,
+    /// Where the company was found (`osm`, `google_places`, `catalog`, `llm`): screens label each,
+    /// the catalog's as "Demo data". Empty for companies added by hand or imported.
+    sources: Vec<String>,
     created_at: String,
 }
 
@@ -149,6 +152,7 @@ impl From<CompanyRow> for CompanyView {
             contacts: None,
             more_contacts: None,
             enrichment: None,
+            sources: Vec::new(),
         }
     }
 }
@@ -173,6 +177,19 @@ fn status_checked(s: &str) -> ApiResult<String> {
 
 fn not_found() -> ApiError {
     ApiError::not_found("Company not found")
+}
+
+/// Fills in each company's `sources`: one query for the page.
+async fn attach_sources(state: &AppState, items: &mut [CompanyView]) -> ApiResult<()> {
+    let ids: Vec<String> = items.iter().map(|c| c.id.clone()).collect();
+    let mut by: HashMap<String, Vec<String>> = HashMap::new();
+    for row in state.queue.db.company_sources_of(&ids).await? {
+        by.entry(row.company_id).or_default().push(row.source);
+    }
+    for c in items {
+        c.sources = by.remove(&c.id).unwrap_or_default();
+    }
+    Ok(())
 }
 
 /// The contacts of `ids`, grouped by company.
@@ -275,6 +292,7 @@ async fn company_list(
                 })
                 .await?;
             let mut items: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
+            attach_sources(&state, &mut items).await?;
             if include_contacts {
                 let ids: Vec<String> = items.iter().map(|c| c.id.clone()).collect();
                 let mut by = contacts_by_company(&state, &ids, CONTACTS_PER_COMPANY).await?;
@@ -339,6 +357,7 @@ async fn company_report(
         c.more_contacts = Some((c.contact_count - listed.len() as i64).max(0));
         c.contacts = Some(listed);
     }
+    attach_sources(&state, &mut companies).await?;
     Ok(Json(Report {
         state: code,
         total_companies: summary.total_companies,
@@ -404,23 +423,29 @@ async fn company_export(
     )
 }
 
+/// The record page's company: its fields, first contacts, score reasons, website facts and sources.
+async fn company_record(state: &AppState, id: &str) -> ApiResult<CompanyView> {
+    let row = state
+        .queue
+        .db
+        .company_get(id)
+        .await?
+        .ok_or_else(not_found)?;
+    let mut view = CompanyView::from(row);
+    let ids = [id.to_string()];
+    let mut by = contacts_by_company(state, &ids, CONTACTS_PER_COMPANY).await?;
+    view.contacts = Some(by.remove(id).unwrap_or_default());
+    view.enrichment = state.queue.db.company_enrichment_view(id).await?;
+    attach_sources(state, std::slice::from_mut(&mut view)).await?;
+    Ok(view)
+}
+
 async fn company_get(
     State(state): State<AppState>,
     _: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Json<CompanyView>> {
-    let row = state
-        .queue
-        .db
-        .company_get(&id)
-        .await?
-        .ok_or_else(not_found)?;
-    let mut view = CompanyView::from(row);
-    let mut by =
-        contacts_by_company(&state, std::slice::from_ref(&id), CONTACTS_PER_COMPANY).await?;
-    view.contacts = Some(by.remove(&id).unwrap_or_default());
-    view.enrichment = state.queue.db.company_enrichment_view(&id).await?;
-    Ok(Json(view))
+    Ok(Json(company_record(&state, &id).await?))
 }
 
 // ---- create, update ----
@@ -626,18 +651,7 @@ async fn company_update(
         record("company_updated", format!("Company {} updated", w.name)).await?;
     }
     tx.commit().await?;
-    let row = state
-        .queue
-        .db
-        .company_get(&id)
-        .await?
-        .ok_or_else(not_found)?;
-    let mut view = CompanyView::from(row);
-    let mut by =
-        contacts_by_company(&state, std::slice::from_ref(&id), CONTACTS_PER_COMPANY).await?;
-    view.contacts = Some(by.remove(&id).unwrap_or_default());
-    view.enrichment = state.queue.db.company_enrichment_view(&id).await?;
-    Ok(Json(view))
+    Ok(Json(company_record(&state, &id).await?))
 }
 
 // ---- bulk status, delete ----

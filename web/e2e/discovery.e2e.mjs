@@ -1,11 +1,12 @@
 // End-to-end: discovery's sources on a fresh install (nothing configured, so the catalog of demo
 // companies is the one source). The form offers it, a scan with Territory Optimization runs, and
-// every company found carries the "Demo data" label; the sources panel and the territory insight
-// (with the Census market sizing, or its "no figures loaded" note) show under the results.
+// every company found carries the "Demo data" label, there and on its page and in the companies list;
+// the sources panel and the territory insight (with the Census market sizing, or its "no figures
+// loaded" note) show under the results.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { BASE_URL, axeProblems, signIn, toastTitled, useBrowser, watchConsole } from './lib.mjs';
+import { BASE_URL, axeProblems, chooseOption, signIn, toastTitled, useBrowser, watchConsole } from './lib.mjs';
 
 const session = useBrowser();
 
@@ -24,9 +25,9 @@ test('a scan of demo data is labelled as such, with its sources and territory in
     await demo.waitFor();
     assert.equal(await sources.getByRole('checkbox').count(), 1, 'only configured sources are offered');
     await demo.check();
-    await search.getByLabel('Target region').selectOption('texas');
-    await search.getByLabel('Revenue range').selectOption('5-10M');
-    await search.getByLabel('Company type').selectOption('bath-shower');
+    await chooseOption(search.getByLabel('Target region'), 'Texas');
+    await chooseOption(search.getByLabel('Revenue range'), '$5-10M');
+    await chooseOption(search.getByLabel('Company type'), 'Bath & Shower');
     await search.getByRole('switch', { name: 'Territory Optimization' }).check();
     await search.getByRole('button', { name: 'Start Discovery' }).click();
     await toastTitled(page, 'Discovery Complete');
@@ -49,6 +50,19 @@ test('a scan of demo data is labelled as such, with its sources and territory in
     await page.setViewportSize({ width: 360, height: 800 });
     const wide = await page.evaluate(() => globalThis.document.documentElement.scrollWidth > globalThis.innerWidth);
     assert.equal(wide, false, 'no sideways scroll at 360 px');
+
+    // The same companies keep the label on their own page and in the companies list.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const first = rows.first();
+    const name = (await first.getByRole('link').first().innerText()).trim();
+    await first.getByRole('link', { name, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    assert.match(await page.getByTestId('page-header').innerText(), /Demo data/);
+    await page.getByRole('region', { name: 'Found by' }).getByText(/not a verified record/).waitFor();
+    await page.goto(`/companies?q=${encodeURIComponent(name)}`);
+    const listed = page.getByRole('table', { name: 'Companies' }).getByRole('row').filter({ hasText: name }).first();
+    await listed.waitFor();
+    assert.match(await listed.innerText(), /Demo data/);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

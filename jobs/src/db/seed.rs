@@ -107,6 +107,11 @@ const SEED_MEETINGS: Sql = sql!(
 const COMPACT_SQLITE: &str = "INSERT INTO contacts_search(contacts_search) VALUES ('optimize');
      INSERT INTO companies_search(companies_search) VALUES ('optimize');
      ANALYZE";
+/// ?1 company id, ?2 source key, ?3 verified, ?4 attribution, ?5 first and last seen (ms).
+const SEED_SOURCE: Sql = sql!(
+    "INSERT INTO company_sources (company_id, source, verified, attribution, first_seen_at, last_seen_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?5) ON CONFLICT (company_id, source) DO NOTHING"
+);
 const COMPACT_POSTGRES: &str = "VACUUM (ANALYZE) contacts, companies, deals";
 const CRM_COUNT: Sql = sql!(
     "SELECT (SELECT COUNT(*) FROM companies) + (SELECT COUNT(*) FROM contacts) + (SELECT COUNT(*) FROM deals)"
@@ -149,6 +154,31 @@ impl Db {
         })?;
         tx.commit().await
     }
+    /// Records `source` as where the seeded companies came from, so every screen that shows them
+    /// carries its label (the demo data's "Demo data").
+    pub async fn seed_company_source(
+        &self,
+        company_ids: &[String],
+        source: crate::domain::discovery::Source,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.begin().await?;
+        on_tx!(&mut tx, conn, [q = SEED_SOURCE], {
+            for id in company_ids {
+                sqlx::query(q)
+                    .bind(id)
+                    .bind(source.key())
+                    .bind(source.verified())
+                    .bind(source.attribution())
+                    .bind(now)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            Ok::<(), sqlx::Error>(())
+        })?;
+        tx.commit().await
+    }
+
     pub async fn seed_contacts(&self, rows: &[ContactSeed]) -> Result<(), sqlx::Error> {
         let mut tx = self.begin().await?;
         on_tx!(&mut tx, conn, [q = SEED_CONTACTS], {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { db, makeCompany, seedJobs } from '@/testing/mocks/db';
 import { recordRequests } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
@@ -33,7 +34,7 @@ describe('Prospect Discovery', () => {
   it("asks for all three parameters without a company name, and for a real place, before calling the server", async () => {
     const requests = recordRequests();
     const { user } = renderApp('/admin/discovery', { signedIn: true });
-    await user.selectOptions(await screen.findByLabelText('Target region'), 'texas');
+    await chooseOption(user, await screen.findByLabelText('Target region'), 'Texas');
     await user.click(within(form()).getByRole('button', { name: 'Start Discovery' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Missing ParametersPlease select all search parameters or enter a company name to search.',
@@ -47,9 +48,9 @@ describe('Prospect Discovery', () => {
 
   it('follows the scan with a progress bar, then shows what it found and says so', async () => {
     const { user, router } = renderApp('/admin/discovery', { signedIn: true });
-    await user.selectOptions(await screen.findByLabelText('Target region'), 'texas');
-    await user.selectOptions(screen.getByLabelText('Revenue range'), '5-10M');
-    await user.selectOptions(screen.getByLabelText('Company type'), 'accessible-bath');
+    await chooseOption(user, await screen.findByLabelText('Target region'), 'Texas');
+    await chooseOption(user, screen.getByLabelText('Revenue range'), '$5-10M');
+    await chooseOption(user, screen.getByLabelText('Company type'), 'Accessible Bath');
     await user.type(screen.getByLabelText(/City \/ state/), 'Dallas Texas');
     await user.click(screen.getByRole('switch', { name: 'Market Intelligence' }));
     expect(screen.getByRole('list', { name: 'Enhanced analysis preview' })).toHaveTextContent('Market Intelligence');

@@ -67,6 +67,17 @@ describe('company record', () => {
     expect(found).toHaveTextContent('admin@example.com');
   });
 
+  it('says a company from the demo catalog is demo data, in its header and in where it was found', async () => {
+    const company = makeCompany({ name: 'Invented Baths', industry: 'Bath', city: 'Austin', state: 'TX', location: 'Austin, TX', sources: ['catalog'] });
+    renderApp(`/companies/${company.id}`, { signedIn: true });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Invented Baths' })).toBeInTheDocument();
+    expect(screen.getByText('Bath · Austin, TX')).toHaveTextContent('Demo data');
+    const found = await screen.findByRole('region', { name: 'Found by' });
+    expect(found).toHaveTextContent('Demo data');
+    expect(found).toHaveTextContent('not a verified record');
+    expect(found).toHaveTextContent('websites and phones are not real');
+  });
+
   it('edits the status in place: PUT sends only that field, a toast confirms, the timeline is read again', async () => {
     const company = makeCompany({ name: 'Acme Bath LLC', status: 'discovered' });
     const bodies = bodiesOf('put', '/api/companies/:id');

@@ -1,6 +1,7 @@
 import { Link, useLocation, useParams } from 'react-router';
 
 import { StatusPill } from '@/components/ui/score-badge';
+import { SourceBadges } from '@/components/ui/source-badges';
 import { recordHref } from '@/config/paths';
 import { useCompany } from '@/features/companies/api/get-company';
 import { useUpdateCompany, type CompanyUpdate } from '@/features/companies/api/update-company';
@@ -13,6 +14,7 @@ import type { DealInput } from '@/features/deals/api/create-deal';
 import { useDeal } from '@/features/deals/api/get-deal';
 import { DEAL_STAGES, stageInfo } from '@/features/deals/api/stages';
 import { useUpdateDeal } from '@/features/deals/api/update-deal';
+import { CompanySourcesPanel } from '@/features/discovery/components/company-sources-panel';
 import { EditableField } from '@/features/records/components/editable-field';
 import { RecordPage, useFieldSave } from '@/features/records/components/record-page';
 import { ScorePanel, WebsitePanel } from '@/features/records/components/score-panel';
@@ -55,7 +57,14 @@ export function CompanyRecordRoute() {
       id={id}
       query={company}
       name={c?.name}
-      description={c ? [c.industry, c.location].filter(Boolean).join(' · ') || undefined : undefined}
+      description={
+        c ? (
+          <>
+            {[c.industry, c.location].filter(Boolean).join(' · ')}
+            <SourceBadges sources={c.sources} />
+          </>
+        ) : undefined
+      }
       action={
         c?.website ? (
           <div className="flex flex-wrap gap-2">
@@ -71,6 +80,7 @@ export function CompanyRecordRoute() {
           <>
             <ScorePanel score={c.score} factors={c.enrichment?.scoreFactors} />
             {c.website ? <WebsitePanel facts={c.enrichment?.websiteFacts} enrichedAt={c.enrichment?.enrichedAt} /> : null}
+            <CompanySourcesPanel companyId={id} />
           </>
         ) : undefined
       }

@@ -107,6 +107,29 @@ export const handlers = [
     ]);
   }),
 
+  // The sources of the listed companies, from each mock company's `sources` (seen when it was made).
+  http.get('/api/discovery/company-sources', ({ request }) => {
+    if (!db.signedIn) return notSignedIn();
+    const ids = (new URL(request.url).searchParams.get('ids') ?? '').split(',');
+    const seen = Date.parse('2026-01-10T09:00:00Z');
+    return HttpResponse.json(
+      db.companies
+        .filter((c) => ids.includes(c.id))
+        .flatMap((c) =>
+          (c.sources ?? []).map((source) => ({
+            companyId: c.id,
+            source,
+            externalId: null,
+            verified: source === 'osm' || source === 'google_places',
+            attribution: source === 'catalog' ? 'Demo data: invented companies for trying the app; websites and phones are not real.' : null,
+            openingHours: null,
+            firstSeenAt: seen,
+            lastSeenAt: seen,
+          })),
+        ),
+    );
+  }),
+
   http.get('/api/discovery/scans/active', () => {
     if (!db.signedIn) return notSignedIn();
     const active = ['running', 'retrying', 'queued']

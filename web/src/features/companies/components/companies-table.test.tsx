@@ -45,6 +45,17 @@ describe('CompaniesTable', () => {
     expect(onEdit).toHaveBeenCalledWith(acme);
     expect(within(table).getByRole('button', { name: 'Open Acme Bath LLC' })).toBeInTheDocument();
   });
+
+  it('labels a company found in the demo catalog as demo data, and one from OpenStreetMap as such', () => {
+    makeCompany({ name: 'Invented Baths', sources: ['catalog'] });
+    makeCompany({ name: 'Real Remodelers', sources: ['osm'] });
+    makeCompany({ name: 'Typed In', sources: [] });
+    renderWithProviders(<Table onEdit={vi.fn()} />);
+    const nameCell = (name: string) => screen.getByRole('link', { name }).closest('td, th') as HTMLElement;
+    expect(nameCell('Invented Baths')).toHaveTextContent(/^Invented BathsDemo data$/);
+    expect(nameCell('Real Remodelers')).toHaveTextContent(/^Real RemodelersOpenStreetMap$/);
+    expect(nameCell('Typed In')).toHaveTextContent(/^Typed In$/);
+  });
 });
 
 describe('CompanySelectionActions', () => {

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 
 import { DataTable, DayCell, type TableState } from '@/components/ui/data-table';
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
+import { SourceBadges } from '@/components/ui/source-badges';
 import { RecordLink } from '@/features/records/components/record-link';
 import type { Company } from '@/types/api';
 
@@ -56,9 +57,12 @@ export function CompaniesTable({
         label: 'Name',
         sort: 'name',
         cell: (c) => (
-          <RecordLink type="company" id={c.id}>
-            {c.name}
-          </RecordLink>
+          <>
+            <RecordLink type="company" id={c.id}>
+              {c.name}
+            </RecordLink>
+            <SourceBadges sources={c.sources} />
+          </>
         ),
       }}
       columns={COMPANY_COLUMNS.map((c) => ({ ...c, cell: cells[c.key] }))}

@@ -1,4 +1,5 @@
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
+import { SourceBadges } from '@/components/ui/source-badges';
 import { RecordLink } from '@/features/records/components/record-link';
 import { formatRevenue } from '@/lib/rules';
 import type { Company } from '@/types/api';
@@ -26,6 +27,7 @@ export function CompanyCard({ company, onOpen, onEdit }: { company: Company; onO
           <RecordLink type="company" id={company.id}>
             {company.name}
           </RecordLink>
+          <SourceBadges sources={company.sources} />
         </h2>
         <ScoreBadge score={company.score} />
       </div>

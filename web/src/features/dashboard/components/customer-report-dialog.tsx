@@ -1,5 +1,6 @@
 import { Dialog } from '@/components/ui/dialog';
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
+import { SourceBadges } from '@/components/ui/source-badges';
 import { EmptyState, ErrorState, Skeleton, StatTile } from '@/components/ui/states';
 import { formatRevenue } from '@/lib/rules';
 
@@ -31,7 +32,10 @@ export function CustomerReportDialog({ city, state, count, onClose }: Props) {
           {r.companies.map((c) => (
             <li key={c.id} className="rounded-lg p-3 ring-1 ring-slate-200">
               <div className="flex items-start justify-between gap-2">
-                <span className="font-medium">{c.name}</span>
+                <span className="font-medium">
+                  {c.name}
+                  <SourceBadges sources={c.sources} />
+                </span>
                 <ScoreBadge score={c.score} />
               </div>
               <p className="text-sm text-slate-500">{c.location ?? NOT_DISCLOSED}</p>

@@ -4,4 +4,5 @@ export const discoveryKeys = {
   activeScan: () => [...discoveryKeys.all, 'active-scan'] as const,
   sources: () => [...discoveryKeys.all, 'sources'] as const,
   market: () => [...discoveryKeys.all, 'market'] as const,
+  companySources: (companyId: string) => [...discoveryKeys.all, 'company-sources', companyId] as const,
 };

@@ -2,7 +2,7 @@ import { useForm, useWatch } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
-import { Options } from '@/components/ui/options';
+import { FormSelect } from '@/components/ui/select';
 import { parseCityState } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
 
@@ -14,6 +14,12 @@ import type { ScanResult } from './scan-progress';
 export const MISSING_PARAMETERS = 'Please select all search parameters or enter a company name to search.';
 export const INVALID_CITY_STATE =
   "Please enter a valid city and state (e.g., 'Dallas, TX' or 'Dallas Texas') or just a state name.";
+
+const SEARCH_MODES = [
+  ['', 'Any'],
+  ['region_search', 'Region search'],
+  ['city_state_search', 'City/state search'],
+] as const;
 
 const SWITCHES = [
   ['marketIntelligence', 'Market Intelligence', 'Revenue spread, company types and average score of what is found'],
@@ -115,26 +121,18 @@ export function DiscoveryForm({
     <form aria-label="Discovery search" onSubmit={submit} noValidate className="space-y-4 rounded-lg bg-white p-4 ring-1 ring-slate-200">
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <Field label="Target region">
-          <select className={inputClass} {...register('region')}>
-            <option value="">Select a region</option>
-            <Options items={REGIONS} />
-          </select>
+          <FormSelect control={control} name="region" placeholder="Select a region" options={REGIONS} />
         </Field>
         <Field label="Revenue range">
-          <select className={inputClass} {...register('revenueRange')}>
-            <option value="">Select a range</option>
-            {REVENUE_RANGES.map((r) => (
-              <option key={r} value={r}>
-                ${r}
-              </option>
-            ))}
-          </select>
+          <FormSelect
+            control={control}
+            name="revenueRange"
+            placeholder="Select a range"
+            options={REVENUE_RANGES.map((r) => [r, `$${r}`] as const)}
+          />
         </Field>
         <Field label="Company type">
-          <select className={inputClass} {...register('companyType')}>
-            <option value="">Select a type</option>
-            <Options items={COMPANY_TYPES} />
-          </select>
+          <FormSelect control={control} name="companyType" placeholder="Select a type" options={COMPANY_TYPES} />
         </Field>
         <Field label="Company name (optional)">
           <input className={inputClass} autoComplete="off" {...register('companyName')} />
@@ -143,11 +141,7 @@ export function DiscoveryForm({
           <input className={inputClass} autoComplete="off" {...register('cityState')} />
         </Field>
         <Field label="Search by">
-          <select className={inputClass} {...register('discoverySource')}>
-            <option value="">Any</option>
-            <option value="region_search">Region search</option>
-            <option value="city_state_search">City/state search</option>
-          </select>
+          <FormSelect control={control} name="discoverySource" options={SEARCH_MODES} />
         </Field>
       </div>
       <fieldset className="rounded-lg border border-slate-200 p-3">

@@ -1,6 +1,7 @@
 import { Fragment, useState } from 'react';
 
 import { ScoreBadge } from '@/components/ui/score-badge';
+import { SourceBadges } from '@/components/ui/source-badges';
 import { EmptyState, StatTile } from '@/components/ui/states';
 import { ColumnMenu, SortHeader, sortRows, useColumns, useSort, type SortDir } from '@/components/ui/table-tools';
 import { CompanyDetailDialog } from '@/features/companies/components/company-detail-dialog';
@@ -15,7 +16,7 @@ import type { Company } from '@/types/api';
 import { useScanCompanies } from '../api/get-scan-companies';
 import { RevenueCell } from './revenue-cell';
 import type { FoundCompany, ScanResult } from './scan-progress';
-import { ScanSources, SourceBadges, TerritoryInsight } from './scan-sources';
+import { ScanSources, TerritoryInsight } from './scan-sources';
 
 const TIER_LABEL = { executive: 'Executive', leadership: 'Leadership', staff: 'Staff' } as const;
 

@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
+import { chooseOption } from '@/testing/select';
 import { db } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { renderWithProviders } from '@/testing/test-utils';
@@ -110,7 +111,7 @@ describe('discovery sources', () => {
     await user.click(await within(group).findByRole('checkbox', { name: 'Demo data' }));
     expect(within(group).getByRole('checkbox', { name: /^OpenStreetMap\s*\(default\)$/ })).not.toBeChecked();
     await user.type(screen.getByLabelText('Company name (optional)'), 'Lone Star');
-    await user.selectOptions(screen.getByLabelText('Search by'), 'region_search');
+    await chooseOption(user, screen.getByLabelText('Search by'), 'Region search');
     await user.click(screen.getByRole('button', { name: 'Start Discovery' }));
     expect(onStart).toHaveBeenCalledWith(expect.objectContaining({ companyName: 'Lone Star', discoverySource: ['region_search', 'catalog'] }));
   });
