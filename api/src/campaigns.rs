@@ -863,7 +863,9 @@ fn single_view(
     s: Option<&CampaignStats>,
     state: Option<CampaignState>,
 ) -> SingleView {
-    let (sent, opened) = s.map(|s| (s.sent, s.opened)).unwrap_or_default();
+    let (sent, opened, open_tracked) = s
+        .map(|s| (s.sent, s.opened, s.open_tracked))
+        .unwrap_or_default();
     let (status, failure, waiting) = match state {
         Some(st) => (st.status, st.failure, st.waiting),
         None => (c.status, None, None),
@@ -884,7 +886,7 @@ fn single_view(
         ai_model: c.ai_model,
         emails_sent: sent,
         opens: opened,
-        open_rate: rate(opened, sent),
+        open_rate: rate(opened, open_tracked),
         total_recipients: i64::from(c.total_recipients),
         start_date: c.started_at.map(to_rfc3339),
         end_date: c.ended_at.map(to_rfc3339),
@@ -1072,6 +1074,7 @@ async fn deliverability_view(state: &AppState) -> ApiResult<Response> {
         "warmupEnabled": s.warmup_enabled,
         "dailyLimit": s.daily_limit,
         "hourlyLimit": s.hourly_limit,
+        "trackOpens": s.track_opens,
         "effectiveDailyLimit": effective_daily_limit(&s, &usage),
         "emailsSentToday": usage.today,
         "emailsSentThisHour": usage.this_hour,
@@ -1089,6 +1092,8 @@ struct DeliverabilityInput {
     warmup_enabled: Option<bool>,
     daily_limit: Option<i64>,
     hourly_limit: Option<i64>,
+    /// Put the 1-pixel open image in outreach messages (off by default: it costs deliverability).
+    track_opens: Option<bool>,
 }
 
 async fn deliverability_put(
@@ -1111,6 +1116,7 @@ async fn deliverability_put(
         warmup_enabled: input.warmup_enabled.unwrap_or(current.warmup_enabled),
         daily_limit: limit(input.daily_limit, "dailyLimit", current.daily_limit)?,
         hourly_limit: limit(input.hourly_limit, "hourlyLimit", current.hourly_limit)?,
+        track_opens: input.track_opens.unwrap_or(current.track_opens),
     };
     db.deliverability_set(&next, now_ms()).await?;
     deliverability_view(&state).await

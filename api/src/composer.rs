@@ -122,7 +122,8 @@ async fn preview(
             html: &html,
             vars: &vars,
             list: "preview",
-            track: false,
+            track_clicks: false,
+            track_opens: false,
         },
     )
     .map_err(|e| ApiError::unprocessable(e.to_string()))?;

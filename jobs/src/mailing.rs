@@ -510,7 +510,8 @@ async fn deliver(mailing: &Mailing, m: &ClaimedMessage, content: ContentFn<'_>) 
         html: &html,
         vars,
         list: &list,
-        track: true,
+        track_clicks: true,
+        track_opens: m.track_opens,
     };
     let message = match compose::compose(&mailing.sender, &mailing.signer, &out) {
         Ok(msg) => msg,
@@ -588,6 +589,7 @@ mod tests {
             warmup_enabled: true,
             daily_limit: 100,
             hourly_limit: 20,
+            track_opens: false,
         };
         let usage = |days| MailboxUsage {
             days_sending: days,

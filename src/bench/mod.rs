@@ -350,6 +350,7 @@ pub(crate) async fn loopback_mailing(
             warmup_enabled: false,
             daily_limit: 10_000_000,
             hourly_limit: 10_000_000,
+            track_opens: false,
         },
         now_ms(),
     )

@@ -165,7 +165,10 @@ pub struct CampaignStats {
     pub total: i64,
     pub sent: i64,
     pub delivered: i64,
+    /// Opened, of the messages that carried the open pixel.
     pub opened: i64,
+    /// Sent with the open pixel: what an open rate is a share of.
+    pub open_tracked: i64,
     pub clicked: i64,
     pub replied: i64,
     pub bounced: i64,
@@ -200,6 +203,8 @@ pub struct ClaimedMessage {
     pub vars: Json<Value>,
     pub message_id: String,
     pub attempts: i32,
+    /// The open pixel goes in (the workspace's setting when the message was claimed).
+    pub track_opens: bool,
 }
 
 /// What happened to one message.
@@ -285,6 +290,8 @@ pub struct DeliverabilityRow {
     pub warmup_enabled: bool,
     pub daily_limit: i32,
     pub hourly_limit: i32,
+    /// Messages carry the open pixel (off by default: docs/email.md, "Deliverability").
+    pub track_opens: bool,
 }
 
 /// Sends counted for a mailbox in the current windows.
@@ -398,7 +405,8 @@ const CAMPAIGN_SET_TOTAL: Sql = sql!("UPDATE campaigns SET total_recipients = ?2
 /// ?1: the campaign ids, a JSON array.
 const CAMPAIGN_STATS: Sql = in_list!(
     "SELECT campaign_id, COUNT(*) AS total, COUNT(sent_at) AS sent,
-        COUNT(delivered_at) AS delivered, COUNT(opened_at) AS opened,
+        COUNT(delivered_at) AS delivered, COUNT(CASE WHEN track_opens THEN opened_at END) AS opened,
+        COUNT(CASE WHEN track_opens THEN sent_at END) AS open_tracked,
         COUNT(clicked_at) AS clicked, COUNT(replied_at) AS replied, COUNT(bounced_at) AS bounced,
         COUNT(*) FILTER (WHERE status = 'queued') AS queued,
         COUNT(*) FILTER (WHERE status = 'deferred') AS deferred,
@@ -556,11 +564,12 @@ const SUPPRESSION_ADD: Sql = sql!(
 const SUPPRESSION_GET: Sql = sql!("SELECT reason FROM suppressions WHERE email = ?1");
 
 const DELIVERABILITY_GET: Sql = sql!(
-    "SELECT warmup_enabled, daily_limit, hourly_limit FROM deliverability_settings WHERE id = 1"
+    "SELECT warmup_enabled, daily_limit, hourly_limit, track_opens FROM deliverability_settings
+     WHERE id = 1"
 );
 const DELIVERABILITY_SET: Sql = sql!(
     "UPDATE deliverability_settings SET warmup_enabled = ?1, daily_limit = ?2, hourly_limit = ?3,
-         updated_at = ?4 WHERE id = 1"
+         track_opens = ?5, updated_at = ?4 WHERE id = 1"
 );
 /// ?1: one mailbox, or NULL for all; ?2, ?3: the hour and day windows.
 const MAILBOX_USAGE: Sql = sql!(
@@ -598,11 +607,13 @@ const MESSAGES_SUPPRESS: Sql = in_list!(
 /// ?1: the message ids, a JSON array.
 const MESSAGES_CLAIM: Sql = in_list!(
     "UPDATE email_messages SET status = 'sending', attempts = attempts + 1,
-         claim_job_id = ?2, claim_attempt = ?3
+         claim_job_id = ?2, claim_attempt = ?3,
+         track_opens = (SELECT track_opens FROM deliverability_settings WHERE id = 1)
      WHERE id IN ",
     1,
     " AND status IN ('queued', 'deferred')
-     RETURNING id, campaign_id, contact_id, to_email, from_email, subject, body, vars, message_id, attempts"
+     RETURNING id, campaign_id, contact_id, to_email, from_email, subject, body, vars, message_id, attempts,
+         track_opens"
 );
 /// A batch's outcomes in one statement each (a statement per message held the write lock for
 /// three round trips per message, and ran Postgres' statement triggers once per contact).
@@ -944,7 +955,8 @@ impl Db {
             d.warmup_enabled,
             d.daily_limit,
             d.hourly_limit,
-            now
+            now,
+            d.track_opens
         )
         .map(|_| ())
     }

@@ -29,6 +29,9 @@ pub struct FigureRow {
     pub step_id: Option<String>,
     pub variant: Option<String>,
     pub sent: i64,
+    /// Sent with the open pixel.
+    pub open_tracked: i64,
+    /// Opened, of those.
     pub opened: i64,
     pub clicked: i64,
     pub replied: i64,
@@ -64,7 +67,9 @@ macro_rules! event_about {
 
 /// ?1..?2 the window on the send time, ?3 campaign, ?4 sequence, ?5 contact (NULL: any).
 const FIGURES: Sql = sql!(concat!(
-    "SELECT m.campaign_id, m.step_id, m.variant, COUNT(*) AS sent, COUNT(m.opened_at) AS opened,
+    "SELECT m.campaign_id, m.step_id, m.variant, COUNT(*) AS sent,
+         COUNT(CASE WHEN m.track_opens THEN 1 END) AS open_tracked,
+         COUNT(CASE WHEN m.track_opens THEN m.opened_at END) AS opened,
          COUNT(m.clicked_at) AS clicked, COUNT(m.replied_at) AS replied,
          COUNT(m.bounced_at) AS bounced, ",
     event_about!("unsubscribed"),
@@ -105,6 +110,7 @@ impl FigureRow {
     pub fn counts(&self) -> crate::domain::email_figures::EmailCounts {
         crate::domain::email_figures::EmailCounts {
             sent: self.sent,
+            open_tracked: self.open_tracked,
             opened: self.opened,
             clicked: self.clicked,
             replied: self.replied,

@@ -7,7 +7,11 @@
 //!   delivered until it is reported bounced.
 //! - opened, clicked, replied, bounced, unsubscribed, complained: messages with at least one such
 //!   event (a message opened twice is one open).
-//! - every rate is a share of the messages sent, in percent with one decimal; 0 when none was sent.
+//! - open tracked: sent with the open pixel (a workspace setting, off by default); opened counts
+//!   only those, and the open rate is a share of them, so turning tracking off or on never makes
+//!   the rate look lower or higher than what was measured.
+//! - every other rate is a share of the messages sent, in percent with one decimal; 0 when none
+//!   was sent.
 
 use serde::Serialize;
 
@@ -17,6 +21,7 @@ use super::figures::rate;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct EmailCounts {
     pub sent: i64,
+    pub open_tracked: i64,
     pub opened: i64,
     pub clicked: i64,
     pub replied: i64,
@@ -28,6 +33,7 @@ pub struct EmailCounts {
 impl EmailCounts {
     pub fn add(&mut self, o: &EmailCounts) {
         self.sent += o.sent;
+        self.open_tracked += o.open_tracked;
         self.opened += o.opened;
         self.clicked += o.clicked;
         self.replied += o.replied;
@@ -52,6 +58,8 @@ impl EmailCounts {
 pub struct EmailFigures {
     pub sent: i64,
     pub delivered: i64,
+    /// Sent with the open pixel: the open rate's base (0: opens were not tracked).
+    pub open_tracked: i64,
     pub opened: i64,
     pub clicked: i64,
     pub replied: i64,
@@ -75,6 +83,7 @@ pub fn email_figures(c: &EmailCounts) -> EmailFigures {
     EmailFigures {
         sent: c.sent,
         delivered,
+        open_tracked: c.open_tracked,
         opened: c.opened,
         clicked: c.clicked,
         replied: c.replied,
@@ -82,7 +91,7 @@ pub fn email_figures(c: &EmailCounts) -> EmailFigures {
         unsubscribed: c.unsubscribed,
         complained: c.complained,
         delivery_rate: rate(delivered, c.sent),
-        open_rate: rate(c.opened, c.sent),
+        open_rate: rate(c.opened, c.open_tracked),
         click_rate: rate(c.clicked, c.sent),
         reply_rate: rate(c.replied, c.sent),
         bounce_rate: rate(c.bounced, c.sent),
@@ -98,11 +107,29 @@ mod tests {
     fn counts(sent: i64, opened: i64, replied: i64, bounced: i64) -> EmailCounts {
         EmailCounts {
             sent,
+            // Tracked unless a test says otherwise.
+            open_tracked: sent,
             opened,
             replied,
             bounced,
             ..EmailCounts::default()
         }
+    }
+
+    #[test]
+    fn the_open_rate_is_of_the_messages_that_carried_the_pixel() {
+        // 10 sent, 4 with the pixel, 2 of those opened: 50 %, not 20 %.
+        let f = email_figures(&EmailCounts {
+            open_tracked: 4,
+            ..counts(10, 2, 1, 0)
+        });
+        assert_eq!((f.open_tracked, f.open_rate, f.reply_rate), (4, 50.0, 10.0));
+        // Nothing tracked: no open rate to show, never a misleading 0 % of everything sent.
+        let f = email_figures(&EmailCounts {
+            open_tracked: 0,
+            ..counts(10, 0, 1, 0)
+        });
+        assert_eq!((f.open_tracked, f.open_rate), (0, 0.0));
     }
 
     #[test]
@@ -154,6 +181,7 @@ mod tests {
             s,
             EmailCounts {
                 sent: 5,
+                open_tracked: 5,
                 opened: 3,
                 clicked: 1,
                 replied: 1,

@@ -42,8 +42,10 @@ pub struct Outgoing<'a> {
     pub vars: &'a Map<String, Value>,
     /// Unsubscribe list id: `all` or a campaign id.
     pub list: &'a str,
-    /// Open pixel and click rewriting.
-    pub track: bool,
+    /// Links go through our click redirect.
+    pub track_clicks: bool,
+    /// The 1-pixel open image (docs/email.md, "Deliverability": off unless the workspace turns it on).
+    pub track_opens: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -221,7 +223,7 @@ pub fn render_parts(
         sender.postal_address
     );
 
-    let mut html = if out.track {
+    let mut html = if out.track_clicks {
         track_links(&body, base, |url| {
             format!("{base}/t/c/{}", signer.click_token(out.ledger_id, url))
         })
@@ -235,7 +237,7 @@ pub fn render_parts(
         html_escape::encode_double_quoted_attribute(&unsubscribe_url),
     );
     insert_before_body_end(&mut html, &footer);
-    if out.track {
+    if out.track_opens {
         let pixel = format!(
             "<img src=\"{base}/t/o/{}\" width=\"1\" height=\"1\" alt=\"\">",
             signer.open_token(out.ledger_id)
@@ -586,7 +588,8 @@ mod tests {
             html: HTML,
             vars,
             list: "01J9CAMPAIGN",
-            track,
+            track_clicks: track,
+            track_opens: track,
         }
     }
 
@@ -822,6 +825,18 @@ mod tests {
         assert!(html.contains("href=\"https://example.com/pricing?x=1&amp;y=2\""));
         assert!(!html.contains("/t/o/"));
         assert!(!html.contains("/t/c/"));
+    }
+
+    #[test]
+    fn clicks_without_opens_rewrite_links_and_add_no_image() {
+        let v = vars();
+        let mut out = outgoing(&v, true);
+        out.track_opens = false;
+        let raw = compose(&sender(), &signer(), &out).unwrap().formatted();
+        let parsed = MessageParser::default().parse(&raw).unwrap();
+        let html = parsed.body_html(0).unwrap();
+        assert!(html.contains("/t/c/"), "{html}");
+        assert!(!html.contains("/t/o/") && !html.contains("<img"), "{html}");
     }
 
     #[test]

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   delayHint,
+  formatOpenRate,
   parseCityState,
   parseDelay,
   US_STATES,
@@ -117,5 +118,13 @@ describe('sequence step delay (seed 002 §5, §9)', () => {
     expect(parseDelay('12.7')).toBe(12);
     expect(parseDelay('soon')).toBe(0);
     expect(parseDelay('-5')).toBe(0);
+  });
+});
+
+describe('open rate', () => {
+  it('says "Not tracked" when no email carried the pixel, and the rate otherwise', () => {
+    expect(formatOpenRate(0, { openTracked: 0 })).toBe('Not tracked');
+    expect(formatOpenRate(50, { openTracked: 2 })).toBe('50%');
+    expect(formatOpenRate(12.5, undefined)).toBe('12.5%');
   });
 });

@@ -76,6 +76,13 @@ export const formatMillions = (value: number): string => `$${(value / 1_000_000)
 export const formatPercent = (value: number): string =>
   `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
 
+/**
+ * An open rate as shown: "Not tracked" when no email in the figures carried the open pixel
+ * (open tracking is a workspace setting, off by default), never a misleading 0%.
+ */
+export const formatOpenRate = (rate: number, figures: { openTracked: number } | undefined): string =>
+  figures && figures.openTracked === 0 ? 'Not tracked' : formatPercent(rate);
+
 /** The 50 states by name, for the discovery city/state box (seed 000 §5). */
 export const US_STATES: Record<string, string> = {
   alabama: 'AL', alaska: 'AK', arizona: 'AZ', arkansas: 'AR', california: 'CA', colorado: 'CO',

@@ -193,6 +193,8 @@ export type Company = {
   contacts?: Contact[];
   /** The record only (`GET /api/companies/{id}`): why this score, and what its website showed. */
   enrichment?: CompanyEnrichment;
+  /** Where it was found (`osm`, `google_places`, `catalog`, `llm`); `catalog` is shown as "Demo data". */
+  sources?: string[];
   createdAt: string;
 };
 

@@ -9,6 +9,7 @@ import { usePerformance } from '@/features/campaigns/api/get-performance';
 import { BulkCampaignTabs } from '@/features/campaigns/components/bulk-campaign-tabs';
 import { CreateBulkCampaignDialog } from '@/features/campaigns/components/create-bulk-campaign-dialog';
 import { ReadinessPanel } from '@/features/campaigns/components/readiness-panel';
+import { formatOpenRate } from '@/lib/rules';
 
 /** Bulk Email Campaigns (seed 002 §2): overview, active campaigns with live delivery, analytics. */
 export function EmailCampaignsRoute() {
@@ -36,7 +37,7 @@ export function EmailCampaignsRoute() {
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
           <StatTile label="Total Campaigns" value={perf.totalCampaigns.toLocaleString()} />
           <StatTile label="Emails Sent" value={perf.totalEmailsSent.toLocaleString()} />
-          <StatTile label="Avg Open Rate" value={`${perf.averageOpenRate}%`} />
+          <StatTile label="Avg Open Rate" value={formatOpenRate(perf.averageOpenRate, perf.figures)} />
           <StatTile label="Avg Click Rate" value={`${perf.averageClickRate}%`} />
           <StatTile label="Avg Reply Rate" value={`${perf.averageReplyRate}%`} />
         </div>

@@ -68,9 +68,15 @@ describe('Email Sequences', { timeout: 20_000 }, () => {
     const hourly = within(form).getByLabelText('Hourly Sending Limit');
     await user.clear(hourly);
     await user.type(hourly, '40');
+    // Open tracking is off until someone turns it on, and says what it costs.
+    const track = within(form).getByRole('switch', { name: 'Track opens' });
+    expect(track).not.toBeChecked();
+    expect(form).toHaveTextContent(/Spam filters score an image/);
+    await user.click(track);
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Settings Saved');
     expect(db.deliverability.hourlyLimit).toBe(40);
+    expect(db.deliverability.trackOpens).toBe(true);
   });
 
   it('averages completion over sequences that have enrollments', () => {

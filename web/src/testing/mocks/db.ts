@@ -142,6 +142,7 @@ const initial = (): Db => ({
     warmupEnabled: false,
     dailyLimit: 100,
     hourlyLimit: 20,
+    trackOpens: false,
     effectiveDailyLimit: 100,
     emailsSentToday: 12,
     emailsSentThisHour: 3,

@@ -191,7 +191,7 @@ export const sequenceHandlers = [
   })),
   http.get('/api/deliverability-settings', authed(() => HttpResponse.json(db.deliverability))),
   http.put('/api/deliverability-settings', authed(async ({ request }) => {
-    const body = (await request.json()) as { dailyLimit: number; hourlyLimit: number; warmupEnabled: boolean };
+    const body = (await request.json()) as { dailyLimit: number; hourlyLimit: number; warmupEnabled: boolean; trackOpens: boolean };
     if (body.hourlyLimit < 1) return HttpResponse.json({ message: 'hourlyLimit must be between 1 and 10000000' }, { status: 422 });
     Object.assign(db.deliverability, body, { effectiveDailyLimit: body.dailyLimit });
     return HttpResponse.json(db.deliverability);

@@ -63,6 +63,8 @@ export type CampaignPerformance = {
   averageOpenRate: number;
   averageClickRate: number;
   averageReplyRate: number;
+  /** `openTracked`: emails sent with the open pixel, the open rate's base. */
+  figures?: { openTracked: number };
 };
 
 /** Rounded percent of `part` in `whole`, 0 when nothing was sent (seed 002 §5). */

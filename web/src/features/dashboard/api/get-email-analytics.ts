@@ -8,7 +8,7 @@ export const EMAIL_ANALYTICS_URL = '/api/email/analytics';
 /** The email card's window stays at 30 days whatever the timeframe buttons say. */
 export const EMAIL_ANALYTICS_DAYS = 30;
 
-export type EmailAnalytics = { timeframe: number; totalSent: number; openRate: number };
+export type EmailAnalytics = { timeframe: number; totalSent: number; openRate: number; figures?: { openTracked: number } };
 
 export const getEmailAnalytics = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<EmailAnalytics>(EMAIL_ANALYTICS_URL, { params: { timeframe: EMAIL_ANALYTICS_DAYS }, signal });

@@ -1,6 +1,6 @@
 import { ErrorState, Skeleton, StatTile } from '@/components/ui/states';
 import type { ScreenName } from '@/config/paths';
-import { formatDollars, formatPercent } from '@/lib/rules';
+import { formatDollars, formatOpenRate, formatPercent } from '@/lib/rules';
 
 import { useDashboardMetrics } from '../api/get-dashboard-metrics';
 import { useEmailAnalytics } from '../api/get-email-analytics';
@@ -22,7 +22,7 @@ export function MetricTiles({ onOpen: go }: { onOpen: (screen: ScreenName, title
       <StatTile
         testId="card-email"
         label="Email Open Rate"
-        value={email.data ? formatPercent(email.data.openRate) : '—'}
+        value={email.data ? formatOpenRate(email.data.openRate, email.data.figures) : '—'}
         note={email.data ? `${email.data.totalSent.toLocaleString()} sent (30 days)` : email.isError ? 'Email analytics unavailable' : undefined}
       />
       <StatTile

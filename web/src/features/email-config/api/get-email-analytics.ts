@@ -4,7 +4,16 @@ import { api } from '@/lib/api-client';
 
 import { emailConfigKeys } from './query-keys';
 
-export type EmailSummary = { totalSent: number; delivered: number; bounced: number; openRate: number; clickRate: number; replyRate: number };
+export type EmailSummary = {
+  totalSent: number;
+  delivered: number;
+  bounced: number;
+  openRate: number;
+  clickRate: number;
+  replyRate: number;
+  /** `openTracked`: emails sent with the open pixel, the open rate's base. */
+  figures?: { openTracked: number };
+};
 
 /** The last 30 days of outgoing mail (`GET /api/email/analytics`). */
 export const getEmailSummary = ({ signal }: { signal?: AbortSignal } = {}) =>

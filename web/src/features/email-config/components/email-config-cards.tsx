@@ -2,6 +2,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 
 import { Card, ErrorState, Skeleton, StatTile } from '@/components/ui/states';
 import { useTemplates } from '@/features/campaigns/api/get-templates';
+import { formatOpenRate } from '@/lib/rules';
 
 import { useEmailSummary } from '../api/get-email-analytics';
 import type { WebhookConfig } from '../api/get-webhook-config';
@@ -80,7 +81,7 @@ export function EmailSummaryCard() {
           <StatTile label="Emails Sent" value={summary.data.totalSent.toLocaleString()} />
           <StatTile label="Delivered" value={summary.data.delivered.toLocaleString()} />
           <StatTile label="Bounced" value={summary.data.bounced.toLocaleString()} />
-          <StatTile label="Open Rate" value={`${summary.data.openRate}%`} />
+          <StatTile label="Open Rate" value={formatOpenRate(summary.data.openRate, summary.data.figures)} />
           <StatTile label="Click Rate" value={`${summary.data.clickRate}%`} />
           <StatTile label="Reply Rate" value={`${summary.data.replyRate}%`} />
         </div>

@@ -13,7 +13,7 @@ export const getDeliverability = ({ signal }: { signal?: AbortSignal } = {}) =>
 export const useDeliverability = () =>
   useQuery(queryOptions({ queryKey: sequencesKeys.deliverability, queryFn: ({ signal }) => getDeliverability({ signal }) }));
 
-export type DeliverabilityInput = { warmupEnabled: boolean; dailyLimit: number; hourlyLimit: number };
+export type DeliverabilityInput = { warmupEnabled: boolean; dailyLimit: number; hourlyLimit: number; trackOpens: boolean };
 
 export const saveDeliverability = (body: DeliverabilityInput) => api.put<Deliverability>(DELIVERABILITY_URL, body);
 

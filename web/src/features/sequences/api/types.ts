@@ -109,6 +109,8 @@ export type Deliverability = {
   warmupEnabled: boolean;
   dailyLimit: number;
   hourlyLimit: number;
+  /** The 1-pixel open image goes in outreach emails (off by default: it costs deliverability). */
+  trackOpens: boolean;
   effectiveDailyLimit: number;
   emailsSentToday: number;
   emailsSentThisHour: number;
