@@ -47,6 +47,7 @@ fn google(server: &MockServer) -> GoogleCalendar {
         retries: 1,
         min_delay: Duration::from_millis(20),
         max_delay: Duration::from_millis(200),
+        ..HttpPolicy::default()
     })
 }
 

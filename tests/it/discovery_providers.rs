@@ -42,6 +42,7 @@ fn fast() -> HttpPolicy {
         retries: 2,
         min_delay: Duration::from_millis(20),
         max_delay: Duration::from_secs(2),
+        ..HttpPolicy::default()
     }
 }
 
@@ -255,6 +256,24 @@ async fn overpass_failures_are_told_apart() {
     assert!(
         matches!(&r, Err(ProviderError::Transient(m)) if m.contains("timed out")),
         "{r:?}"
+    );
+
+    // An answer over the 8 MB cap is refused while it is read, never parsed.
+    let server = MockServer::start().await;
+    let huge = format!(
+        "{{\"elements\": [], \"pad\": \"{}\"}}",
+        "x".repeat(9 * 1024 * 1024)
+    );
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(huge))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let (r, found) = collect(&overpass(&server, settings(String::new(), None)), &texas()).await;
+    assert!(found.is_empty());
+    assert!(
+        matches!(&r, Err(ProviderError::Invalid(m)) if m.contains("larger than 8 MB")),
+        "not retried, and said: {r:?}"
     );
 
     // HTML where JSON should be, or a query the server gave up on.

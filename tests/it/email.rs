@@ -502,18 +502,8 @@ async fn direct_email_tracking_and_webhook(db: TestDb) {
     app.set_send_limits(&admin, 1000, 1000).await;
     let contact = insert_contact(&app.db, "Dana", Some("dana@example.test"), "new_lead", 70).await;
     let nomail = insert_contact(&app.db, "Nomail", None, "new_lead", 70).await;
-    // Opens are tracked only when the workspace says so (off by default: docs/email.md).
-    let (status, settings) = send(
-        admin
-            .put(app.url("/api/deliverability-settings"))
-            .json(&json!({ "trackOpens": true })),
-    )
-    .await;
-    assert_eq!(
-        (status, settings["trackOpens"].as_bool()),
-        (200, Some(true)),
-        "{settings}"
-    );
+    // Opens are tracked only when the workspace says so.
+    app.track_opens(&admin).await;
 
     // An empty install can ask for sample data; with real events it cannot.
     let email = |body: Value| send(user.post(app.url("/api/contacts/email")).json(&body));

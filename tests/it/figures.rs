@@ -105,6 +105,7 @@ async fn the_same_counts_on_every_screen(db: TestDb) {
     let admin = app.admin().await;
     let user = app.user().await;
     app.set_send_limits(&admin, 1000, 1000).await;
+    app.track_opens(&admin).await;
     let mut contacts = Vec::new();
     for i in 0..5 {
         contacts.push(insert_contact(&app.db, i).await);

@@ -643,6 +643,7 @@ fn stripe_providers(server: &MockServer) -> Providers {
             retries: 2,
             min_delay: Duration::from_millis(10),
             max_delay: Duration::from_millis(1500),
+            ..HttpPolicy::default()
         }),
     )
 }

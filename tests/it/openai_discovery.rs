@@ -26,6 +26,7 @@ fn policy() -> HttpPolicy {
         retries: 2,
         min_delay: Duration::from_millis(50),
         max_delay: Duration::from_secs(2),
+        ..HttpPolicy::default()
     }
 }
 

@@ -40,6 +40,7 @@ fn fast() -> HttpPolicy {
         retries: 2,
         min_delay: Duration::from_millis(10),
         max_delay: Duration::from_millis(1500),
+        ..HttpPolicy::default()
     }
 }
 

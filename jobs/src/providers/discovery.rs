@@ -79,6 +79,7 @@ impl ProviderError {
                 after: retry_after.unwrap_or(std::time::Duration::from_secs(60)),
             },
             e if e.is_transient() => Self::Transient(format!("{what} unavailable: {e}")),
+            e @ HttpError::TooLarge(_) => Self::Invalid(format!("{what} {e}: refused")),
             e => Self::Invalid(format!("{what} refused the request: {e}")),
         }
     }
@@ -117,6 +118,55 @@ impl RequestLimits {
 
 /// Receives results as they arrive, so a scan cut off by its deadline keeps what it found.
 pub type Batch = Vec<FoundCompany>;
+
+/// What a source over HTTP holds: its client, retry policy and request limits (job settings).
+pub struct HttpSource {
+    pub client: reqwest::Client,
+    pub policy: crate::providers::http::HttpPolicy,
+    limits: RequestLimits,
+    source: Source,
+}
+
+impl HttpSource {
+    pub fn new(source: Source, settings: &crate::config::DiscoverySourceSettings) -> Self {
+        Self {
+            client: reqwest::Client::new(),
+            policy: crate::providers::http::HttpPolicy {
+                timeout: settings.timeout,
+                retries: settings.retries,
+                ..Default::default()
+            },
+            limits: RequestLimits::new(settings.max_requests, settings.per_minute),
+            source,
+        }
+    }
+
+    /// Takes one request of the search's budget (`spent`), waiting for the rate limit; `false`
+    /// once the budget is spent, and the scan keeps what it found.
+    pub async fn take(&self, spent: &AtomicU32) -> bool {
+        let granted = self.limits.take(spent).await;
+        if !granted {
+            tracing::info!(
+                source = self.source.key(),
+                "request budget spent; the scan keeps what it found"
+            );
+        }
+        granted
+    }
+}
+
+/// Hands a page of results to the scan (nothing for an empty page).
+pub async fn forward(
+    sink: &tokio::sync::mpsc::Sender<Batch>,
+    found: Batch,
+) -> Result<(), ProviderError> {
+    if found.is_empty() {
+        return Ok(());
+    }
+    sink.send(found)
+        .await
+        .map_err(|_| ProviderError::Transient("the scan stopped listening".into()))
+}
 
 pub trait DiscoveryProvider: Send + Sync {
     /// Which source this is: stored with what it finds, and how scans ask for it.

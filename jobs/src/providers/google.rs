@@ -107,6 +107,7 @@ impl GoogleCalendar {
                 retries: 3,
                 min_delay: std::time::Duration::from_millis(500),
                 max_delay: std::time::Duration::from_secs(20),
+                ..HttpPolicy::default()
             },
         }
     }

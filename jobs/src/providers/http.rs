@@ -1,5 +1,7 @@
 //! Outbound HTTP for every provider: a timeout on each attempt, retries with jittered exponential
-//! backoff (backon) on 429, 5xx, timeouts and connection errors, and `Retry-After` honoured (capped).
+//! backoff (backon) on 429, 5xx, timeouts and connection errors, `Retry-After` honoured (capped), and
+//! a cap on the answer's size, enforced while it is read (an outside service is not trusted with
+//! this process' memory).
 
 use std::time::Duration;
 
@@ -14,6 +16,8 @@ pub struct HttpPolicy {
     pub retries: usize,
     pub min_delay: Duration,
     pub max_delay: Duration,
+    /// The largest answer read; a bigger one is refused unread.
+    pub max_body: usize,
 }
 
 impl Default for HttpPolicy {
@@ -23,6 +27,7 @@ impl Default for HttpPolicy {
             retries: 3,
             min_delay: Duration::from_millis(500),
             max_delay: Duration::from_secs(30),
+            max_body: 8 * 1024 * 1024,
         }
     }
 }
@@ -39,6 +44,8 @@ pub enum HttpError {
     Timeout(Duration),
     #[error("request failed: {0}")]
     Transport(String),
+    #[error("answer larger than {} MB", .0 / 1024 / 1024)]
+    TooLarge(usize),
 }
 
 impl HttpError {
@@ -47,6 +54,7 @@ impl HttpError {
         match self {
             Self::Status { status, .. } => *status == 429 || *status >= 500,
             Self::Timeout(_) | Self::Transport(_) => true,
+            Self::TooLarge(_) => false,
         }
     }
 
@@ -70,28 +78,51 @@ pub(crate) fn parse_retry_after(headers: &reqwest::header::HeaderMap) -> Option<
         .map(Duration::from_secs)
 }
 
+fn transport(e: &reqwest::Error, timeout: Duration) -> HttpError {
+    if e.is_timeout() {
+        HttpError::Timeout(timeout)
+    } else {
+        HttpError::Transport(e.to_string())
+    }
+}
+
+/// The answer's body as text, read a chunk at a time up to `policy.max_body`.
+async fn read_capped(mut res: reqwest::Response, policy: &HttpPolicy) -> Result<String, HttpError> {
+    let too_large = HttpError::TooLarge(policy.max_body);
+    if res
+        .content_length()
+        .is_some_and(|n| n > policy.max_body as u64)
+    {
+        return Err(too_large);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = res
+        .chunk()
+        .await
+        .map_err(|e| transport(&e, policy.timeout))?
+    {
+        if body.len() + chunk.len() > policy.max_body {
+            return Err(too_large);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(String::from_utf8_lossy(&body).into_owned())
+}
+
 /// Sends the request `build` makes (once per attempt) and returns the body of a 2xx answer.
 pub async fn send(
     policy: &HttpPolicy,
     build: impl Fn() -> reqwest::RequestBuilder,
 ) -> Result<String, HttpError> {
     let attempt = || async {
-        let res = build().timeout(policy.timeout).send().await.map_err(|e| {
-            if e.is_timeout() {
-                HttpError::Timeout(policy.timeout)
-            } else {
-                HttpError::Transport(e.to_string())
-            }
-        })?;
+        let res = build()
+            .timeout(policy.timeout)
+            .send()
+            .await
+            .map_err(|e| transport(&e, policy.timeout))?;
         let status = res.status();
         let retry_after = parse_retry_after(res.headers());
-        let body = res.text().await.map_err(|e| {
-            if e.is_timeout() {
-                HttpError::Timeout(policy.timeout)
-            } else {
-                HttpError::Transport(e.to_string())
-            }
-        })?;
+        let body = read_capped(res, policy).await?;
         if status.is_success() {
             Ok(body)
         } else {

@@ -52,6 +52,7 @@ impl Stripe {
                 retries: 2,
                 min_delay: Duration::from_millis(300),
                 max_delay: Duration::from_secs(5),
+                ..HttpPolicy::default()
             },
         }
     }

@@ -366,6 +366,21 @@ impl TestApp {
         assert_eq!(status, 200, "{body}");
     }
 
+    /// Turns open tracking on (off by default: docs/email.md, "Deliverability").
+    pub async fn track_opens(&self, admin: &reqwest::Client) {
+        let (status, body) = send(
+            admin
+                .put(self.url("/api/deliverability-settings"))
+                .json(&json!({ "trackOpens": true })),
+        )
+        .await;
+        assert_eq!(
+            (status, body["trackOpens"].as_bool()),
+            (200, Some(true)),
+            "{body}"
+        );
+    }
+
     /// The api without a worker: jobs stay where they are until a test starts one.
     pub async fn idle(tdb: &TestDb) -> Self {
         Self::spawn(

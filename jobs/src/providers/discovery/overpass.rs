@@ -14,7 +14,8 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::{
-    Batch, DiscoveryProvider, DiscoveryQuery, FoundCompany, ProviderError, RequestLimits, Source,
+    Batch, DiscoveryProvider, DiscoveryQuery, FoundCompany, HttpSource, ProviderError, Source,
+    forward,
 };
 use crate::config::DiscoverySourceSettings;
 use crate::domain::discovery::us_phone;
@@ -23,33 +24,22 @@ use crate::providers::http::{HttpPolicy, send};
 
 /// Most elements one query returns (Overpass' `out … N`).
 const PER_QUERY: usize = 200;
-/// The answer of one query is read whole; beyond this it is refused rather than parsed.
-const MAX_BODY: usize = 8 * 1024 * 1024;
-
 pub struct OverpassDiscovery {
-    client: reqwest::Client,
+    http: HttpSource,
     url: String,
-    policy: HttpPolicy,
-    limits: RequestLimits,
 }
 
 impl OverpassDiscovery {
     pub fn new(settings: &DiscoverySourceSettings) -> Self {
         Self {
-            client: reqwest::Client::new(),
+            http: HttpSource::new(Source::Osm, settings),
             url: settings.url.clone(),
-            policy: HttpPolicy {
-                timeout: settings.timeout,
-                retries: settings.retries,
-                ..HttpPolicy::default()
-            },
-            limits: RequestLimits::new(settings.max_requests, settings.per_minute),
         }
     }
 
     /// The same provider with another retry schedule (tests: short delays).
     pub fn with_policy(mut self, policy: HttpPolicy) -> Self {
-        self.policy = policy;
+        self.http.policy = policy;
         self
     }
 }
@@ -237,12 +227,6 @@ fn company(e: Element, searched_state: &str) -> Option<FoundCompany> {
 
 /// Parses an Overpass JSON answer into companies, or says why it cannot be used.
 pub fn parse_answer(body: &str, searched_state: &str) -> Result<Vec<FoundCompany>, ProviderError> {
-    if body.len() > MAX_BODY {
-        return Err(ProviderError::Invalid(format!(
-            "OpenStreetMap answer refused: larger than {} MB",
-            MAX_BODY / 1024 / 1024
-        )));
-    }
     let answer: Answer = serde_json::from_str(body).map_err(|e| {
         ProviderError::Invalid(format!("OpenStreetMap answer is not Overpass JSON ({e})"))
     })?;
@@ -280,25 +264,19 @@ impl DiscoveryProvider for OverpassDiscovery {
             };
             let spent = AtomicU32::new(0);
             for state in states {
-                if !self.limits.take(&spent).await {
-                    tracing::info!(
-                        source = "osm",
-                        "request budget spent; the scan keeps what it found"
-                    );
+                if !self.http.take(&spent).await {
                     break;
                 }
                 let text = query_text(state, query.city.as_deref(), query);
-                let body = send(&self.policy, || {
-                    self.client.post(&self.url).form(&[("data", text.as_str())])
+                let body = send(&self.http.policy, || {
+                    self.http
+                        .client
+                        .post(&self.url)
+                        .form(&[("data", text.as_str())])
                 })
                 .await
                 .map_err(|e| ProviderError::from_http("OpenStreetMap (Overpass)", e))?;
-                let found = parse_answer(&body, state)?;
-                if !found.is_empty() {
-                    sink.send(found).await.map_err(|_| {
-                        ProviderError::Transient("the scan stopped listening".into())
-                    })?;
-                }
+                forward(sink, parse_answer(&body, state)?).await?;
             }
             Ok(())
         })

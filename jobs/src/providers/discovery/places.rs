@@ -10,7 +10,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{
-    Batch, DiscoveryProvider, DiscoveryQuery, FoundCompany, ProviderError, RequestLimits, Source,
+    Batch, DiscoveryProvider, DiscoveryQuery, FoundCompany, HttpSource, ProviderError, Source,
+    forward,
 };
 use crate::config::{DiscoverySourceSettings, Secret};
 use crate::domain::discovery::us_phone;
@@ -21,38 +22,28 @@ use crate::providers::http::{HttpPolicy, send};
 pub const FIELD_MASK: &str = "places.id,places.displayName,places.formattedAddress,places.nationalPhoneNumber,places.websiteUri,places.regularOpeningHours.weekdayDescriptions,nextPageToken";
 /// Results per page (the API's maximum).
 const PAGE_SIZE: u32 = 20;
-const MAX_BODY: usize = 4 * 1024 * 1024;
-
 pub struct PlacesDiscovery {
-    client: reqwest::Client,
+    http: HttpSource,
     url: String,
     api_key: Secret<String>,
-    policy: HttpPolicy,
-    limits: RequestLimits,
 }
 
 impl PlacesDiscovery {
     /// `None` without an API key.
     pub fn new(settings: &DiscoverySourceSettings) -> Option<Self> {
         Some(Self {
-            client: reqwest::Client::new(),
+            http: HttpSource::new(Source::GooglePlaces, settings),
             url: format!(
                 "{}/v1/places:searchText",
                 settings.url.trim_end_matches('/')
             ),
             api_key: settings.api_key.clone()?,
-            policy: HttpPolicy {
-                timeout: settings.timeout,
-                retries: settings.retries,
-                ..HttpPolicy::default()
-            },
-            limits: RequestLimits::new(settings.max_requests, settings.per_minute),
         })
     }
 
     /// The same provider with another retry schedule (tests: short delays).
     pub fn with_policy(mut self, policy: HttpPolicy) -> Self {
-        self.policy = policy;
+        self.http.policy = policy;
         self
     }
 }
@@ -165,11 +156,6 @@ pub fn parse_page(
     state: &str,
     company_type: Option<&str>,
 ) -> Result<(Vec<FoundCompany>, Option<String>), ProviderError> {
-    if body.len() > MAX_BODY {
-        return Err(ProviderError::Invalid(
-            "Google Places answer refused: too large".into(),
-        ));
-    }
     let answer: Answer = serde_json::from_str(body).map_err(|e| {
         ProviderError::Invalid(format!(
             "Google Places answer is not a Text Search response ({e})"
@@ -234,19 +220,16 @@ impl DiscoveryProvider for PlacesDiscovery {
             'places: for (text, state) in text_queries(query) {
                 let mut token: Option<String> = None;
                 loop {
-                    if !self.limits.take(&spent).await {
-                        tracing::info!(
-                            source = "google_places",
-                            "request budget spent; the scan keeps what it found"
-                        );
+                    if !self.http.take(&spent).await {
                         break 'places;
                     }
                     let mut body = json!({"textQuery": text, "pageSize": PAGE_SIZE, "regionCode": "US", "languageCode": "en"});
                     if let Some(t) = &token {
                         body["pageToken"] = json!(t);
                     }
-                    let answer = send(&self.policy, || {
-                        self.client
+                    let answer = send(&self.http.policy, || {
+                        self.http
+                            .client
                             .post(&self.url)
                             .header("X-Goog-Api-Key", self.api_key.expose())
                             .header("X-Goog-FieldMask", FIELD_MASK)
@@ -255,11 +238,7 @@ impl DiscoveryProvider for PlacesDiscovery {
                     .await
                     .map_err(|e| ProviderError::from_http("Google Places", e))?;
                     let (found, next) = parse_page(&answer, state, query.company_type.as_deref())?;
-                    if !found.is_empty() {
-                        sink.send(found).await.map_err(|_| {
-                            ProviderError::Transient("the scan stopped listening".into())
-                        })?;
-                    }
+                    forward(sink, found).await?;
                     match next {
                         Some(next) => token = Some(next),
                         None => break,
