@@ -5,7 +5,7 @@ export TEST_DATABASE_URL
 # Where cargo puts binaries (CARGO_TARGET_DIR when set).
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
-.PHONY: run test lint test-rust test-reliability test-web test-e2e web-build check-postgres bench
+.PHONY: run test lint test-rust test-reliability test-web test-e2e web-build debug-bin check-postgres bench
 
 ## Build the web app and the release binary, then run everything on SQLite with demo data.
 run: web-build
@@ -37,15 +37,19 @@ test-rust:
 test-reliability: check-postgres
 	cargo nextest run --workspace --no-fail-fast --test-threads 1 \
 	  -E 'test(/^reliability::/) | test(two_schedulers) | test(sigterm_drains) | test(sigkill_rescue) | test(/^fuzz::/)'
-	cargo build --bin prospector
+	$(MAKE) debug-bin
 	scripts/schemathesis.sh $(TARGET_DIR)/debug/prospector
 
 test-web: web/node_modules/.package-lock.json
 	cd web && npm run lint && npm run typecheck && npm test
 
-test-e2e: web-build
-	cargo build --bin prospector
+test-e2e: web-build debug-bin
 	scripts/e2e.sh $(TARGET_DIR)/debug/prospector
+
+## The debug binary as the test build makes it (dev-dependencies' features included), so after
+## test-rust it is already there; a plain `cargo build` would compile many crates again.
+debug-bin:
+	cargo nextest run --workspace --no-run
 
 ## Queue benchmark on both backends (release build), at `prospector worker`'s default settings.
 bench:

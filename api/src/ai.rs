@@ -462,6 +462,7 @@ async fn analytics(State(state): State<AppState>, _u: CurrentUser) -> ApiResult<
         configured_model: configured.as_deref(),
         email: EmailCounts {
             sent: month.sent,
+            open_tracked: month.open_tracked,
             opened: month.opened,
             clicked: month.clicked,
             replied: month.replied,
@@ -644,7 +645,7 @@ async fn email_automation(
     Ok(axum::Json(json!({
         "currentCapabilities": {
             "totalCampaigns": campaigns,
-            "openRate": f.open_rate,
+            "openRate": (f.open_tracked > 0).then_some(f.open_rate),
             "contactBase": contacts,
             "automationSequences": active,
         },
@@ -655,7 +656,7 @@ async fn email_automation(
         })).collect::<Vec<_>>(),
         "performanceMetrics": {
             "sent": f.sent, "opened": f.opened, "clicked": f.clicked, "replied": f.replied,
-            "openRate": f.open_rate,
+            "openRate": (f.open_tracked > 0).then_some(f.open_rate),
             "clickRate": f.click_rate,
             "replyRate": f.reply_rate,
         },

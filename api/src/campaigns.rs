@@ -846,6 +846,8 @@ struct SingleView {
     ai_model: Option<String>,
     emails_sent: i64,
     opens: i64,
+    /// Sent with the open pixel: the open rate's base (0: opens were not tracked).
+    open_tracked: i64,
     open_rate: f64,
     total_recipients: i64,
     start_date: Option<String>,
@@ -886,6 +888,7 @@ fn single_view(
         ai_model: c.ai_model,
         emails_sent: sent,
         opens: opened,
+        open_tracked,
         open_rate: rate(opened, open_tracked),
         total_recipients: i64::from(c.total_recipients),
         start_date: c.started_at.map(to_rfc3339),

@@ -97,6 +97,8 @@ pub struct ModelRun<'a> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EmailCounts {
     pub sent: i64,
+    /// Sent with the open pixel: the open rate's base (docs/figures.md).
+    pub open_tracked: i64,
     pub opened: i64,
     pub clicked: i64,
     pub replied: i64,
@@ -339,7 +341,8 @@ pub fn analytics(i: &AnalyticsInput<'_>) -> Value {
         "recentInsights": insights(i),
         "performanceMetrics": {
             "currentCampaigns": i.active_campaigns,
-            "openRate": round3(ratio(e.opened, e.sent) * 100.0),
+            // No open rate at all (the screen shows a dash) when no message carried the pixel.
+            "openRate": (e.open_tracked > 0).then(|| round3(ratio(e.opened, e.open_tracked) * 100.0)),
             "clickThroughRate": round3(ratio(e.clicked, e.sent) * 100.0),
             "conversionRate": round3(ratio(e.replied, e.sent) * 100.0),
         },
@@ -372,6 +375,8 @@ mod tests {
             configured_model: Some("gpt-test"),
             email: EmailCounts {
                 sent: 200,
+                // Half carried the pixel: 50 opens of 100.
+                open_tracked: 100,
                 opened: 50,
                 clicked: 5,
                 replied: 3,
@@ -445,7 +450,7 @@ mod tests {
         assert_eq!(a["totalAgents"], 6);
         assert_eq!(a["averageSuccessRate"], 0.0);
         assert_eq!(a["recentInsights"], json!([]));
-        assert_eq!(a["performanceMetrics"]["openRate"], 0.0);
+        assert_eq!(a["performanceMetrics"]["openRate"], Value::Null);
         assert_eq!(a["aiOrchestration"]["efficiency"], 0.0);
         assert_eq!(a["modelPerformance"]["template"]["usage"], 0);
         assert!(a["modelPerformance"]["template"]["speed"].is_null());
@@ -524,7 +529,7 @@ mod tests {
             a["aiOrchestration"]["efficiency"],
             round3(8.0 / 14.0 * 100.0)
         );
-        assert_eq!(a["performanceMetrics"]["openRate"], 25.0);
+        assert_eq!(a["performanceMetrics"]["openRate"], 50.0);
         assert_eq!(a["performanceMetrics"]["conversionRate"], 1.5);
         let ids: Vec<&str> = a["recentInsights"]
             .as_array()

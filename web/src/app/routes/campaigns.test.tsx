@@ -48,6 +48,23 @@ describe('Campaigns (single)', () => {
     expect(await within(card).findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent('Send failed: SMTP refused');
   }, 15_000);
 
+  it('says opens were not tracked rather than 0% opened, and gives the rate of tracked sends', async () => {
+    const base = { description: 'd', status: 'sent', subject: 'Hi', targetAudience: 'all-active', aiModel: 'gpt-5', totalRecipients: 3, startDate: null, endDate: null, createdAt: '2026-11-01T00:00:00Z' } as const;
+    db.singleCampaigns.push(
+      { ...base, id: 'c-untracked', name: 'Untracked', emailsSent: 3, opens: 0, openTracked: 0, openRate: 0 },
+      { ...base, id: 'c-tracked', name: 'Tracked', emailsSent: 3, opens: 1, openTracked: 3, openRate: 33.3 },
+    );
+    server.use(
+      http.get('/api/email/analytics', () =>
+        HttpResponse.json({ totalSent: 6, openRate: 0, clickRate: 0, replyRate: 0, delivered: 6, bounced: 0, figures: { openTracked: 0 } }),
+      ),
+    );
+    renderApp('/admin/campaigns', { signedIn: true });
+    expect(await screen.findByRole('listitem', { name: 'Untracked' })).toHaveTextContent('3 sent · opens not tracked');
+    expect(screen.getByRole('listitem', { name: 'Tracked' })).toHaveTextContent('3 sent · 33.3% opened');
+    await waitFor(() => expect(screen.getByText('Open Rate').parentElement).toHaveTextContent('Not tracked'));
+  });
+
   it('offers no sample data once mail was sent', async () => {
     renderApp('/admin/campaigns', { signedIn: true });
     await waitFor(() => expect(screen.getByText('Emails Sent (30 days)').parentElement).toHaveTextContent('40'));

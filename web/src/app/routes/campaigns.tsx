@@ -11,6 +11,7 @@ import { SingleCampaignForm } from '@/features/campaigns/components/single-campa
 import { SingleCampaignList } from '@/features/campaigns/components/single-campaign-list';
 import { useEmailSummary } from '@/features/email-config/api/get-email-analytics';
 import { serverMessageOr } from '@/lib/api-client';
+import { formatOpenRate } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
 
 /** Email Campaigns (single; seed 002 §2): figures, the create form, the active campaigns and the AI builder. */
@@ -41,7 +42,7 @@ export function CampaignsRoute() {
         <StatTile label="Campaigns" value={list.length} />
         <StatTile label="Sending" value={list.filter((c) => c.status === 'sending').length} />
         <StatTile label="Emails Sent (30 days)" value={(s?.totalSent ?? 0).toLocaleString()} />
-        <StatTile label="Open Rate" value={`${s?.openRate ?? 0}%`} />
+        <StatTile label="Open Rate" value={s ? formatOpenRate(s.openRate, s.figures) : '—'} />
       </div>
       {s && s.totalSent === 0 ? (
         <Button variant="secondary" onClick={() => seed.mutate()} disabled={seed.isPending}>

@@ -99,6 +99,7 @@ export const campaignHandlers = [
       aiModel: body.aiModel ?? 'gpt-5',
       emailsSent: 0,
       opens: 0,
+      openTracked: 0,
       openRate: 0,
       totalRecipients: db.contacts.length,
       startDate: new Date().toISOString(),

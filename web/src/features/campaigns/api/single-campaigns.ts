@@ -21,6 +21,8 @@ export type SingleCampaign = {
   aiModel: string | null;
   emailsSent: number;
   opens: number;
+  /** Sent with the open pixel: the open rate's base (0: opens were not tracked). */
+  openTracked: number;
   openRate: number;
   totalRecipients: number;
   startDate: string | null;

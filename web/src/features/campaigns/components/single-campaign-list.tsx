@@ -93,7 +93,8 @@ export function SingleCampaignList({ campaigns }: { campaigns: UseQueryResult<Si
               </div>
               <p className="text-sm text-slate-500">{c.description}</p>
               <p className="text-xs text-slate-600">
-                {c.totalRecipients} recipients · {c.emailsSent} sent · {c.openRate.toFixed(1)}% opened · {c.aiModel}
+                {c.totalRecipients} recipients · {c.emailsSent} sent ·{' '}
+                {c.emailsSent > 0 && c.openTracked === 0 ? 'opens not tracked' : `${c.openRate.toFixed(1)}% opened`} · {c.aiModel}
               </p>
               {c.waiting ? <WaitingLine waiting={c.waiting} /> : null}
               {c.status === 'failed' ? (
