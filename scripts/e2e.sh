@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Browser tests against the real server and Debian's Chromium, with an admin login and a loopback
-# SMTP sink that keeps every message sent. All browser tests run on a fresh SQLite database; the
-# journeys, the dense tables and the boards' drag and drop run again on a fresh Postgres database, and every screen is
+# SMTP sink that keeps every message sent. All browser tests run on a fresh SQLite database and again on
+# fresh Postgres databases, and every screen is
 # checked (web/e2e/screens.a11y.mjs) on a SQLite database with the demo data.
 set -euo pipefail
 bin="$(realpath "${1:-target/debug/prospector}")"
@@ -66,5 +66,5 @@ run() {
 
 run sqlite e2e/*.e2e.mjs
 run postgres e2e/journeys.e2e.mjs e2e/tables.e2e.mjs e2e/boards.e2e.mjs
-run postgres e2e/merge.e2e.mjs
+run postgres e2e/merge.e2e.mjs e2e/crm.e2e.mjs e2e/discovery.e2e.mjs e2e/jobs.e2e.mjs
 WITH_DEMO=1 run sqlite e2e/screens.a11y.mjs

@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use jobs::db::{
     ActivityInsert, CompanyFilter, CompanyList, CompanyRow, CompanySortKey, CompanyWrite,
-    ContactRow, Tx,
+    ContactRow,
 };
 use jobs::domain::companies::{self as rules, NAME_REQUIRED, SCORE_BANDS, STATUSES};
 use jobs::domain::{non_empty, one_of_message, state_code};
@@ -19,6 +19,7 @@ use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::bulk::{COMPANIES, DeleteOutcome, StatusOutcome};
 use crate::contacts::ContactView;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
@@ -28,8 +29,6 @@ use crate::{Access, AppState, Routes};
 
 /// Contacts listed with one company (its detail, `include=contacts`).
 const CONTACTS_PER_COMPANY: i64 = 1000;
-/// Most companies one bulk status change or bulk delete takes.
-const BULK_MAX: usize = 1000;
 /// Most rows one export writes.
 const EXPORT_MAX: i64 = 1_000_000;
 
@@ -673,7 +672,7 @@ struct BulkDeleteBody {
     company_ids: Vec<String>,
 }
 
-/// The picked ids once each, 1 to [`BULK_MAX`] of them.
+/// The picked ids once each, 1 to [`BULK_MAX`](crate::bulk::BULK_MAX) of them.
 fn picked(ids: &[String], verb: &str) -> ApiResult<Vec<String>> {
     let mut seen = HashSet::new();
     let ids: Vec<String> = ids
@@ -682,29 +681,10 @@ fn picked(ids: &[String], verb: &str) -> ApiResult<Vec<String>> {
         .filter(|id| !id.is_empty() && seen.insert(id.clone()))
         .collect();
     if ids.is_empty() {
-        return Err(field_error("companyIds", "Select at least one company."));
+        return Err(COMPANIES.none_picked());
     }
-    if ids.len() > BULK_MAX {
-        return Err(field_error(
-            "companyIds",
-            format!("At most {BULK_MAX} companies can be {verb} at once."),
-        ));
-    }
+    COMPANIES.at_most(ids.len(), verb)?;
     Ok(ids)
-}
-
-/// Locks the picked companies; an unknown one is a 404 (the caller's transaction then rolls back,
-/// so nothing changes).
-async fn lock_all(tx: &mut Tx, ids: &[String]) -> ApiResult<()> {
-    let found: HashSet<String> = tx.company_ids_locked(ids).await?.into_iter().collect();
-    match ids.iter().find(|id| !found.contains(*id)) {
-        Some(id) => Err(ApiError::not_found(format!("Company not found: {id}"))),
-        None => Ok(()),
-    }
-}
-
-fn companies_word(n: u64) -> String {
-    format!("{n} {}", if n == 1 { "company" } else { "companies" })
 }
 
 /// Sets the status of every picked company in one transaction, each change a
@@ -713,31 +693,21 @@ async fn company_bulk_status(
     State(state): State<AppState>,
     user: CurrentUser,
     Json(body): Json<BulkStatusBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<StatusOutcome>> {
     let status = status_checked(&body.status)?;
     let ids = picked(&body.company_ids, "updated")?;
     let mut tx = state.queue.db.begin().await?;
-    lock_all(&mut tx, &ids).await?;
+    COMPANIES.all_found(&ids, tx.company_ids_locked(&ids).await?)?;
     let updated = tx
         .companies_status_set(&ids, &status, Some(&user.user.id), now_ms())
         .await?;
     tx.commit().await?;
-    let status_words = jobs::domain::timeline::humanize(&status);
-    Ok(Json(serde_json::json!({
-        "status": status,
-        "matched": ids.len(),
-        "updated": updated,
-        "message": status_message(updated, ids.len() as u64, &status_words),
-    })))
-}
-
-/// "3 companies set to Partner", and how many already were.
-fn status_message(updated: u64, matched: u64, status: &str) -> String {
-    let mut message = format!("{} set to {status}", companies_word(updated));
-    if updated < matched {
-        message.push_str(&format!(" ({} already {status})", matched - updated));
-    }
-    message
+    Ok(Json(StatusOutcome::new(
+        COMPANIES,
+        status,
+        ids.len() as u64,
+        updated,
+    )))
 }
 
 async fn company_delete(
@@ -762,16 +732,13 @@ async fn company_bulk_delete(
     State(state): State<AppState>,
     user: CurrentUser,
     Json(body): Json<BulkDeleteBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<DeleteOutcome>> {
     let ids = picked(&body.company_ids, "deleted")?;
     let mut tx = state.queue.db.begin().await?;
-    lock_all(&mut tx, &ids).await?;
+    COMPANIES.all_found(&ids, tx.company_ids_locked(&ids).await?)?;
     let deleted = tx
         .companies_delete(&ids, Some(&user.user.id), now_ms())
         .await?;
     tx.commit().await?;
-    Ok(Json(serde_json::json!({
-        "deleted": deleted,
-        "message": format!("Deleted {}", companies_word(deleted)),
-    })))
+    Ok(Json(DeleteOutcome::new(COMPANIES, ids.len(), deleted)))
 }

@@ -26,6 +26,7 @@ use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::bulk::{CONTACTS, DeleteOutcome, StatusOutcome};
 use crate::enqueue::{accepted, trigger_job};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
@@ -36,8 +37,6 @@ use crate::{Access, AppState, Routes};
 
 /// Largest CSV upload (only `POST /api/contacts/import` accepts more than the API-wide limit).
 pub const IMPORT_LIMIT: usize = 50 * 1024 * 1024;
-/// Most contacts one bulk-status call may change.
-const BULK_MAX: usize = 1000;
 /// Most rows one export writes.
 const EXPORT_MAX: i64 = 1_000_000;
 const DAY_MS: i64 = 24 * 3600 * 1000;
@@ -614,21 +613,7 @@ async fn selected(
     selection
         .contact_ids(&state.queue.db)
         .await?
-        .ok_or_else(|| field_error("contactIds", "Select at least one contact."))
-}
-
-/// Locks the selected contacts; an unknown one is a 404 (the caller's transaction then rolls
-/// back, so nothing changes).
-async fn lock_all(tx: &mut Tx, ids: &[String]) -> ApiResult<()> {
-    let found: HashSet<String> = tx.contact_ids_locked(ids).await?.into_iter().collect();
-    match ids.iter().find(|id| !found.contains(*id)) {
-        Some(id) => Err(ApiError::not_found(format!("Contact not found: {id}"))),
-        None => Ok(()),
-    }
-}
-
-fn contacts_word(n: u64) -> String {
-    format!("{n} {}", if n == 1 { "contact" } else { "contacts" })
+        .ok_or_else(|| CONTACTS.none_picked())
 }
 
 /// Sets every selected contact's status in one transaction, each change a
@@ -637,43 +622,25 @@ async fn contact_bulk_status(
     State(state): State<AppState>,
     user: CurrentUser,
     Json(body): Json<BulkStatusBody>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<StatusOutcome>> {
     let status = status_checked(&body.status)?;
     let picked: HashSet<&String> = body.contact_ids.iter().flatten().collect();
-    if picked.len() > BULK_MAX {
-        return Err(field_error(
-            "contactIds",
-            format!("At most {BULK_MAX} contacts can be updated at once."),
-        ));
-    }
+    CONTACTS.at_most(picked.len(), "updated")?;
     let ids = selected(&state, body.contact_ids, body.contact_filter).await?;
     let mut tx = state.queue.db.begin().await?;
-    lock_all(&mut tx, &ids).await?;
+    CONTACTS.all_found(&ids, tx.contact_ids_locked(&ids).await?)?;
     tx.webhook_emit_contacts_status(&ids, &status, now_ms())
         .await?;
     let updated = tx
         .contacts_status_set(&ids, &status, Some(&user.user.id), now_ms())
         .await?;
     tx.commit().await?;
-    let matched = ids.len() as u64;
-    let words = jobs::domain::timeline::humanize(&status);
-    let message = if matched == 0 {
-        "No contacts match these filters".to_string()
-    } else if updated < matched {
-        format!(
-            "{} set to {words} ({} already {words})",
-            contacts_word(updated),
-            matched - updated
-        )
-    } else {
-        format!("{} set to {words}", contacts_word(updated))
-    };
-    Ok(Json(json!({
-        "status": status,
-        "matched": matched,
-        "updated": updated,
-        "message": message,
-    })))
+    Ok(Json(StatusOutcome::new(
+        CONTACTS,
+        status,
+        ids.len() as u64,
+        updated,
+    )))
 }
 
 async fn contact_delete(
@@ -698,20 +665,15 @@ async fn contact_bulk_delete(
     State(state): State<AppState>,
     user: CurrentUser,
     Json(body): Json<BulkDeleteBody>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<DeleteOutcome>> {
     let ids = selected(&state, body.contact_ids, body.contact_filter).await?;
     let mut tx = state.queue.db.begin().await?;
-    lock_all(&mut tx, &ids).await?;
+    CONTACTS.all_found(&ids, tx.contact_ids_locked(&ids).await?)?;
     let deleted = tx
         .contacts_delete(&ids, Some(&user.user.id), now_ms())
         .await?;
     tx.commit().await?;
-    let message = if ids.is_empty() {
-        "No contacts match these filters".to_string()
-    } else {
-        format!("Deleted {}", contacts_word(deleted))
-    };
-    Ok(Json(json!({ "deleted": deleted, "message": message })))
+    Ok(Json(DeleteOutcome::new(CONTACTS, ids.len(), deleted)))
 }
 
 async fn contact_convert(

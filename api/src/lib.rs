@@ -10,6 +10,7 @@ mod activities;
 mod ai;
 mod auth;
 mod automation;
+mod bulk;
 pub mod cache;
 mod calendar;
 mod calendar_feed;
