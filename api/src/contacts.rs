@@ -120,6 +120,8 @@ pub(crate) struct ContactView {
     company_name: Option<String>,
     company_city: Option<String>,
     company_state: Option<String>,
+    /// Found by a scan of the demo catalog: generated, like its company (labelled "Demo data").
+    demo: bool,
 }
 
 impl From<ContactRow> for ContactView {
@@ -150,6 +152,7 @@ impl From<ContactRow> for ContactView {
             company_name: c.company_name,
             company_city: c.company_city,
             company_state: c.company_state,
+            demo: c.demo,
         }
     }
 }

@@ -155,6 +155,15 @@ async fn catalog_scan_stores_and_rescans_without_duplicates(db: TestDb) {
     let first = companies[0]["id"].as_str().unwrap();
     let (_, record) = send(user.get(app.url(&format!("/api/companies/{first}")))).await;
     assert_eq!(record["sources"], json!(["catalog"]), "{record}");
+    // The contacts it found are generated too: the list and a contact's record say so (a contact
+    // added by hand to a demo company is the user's own: checked after the re-scan).
+    let (_, people) = send(user.get(app.url("/api/contacts?limit=500"))).await;
+    let people = people.as_array().unwrap();
+    assert_eq!(people.len(), contacts.len());
+    assert!(people.iter().all(|c| c["demo"] == true), "{people:?}");
+    let person = people[0]["id"].as_str().unwrap();
+    let (_, one) = send(user.get(app.url(&format!("/api/contacts/{person}")))).await;
+    assert_eq!(one["demo"], true, "{one}");
     assert_eq!(
         scalar(&app.db, "SELECT COUNT(*) FROM company_sources WHERE source = 'catalog' AND NOT verified AND first_seen_at = last_seen_at").await,
         n_companies
@@ -201,6 +210,12 @@ async fn catalog_scan_stores_and_rescans_without_duplicates(db: TestDb) {
         n_companies,
         "a re-scan moves last_seen_at, it adds no source row"
     );
+    let (status, own) = send(user.post(app.url("/api/contacts")).json(&json!({
+        "firstName": "Dana", "lastName": "Own", "email": "dana.own@dealer.test", "companyId": first,
+    })))
+    .await;
+    assert_eq!(status, 201, "{own}");
+    assert_eq!(own["demo"], false, "{own}");
     assert_eq!(
         scalar(
             &app.db,

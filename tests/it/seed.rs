@@ -71,6 +71,12 @@ async fn demo_crm_is_alive_and_loaded_once(db: TestDb) {
         .await,
         36
     );
+    // Their people are invented too, and carry the label with them (the lead board reads them).
+    let board = conn.lead_board(100).await.unwrap();
+    assert!(
+        !board.is_empty() && board.iter().all(|c| c.demo),
+        "every demo lead is labelled"
+    );
     // A second seed leaves the data alone.
     seed_once(&db).await;
     assert_eq!(scalar(&conn, "SELECT COUNT(*) FROM companies").await, 36);

@@ -1,6 +1,7 @@
 // End-to-end: discovery's sources on a fresh install (nothing configured, so the catalog of demo
 // companies is the one source). The form offers it, a scan with Territory Optimization runs, and
-// every company found carries the "Demo data" label, there and on its page and in the companies list;
+// every company found carries the "Demo data" label, there and on its page and in the companies list,
+// and so do the people found with it;
 // the sources panel and the territory insight (with the Census market sizing, or its "no figures
 // loaded" note) show under the results.
 import assert from 'node:assert/strict';
@@ -59,6 +60,14 @@ test('a scan of demo data is labelled as such, with its sources and territory in
     await page.getByRole('heading', { level: 1, name }).waitFor();
     assert.match(await page.getByTestId('page-header').innerText(), /Demo data/);
     await page.getByRole('region', { name: 'Found by' }).getByText(/not a verified record/).waitFor();
+    // Its people were generated with it, and their page says so too.
+    const person = page.getByRole('region', { name: 'Contacts', exact: true }).getByRole('link').first();
+    const personName = (await person.innerText()).trim();
+    await person.click();
+    await page.getByRole('heading', { level: 1, name: personName }).waitFor();
+    assert.match(await page.getByTestId('page-header').innerText(), /Demo data/);
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name }).waitFor();
     await page.goto(`/companies?q=${encodeURIComponent(name)}`);
     const listed = page.getByRole('table', { name: 'Companies' }).getByRole('row').filter({ hasText: name }).first();
     await listed.waitFor();

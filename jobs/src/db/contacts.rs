@@ -18,7 +18,9 @@ macro_rules! contact_columns {
          c.linkedin_url, c.status, c.score, c.source, c.tags, c.notes, c.is_verified,
          c.verification_score, c.verified_by, c.verified_at, c.verification_warnings,
          c.last_contacted_at, c.created_at, c.updated_at, c.score_factors,
-         co.name AS company_name, co.city AS company_city, co.state AS company_state"
+         co.name AS company_name, co.city AS company_city, co.state AS company_state,
+         COALESCE(c.source = 'discovery' AND EXISTS (SELECT 1 FROM company_sources cs
+             WHERE cs.company_id = c.company_id AND cs.source = 'catalog'), FALSE) AS demo"
     };
 }
 
@@ -64,6 +66,10 @@ pub struct ContactRow {
     pub company_name: Option<String>,
     pub company_city: Option<String>,
     pub company_state: Option<String>,
+    /// Found by a scan of the catalog of generated companies (invented, like its company): every
+    /// screen labels it "demo data". Read by [`contact_columns!`]; other selects leave it false.
+    #[sqlx(default)]
+    pub demo: bool,
 }
 
 /// Filters of the contact list, export, customers list and board; every `None` is "any".

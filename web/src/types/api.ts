@@ -159,6 +159,8 @@ export type Contact = {
   companyName?: string | null;
   companyCity?: string | null;
   companyState?: string | null;
+  /** Found by a scan of the demo catalog: invented, shown with a "Demo data" label. */
+  demo?: boolean;
   /** Why this score: the scorer's factors (`null`: never scored by it). */
   scoreFactors?: ScoreFactor[] | null;
 };

@@ -1,7 +1,7 @@
 import { Link, useLocation, useParams } from 'react-router';
 
 import { StatusPill } from '@/components/ui/score-badge';
-import { SourceBadges } from '@/components/ui/source-badges';
+import { DemoBadge, SourceBadges } from '@/components/ui/source-badges';
 import { recordHref } from '@/config/paths';
 import { useCompany } from '@/features/companies/api/get-company';
 import { useUpdateCompany, type CompanyUpdate } from '@/features/companies/api/update-company';
@@ -156,6 +156,7 @@ export function ContactRecordRoute() {
                 </Link>
               </>
             ) : null}
+            <DemoBadge demo={c.demo} />
           </>
         ) : undefined
       }

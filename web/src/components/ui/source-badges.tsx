@@ -13,6 +13,11 @@ const BADGE: Record<string, string> = {
   llm: 'bg-rose-50 text-rose-800',
 };
 
+/** A contact a scan of the demo catalog found: generated like its company, and labelled the same. */
+export function DemoBadge({ demo }: { demo: boolean | undefined }) {
+  return demo ? <SourceBadges sources={['catalog']} /> : null;
+}
+
 /** The sources that found a company, as small labels next to its name (discovery, lists, its page). */
 export function SourceBadges({ sources }: { sources: string[] | undefined }) {
   if (!sources?.length) return null;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
+import { DemoBadge } from '@/components/ui/source-badges';
 import { RecordLink } from '@/features/records/components/record-link';
 import { isExecutive, scoreLabel } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
@@ -41,6 +42,7 @@ export function ContactCard({
             <RecordLink type="contact" id={contact.id}>
               {name}
             </RecordLink>
+            <DemoBadge demo={contact.demo} />
           </h2>
           <p className="truncate text-sm text-slate-500">{contact.title ?? 'No title'}</p>
         </div>

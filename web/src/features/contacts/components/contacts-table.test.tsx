@@ -50,6 +50,16 @@ describe('ContactsTable', () => {
     await user.click(within(table).getByRole('button', { name: 'Status' }));
     expect(within(table).getByRole('columnheader', { name: 'Status' })).toHaveAttribute('aria-sort', 'ascending');
   });
+
+  it('labels the contacts a demo catalog scan found, and only those', () => {
+    makeContact({ firstName: 'Gen', lastName: 'Erated', demo: true });
+    makeContact({ firstName: 'Real', lastName: 'Person', demo: false });
+    renderWithProviders(<Table />);
+    const rows = within(screen.getByRole('table', { name: 'Contacts' })).getAllByRole('row');
+    const row = (name: string) => rows.find((r) => r.textContent?.includes(name)) as HTMLElement;
+    expect(within(row('Gen Erated')).getByText('Demo data')).toBeInTheDocument();
+    expect(within(row('Real Person')).queryByText('Demo data')).not.toBeInTheDocument();
+  });
 });
 
 describe('ContactSelectionActions', () => {

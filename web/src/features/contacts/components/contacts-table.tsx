@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 
 import { DataTable, DayCell, type DataColumn, type TableState } from '@/components/ui/data-table';
 import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
+import { DemoBadge } from '@/components/ui/source-badges';
 import { RecordLink } from '@/features/records/components/record-link';
 import type { Contact } from '@/types/api';
 
@@ -50,9 +51,12 @@ export function ContactsTable<C extends ContactColumn>({
         label: 'Name',
         sort: 'name',
         cell: (c) => (
-          <RecordLink type="contact" id={c.id}>
-            {contactName(c)}
-          </RecordLink>
+          <>
+            <RecordLink type="contact" id={c.id}>
+              {contactName(c)}
+            </RecordLink>
+            <DemoBadge demo={c.demo} />
+          </>
         ),
       }}
       columns={columns}

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { ScoreBadge } from '@/components/ui/score-badge';
 import { ShowMore } from '@/components/ui/show-more';
 import { ErrorState, Skeleton } from '@/components/ui/states';
+import { DemoBadge } from '@/components/ui/source-badges';
 import { CompanyLine } from '@/features/contacts/components/company-line';
 import { ContactDetailDialog } from '@/features/contacts/components/contact-detail-dialog';
 import { RecordLink } from '@/features/records/components/record-link';
@@ -67,6 +68,7 @@ function LeadCard({ contact: c, stage, prev, next, row, bulk, selected, onToggle
             <RecordLink type="contact" id={c.id} className="text-sm font-semibold text-slate-900 hover:underline">
               {name}
             </RecordLink>
+            <DemoBadge demo={c.demo} />
             <p className="truncate text-xs text-slate-500">{c.title ?? 'No title'}</p>
             <CompanyLine contact={c} className="text-xs" />
           </div>
