@@ -137,6 +137,9 @@ mod crm {
         competitor_alignment: i32,
         discovery_source: String,
         created_days_ago: i64,
+        /// What the demo story's visit to its website found (`crate::enrich::SERVICES` keys).
+        #[serde(default)]
+        website_services: Vec<String>,
     }
 
     #[derive(Deserialize)]
@@ -210,6 +213,11 @@ mod crm {
         let id = || ulid::Ulid::new().to_string();
         let mut company_ids = HashMap::new();
         let prospects: Vec<bool> = demo.companies.iter().map(|c| c.prospect).collect();
+        let services: Vec<Vec<String>> = demo
+            .companies
+            .iter()
+            .map(|c| c.website_services.clone())
+            .collect();
         let companies: Vec<CompanySeed> = demo
             .companies
             .into_iter()
@@ -308,6 +316,11 @@ mod crm {
         let ids: Vec<String> = companies.iter().map(|c| c.id.clone()).collect();
         db.seed_company_source(&ids, jobs::domain::discovery::Source::Catalog, now)
             .await?;
+        for (c, services) in companies.iter().zip(&services) {
+            if let (Some(site), false) = (&c.website, services.is_empty()) {
+                db.seed_website_services(&c.id, site, services, now).await?;
+            }
+        }
         db.seed_contacts(&contacts).await?;
         db.seed_deals(&deals).await?;
         db.seed_meetings(&meetings).await?;

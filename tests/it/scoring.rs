@@ -276,7 +276,8 @@ async fn demo_scores_spread_over_the_range(db: TestDb) {
         (20, 49, 3),
         (50, 69, 8),
         (70, 79, 4),
-        (80, 100, 1),
+        (80, 89, 1),
+        (90, 100, 1),
     ] {
         let n = companies.iter().filter(|s| (lo..=hi).contains(*s)).count();
         assert!(

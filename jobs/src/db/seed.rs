@@ -273,6 +273,26 @@ impl Db {
                 .map(|_| ()),
         }
     }
+    /// Records what the demo story says a visit to a demo company's website found (its services),
+    /// as `company_enrich` stores a real visit, so the scorer weighs them like any other.
+    pub async fn seed_website_services(
+        &self,
+        id: &str,
+        website: &str,
+        services: &[String],
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        const Q: Sql = sql!(
+            "UPDATE companies SET website_services = ?2, website_facts = ?3, enriched_at = ?4 WHERE id = ?1"
+        );
+        let facts = crate::enrich::SiteFacts {
+            pages: vec![website.to_string()],
+            services: services.to_vec(),
+            ..Default::default()
+        };
+        let facts = serde_json::to_value(&facts).unwrap_or(Value::Null);
+        exec!(self, Q, id, Json(services), Json(&facts), now).map(|_| ())
+    }
     /// Takes a demo company off the pipeline's prospect list (scoring puts every company on it).
     pub async fn company_prospect_clear(&self, id: &str) -> Result<(), sqlx::Error> {
         const Q: Sql = sql!("UPDATE companies SET prospect_score = 0 WHERE id = ?1");
