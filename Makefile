@@ -38,7 +38,8 @@ test-reliability: check-postgres
 	cargo nextest run --workspace --no-fail-fast --test-threads 1 \
 	  -E 'test(/^reliability::/) | test(two_schedulers) | test(sigterm_drains) | test(sigkill_rescue) | test(/^fuzz::/)'
 	$(MAKE) debug-bin
-	scripts/schemathesis.sh $(TARGET_DIR)/debug/prospector
+	scripts/schemathesis.sh $(TARGET_DIR)/debug/prospector sqlite
+	scripts/schemathesis.sh $(TARGET_DIR)/debug/prospector postgres
 
 test-web: web/node_modules/.package-lock.json
 	cd web && npm run lint && npm run typecheck && npm test

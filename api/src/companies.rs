@@ -36,8 +36,10 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/companies", Access::User, company_list)
         .query::<ListQuery>()
+        .returns_page::<CompanyView>()
         .post("/api/companies", Access::User, company_create)
         .body::<CompanyBody>()
+        .creates::<CompanyView>()
         .get("/api/companies/export", Access::User, company_export)
         .query::<ListQuery>()
         .post(
@@ -46,20 +48,27 @@ pub(crate) fn routes() -> Routes {
             company_bulk_status,
         )
         .body::<BulkStatusBody>()
+        .returns::<StatusOutcome>()
         .post(
             "/api/companies/bulk-delete",
             Access::User,
             company_bulk_delete,
         )
         .body::<BulkDeleteBody>()
+        .returns::<DeleteOutcome>()
         .get("/api/companies/report", Access::User, company_report)
+        .query::<ReportQuery>()
+        .returns::<Report>()
         .get("/api/companies/{id}", Access::User, company_get)
+        .returns::<CompanyView>()
         .put("/api/companies/{id}", Access::User, company_update)
         .body::<CompanyBody>()
+        .returns::<CompanyView>()
         .delete("/api/companies/{id}", Access::User, company_delete)
+        .no_content()
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CompanyView {
     id: String,
@@ -305,14 +314,16 @@ async fn company_list(
     Ok(axum::response::IntoResponse::into_response(page))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct ReportQuery {
+    /// A state's two-letter code or name; none: every state.
     state: Option<String>,
+    /// 1–1000 (default 100).
     limit: Option<i64>,
     offset: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Report {
     state: Option<String>,

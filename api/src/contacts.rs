@@ -45,8 +45,10 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/contacts", Access::User, contact_list)
         .query::<ListQuery>()
+        .returns_page::<ContactView>()
         .post("/api/contacts", Access::User, contact_create)
         .body::<ContactBody>()
+        .creates::<ContactView>()
         .get("/api/contacts/export", Access::User, contact_export)
         .query::<ListQuery>()
         .upload(
@@ -61,36 +63,47 @@ pub(crate) fn routes() -> Routes {
             contact_bulk_status,
         )
         .body::<BulkStatusBody>()
+        .returns::<StatusOutcome>()
         .post(
             "/api/contacts/bulk-delete",
             Access::User,
             contact_bulk_delete,
         )
         .body::<BulkDeleteBody>()
+        .returns::<DeleteOutcome>()
         .get("/api/contacts/{id}", Access::User, contact_get)
+        .returns::<ContactView>()
         .put("/api/contacts/{id}", Access::User, contact_update)
         .body::<ContactBody>()
+        .returns::<ContactView>()
         .delete("/api/contacts/{id}", Access::User, contact_delete)
+        .no_content()
         .post(
             "/api/contacts/{id}/pipeline-move",
             Access::User,
             contact_pipeline_move,
         )
         .body::<MoveBody>()
+        .returns::<ContactView>()
         .post(
             "/api/contacts/{id}/convert-to-customer",
             Access::User,
             contact_convert,
         )
+        .returns::<ContactView>()
         .get("/api/leads/board", Access::User, lead_board)
+        .query::<BoardQuery>()
+        .returns::<Vec<Stage>>()
         .get("/api/customers", Access::User, customer_list)
         .query::<CustomerQuery>()
+        .returns_page::<ContactView>()
         .get("/api/customers/stats", Access::User, customer_stats)
+        .returns::<CustomerStatsView>()
 }
 
 // ---- views ----
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ContactView {
     id: String,
@@ -714,7 +727,7 @@ async fn contact_convert(
     Ok(Json(row.into()))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Stage {
     stage: &'static str,
@@ -799,20 +812,31 @@ async fn customer_list(
     Ok(with_total(views(rows), total))
 }
 
+/// The Customers screen's tiles.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CustomerStatsView {
+    total: i64,
+    /// Customers scoring 80 or more.
+    high_value: i64,
+    /// Customers created in the last 30 days.
+    new_this_month: i64,
+}
+
 async fn customer_stats(
     State(state): State<AppState>,
     _: CurrentUser,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<CustomerStatsView>> {
     let s = state
         .queue
         .db
         .customer_stats(now_ms() - 30 * DAY_MS)
         .await?;
-    Ok(Json(json!({
-        "total": s.total,
-        "highValue": s.high_value,
-        "newThisMonth": s.new_this_month,
-    })))
+    Ok(Json(CustomerStatsView {
+        total: s.total,
+        high_value: s.high_value,
+        new_this_month: s.new_this_month,
+    }))
 }
 
 // ---- import ----

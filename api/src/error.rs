@@ -9,7 +9,7 @@ use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use jobs::queue::QueueError;
-use serde_json::json;
+use serde::Serialize;
 
 pub type ApiResult<T, E = ApiError> = Result<T, E>;
 
@@ -184,22 +184,43 @@ impl From<PathRejection> for ApiError {
     }
 }
 
+/// The body of every error answer: what went wrong, and per field when a form's fields were.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub message: String,
+    /// Field (as the request spells it) → what is wrong with it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<BTreeMap<String, String>>,
+}
+
+impl ErrorBody {
+    fn new(message: String) -> Json<Self> {
+        Json(Self {
+            message,
+            errors: None,
+        })
+    }
+
+    fn fields(message: String, errors: BTreeMap<String, String>) -> Json<Self> {
+        Json(Self {
+            message,
+            errors: Some(errors),
+        })
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         match self {
-            Self::Status(status, message) => {
-                (status, Json(json!({ "message": message }))).into_response()
-            }
+            Self::Status(status, message) => (status, ErrorBody::new(message)).into_response(),
             Self::Invalid { message, errors } => (
                 StatusCode::UNPROCESSABLE_ENTITY,
-                Json(json!({ "message": message, "errors": errors })),
+                ErrorBody::fields(message, errors),
             )
                 .into_response(),
-            Self::BadFields { message, errors } => (
-                StatusCode::BAD_REQUEST,
-                Json(json!({ "message": message, "errors": errors })),
-            )
-                .into_response(),
+            Self::BadFields { message, errors } => {
+                (StatusCode::BAD_REQUEST, ErrorBody::fields(message, errors)).into_response()
+            }
             Self::TooManyRequests {
                 message,
                 retry_after,
@@ -225,7 +246,7 @@ impl IntoResponse for ApiError {
                 tracing::error!(error = ?e, "internal error");
                 (
                     StatusCode::INTERNAL_SERVER_ERROR,
-                    Json(json!({ "message": "Internal server error" })),
+                    ErrorBody::new("Internal server error".into()),
                 )
                     .into_response()
             }
@@ -234,7 +255,7 @@ impl IntoResponse for ApiError {
 }
 
 fn with_retry_after(status: StatusCode, message: String, retry_after: u64) -> Response {
-    let mut res = (status, Json(json!({ "message": message }))).into_response();
+    let mut res = (status, ErrorBody::new(message)).into_response();
     if let Ok(v) = HeaderValue::from_str(&retry_after.to_string()) {
         res.headers_mut().insert(header::RETRY_AFTER, v);
     }

@@ -134,6 +134,18 @@ pub struct RouteInfo {
     /// The handler's extractors, by type name: a test checks that a route reading a JSON body
     /// declares its schema.
     pub extractors: &'static str,
+    /// What it answers on success (`Routes::returns` and kin), for the OpenAPI document.
+    pub returns: Option<Returns>,
+}
+
+/// A route's success answer, for the OpenAPI document.
+#[derive(Debug, Clone, Copy)]
+pub struct Returns {
+    pub status: u16,
+    /// The JSON body's schema; `None`: no body.
+    pub body: Option<BodySchema>,
+    /// A list page: an array of `body` with `X-Total-Count` (`list::with_total`).
+    pub page: bool,
 }
 
 pub type QueryParams = fn() -> Vec<utoipa::openapi::path::Parameter>;
@@ -145,6 +157,19 @@ pub type BodySchema = fn() -> (
         utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
     )>,
 );
+
+/// `T`'s schema and the schemas it refers to.
+fn schema_of<T: utoipa::ToSchema>() -> (
+    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    Vec<(
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    )>,
+) {
+    let mut nested = Vec::new();
+    T::schemas(&mut nested);
+    (T::schema(), nested)
+}
 
 /// Builds a router and the table of what it serves, from the same declarations.
 pub struct Routes {
@@ -176,6 +201,7 @@ impl Routes {
             body: None,
             query: None,
             extractors,
+            returns: None,
         });
         self
     }
@@ -281,13 +307,36 @@ impl Routes {
     /// Declares the JSON body of the route added last (for the OpenAPI document).
     fn body<T: utoipa::ToSchema>(mut self) -> Self {
         if let Some(last) = self.table.last_mut() {
-            last.body = Some(|| {
-                let mut nested = Vec::new();
-                T::schemas(&mut nested);
-                (T::schema(), nested)
-            });
+            last.body = Some(schema_of::<T>);
         }
         self
+    }
+
+    fn answer(mut self, status: u16, body: Option<BodySchema>, page: bool) -> Self {
+        if let Some(last) = self.table.last_mut() {
+            last.returns = Some(Returns { status, body, page });
+        }
+        self
+    }
+
+    /// Declares the 200 JSON answer of the route added last (for the OpenAPI document).
+    fn returns<T: utoipa::ToSchema>(self) -> Self {
+        self.answer(200, Some(schema_of::<T>), false)
+    }
+
+    /// Declares a list page of `T` with its `X-Total-Count` as the route's answer.
+    fn returns_page<T: utoipa::ToSchema>(self) -> Self {
+        self.answer(200, Some(schema_of::<T>), true)
+    }
+
+    /// Declares a 201 with the created `T` as the route's answer.
+    fn creates<T: utoipa::ToSchema>(self) -> Self {
+        self.answer(201, Some(schema_of::<T>), false)
+    }
+
+    /// Declares a 204 without a body as the route's answer.
+    fn no_content(self) -> Self {
+        self.answer(204, None, false)
     }
 
     /// Declares the query parameters of the route added last (for the OpenAPI document).

@@ -96,8 +96,9 @@ pub(crate) fn id_list(ids: Option<&str>) -> ApiResult<Option<Vec<String>>> {
 }
 
 /// A board's query (the lead board, the deals board): cards per column, checked like `limit`.
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
 pub(crate) struct BoardQuery {
+    /// Cards per column, 1–1000.
     pub(crate) limit: Option<i64>,
 }
 

@@ -6,16 +6,20 @@ use std::sync::LazyLock;
 
 use axum::http::Method;
 use axum::response::{IntoResponse, Response};
+use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::path::{
     HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn, PathItem, PathsBuilder,
 };
 use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::schema::{ArrayBuilder, Schema};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{
-    ComponentsBuilder, ContentBuilder, InfoBuilder, ObjectBuilder, OpenApi, OpenApiBuilder,
-    Required, ResponseBuilder, Type,
+    ComponentsBuilder, ContentBuilder, InfoBuilder, ObjectBuilder, OpenApi, OpenApiBuilder, Ref,
+    RefOr, Required, Response as DocResponse, ResponseBuilder, Type,
 };
+use utoipa::{PartialSchema, ToSchema};
 
+use crate::error::ErrorBody;
 use crate::extract::SESSION_COOKIE;
 use crate::{Access, RouteInfo, Routes};
 
@@ -65,16 +69,31 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
         let Some(method) = http_method(&route.method) else {
             continue;
         };
-        let mut op = OperationBuilder::new()
-            .operation_id(Some(format!(
-                "{}{}",
-                route.method.as_str().to_lowercase(),
-                route.path.replace(['/', '{', '}', '-', '.'], "_")
-            )))
-            .response(
+        let mut op = OperationBuilder::new().operation_id(Some(format!(
+            "{}{}",
+            route.method.as_str().to_lowercase(),
+            route.path.replace(['/', '{', '}', '-', '.'], "_")
+        )));
+        op = match route.returns {
+            Some(returns) => {
+                let ok = match returns.body {
+                    Some(body) => {
+                        let (schema, nested) = body();
+                        schemas.extend(nested);
+                        success(returns.status, schema, returns.page)
+                    }
+                    None => ResponseBuilder::new().description("Done; no body").build(),
+                };
+                op.response(returns.status.to_string(), ok)
+                    .response("4XX", error_response("The request cannot be served"))
+                    .response("5XX", error_response("The server failed or is busy"))
+            }
+            // Not described yet: any answer (issue 24 §1 describes every route).
+            None => op.response(
                 "default",
                 ResponseBuilder::new().description("JSON, or {\"message\"} on an error"),
-            );
+            ),
+        };
         for name in path_params(route.path) {
             op = op.parameter(
                 ParameterBuilder::new()
@@ -113,6 +132,10 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
         }
         paths = paths.path(route.path, PathItem::new(method, op));
     }
+    let mut errors = Vec::new();
+    ErrorBody::schemas(&mut errors);
+    schemas.extend(errors);
+    schemas.push((ErrorBody::name().into_owned(), ErrorBody::schema()));
     OpenApiBuilder::new()
         .info(
             InfoBuilder::new()
@@ -129,6 +152,52 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
                 )
                 .build(),
         ))
+        .build()
+}
+
+/// A success answer: `schema` as JSON, or an array of it with its `X-Total-Count` for a page.
+fn success(status: u16, schema: RefOr<Schema>, page: bool) -> DocResponse {
+    let description = match status {
+        201 => "Created",
+        _ => "OK",
+    };
+    let mut response = ResponseBuilder::new().description(description);
+    let schema = if page {
+        response = response.header(
+            "X-Total-Count",
+            HeaderBuilder::new()
+                .schema(
+                    ObjectBuilder::new()
+                        .schema_type(Type::Integer)
+                        .minimum(Some(0)),
+                )
+                .description(Some(
+                    "Rows that match; a floor when X-Total-Count-Exact is false",
+                ))
+                .build(),
+        );
+        ArrayBuilder::new().items(schema).into()
+    } else {
+        schema
+    };
+    response
+        .content(
+            "application/json",
+            ContentBuilder::new().schema(Some(schema)).build(),
+        )
+        .build()
+}
+
+/// Every error answer: `{message, errors?}` ([`ErrorBody`]).
+fn error_response(description: &str) -> DocResponse {
+    ResponseBuilder::new()
+        .description(description)
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name(ErrorBody::name())))
+                .build(),
+        )
         .build()
 }
 
@@ -193,6 +262,40 @@ mod tests {
         }
         let contacts = doc["paths"]["/api/contacts"]["get"]["parameters"].to_string();
         assert!(contacts.contains("companyId"), "{contacts}");
+    }
+
+    #[test]
+    fn described_answers_carry_their_schemas_headers_and_errors() {
+        let table = crate::route_table();
+        let doc = serde_json::to_value(document(&table)).unwrap_or_default();
+        let list = &doc["paths"]["/api/contacts"]["get"]["responses"];
+        let page = &list["200"];
+        assert_eq!(
+            page["content"]["application/json"]["schema"]["type"], "array",
+            "{page}"
+        );
+        let item = page["content"]["application/json"]["schema"]["items"].to_string();
+        assert!(
+            item.contains("companyName") && item.contains("demo"),
+            "{item}"
+        );
+        assert!(page["headers"]["X-Total-Count"].is_object(), "{page}");
+        // Errors are {message, errors?}, defined once.
+        let error = &list["4XX"]["content"]["application/json"]["schema"]["$ref"];
+        assert_eq!(error, "#/components/schemas/ErrorBody");
+        let body = &doc["components"]["schemas"]["ErrorBody"];
+        assert_eq!(body["required"], serde_json::json!(["message"]), "{body}");
+        assert!(
+            list["default"].is_null(),
+            "a described route has no catch-all"
+        );
+        let created = &doc["paths"]["/api/companies"]["post"]["responses"]["201"];
+        assert!(created.to_string().contains("contactCount"), "{created}");
+        let deleted = &doc["paths"]["/api/companies/{id}"]["delete"]["responses"];
+        assert!(
+            deleted["204"].is_object() && deleted["204"]["content"].is_null(),
+            "{deleted}"
+        );
     }
 
     #[test]

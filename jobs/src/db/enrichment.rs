@@ -52,7 +52,7 @@ pub struct EnrichmentSaved {
 }
 
 /// A company record's "why this score" and what its website showed (`GET /api/companies/{id}`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CompanyEnrichmentView {
     /// The factors of its score (factor, label, value, points, max, reason); `null` if never scored.
