@@ -729,6 +729,7 @@ async fn contact_convert(
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = LeadStage)]
 struct Stage {
     stage: &'static str,
     title: &'static str,

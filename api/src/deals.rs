@@ -37,22 +37,35 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/deals", Access::User, deal_list)
+        .query::<DealListQuery>()
+        .returns_page::<DealView>()
         .get("/api/deals/board", Access::User, deal_board)
+        .query::<BoardQuery>()
+        .returns::<Vec<BoardColumn>>()
         .post("/api/deals", Access::User, deal_create)
         .body::<DealBody>()
+        .creates::<DealView>()
         .post(
             "/api/deals/convert-prospect",
             Access::User,
             prospect_convert,
         )
         .body::<ConvertBody>()
+        .creates::<DealView>()
         .get("/api/deals/{id}", Access::User, deal_get)
+        .returns::<DealView>()
         .put("/api/deals/{id}", Access::User, deal_update)
         .body::<DealBody>()
+        .returns::<DealView>()
         .delete("/api/deals/{id}", Access::User, deal_delete)
+        .no_content()
         .post("/api/deals/{id}/next-stage", Access::User, deal_next_stage)
+        .returns::<DealView>()
         .get("/api/pipeline/prospects", Access::User, prospect_list)
+        .returns::<ProspectsView>()
         .get("/api/pipeline/metrics", Access::User, pipeline_metrics)
+        // Served from the read cache as JSON, made from this type.
+        .returns::<jobs::domain::pipeline::PipelineMetrics>()
         .get("/api/pipeline/export", Access::User, pipeline_export)
 }
 
@@ -126,7 +139,7 @@ fn parse_close_date(s: &str) -> Result<String, &'static str> {
 
 // ---- views ----
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct DealView {
     id: String,
@@ -165,12 +178,14 @@ impl From<DealRow> for DealView {
 
 // ---- deals ----
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct DealListQuery {
+    /// One of the stages, or `all`.
     stage: Option<String>,
     company_id: Option<String>,
     contact_id: Option<String>,
+    /// 1–1000 (default 100).
     limit: Option<i64>,
     offset: Option<i64>,
 }
@@ -205,8 +220,9 @@ async fn deal_list(
 }
 
 /// A column of the deals board: every deal of the stage counted and summed, its newest shown.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = DealBoardColumn)]
 struct BoardColumn {
     stage: &'static str,
     count: i64,
@@ -567,7 +583,7 @@ async fn deal_delete(
 const PROSPECT_COMPANIES: i64 = 8;
 const PROSPECT_CONTACTS: i64 = 6;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ProspectCompanyView {
     id: String,
@@ -599,7 +615,7 @@ impl From<ProspectCompany> for ProspectCompanyView {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ProspectContactView {
     id: String,
@@ -631,7 +647,7 @@ impl From<ProspectContact> for ProspectContactView {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct ProspectsView {
     companies: Vec<ProspectCompanyView>,
     contacts: Vec<ProspectContactView>,

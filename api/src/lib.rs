@@ -146,6 +146,8 @@ pub struct Returns {
     pub body: Option<BodySchema>,
     /// A list page: an array of `body` with `X-Total-Count` (`list::with_total`).
     pub page: bool,
+    /// A 201 that is a 200 when the record already existed and was replaced.
+    pub or_ok: bool,
 }
 
 pub type QueryParams = fn() -> Vec<utoipa::openapi::path::Parameter>;
@@ -314,7 +316,12 @@ impl Routes {
 
     fn answer(mut self, status: u16, body: Option<BodySchema>, page: bool) -> Self {
         if let Some(last) = self.table.last_mut() {
-            last.returns = Some(Returns { status, body, page });
+            last.returns = Some(Returns {
+                status,
+                body,
+                page,
+                or_ok: false,
+            });
         }
         self
     }
@@ -332,6 +339,16 @@ impl Routes {
     /// Declares a 201 with the created `T` as the route's answer.
     fn creates<T: utoipa::ToSchema>(self) -> Self {
         self.answer(201, Some(schema_of::<T>), false)
+    }
+
+    /// Declares a 201 with the created `T`, or a 200 with it when it replaced one of the same key.
+    fn creates_or_replaces<T: utoipa::ToSchema>(mut self) -> Self {
+        self = self.creates::<T>();
+        if let Some(Returns { or_ok, .. }) = self.table.last_mut().and_then(|r| r.returns.as_mut())
+        {
+            *or_ok = true;
+        }
+        self
     }
 
     /// Declares a 204 without a body as the route's answer.

@@ -22,16 +22,23 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/notes", Access::User, note_list)
         .query::<RecordQuery>()
+        .returns::<Vec<NoteView>>()
         .post("/api/notes", Access::User, note_create)
         .body::<NoteBody>()
+        .creates::<NoteView>()
         .delete("/api/notes/{id}", Access::User, note_delete)
+        .no_content()
         .get("/api/tasks", Access::User, task_list)
         .query::<RecordQuery>()
+        .returns::<Vec<TaskView>>()
         .post("/api/tasks", Access::User, task_create)
         .body::<TaskBody>()
+        .creates::<TaskView>()
         .patch("/api/tasks/{id}", Access::User, task_update)
         .body::<TaskPatch>()
+        .returns::<TaskView>()
         .delete("/api/tasks/{id}", Access::User, task_delete)
+        .no_content()
 }
 
 const NOTE_MAX: usize = 10_000;
@@ -148,7 +155,7 @@ struct NoteBody {
     body: Field<Text>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct NoteView {
     id: String,
@@ -286,7 +293,7 @@ struct TaskPatch {
     due_date: Field<Text>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct TaskView {
     id: String,

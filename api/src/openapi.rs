@@ -84,6 +84,11 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
                     }
                     None => ResponseBuilder::new().description("Done; no body").build(),
                 };
+                let op = if returns.or_ok {
+                    op.response("200", ok.clone())
+                } else {
+                    op
+                };
                 op.response(returns.status.to_string(), ok)
                     .response("4XX", error_response("The request cannot be served"))
                     .response("5XX", error_response("The server failed or is busy"))
@@ -296,6 +301,24 @@ mod tests {
             deleted["204"].is_object() && deleted["204"]["content"].is_null(),
             "{deleted}"
         );
+    }
+
+    /// Schemas are shared by name in the document: two types of one name would describe one of
+    /// them wrongly.
+    #[test]
+    fn no_two_schemas_share_a_name() {
+        let mut seen: std::collections::HashMap<String, String> = Default::default();
+        for route in crate::route_table() {
+            let bodies = [route.body, route.returns.and_then(|r| r.body)];
+            for body in bodies.into_iter().flatten() {
+                for (name, schema) in body().1 {
+                    let json = serde_json::to_string(&schema).unwrap_or_default();
+                    let first = seen.entry(name.clone()).or_insert_with(|| json.clone());
+                    assert_eq!(*first, json, "two schemas named {name} ({})", route.path);
+                }
+            }
+        }
+        assert!(seen.contains_key("TimelineItem"), "{:?}", seen.keys());
     }
 
     #[test]

@@ -28,17 +28,23 @@ pub(crate) fn routes() -> Routes {
             company_timeline,
         )
         .query::<TimelineQuery>()
+        .returns::<TimelinePage>()
         .get(
             "/api/contacts/{id}/timeline",
             Access::User,
             contact_timeline,
         )
         .query::<TimelineQuery>()
+        .returns::<TimelinePage>()
         .get("/api/deals/{id}/timeline", Access::User, deal_timeline)
         .query::<TimelineQuery>()
+        .returns::<TimelinePage>()
         .get("/api/companies/{id}/related", Access::User, company_related)
+        .returns::<CompanyRelated>()
         .get("/api/contacts/{id}/related", Access::User, contact_related)
+        .returns::<ContactRelated>()
         .get("/api/deals/{id}/related", Access::User, deal_related)
+        .returns::<DealRelated>()
 }
 
 /// The 404 of a record that does not exist.
@@ -81,14 +87,14 @@ struct TimelineQuery {
     show: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct TimelinePage {
     items: Vec<TimelineItem>,
     next_cursor: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct TimelineItem {
     id: String,
@@ -104,7 +110,7 @@ struct TimelineItem {
     scheduled_for: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct RecordRef {
     #[serde(rename = "type")]
     kind: String,
@@ -240,7 +246,7 @@ async fn timeline(
 
 // ---- related ----
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ContactRef {
     id: String,
@@ -251,7 +257,7 @@ struct ContactRef {
     score: i32,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DealRef {
     id: String,
@@ -272,7 +278,7 @@ impl From<RelatedDeal> for DealRef {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct MeetingRef {
     id: String,
@@ -292,13 +298,13 @@ impl From<RelatedMeeting> for MeetingRef {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct NamedRef {
     id: String,
     name: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ContactBrief {
     id: String,
@@ -306,7 +312,7 @@ struct ContactBrief {
     email: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct EnrollmentRef {
     id: String,
@@ -316,7 +322,7 @@ struct EnrollmentRef {
     current_step: i32,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CompanyRelated {
     contacts: Vec<ContactRef>,
@@ -326,7 +332,7 @@ struct CompanyRelated {
     open_tasks: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ContactRelated {
     company: Option<NamedRef>,
@@ -336,7 +342,7 @@ struct ContactRelated {
     open_tasks: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DealRelated {
     company: Option<NamedRef>,

@@ -25,6 +25,7 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/search", Access::User, search)
         .query::<SearchQuery>()
+        .returns::<SearchAnswer>()
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -35,14 +36,15 @@ struct SearchQuery {
     limit: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct SearchAnswer {
     query: String,
     groups: Vec<Group>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = SearchGroup)]
 struct Group {
     #[serde(rename = "type")]
     kind: &'static str,
@@ -52,7 +54,8 @@ struct Group {
     results: Vec<Hit>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = SearchHit)]
 struct Hit {
     #[serde(rename = "type")]
     kind: &'static str,

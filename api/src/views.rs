@@ -20,9 +20,12 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/views", Access::User, view_list)
         .query::<ScreenQuery>()
+        .returns::<Vec<ViewOut>>()
         .post("/api/views", Access::User, view_save)
         .body::<ViewBody>()
+        .creates_or_replaces::<ViewOut>()
         .delete("/api/views/{id}", Access::User, view_delete)
+        .no_content()
 }
 
 /// The tables that keep views.
@@ -38,7 +41,7 @@ const NAME_MAX: usize = 80;
 const STATE_MAX_BYTES: usize = 4096;
 const VIEWS_PER_SCREEN: i64 = 50;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ViewOut {
     id: String,

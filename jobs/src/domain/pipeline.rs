@@ -80,14 +80,14 @@ pub struct DealWindows {
     pub open_value_last_quarter: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct StageFigures {
     pub stage: &'static str,
     pub count: i64,
     pub value: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PipelineMetrics {
     pub total_pipeline: i64,
