@@ -42,6 +42,7 @@ pub(crate) fn routes() -> Routes {
         .creates::<CompanyView>()
         .get("/api/companies/export", Access::User, company_export)
         .query::<ListQuery>()
+        .returns_file("text/csv")
         .post(
             "/api/companies/bulk-status",
             Access::User,

@@ -51,12 +51,14 @@ pub(crate) fn routes() -> Routes {
         .creates::<ContactView>()
         .get("/api/contacts/export", Access::User, contact_export)
         .query::<ListQuery>()
+        .returns_file("text/csv")
         .upload(
             "/api/contacts/import",
             Access::User,
             IMPORT_LIMIT,
             contact_import,
         )
+        .accepted()
         .post(
             "/api/contacts/bulk-status",
             Access::User,

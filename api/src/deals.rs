@@ -67,6 +67,7 @@ pub(crate) fn routes() -> Routes {
         // Served from the read cache as JSON, made from this type.
         .returns::<jobs::domain::pipeline::PipelineMetrics>()
         .get("/api/pipeline/export", Access::User, pipeline_export)
+        .returns_file("text/csv")
 }
 
 // ---- stages ----

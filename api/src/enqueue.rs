@@ -28,12 +28,24 @@ pub(crate) fn trigger_job(
     })
 }
 
+/// The body of every endpoint that enqueues ([`accepted`]).
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct JobAccepted {
+    job_id: String,
+    /// The job's state when it was answered (`queued`, or where an existing job already is).
+    status: String,
+}
+
 /// The answer of every endpoint that enqueues: `202`, `Location`, `{"jobId","status"}`.
 pub(crate) fn accepted(id: &str, status: &str) -> Response {
     (
         StatusCode::ACCEPTED,
         [(header::LOCATION, format!("/api/jobs/{id}"))],
-        axum::Json(serde_json::json!({ "jobId": id, "status": status })),
+        axum::Json(JobAccepted {
+            job_id: id.to_string(),
+            status: status.to_string(),
+        }),
     )
         .into_response()
 }

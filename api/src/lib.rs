@@ -139,15 +139,29 @@ pub struct RouteInfo {
 }
 
 /// A route's success answer, for the OpenAPI document.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Returns {
     pub status: u16,
-    /// The JSON body's schema; `None`: no body.
+    /// The JSON body's schema; `None`: no JSON body.
     pub body: Option<BodySchema>,
     /// A list page: an array of `body` with `X-Total-Count` (`list::with_total`).
     pub page: bool,
     /// A 201 that is a 200 when the record already existed and was replaced.
     pub or_ok: bool,
+    /// Not JSON: a file of this content type.
+    pub file: Option<&'static str>,
+    /// A `Location` header names the job, record or page.
+    pub location: bool,
+}
+
+impl Returns {
+    fn json(status: u16, body: BodySchema) -> Self {
+        Self {
+            status,
+            body: Some(body),
+            ..Self::default()
+        }
+    }
 }
 
 pub type QueryParams = fn() -> Vec<utoipa::openapi::path::Parameter>;
@@ -314,46 +328,72 @@ impl Routes {
         self
     }
 
-    fn answer(mut self, status: u16, body: Option<BodySchema>, page: bool) -> Self {
+    fn answer(mut self, returns: Returns) -> Self {
         if let Some(last) = self.table.last_mut() {
-            last.returns = Some(Returns {
-                status,
-                body,
-                page,
-                or_ok: false,
-            });
+            last.returns = Some(returns);
         }
         self
     }
 
     /// Declares the 200 JSON answer of the route added last (for the OpenAPI document).
     fn returns<T: utoipa::ToSchema>(self) -> Self {
-        self.answer(200, Some(schema_of::<T>), false)
+        self.answer(Returns::json(200, schema_of::<T>))
     }
 
     /// Declares a list page of `T` with its `X-Total-Count` as the route's answer.
     fn returns_page<T: utoipa::ToSchema>(self) -> Self {
-        self.answer(200, Some(schema_of::<T>), true)
+        self.answer(Returns {
+            page: true,
+            ..Returns::json(200, schema_of::<T>)
+        })
     }
 
     /// Declares a 201 with the created `T` as the route's answer.
     fn creates<T: utoipa::ToSchema>(self) -> Self {
-        self.answer(201, Some(schema_of::<T>), false)
+        self.answer(Returns::json(201, schema_of::<T>))
     }
 
     /// Declares a 201 with the created `T`, or a 200 with it when it replaced one of the same key.
-    fn creates_or_replaces<T: utoipa::ToSchema>(mut self) -> Self {
-        self = self.creates::<T>();
-        if let Some(Returns { or_ok, .. }) = self.table.last_mut().and_then(|r| r.returns.as_mut())
-        {
-            *or_ok = true;
-        }
-        self
+    fn creates_or_replaces<T: utoipa::ToSchema>(self) -> Self {
+        self.answer(Returns {
+            or_ok: true,
+            ..Returns::json(201, schema_of::<T>)
+        })
+    }
+
+    /// Declares the 202 of a route that enqueues a job (`enqueue::accepted`): `JobAccepted` and
+    /// the job's `Location`.
+    fn accepted(self) -> Self {
+        self.answer(Returns {
+            location: true,
+            ..Returns::json(202, schema_of::<enqueue::JobAccepted>)
+        })
+    }
+
+    /// Declares a 200 that is a file of `content_type` (CSV, PDF, iCalendar, an image).
+    fn returns_file(self, content_type: &'static str) -> Self {
+        self.answer(Returns {
+            status: 200,
+            file: Some(content_type),
+            ..Returns::default()
+        })
+    }
+
+    /// Declares a redirect (`status` 302 or 303, `Location`) without a body.
+    fn redirects(self, status: u16) -> Self {
+        self.answer(Returns {
+            status,
+            location: true,
+            ..Returns::default()
+        })
     }
 
     /// Declares a 204 without a body as the route's answer.
     fn no_content(self) -> Self {
-        self.answer(204, None, false)
+        self.answer(Returns {
+            status: 204,
+            ..Returns::default()
+        })
     }
 
     /// Declares the query parameters of the route added last (for the OpenAPI document).

@@ -11,7 +11,7 @@ use utoipa::openapi::path::{
     HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn, PathItem, PathsBuilder,
 };
 use utoipa::openapi::request_body::RequestBodyBuilder;
-use utoipa::openapi::schema::{ArrayBuilder, Schema};
+use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, Schema, SchemaFormat};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{
     ComponentsBuilder, ContentBuilder, InfoBuilder, ObjectBuilder, OpenApi, OpenApiBuilder, Ref,
@@ -76,13 +76,19 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
         )));
         op = match route.returns {
             Some(returns) => {
-                let ok = match returns.body {
-                    Some(body) => {
+                let ok = match (returns.body, returns.file) {
+                    (Some(body), _) => {
                         let (schema, nested) = body();
                         schemas.extend(nested);
                         success(returns.status, schema, returns.page)
                     }
-                    None => ResponseBuilder::new().description("Done; no body").build(),
+                    (None, Some(content_type)) => file(content_type),
+                    (None, None) => ResponseBuilder::new().description("Done; no body").build(),
+                };
+                let ok = if returns.location {
+                    with_location(ok)
+                } else {
+                    ok
                 };
                 let op = if returns.or_ok {
                     op.response("200", ok.clone())
@@ -191,6 +197,35 @@ fn success(status: u16, schema: RefOr<Schema>, page: bool) -> DocResponse {
             ContentBuilder::new().schema(Some(schema)).build(),
         )
         .build()
+}
+
+/// A file download.
+fn file(content_type: &str) -> DocResponse {
+    ResponseBuilder::new()
+        .description("A file")
+        .content(
+            content_type,
+            ContentBuilder::new()
+                .schema(Some(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary))),
+                ))
+                .build(),
+        )
+        .build()
+}
+
+/// The answer with its `Location` (the job, the record or the page it names).
+fn with_location(mut response: DocResponse) -> DocResponse {
+    response.headers.insert(
+        "Location".into(),
+        HeaderBuilder::new()
+            .schema(ObjectBuilder::new().schema_type(Type::String))
+            .description(Some("Where the job, record or page is"))
+            .build(),
+    );
+    response
 }
 
 /// Every error answer: `{message, errors?}` ([`ErrorBody`]).
