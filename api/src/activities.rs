@@ -18,16 +18,20 @@ use crate::list::{paging, with_total};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
-    Routes::new().get("/api/activities", Access::User, activity_list)
+    Routes::new()
+        .get("/api/activities", Access::User, activity_list)
+        .query::<ListQuery>()
+        .returns_page::<ActivityView>()
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct ListQuery {
+    /// 1–1000 (default 100).
     limit: Option<i64>,
     offset: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ActivityView {
     id: String,

@@ -24,14 +24,22 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .post("/api/admin/login", Access::Public, admin_login)
         .body::<LoginBody>()
+        .returns::<UserView>()
         .post("/api/admin/logout", Access::Public, logout)
+        .no_content()
         .get("/api/admin/user", Access::Admin, admin_user)
+        .returns::<UserView>()
         .post("/api/login", Access::Public, user_login)
         .body::<LoginBody>()
+        .returns::<UserView>()
         .get("/api/login", Access::Public, login_page)
+        .redirects(303)
         .get("/api/logout", Access::Public, logout_page)
+        .returns_file("text/html")
         .post("/api/logout", Access::Public, logout_redirect)
+        .redirects(303)
         .get("/api/auth/user", Access::User, auth_user)
+        .returns::<UserView>()
 }
 
 pub const LOGIN_FAILED: &str = "Login failed. Please check your credentials.";
@@ -46,8 +54,9 @@ pub struct LoginBody {
 }
 
 /// The user as the web app reads it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = SessionUser)]
 pub struct UserView {
     id: String,
     email: String,

@@ -9,8 +9,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use jobs::domain::one_of_message;
 use jobs::time::to_rfc3339;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
@@ -30,30 +29,77 @@ pub(crate) fn routes() -> Routes {
     use Access::User;
     Routes::new()
         .get("/api/campaign-metrics", User, campaign_metrics)
+        .returns::<ExecutionMetrics>()
         .get("/api/campaign-executions", User, campaign_executions)
+        .query::<ExecutionQuery>()
+        .returns::<Vec<Execution>>()
         .get("/api/payment/analytics", User, payment_analytics)
+        .returns::<PaymentAnalytics>()
         .post(
             "/api/contacts/{id}/trigger-automation",
             User,
             trigger_automation,
         )
         .body::<TriggerInput>()
+        .returns_status::<TriggerQueued>(202)
 }
 
 async fn campaign_metrics(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
     let m = state.queue.db.execution_metrics().await?;
-    Ok(Json(json!({
-        "active": m.active,
-        "completed": m.completed,
-        "failed": m.failed,
-        "paused": m.paused,
-    }))
+    Ok(Json(ExecutionMetrics {
+        active: m.active,
+        completed: m.completed,
+        failed: m.failed,
+        paused: m.paused,
+    })
     .into_response())
 }
 
-#[derive(Deserialize)]
+/// Sequence enrollments by state.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct ExecutionMetrics {
+    active: i64,
+    completed: i64,
+    failed: i64,
+    paused: i64,
+}
+
+/// A contact's way through a sequence.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Execution {
+    id: String,
+    contact_id: String,
+    current_step: i32,
+    /// RFC 3339.
+    next_action_at: Option<String>,
+    status: String,
+}
+
+/// Revenue and payments (seed 002's payment analytics).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct PaymentAnalytics {
+    /// Dollars of paid invoices.
+    total_revenue: f64,
+    total_transactions: i64,
+    successful_payments: i64,
+    failed_payments: i64,
+}
+
+/// The trigger's job.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct TriggerQueued {
+    job_id: String,
+    trigger_event: String,
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
 struct ExecutionQuery {
+    /// One of the enrollment states.
     status: Option<String>,
+    /// 1–1000 (default 100).
     limit: Option<i64>,
 }
 
@@ -71,16 +117,14 @@ async fn campaign_executions(
         )));
     }
     let rows = state.queue.db.executions(status, limit).await?;
-    let items: Vec<Value> = rows
+    let items: Vec<Execution> = rows
         .into_iter()
-        .map(|e| {
-            json!({
-                "id": e.id,
-                "contactId": e.contact_id,
-                "currentStep": e.current_step,
-                "nextActionAt": e.next_action_at.map(to_rfc3339),
-                "status": e.status,
-            })
+        .map(|e| Execution {
+            id: e.id,
+            contact_id: e.contact_id,
+            current_step: e.current_step,
+            next_action_at: e.next_action_at.map(to_rfc3339),
+            status: e.status,
         })
         .collect();
     Ok(Json(items).into_response())
@@ -90,12 +134,12 @@ async fn campaign_executions(
 /// asked of Stripe, with those that succeeded and those that failed or were cancelled.
 async fn payment_analytics(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
     let a = state.queue.db.payment_analytics().await?;
-    Ok(Json(json!({
-        "totalRevenue": a.revenue_cents as f64 / 100.0,
-        "totalTransactions": a.transactions,
-        "successfulPayments": a.succeeded,
-        "failedPayments": a.failed,
-    }))
+    Ok(Json(PaymentAnalytics {
+        total_revenue: a.revenue_cents as f64 / 100.0,
+        total_transactions: a.transactions,
+        successful_payments: a.succeeded,
+        failed_payments: a.failed,
+    })
     .into_response())
 }
 
@@ -124,7 +168,10 @@ async fn trigger_automation(
     let inserted = state.queue.enqueue(job).await?;
     Ok((
         StatusCode::ACCEPTED,
-        Json(json!({ "jobId": inserted.id, "triggerEvent": event })),
+        Json(TriggerQueued {
+            job_id: inserted.id,
+            trigger_event: event,
+        }),
     )
         .into_response())
 }

@@ -23,7 +23,7 @@ use jobs::kinds::{CalendarSync, ReminderBatch, SmsSend};
 use jobs::providers::google::CalendarError;
 use jobs::queue::{JobKind, NewJob};
 use jobs::time::now_ms;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::enqueue;
@@ -43,31 +43,58 @@ pub(crate) fn routes() -> Routes {
     use Access::{Public, User};
     Routes::new()
         .get("/api/calendar/connection", User, connection)
+        .returns::<CalendarConnection>()
         .delete("/api/calendar/connection", User, disconnect)
+        .no_content()
         .get("/api/calendar/auth-url", User, auth_url)
+        .returns::<AuthUrl>()
         .get("/api/calendar/callback", Public, callback)
+        .query::<CallbackQuery>()
+        .returns_file("text/html")
+        .html_errors()
         .post("/api/meetings/{id}/sync-to-calendar", User, sync_meeting)
+        .returns_status::<SyncAccepted>(202)
         .put("/api/meetings/{id}/update-calendar", User, sync_meeting)
+        .returns_status::<SyncAccepted>(202)
         .delete(
             "/api/meetings/{id}/remove-from-calendar",
             User,
             remove_meeting,
         )
+        .returns_status::<SyncAccepted>(202)
         .post("/api/calendar/send-reminders", User, send_reminders)
         .body::<RemindersInput>()
+        .accepted()
         .post("/api/contacts/{id}/send-sms", User, send_sms)
         .body::<SmsInput>()
+        .returns_status::<SmsAccepted>(202)
+}
+
+/// The user's Google Calendar connection.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CalendarConnection {
+    /// The server has Google credentials.
+    configured: bool,
+    connected: bool,
+    account_email: Option<String>,
+    /// RFC 3339.
+    connected_at: Option<String>,
+    /// Why the grant stopped working (reconnect).
+    error: Option<String>,
 }
 
 async fn connection(State(state): State<AppState>, user: CurrentUser) -> ApiResult<Response> {
     let account = state.queue.db.calendar_account_get(&user.user.id).await?;
-    Ok(Json(json!({
-        "configured": state.queue.providers.calendar.is_some(),
-        "connected": account.as_ref().is_some_and(|a| a.error.is_none()),
-        "accountEmail": account.as_ref().and_then(|a| a.account_email.clone()),
-        "connectedAt": account.as_ref().map(|a| jobs::time::to_rfc3339(a.connected_at)),
-        "error": account.and_then(|a| a.error),
-    }))
+    Ok(Json(CalendarConnection {
+        configured: state.queue.providers.calendar.is_some(),
+        connected: account.as_ref().is_some_and(|a| a.error.is_none()),
+        account_email: account.as_ref().and_then(|a| a.account_email.clone()),
+        connected_at: account
+            .as_ref()
+            .map(|a| jobs::time::to_rfc3339(a.connected_at)),
+        error: account.and_then(|a| a.error),
+    })
     .into_response())
 }
 
@@ -93,10 +120,41 @@ async fn auth_url(State(state): State<AppState>, user: CurrentUser) -> ApiResult
         .mailing
         .signer
         .oauth_state_token(&user.user.id, now_ms() + STATE_TTL_MS);
-    Ok(Json(json!({ "authUrl": google.auth_url(&token) })).into_response())
+    Ok(Json(AuthUrl {
+        auth_url: google.auth_url(&token),
+    })
+    .into_response())
 }
 
-#[derive(Deserialize)]
+/// Google's consent page for this user (opened in a popup).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct AuthUrl {
+    auth_url: String,
+}
+
+/// A meeting's calendar job, and the meeting's sync state until it runs.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SyncAccepted {
+    job_id: String,
+    /// `pending`.
+    sync_status: &'static str,
+}
+
+/// A text queued for its `sms_send` job.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SmsAccepted {
+    job_id: String,
+    sms_id: String,
+    /// `queued`.
+    status: &'static str,
+    /// No SMS provider: the text is recorded as simulated, not sent.
+    demo: bool,
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
 struct CallbackQuery {
     code: Option<String>,
     state: Option<String>,
@@ -231,7 +289,10 @@ async fn sync_meeting(
     jtx.commit().await?;
     Ok((
         StatusCode::ACCEPTED,
-        Json(json!({ "jobId": inserted.id, "syncStatus": "pending" })),
+        Json(SyncAccepted {
+            job_id: inserted.id,
+            sync_status: "pending",
+        }),
     )
         .into_response())
 }
@@ -263,7 +324,10 @@ async fn remove_meeting(
     jtx.commit().await?;
     Ok((
         StatusCode::ACCEPTED,
-        Json(json!({ "jobId": inserted.id, "syncStatus": "pending" })),
+        Json(SyncAccepted {
+            job_id: inserted.id,
+            sync_status: "pending",
+        }),
     )
         .into_response())
 }
@@ -371,12 +435,12 @@ async fn send_sms(
     jtx.commit().await?;
     Ok((
         StatusCode::ACCEPTED,
-        Json(json!({
-            "jobId": inserted.id,
-            "smsId": sms_id,
-            "status": "queued",
-            "demo": state.queue.providers.sms.is_none(),
-        })),
+        Json(SmsAccepted {
+            job_id: inserted.id,
+            sms_id,
+            status: "queued",
+            demo: state.queue.providers.sms.is_none(),
+        }),
     )
         .into_response())
 }

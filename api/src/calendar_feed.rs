@@ -19,7 +19,6 @@ use chrono::{DateTime, Duration};
 use icalendar::{Calendar, Component, Event, EventLike, EventStatus};
 use jobs::db::MeetingRow;
 use jobs::time::now_ms;
-use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path};
@@ -32,19 +31,31 @@ const FEED_MAX: i64 = 1000;
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/calendar/feed-url", Access::User, feed_url)
+        .returns::<FeedUrl>()
         .post(
             "/api/calendar/feed-url/rotate",
             Access::User,
             feed_url_rotate,
         )
+        .returns::<FeedUrl>()
         .get("/calendar/{file}", Access::Public, feed)
+        .returns_file("text/calendar")
+}
+
+/// The user's private iCalendar feed.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+struct FeedUrl {
+    url: String,
 }
 
 fn feed_url_json(state: &AppState, user_id: &str, version: i32) -> Response {
     let mailing = &state.queue.providers.mailing;
     let token = mailing.signer.calendar_feed_token(user_id, version);
     let base = mailing.sender.public_base_url.trim_end_matches('/');
-    Json(json!({ "url": format!("{base}/calendar/{token}.ics") })).into_response()
+    Json(FeedUrl {
+        url: format!("{base}/calendar/{token}.ics"),
+    })
+    .into_response()
 }
 
 /// A signed-in user who has vanished from `users` (removed mid-session) has no feed.

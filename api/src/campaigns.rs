@@ -50,45 +50,71 @@ pub(crate) fn routes() -> Routes {
     use Access::{Admin, User};
     Routes::new()
         .get("/api/email-templates", User, template_list)
+        .returns::<TemplateList>()
         .post("/api/email-templates", User, template_create)
         .body::<TemplateInput>()
+        .creates::<TemplateView>()
         .put("/api/email-templates/{id}", User, template_update)
         .body::<TemplateInput>()
+        .returns::<TemplateView>()
         .delete("/api/email-templates/{id}", User, template_delete)
+        .no_content()
         .get("/api/campaigns", User, single_list)
+        .query::<Page>()
+        .returns_page::<SingleView>()
         .post("/api/campaigns", User, single_create)
         .body::<SingleInput>()
+        .creates::<SingleView>()
         .post("/api/campaigns/{id}/send", User, single_send)
         .body::<SingleSendInput>()
+        .returns::<SingleSent>()
+        // `X-Total-Count` is every bulk campaign; the body is an object, not a bare page.
         .get("/api/campaigns/bulk-email", User, bulk_list)
+        .query::<Page>()
+        .returns::<BulkList>()
         .post("/api/campaigns/bulk-email", User, bulk_create)
         .body::<BulkInput>()
+        .creates::<BulkView>()
         .get(
             "/api/campaigns/bulk-email/performance/overview",
             User,
             performance,
         )
+        .returns::<PerformanceOverview>()
         .get("/api/campaigns/bulk-email/audience", User, audience_count)
+        .query::<AudienceQuery>()
+        .returns::<AudienceCount>()
         .get(
             "/api/campaigns/bulk-email/audience/contacts",
             User,
             audience_contacts,
         )
+        .query::<AudienceQuery>()
+        .returns_page::<AudienceMemberView>()
         .get("/api/campaigns/bulk-email/{id}", User, bulk_get)
+        .returns::<BulkView>()
         .post("/api/campaigns/bulk-email/{id}/send", User, bulk_send)
+        .returns::<SendStarted>()
         .post("/api/campaigns/bulk-email/{id}/pause", User, bulk_pause)
+        .returns::<BulkView>()
         .post("/api/campaigns/bulk-email/{id}/resume", User, bulk_resume)
+        .returns::<SendStarted>()
         .post("/api/campaigns/bulk-email/{id}/cancel", User, bulk_cancel)
+        .returns::<BulkView>()
         .post("/api/campaigns/bulk-email/{id}/retry", User, bulk_retry)
+        .returns::<RetryStarted>()
         .get("/api/deliverability-settings", User, deliverability_get)
+        .returns::<DeliverabilityView>()
         .put("/api/deliverability-settings", Admin, deliverability_put)
         .body::<DeliverabilityInput>()
+        .returns::<DeliverabilityView>()
 }
 
 // ---- templates ----
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = EmailTemplate)]
 struct TemplateView {
     id: String,
     name: String,
@@ -113,6 +139,12 @@ impl From<TemplateRow> for TemplateView {
     }
 }
 
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = EmailTemplateList)]
+struct TemplateList {
+    templates: Vec<TemplateView>,
+}
+
 async fn template_list(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
     let templates: Vec<TemplateView> = state
         .queue
@@ -122,7 +154,7 @@ async fn template_list(State(state): State<AppState>, _: CurrentUser) -> ApiResu
         .into_iter()
         .map(Into::into)
         .collect();
-    Ok(axum::Json(json!({ "templates": templates })).into_response())
+    Ok(axum::Json(TemplateList { templates }).into_response())
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -224,8 +256,9 @@ fn trimmed(v: &Option<String>) -> Option<&str> {
 
 // ---- bulk campaigns ----
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = BulkCampaignStats)]
 struct StatsView {
     sent: i64,
     delivered: i64,
@@ -234,8 +267,9 @@ struct StatsView {
     replied: i64,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = BulkCampaignProgress)]
 struct ProgressView {
     total: i64,
     handled: i64,
@@ -248,8 +282,9 @@ struct ProgressView {
     in_doubt: i64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = BulkCampaign)]
 struct BulkView {
     id: String,
     name: String,
@@ -258,8 +293,12 @@ struct BulkView {
     subject: Option<String>,
     template_id: Option<String>,
     from_email: Option<String>,
+    /// `scoreMin`, `scoreMax`, `statuses`, `states`.
+    #[schema(value_type = Object)]
     target_filters: Value,
+    /// The contacts picked by hand, when it was sent to a pick.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<String>>)]
     selected_contact_ids: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     schedule_at: Option<String>,
@@ -277,9 +316,12 @@ struct BulkView {
     waiting: Option<WaitingView>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = CampaignWaiting)]
 struct WaitingView {
+    /// `hourly_limit`, `daily_limit`, `deferred`, `retrying`, `scheduled`, `waiting`,
+    /// `paused_by_ops` or `paused`.
     reason: &'static str,
     label: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -433,10 +475,18 @@ fn campaign_figures(rows: &[FigureRow], id: &str) -> EmailFigures {
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 struct Page {
+    /// 1–1000 (default 100).
     limit: Option<i64>,
     offset: Option<i64>,
+}
+
+/// A page of bulk campaigns (`X-Total-Count`: all of them).
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = BulkCampaignList)]
+struct BulkList {
+    campaigns: Vec<BulkView>,
 }
 
 async fn bulk_list(
@@ -451,7 +501,7 @@ async fn bulk_list(
         .into_iter()
         .map(|(c, s, st)| bulk_view(c, s.as_ref(), st))
         .collect();
-    let mut res = axum::Json(json!({ "campaigns": campaigns })).into_response();
+    let mut res = axum::Json(BulkList { campaigns }).into_response();
     res.headers_mut()
         .insert("x-total-count", axum::http::HeaderValue::from(total));
     Ok(res)
@@ -603,6 +653,18 @@ fn send_job(campaign_id: &str) -> NewJob {
         .unique_while_active(format!("campaign:{campaign_id}"))
 }
 
+/// A bulk send started: the recipients queued for delivery, and the job that sends to them.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = BulkSendStarted)]
+struct SendStarted {
+    success: bool,
+    /// Recipients queued (suppressed addresses are skipped at send time).
+    successful: i64,
+    total_recipients: i64,
+    job_id: String,
+}
+
 async fn start_sending(state: &AppState, c: &CampaignRow, from: &[&str]) -> ApiResult<Response> {
     let db = &state.queue.db;
     if let Some(why) = state.queue.providers.mailing.send_blocked() {
@@ -622,12 +684,12 @@ async fn start_sending(state: &AppState, c: &CampaignRow, from: &[&str]) -> ApiR
         )));
     }
     let job = state.queue.enqueue(send_job(&c.id)).await?;
-    Ok(axum::Json(json!({
-        "success": true,
-        "successful": recipients,
-        "totalRecipients": recipients,
-        "jobId": job.id,
-    }))
+    Ok(axum::Json(SendStarted {
+        success: true,
+        successful: recipients,
+        total_recipients: recipients,
+        job_id: job.id,
+    })
     .into_response())
 }
 
@@ -655,6 +717,14 @@ async fn bulk_resume(
     start_sending(&state, &c, &["paused"]).await
 }
 
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = BulkRetryStarted)]
+struct RetryStarted {
+    success: bool,
+    job_id: String,
+}
+
 /// Sends again a campaign whose send job died (shown `failed`): a new job picks up the recipients
 /// still queued; those already handled are not sent twice (the ledger holds them).
 async fn bulk_retry(
@@ -674,7 +744,11 @@ async fn bulk_retry(
         ));
     }
     let job = state.queue.enqueue(send_job(&id)).await?;
-    Ok(axum::Json(json!({ "success": true, "jobId": job.id })).into_response())
+    Ok(axum::Json(RetryStarted {
+        success: true,
+        job_id: job.id,
+    })
+    .into_response())
 }
 
 async fn bulk_pause(
@@ -722,20 +796,23 @@ async fn bulk_cancel(
     bulk_view_of(&state, &id).await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct AudienceQuery {
     score_min: Option<i32>,
     score_max: Option<i32>,
-    /// Comma-separated.
+    /// Comma-separated contact statuses.
     statuses: Option<String>,
+    /// Comma-separated states (codes or names).
     states: Option<String>,
+    /// 1–1000 (default 100; the contacts only).
     limit: Option<i64>,
     offset: Option<i64>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = AudienceMember)]
 struct AudienceMemberView {
     id: String,
     first_name: String,
@@ -793,6 +870,11 @@ fn audience_filters(q: &AudienceQuery) -> TargetFilters {
     }
 }
 
+#[derive(Serialize, utoipa::ToSchema)]
+struct AudienceCount {
+    count: i64,
+}
+
 /// How many contacts a targeting matches (the create dialog's count).
 async fn audience_count(
     State(state): State<AppState>,
@@ -805,7 +887,26 @@ async fn audience_count(
         .db
         .audience_count(&filters.audience(None)?)
         .await?;
-    Ok(axum::Json(json!({ "count": count })).into_response())
+    Ok(axum::Json(AudienceCount { count }).into_response())
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = BulkPerformanceOverview)]
+struct PerformanceOverview {
+    success: bool,
+    performance: Performance,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = BulkPerformance)]
+struct Performance {
+    total_campaigns: i64,
+    total_emails_sent: i64,
+    average_open_rate: f64,
+    average_click_rate: f64,
+    average_reply_rate: f64,
+    figures: EmailFigures,
 }
 
 /// The figures of every bulk campaign's messages together (docs/figures.md). The "average" rates
@@ -819,24 +920,25 @@ async fn performance(State(state): State<AppState>, _: CurrentUser) -> ApiResult
             .as_deref()
             .is_some_and(|id| rows.iter().any(|c| c.id == id))
     })));
-    Ok(axum::Json(json!({
-        "success": true,
-        "performance": {
-            "totalCampaigns": total,
-            "totalEmailsSent": f.sent,
-            "averageOpenRate": f.open_rate,
-            "averageClickRate": f.click_rate,
-            "averageReplyRate": f.reply_rate,
-            "figures": f,
-        }
-    }))
+    Ok(axum::Json(PerformanceOverview {
+        success: true,
+        performance: Performance {
+            total_campaigns: total,
+            total_emails_sent: f.sent,
+            average_open_rate: f.open_rate,
+            average_click_rate: f.click_rate,
+            average_reply_rate: f.reply_rate,
+            figures: f,
+        },
+    })
     .into_response())
 }
 
 // ---- single campaigns ----
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = SingleCampaign)]
 struct SingleView {
     id: String,
     name: String,
@@ -1015,6 +1117,15 @@ struct SingleSendInput {
     body: Option<String>,
 }
 
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = SingleCampaignSent)]
+struct SingleSent {
+    success: bool,
+    total_recipients: i64,
+    job_id: String,
+}
+
 /// Sends a single campaign as a bulk send to its audience, with the message written for it; the
 /// answer names the job to follow.
 async fn single_send(
@@ -1058,30 +1169,45 @@ async fn single_send(
         ));
     }
     let job = state.queue.enqueue(send_job(&c.id)).await?;
-    Ok(axum::Json(json!({
-        "success": true,
-        "totalRecipients": recipients,
-        "jobId": job.id,
-    }))
+    Ok(axum::Json(SingleSent {
+        success: true,
+        total_recipients: recipients,
+        job_id: job.id,
+    })
     .into_response())
 }
 
 // ---- deliverability ----
+
+/// The sending limits, and what was sent against them (all mailboxes).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = DeliverabilitySettings)]
+struct DeliverabilityView {
+    warmup_enabled: bool,
+    daily_limit: i32,
+    hourly_limit: i32,
+    track_opens: bool,
+    /// The daily limit as warm-up lowers it.
+    effective_daily_limit: i64,
+    emails_sent_today: i64,
+    emails_sent_this_hour: i64,
+}
 
 async fn deliverability_view(state: &AppState) -> ApiResult<Response> {
     let db = &state.queue.db;
     let s = db.deliverability_get().await?;
     let (hour, day) = window_keys(now_ms());
     let usage = db.mailbox_usage(None, &hour, &day).await?;
-    Ok(axum::Json(json!({
-        "warmupEnabled": s.warmup_enabled,
-        "dailyLimit": s.daily_limit,
-        "hourlyLimit": s.hourly_limit,
-        "trackOpens": s.track_opens,
-        "effectiveDailyLimit": effective_daily_limit(&s, &usage),
-        "emailsSentToday": usage.today,
-        "emailsSentThisHour": usage.this_hour,
-    }))
+    Ok(axum::Json(DeliverabilityView {
+        warmup_enabled: s.warmup_enabled,
+        daily_limit: s.daily_limit,
+        hourly_limit: s.hourly_limit,
+        track_opens: s.track_opens,
+        effective_daily_limit: effective_daily_limit(&s, &usage),
+        emails_sent_today: usage.today,
+        emails_sent_this_hour: usage.this_hour,
+    })
     .into_response())
 }
 

@@ -13,7 +13,7 @@ use jobs::kinds::EmailSend;
 use jobs::mailing::{effective_daily_limit, is_default_from, sender_name, window_keys};
 use jobs::queue::{JobKind, NewJob};
 use jobs::time::now_ms;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::error::{ApiError, ApiResult};
@@ -24,22 +24,73 @@ pub(crate) fn routes() -> Routes {
     use Access::User;
     Routes::new()
         .get("/api/email/merge-fields", User, merge_fields)
+        .returns::<MergeFields>()
         .get("/api/email/readiness", User, readiness_check)
+        .returns::<Readiness>()
         .post("/api/email/preview", User, preview)
         .body::<PreviewInput>()
+        .returns::<RenderedPreview>()
         .post("/api/email/send-test", User, send_test)
         .body::<PreviewInput>()
+        .returns_status::<TestQueued>(202)
+}
+
+/// The fields a subject or body may hold, as `{{key}}`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct MergeFields {
+    fields: Vec<MergeField>,
+    /// How a field names its fallback: `{{field|fallback}}`.
+    fallback_syntax: &'static str,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct MergeField {
+    key: &'static str,
+    label: &'static str,
+}
+
+/// A draft as it would be sent.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct RenderedPreview {
+    to: String,
+    from: String,
+    subject: String,
+    html: String,
+    text: String,
+}
+
+/// A test message queued for its `email_send` job.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct TestQueued {
+    job_id: String,
+    message_id: String,
+    to: String,
+    /// Always true.
+    test: bool,
+}
+
+/// Whether campaigns can send, and what to fix first.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Readiness {
+    ready: bool,
+    /// Why sending is stopped (a bounce or complaint rate over its limit); null while it may send.
+    send_blocked: Option<String>,
+    items: Vec<jobs::domain::campaigns::ReadinessItem>,
 }
 
 async fn merge_fields(_: CurrentUser) -> ApiResult<Response> {
-    let fields: Vec<Value> = MERGE_FIELDS
+    let fields = MERGE_FIELDS
         .iter()
-        .map(|(key, label)| json!({ "key": key, "label": label }))
+        .map(|(key, label)| MergeField { key, label })
         .collect();
-    Ok(
-        axum::Json(json!({ "fields": fields, "fallbackSyntax": "{{field|fallback}}" }))
-            .into_response(),
-    )
+    Ok(axum::Json(MergeFields {
+        fields,
+        fallback_syntax: "{{field|fallback}}",
+    })
+    .into_response())
 }
 
 /// A subject and body, rendered for a contact (preview) or sent to the signed-in user (test).
@@ -127,13 +178,13 @@ async fn preview(
         },
     )
     .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    Ok(axum::Json(json!({
-        "to": to,
-        "from": from,
-        "subject": r.subject,
-        "html": r.html,
-        "text": r.text,
-    }))
+    Ok(axum::Json(RenderedPreview {
+        to,
+        from: from.to_string(),
+        subject: r.subject,
+        html: r.html,
+        text: r.text,
+    })
     .into_response())
 }
 
@@ -195,7 +246,12 @@ async fn send_test(
     tx.commit().await?;
     Ok((
         StatusCode::ACCEPTED,
-        axum::Json(json!({ "jobId": job.id, "messageId": id, "to": to, "test": true })),
+        axum::Json(TestQueued {
+            job_id: job.id,
+            message_id: id,
+            to,
+            test: true,
+        }),
     )
         .into_response())
 }
@@ -217,10 +273,10 @@ async fn readiness_check(State(state): State<AppState>, _: CurrentUser) -> ApiRe
         warmup: settings.warmup_enabled,
     });
     let blocked = mailing.send_blocked();
-    Ok(axum::Json(json!({
-        "ready": items.iter().all(|i| i.ok),
-        "sendBlocked": blocked,
-        "items": items,
-    }))
+    Ok(axum::Json(Readiness {
+        ready: items.iter().all(|i| i.ok),
+        send_blocked: blocked.map(str::to_string),
+        items,
+    })
     .into_response())
 }

@@ -27,16 +27,22 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/dashboard/metrics", Access::User, dashboard_metrics)
+        // Served from the read cache as JSON, made from this type.
+        .returns::<DashboardMetrics>()
         .get(
             "/api/dashboard/campaign-performance",
             Access::User,
             campaign_performance,
         )
+        .query::<TimeframeQuery>()
+        .returns::<CampaignPerformance>()
         .get("/api/dashboard/regional", Access::User, regional)
+        .returns::<Vec<RegionCount>>()
         .get("/api/dashboard/report", Access::User, report)
+        .returns_file("text/csv")
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DashboardMetrics {
     /// Companies on file.
@@ -109,15 +115,16 @@ async fn dashboard_metrics_compute(state: AppState) -> ApiResult<serde_json::Val
     Ok(serde_json::to_value(metrics).map_err(anyhow::Error::from)?)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct TimeframeQuery {
+    /// Days: 7 (default), 30 or 90.
     timeframe: Option<String>,
 }
 
 /// The window of the metrics card's meeting rate.
 const METRICS_MEETING_DAYS: i64 = 30;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CampaignPerformance {
     timeframe: i64,
@@ -173,7 +180,7 @@ async fn campaign_performance(
     }))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct RegionCount {
     state: &'static str,
     name: &'static str,

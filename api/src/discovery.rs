@@ -23,15 +23,20 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .post("/api/discovery/scan", Access::User, scan)
         .body::<DiscoveryScan>()
+        .accepted()
         .get("/api/discovery/scans/active", Access::User, active_scan)
+        .returns::<Option<JobView>>()
         .get("/api/discovery/sources", Access::User, sources)
+        .returns::<Vec<SourceView>>()
         .get(
             "/api/discovery/company-sources",
             Access::User,
             company_sources,
         )
         .query::<IdsQuery>()
+        .returns::<Vec<CompanySourceRow>>()
         .get("/api/discovery/market", Access::User, market)
+        .returns::<MarketView>()
 }
 
 /// A source as the form offers it.

@@ -19,15 +19,16 @@ use jobs::db::{
     ActivityInsert, AuditInsert, CampaignRow, EventInsert, FigureScope, MessageInsert,
     WEBHOOK_TOKEN, figure_total,
 };
-use jobs::domain::email_figures::email_figures;
+use jobs::domain::email_figures::{EmailFigures, email_figures};
 use jobs::email::compose::render;
+use jobs::email::domain_check::DomainCheck;
 use jobs::email::sendgrid;
 use jobs::kinds::{EmailSend, SenderDomainCheck};
 use jobs::mailing::{address_of, apply_event};
 use jobs::queue::{JobKind, NewJob};
 use jobs::time::{now_ms, to_rfc3339};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AdminUser, CurrentUser, Json, Path, Query};
@@ -44,16 +45,31 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .post("/api/contacts/email", User, contact_email)
         .body::<EmailInput>()
+        // A 202 of its own: the queued message and its job, without a Location.
+        .returns_status::<EmailQueued>(202)
         .get("/api/contacts/{id}/email-history", User, email_history)
+        .returns::<EmailHistory>()
         .get("/api/email/analytics", User, analytics)
+        .query::<Timeframe>()
+        .returns::<EmailAnalytics>()
         .post("/api/email/seed-events", User, seed_events)
+        .returns::<SampleEvents>()
         .post("/api/email/webhook", Public, webhook)
+        .query::<TokenQuery>()
+        .returns::<WebhookReceipt>()
         .get("/api/email/webhook/config", User, webhook_config)
+        .returns::<WebhookConfig>()
         .post("/api/email/webhook/rotate", Admin, webhook_rotate)
+        .returns::<WebhookConfig>()
         .get("/api/email/suppressions", User, suppression_list)
+        .query::<SuppressionQuery>()
+        .returns_page::<SuppressionView>()
         .delete("/api/email/suppressions/{email}", Admin, suppression_lift)
+        .returns::<SuppressionLifted>()
         .get("/api/email/domain-check", User, domain_check_latest)
+        .returns::<DomainCheckLatest>()
         .post("/api/email/domain-check", User, domain_check_start)
+        .accepted()
 }
 
 /// Starts a check of the sender domain's SPF, DKIM and DMARC records (one at a time).
@@ -62,6 +78,17 @@ async fn domain_check_start(State(state): State<AppState>, _: CurrentUser) -> Ap
         .unique_while_active(SenderDomainCheck::NAME);
     let inserted = state.queue.enqueue(job).await?;
     Ok(crate::enqueue::accepted(&inserted.id, &inserted.status))
+}
+
+/// All null before the first check.
+#[derive(Serialize, Default, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct DomainCheckLatest {
+    job_id: Option<String>,
+    status: Option<String>,
+    checked_at: Option<String>,
+    check: Option<DomainCheck>,
+    error: Option<String>,
 }
 
 /// The latest check: its job (to follow while it runs) and, once it succeeded, its verdicts.
@@ -80,21 +107,19 @@ async fn domain_check_latest(State(state): State<AppState>, _: CurrentUser) -> A
         })
         .await?;
     let Some(job) = rows.into_iter().next() else {
-        return Ok(axum::Json(json!({ "jobId": null, "status": null, "checkedAt": null, "check": null, "error": null })).into_response());
+        return Ok(axum::Json(DomainCheckLatest::default()).into_response());
     };
     let check = match (&job.status[..], &job.result) {
-        ("succeeded", Some(r)) => {
-            serde_json::from_value::<jobs::email::domain_check::DomainCheck>(r.0.clone()).ok()
-        }
+        ("succeeded", Some(r)) => serde_json::from_value::<DomainCheck>(r.0.clone()).ok(),
         _ => None,
     };
-    Ok(axum::Json(json!({
-        "jobId": job.id,
-        "status": job.status,
-        "checkedAt": job.finished_at.map(to_rfc3339),
-        "check": check,
-        "error": job.error,
-    }))
+    Ok(axum::Json(DomainCheckLatest {
+        job_id: Some(job.id),
+        status: Some(job.status),
+        checked_at: job.finished_at.map(to_rfc3339),
+        check,
+        error: job.error,
+    })
     .into_response())
 }
 
@@ -104,6 +129,14 @@ struct EmailInput {
     contact_id: Option<String>,
     subject: Option<String>,
     message: Option<String>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct EmailQueued {
+    success: bool,
+    message_id: String,
+    job_id: String,
 }
 
 /// Queues one message to a contact; the `email_send` job sends it.
@@ -189,9 +222,70 @@ async fn contact_email(
     tx.commit().await?;
     Ok((
         StatusCode::ACCEPTED,
-        axum::Json(json!({ "success": true, "messageId": id, "jobId": job.id })),
+        axum::Json(EmailQueued {
+            success: true,
+            message_id: id,
+            job_id: job.id,
+        }),
     )
         .into_response())
+}
+
+/// A contact's email: the campaigns that reached it, its latest events and messages, and its
+/// figures.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct EmailHistory {
+    total_events: i64,
+    campaigns: Vec<HistoryCampaignView>,
+    recent_events: Vec<HistoryEventView>,
+    /// The newest 20, from the moment each is queued.
+    messages: Vec<HistoryMessageView>,
+    figures: EmailFigures,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = EmailHistoryCampaign)]
+struct HistoryCampaignView {
+    id: String,
+    name: String,
+    status: String,
+    total_events: i64,
+    last_event: LastEvent,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = EmailHistoryLastEvent)]
+struct LastEvent {
+    timestamp: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = EmailHistoryEvent)]
+struct HistoryEventView {
+    event_type: String,
+    timestamp: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = EmailHistoryMessage)]
+struct HistoryMessageView {
+    id: String,
+    /// Its merge fields filled in.
+    subject: Option<String>,
+    campaign_name: Option<String>,
+    to: String,
+    status: String,
+    error: Option<String>,
+    created_at: String,
+    sent_at: Option<String>,
+    opened_at: Option<String>,
+    clicked_at: Option<String>,
+    replied_at: Option<String>,
+    bounced_at: Option<String>,
 }
 
 async fn email_history(
@@ -204,21 +298,24 @@ async fn email_history(
         return Err(ApiError::not_found("Contact not found"));
     }
     let (total, campaigns, recent) = db.contact_email_history(&id).await?;
-    let campaigns: Vec<Value> = campaigns
+    let campaigns: Vec<HistoryCampaignView> = campaigns
         .into_iter()
-        .map(|c| {
-            json!({
-                "id": c.id,
-                "name": c.name,
-                "status": c.status,
-                "totalEvents": c.total_events,
-                "lastEvent": { "timestamp": to_rfc3339(c.last_event_at) },
-            })
+        .map(|c| HistoryCampaignView {
+            id: c.id,
+            name: c.name,
+            status: c.status,
+            total_events: c.total_events,
+            last_event: LastEvent {
+                timestamp: to_rfc3339(c.last_event_at),
+            },
         })
         .collect();
-    let recent: Vec<Value> = recent
+    let recent: Vec<HistoryEventView> = recent
         .into_iter()
-        .map(|e| json!({ "eventType": e.event_type, "timestamp": to_rfc3339(e.occurred_at) }))
+        .map(|e| HistoryEventView {
+            event_type: e.event_type,
+            timestamp: to_rfc3339(e.occurred_at),
+        })
         .collect();
     // Its counts and rates as every screen shows them (docs/figures.md).
     let figures = email_figures(&figure_total(
@@ -229,41 +326,56 @@ async fn email_history(
         .await?,
     ));
     // Every message, from the moment it is queued: a direct email shows before it is sent.
-    let messages: Vec<Value> = db
+    let messages: Vec<HistoryMessageView> = db
         .contact_messages(&id, HISTORY_MESSAGES)
         .await?
         .into_iter()
         .map(|m| {
             let vars = m.vars.0.as_object().cloned().unwrap_or_default();
-            json!({
-                "id": m.id,
-                "subject": m.subject.map(|s| render(&s, &vars, false)),
-                "campaignName": m.campaign_name,
-                "to": m.to_email,
-                "status": m.status,
-                "error": m.last_error,
-                "createdAt": to_rfc3339(m.created_at),
-                "sentAt": m.sent_at.map(to_rfc3339),
-                "openedAt": m.opened_at.map(to_rfc3339),
-                "clickedAt": m.clicked_at.map(to_rfc3339),
-                "repliedAt": m.replied_at.map(to_rfc3339),
-                "bouncedAt": m.bounced_at.map(to_rfc3339),
-            })
+            HistoryMessageView {
+                id: m.id,
+                subject: m.subject.map(|s| render(&s, &vars, false)),
+                campaign_name: m.campaign_name,
+                to: m.to_email,
+                status: m.status,
+                error: m.last_error,
+                created_at: to_rfc3339(m.created_at),
+                sent_at: m.sent_at.map(to_rfc3339),
+                opened_at: m.opened_at.map(to_rfc3339),
+                clicked_at: m.clicked_at.map(to_rfc3339),
+                replied_at: m.replied_at.map(to_rfc3339),
+                bounced_at: m.bounced_at.map(to_rfc3339),
+            }
         })
         .collect();
-    Ok(axum::Json(json!({
-        "totalEvents": total,
-        "campaigns": campaigns,
-        "recentEvents": recent,
-        "messages": messages,
-        "figures": figures,
-    }))
+    Ok(axum::Json(EmailHistory {
+        total_events: total,
+        campaigns,
+        recent_events: recent,
+        messages,
+        figures,
+    })
     .into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 struct Timeframe {
+    /// Days back, 1–365 (`30` or `30d`; default 30).
     timeframe: Option<String>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct EmailAnalytics {
+    /// Days.
+    timeframe: i64,
+    total_sent: i64,
+    delivered: i64,
+    bounced: i64,
+    open_rate: f64,
+    click_rate: f64,
+    reply_rate: f64,
+    figures: EmailFigures,
 }
 
 /// The email figures (docs/figures.md) of the messages sent in the last `timeframe` days (default
@@ -296,17 +408,24 @@ async fn analytics(
         })
         .await?;
     let f = email_figures(&figure_total(&rows));
-    Ok(axum::Json(json!({
-        "timeframe": days,
-        "totalSent": f.sent,
-        "delivered": f.delivered,
-        "bounced": f.bounced,
-        "openRate": f.open_rate,
-        "clickRate": f.click_rate,
-        "replyRate": f.reply_rate,
-        "figures": f,
-    }))
+    Ok(axum::Json(EmailAnalytics {
+        timeframe: days,
+        total_sent: f.sent,
+        delivered: f.delivered,
+        bounced: f.bounced,
+        open_rate: f.open_rate,
+        click_rate: f.click_rate,
+        reply_rate: f.reply_rate,
+        figures: f,
+    })
     .into_response())
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SampleEvents {
+    success: bool,
+    total_events: i64,
 }
 
 /// Demo tracking data for an empty install: one completed sample campaign over up to 20 contacts
@@ -409,7 +528,11 @@ async fn seed_events(State(state): State<AppState>, _: CurrentUser) -> ApiResult
             total += 1;
         }
     }
-    Ok(axum::Json(json!({ "success": true, "totalEvents": total })).into_response())
+    Ok(axum::Json(SampleEvents {
+        success: true,
+        total_events: total,
+    })
+    .into_response())
 }
 
 /// SendGrid's event name → ours; `None`: not tracked.
@@ -428,9 +551,19 @@ fn event_type(e: &sendgrid::Event) -> Option<&'static str> {
     })
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 pub(crate) struct TokenQuery {
+    /// The install's webhook token (when no signing key is set).
     token: Option<String>,
+}
+
+/// What a batch of events did: recorded, already seen (`sg_event_id`), or not tracked.
+#[derive(Serialize, utoipa::ToSchema)]
+struct WebhookReceipt {
+    received: usize,
+    recorded: i64,
+    duplicates: i64,
+    ignored: i64,
 }
 
 async fn webhook(
@@ -495,12 +628,12 @@ async fn webhook(
             duplicates += 1;
         }
     }
-    Ok(axum::Json(json!({
-        "received": events.len(),
-        "recorded": recorded,
-        "duplicates": duplicates,
-        "ignored": ignored,
-    }))
+    Ok(axum::Json(WebhookReceipt {
+        received: events.len(),
+        recorded,
+        duplicates,
+        ignored,
+    })
     .into_response())
 }
 
@@ -509,8 +642,36 @@ fn admin_session(state: &AppState, user: &CurrentUser) -> bool {
     user.admin_session && state.is_admin(&user.user)
 }
 
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = EmailWebhookConfig)]
+struct WebhookConfig {
+    webhook_url: String,
+    inbound_url: String,
+    signature_verification: bool,
+    /// How the webhook URL is authenticated: `signature` or `token`.
+    webhook_auth: &'static str,
+    /// `configured-token` or `token`.
+    inbound_auth: &'static str,
+    /// False for non-admins: the URLs come without their token.
+    token_visible: bool,
+    delivery: Delivery,
+    /// The SendGrid events to turn on.
+    events: Vec<&'static str>,
+}
+
+/// How mail leaves: through an SMTP relay, or written to the outbox folder (demo mode).
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = EmailDelivery)]
+struct Delivery {
+    /// `smtp` or `outbox`.
+    mode: &'static str,
+    relay: Option<String>,
+    from: String,
+}
+
 /// The webhook settings; `token` (the install's) goes into the URLs that use it.
-fn config_json(state: &AppState, token: Option<&str>) -> Value {
+fn config_json(state: &AppState, token: Option<&str>) -> WebhookConfig {
     let base = &state.config.public_base_url;
     let mailing = &state.queue.providers.mailing;
     let signed = mailing.webhook_public_key.is_some();
@@ -523,22 +684,34 @@ fn config_json(state: &AppState, token: Option<&str>) -> Value {
         Some(t) => token.map(|_| t.expose().as_str()),
         None => token,
     };
-    json!({
-        "webhookUrl": with("/api/email/webhook", if signed { None } else { token }),
-        "inboundUrl": with("/api/email/inbound", inbound_token),
-        "signatureVerification": signed,
-        // How each URL is authenticated: the provider's signature, or the token in the URL.
-        "webhookAuth": if signed { "signature" } else { "token" },
-        "inboundAuth": if mailing.inbound_token.is_some() { "configured-token" } else { "token" },
-        // False for non-admins: the URLs above come without their token.
-        "tokenVisible": token.is_some(),
-        // How mail leaves: through an SMTP relay, or written to the outbox folder (demo mode).
-        "delivery": match state.config.mail.relay() {
-            Some(relay) => json!({ "mode": "smtp", "relay": relay, "from": state.config.mail.from }),
-            None => json!({ "mode": "outbox", "relay": null, "from": state.config.mail.from }),
+    let relay = state.config.mail.relay();
+    WebhookConfig {
+        webhook_url: with("/api/email/webhook", if signed { None } else { token }),
+        inbound_url: with("/api/email/inbound", inbound_token),
+        signature_verification: signed,
+        webhook_auth: if signed { "signature" } else { "token" },
+        inbound_auth: if mailing.inbound_token.is_some() {
+            "configured-token"
+        } else {
+            "token"
         },
-        "events": ["delivered", "open", "click", "bounce", "dropped", "spamreport", "deferred", "unsubscribe"],
-    })
+        token_visible: token.is_some(),
+        delivery: Delivery {
+            mode: if relay.is_some() { "smtp" } else { "outbox" },
+            relay,
+            from: state.config.mail.from.clone(),
+        },
+        events: vec![
+            "delivered",
+            "open",
+            "click",
+            "bounce",
+            "dropped",
+            "spamreport",
+            "deferred",
+            "unsubscribe",
+        ],
+    }
 }
 
 async fn webhook_config(State(state): State<AppState>, user: CurrentUser) -> ApiResult<Response> {
@@ -573,15 +746,18 @@ async fn webhook_rotate(
     Ok(axum::Json(config_json(&state, Some(&token))).into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 struct SuppressionQuery {
+    /// Text in the address.
     q: Option<String>,
+    /// 1–1000 (default 100).
     limit: Option<i64>,
     offset: Option<i64>,
 }
 
-#[derive(serde::Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = Suppression)]
 struct SuppressionView {
     email: String,
     reason: String,
@@ -613,6 +789,16 @@ async fn suppression_list(
         })
         .collect();
     Ok(with_total(items, total))
+}
+
+/// The address taken off the list, why it was on it, and its contact.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SuppressionLifted {
+    success: bool,
+    email: String,
+    reason: String,
+    contact_id: Option<String>,
 }
 
 /// Takes an address off the suppression list (admins only): it can be emailed again. The audit
@@ -655,11 +841,11 @@ async fn suppression_lift(
         .await?;
     }
     tx.commit().await?;
-    Ok(axum::Json(json!({
-        "success": true,
-        "email": removed.email,
-        "reason": removed.reason,
-        "contactId": contact,
-    }))
+    Ok(axum::Json(SuppressionLifted {
+        success: true,
+        email: removed.email,
+        reason: removed.reason,
+        contact_id: contact,
+    })
     .into_response())
 }

@@ -3,29 +3,47 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde::Serialize;
 
+use crate::error::ErrorBody;
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/healthz", Access::Public, healthz)
+        .returns::<HealthStatus>()
         .get("/readyz", Access::Public, readyz)
+        // 503 with an `ErrorBody` when the database does not answer.
+        .returns::<HealthStatus>()
         .get("/metrics", Access::Public, metrics_text)
+        .returns_file("text/plain")
 }
 
-async fn healthz() -> axum::Json<serde_json::Value> {
-    axum::Json(json!({ "status": "ok" }))
+/// `ok` (the process answers) or `ready` (and its database does).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct HealthStatus {
+    status: &'static str,
+}
+
+fn error_body(message: &str) -> axum::Json<ErrorBody> {
+    axum::Json(ErrorBody {
+        message: message.to_string(),
+        errors: None,
+    })
+}
+
+async fn healthz() -> axum::Json<HealthStatus> {
+    axum::Json(HealthStatus { status: "ok" })
 }
 
 async fn readyz(State(state): State<AppState>) -> Response {
     match state.queue.db.ping().await {
-        Ok(()) => axum::Json(json!({ "status": "ready" })).into_response(),
+        Ok(()) => axum::Json(HealthStatus { status: "ready" }).into_response(),
         Err(e) => {
             tracing::warn!(error = %e, "readiness check: database unreachable");
             (
                 StatusCode::SERVICE_UNAVAILABLE,
-                axum::Json(json!({ "message": "Database unreachable" })),
+                error_body("Database unreachable"),
             )
                 .into_response()
         }
@@ -50,7 +68,7 @@ pub(crate) fn metrics_refused(
         (
             StatusCode::UNAUTHORIZED,
             [(header::WWW_AUTHENTICATE, "Bearer")],
-            axum::Json(json!({ "message": "Metrics need Authorization: Bearer <METRICS_TOKEN>" })),
+            error_body("Metrics need Authorization: Bearer <METRICS_TOKEN>"),
         )
             .into_response(),
     )

@@ -17,7 +17,6 @@ use jobs::mailing::address_of;
 use jobs::replies::{InboundReply, ReplyOutcome, record_reply};
 use jobs::time::now_ms;
 use serde::Deserialize;
-use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
@@ -25,7 +24,29 @@ use crate::webhook_token::{check_install_token, same_secret};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
-    Routes::new().post("/api/email/inbound", Access::Public, inbound)
+    Routes::new()
+        .post("/api/email/inbound", Access::Public, inbound)
+        .returns::<InboundOutcome>()
+}
+
+/// What became of an inbound message.
+#[derive(Debug, Default, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct InboundOutcome {
+    /// It answers one of our messages.
+    matched: bool,
+    /// Recorded before (a provider's retry).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    duplicate: Option<bool>,
+    /// The message it answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message_id: Option<String>,
+    /// The reply rules that acted on it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules_fired: Option<Vec<String>>,
+    /// An automatic reply: the sequence pauses until the stated return.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    out_of_office: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -164,7 +185,7 @@ async fn inbound(
             references = reply.answers.len(),
             "inbound email answers none of our messages; ignored"
         );
-        return Ok(axum::Json(json!({ "matched": false })).into_response());
+        return Ok(axum::Json(InboundOutcome::default()).into_response());
     };
     let inbound = InboundReply {
         message_id: reply.message_id.clone(),
@@ -172,20 +193,25 @@ async fn inbound(
         text: reply.text.clone(),
         auto_reply: reply.auto_reply,
     };
-    let (rules_fired, out_of_office) = match record_reply(db, &mailing, &m, &inbound, now_ms())
-        .await?
-    {
-        ReplyOutcome::Duplicate => {
-            return Ok(axum::Json(json!({ "matched": true, "duplicate": true })).into_response());
-        }
-        ReplyOutcome::Replied { rules_fired } => (rules_fired, false),
-        ReplyOutcome::OutOfOffice { rules_fired, .. } => (rules_fired, true),
-    };
-    Ok(axum::Json(json!({
-        "matched": true,
-        "messageId": m.id,
-        "rulesFired": rules_fired,
-        "outOfOffice": out_of_office,
-    }))
+    let (rules_fired, out_of_office) =
+        match record_reply(db, &mailing, &m, &inbound, now_ms()).await? {
+            ReplyOutcome::Duplicate => {
+                let seen = InboundOutcome {
+                    matched: true,
+                    duplicate: Some(true),
+                    ..InboundOutcome::default()
+                };
+                return Ok(axum::Json(seen).into_response());
+            }
+            ReplyOutcome::Replied { rules_fired } => (rules_fired, false),
+            ReplyOutcome::OutOfOffice { rules_fired, .. } => (rules_fired, true),
+        };
+    Ok(axum::Json(InboundOutcome {
+        matched: true,
+        duplicate: None,
+        message_id: Some(m.id),
+        rules_fired: Some(rules_fired),
+        out_of_office: Some(out_of_office),
+    })
     .into_response())
 }

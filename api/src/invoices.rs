@@ -26,7 +26,7 @@ use jobs::domain::invoices::{
 use jobs::providers::stripe::{StripeError, verify_signature};
 use jobs::queue::NewJob;
 use jobs::time::{now_ms, to_rfc3339};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult, parse_upload};
@@ -45,83 +45,142 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/invoices", Access::User, invoice_list)
         .query::<ListQuery>()
+        .returns_page::<InvoiceView>()
         .post("/api/invoices", Access::User, invoice_create)
         .body::<InvoiceBody>()
+        .creates::<InvoiceView>()
         .get(
             "/api/invoices/next-number",
             Access::User,
             invoice_next_number,
         )
+        .query::<NextNumberQuery>()
+        .returns::<NextNumber>()
         .get("/api/invoices/summary", Access::User, invoice_summary)
+        .query::<ListQuery>()
+        .returns::<InvoiceSummary>()
         .get("/api/invoices/{id}", Access::User, invoice_get)
+        .returns::<InvoiceView>()
         .patch("/api/invoices/{id}", Access::User, invoice_status)
         .body::<StatusBody>()
+        .returns::<InvoiceView>()
         .post("/api/invoices/{id}/send", Access::User, invoice_send)
         .body::<SendBody>()
+        .accepted()
         .get("/api/invoices/{id}/pdf", Access::User, invoice_pdf)
+        .returns_file("application/pdf")
         .post("/api/create-payment-intent", Access::User, payment_intent)
         .body::<PaymentBody>()
+        .returns::<PaymentIntentView>()
         .post("/api/webhooks/stripe", Access::Public, stripe_webhook)
+        .returns::<WebhookReceipt>()
         .get("/api/catalog", Access::User, catalog_list)
+        .returns::<Vec<ProductView>>()
         .upload(
             "/api/catalog/upload",
             Access::User,
             CATALOG_LIMIT,
             catalog_upload,
         )
+        .returns::<CatalogUploaded>()
 }
 
 // ---- answers ----
 
-/// Cents as a JSON number of dollars (exact to the cent when printed).
-fn usd(cents: i64) -> Value {
-    json!(cents as f64 / 100.0)
+/// Cents as dollars (exact to the cent when printed).
+fn usd(cents: i64) -> f64 {
+    cents as f64 / 100.0
 }
 
-fn tax_rate(milli: i32) -> Value {
-    json!(f64::from(milli) / 1000.0)
+/// An invoice with its lines and totals, amounts in dollars.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct InvoiceView {
+    id: String,
+    invoice_number: String,
+    customer_name: String,
+    customer_email: Option<String>,
+    customer_phone: Option<String>,
+    billing_address: Option<String>,
+    notes: Option<String>,
+    /// A fraction: 0.085 is 8.5 %.
+    tax_rate: f64,
+    discount_amount: f64,
+    status: String,
+    /// YYYY-MM-DD.
+    date: String,
+    due_date: String,
+    total_amount: f64,
+    totals: InvoiceTotals,
+    line_items: Vec<LineItemView>,
+    /// RFC 3339.
+    paid_at: Option<String>,
+    created_at: String,
+    updated_at: String,
+    /// The create's PDF job.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pdf_job_id: Option<String>,
 }
 
-fn invoice_json(i: &InvoiceRow, items: &[InvoiceItemRow]) -> Value {
-    let line_items: Vec<Value> = items
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct InvoiceTotals {
+    subtotal: f64,
+    discount_amount: f64,
+    tax_amount: f64,
+    total_amount: f64,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct LineItemView {
+    id: String,
+    product_id: Option<String>,
+    description: String,
+    quantity: i64,
+    unit_price: f64,
+    total_price: f64,
+}
+
+fn invoice_view(i: &InvoiceRow, items: &[InvoiceItemRow]) -> InvoiceView {
+    let line_items = items
         .iter()
         .filter(|it| it.invoice_id == i.id)
-        .map(|it| {
-            json!({
-                "id": it.id,
-                "productId": it.product_id,
-                "description": it.description,
-                "quantity": it.quantity,
-                "unitPrice": usd(it.unit_price_cents),
-                "totalPrice": usd(it.total_cents),
-            })
+        .map(|it| LineItemView {
+            id: it.id.clone(),
+            product_id: it.product_id.clone(),
+            description: it.description.clone(),
+            quantity: it.quantity.into(),
+            unit_price: usd(it.unit_price_cents),
+            total_price: usd(it.total_cents),
         })
         .collect();
-    json!({
-        "id": i.id,
-        "invoiceNumber": i.invoice_number,
-        "customerName": i.customer_name,
-        "customerEmail": i.customer_email,
-        "customerPhone": i.customer_phone,
-        "billingAddress": i.billing_address,
-        "notes": i.notes,
-        "taxRate": tax_rate(i.tax_milli),
-        "discountAmount": usd(i.discount_cents),
-        "status": i.status,
-        "date": i.invoice_date,
-        "dueDate": i.due_date,
-        "totalAmount": usd(i.total_cents),
-        "totals": {
-            "subtotal": usd(i.subtotal_cents),
-            "discountAmount": usd(i.discount_cents),
-            "taxAmount": usd(i.tax_cents),
-            "totalAmount": usd(i.total_cents),
+    InvoiceView {
+        id: i.id.clone(),
+        invoice_number: i.invoice_number.clone(),
+        customer_name: i.customer_name.clone(),
+        customer_email: i.customer_email.clone(),
+        customer_phone: i.customer_phone.clone(),
+        billing_address: i.billing_address.clone(),
+        notes: i.notes.clone(),
+        tax_rate: f64::from(i.tax_milli) / 1000.0,
+        discount_amount: usd(i.discount_cents),
+        status: i.status.clone(),
+        date: i.invoice_date.clone(),
+        due_date: i.due_date.clone(),
+        total_amount: usd(i.total_cents),
+        totals: InvoiceTotals {
+            subtotal: usd(i.subtotal_cents),
+            discount_amount: usd(i.discount_cents),
+            tax_amount: usd(i.tax_cents),
+            total_amount: usd(i.total_cents),
         },
-        "lineItems": line_items,
-        "paidAt": i.paid_at.map(to_rfc3339),
-        "createdAt": to_rfc3339(i.created_at),
-        "updatedAt": to_rfc3339(i.updated_at),
-    })
+        line_items,
+        paid_at: i.paid_at.map(to_rfc3339),
+        created_at: to_rfc3339(i.created_at),
+        updated_at: to_rfc3339(i.updated_at),
+        pdf_job_id: None,
+    }
 }
 
 async fn load(state: &AppState, id: &str) -> ApiResult<(InvoiceRow, Vec<InvoiceItemRow>)> {
@@ -225,7 +284,7 @@ async fn invoice_list(
         .await?;
     let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
     let items = db.invoice_items(&ids).await?;
-    let out: Vec<Value> = rows.iter().map(|r| invoice_json(r, &items)).collect();
+    let out: Vec<InvoiceView> = rows.iter().map(|r| invoice_view(r, &items)).collect();
     Ok(with_total(out, total))
 }
 
@@ -293,14 +352,22 @@ async fn invoice_get(
     State(state): State<AppState>,
     _user: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<Value>> {
+) -> ApiResult<axum::Json<InvoiceView>> {
     let (invoice, items) = load(&state, &id).await?;
-    Ok(axum::Json(invoice_json(&invoice, &items)))
+    Ok(axum::Json(invoice_view(&invoice, &items)))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct NextNumberQuery {
+    /// YYYY-MM-DD: the invoice's date, whose year names the series (default today).
     date: Option<String>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct NextNumber {
+    /// `INV-2026-0007`.
+    invoice_number: String,
 }
 
 /// The number a blank save would take now (`INV-2026-0007`), for the form to show; the save
@@ -309,12 +376,14 @@ async fn invoice_next_number(
     State(state): State<AppState>,
     _user: CurrentUser,
     Query(q): Query<NextNumberQuery>,
-) -> ApiResult<axum::Json<Value>> {
+) -> ApiResult<axum::Json<NextNumber>> {
     let date = date_param("date", q.date.as_deref())?
         .and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
         .unwrap_or_else(|| chrono::Utc::now().date_naive());
     let number = state.queue.db.invoice_next_number(date.year()).await?;
-    Ok(axum::Json(json!({ "invoiceNumber": number })))
+    Ok(axum::Json(NextNumber {
+        invoice_number: number,
+    }))
 }
 
 // ---- create ----
@@ -623,8 +692,8 @@ async fn invoice_create(
         tx.commit().await?;
         break inserted;
     };
-    let mut out = invoice_json(&invoice, &items);
-    out["pdfJobId"] = json!(inserted.id);
+    let mut out = invoice_view(&invoice, &items);
+    out.pdf_job_id = Some(inserted.id);
     Ok((StatusCode::CREATED, axum::Json(out)).into_response())
 }
 
@@ -657,7 +726,7 @@ async fn invoice_status(
     _user: CurrentUser,
     Path(id): Path<String>,
     Json(body): Json<StatusBody>,
-) -> ApiResult<axum::Json<Value>> {
+) -> ApiResult<axum::Json<InvoiceView>> {
     let status = match &body.status {
         Some(Field::Value(s)) => Some(s.trim()),
         _ => None,
@@ -680,7 +749,7 @@ async fn invoice_status(
     let (invoice, items) = load(&state, &invoice.id).await?;
     // The PDF shows the status: render the new version.
     state.queue.enqueue(pdf_job(&invoice)).await?;
-    Ok(axum::Json(invoice_json(&invoice, &items)))
+    Ok(axum::Json(invoice_view(&invoice, &items)))
 }
 
 // ---- PDF ----
@@ -932,16 +1001,19 @@ async fn payment_intent(
         if invoice.status == "draft" {
             db.invoice_set_status(&invoice.id, "sent", now).await?;
         }
-        return Ok(axum::Json(json!({
-            "demo": true,
-            "paymentId": payment_id,
-            "clientSecret": null,
-            "status": "demo",
-            "amount": invoice.total_cents,
-            "currency": CURRENCY,
-            "message": "Demo mode: no payment provider is configured (STRIPE_SECRET_KEY), so nothing \
-                        was charged. The invoice is marked payable.",
-        }))
+        return Ok(axum::Json(PaymentIntentView {
+            demo: true,
+            payment_id: Some(payment_id),
+            payment_intent_id: None,
+            client_secret: None,
+            status: "demo".into(),
+            amount: invoice.total_cents,
+            currency: CURRENCY.into(),
+            message: Some(
+                "Demo mode: no payment provider is configured (STRIPE_SECRET_KEY), so nothing \
+                 was charged. The invoice is marked payable.",
+            ),
+        })
         .into_response());
     };
     // One intent per version of the invoice: a double click or a retry gets the same one back.
@@ -985,15 +1057,55 @@ async fn payment_intent(
             }
         }
     }
-    Ok(axum::Json(json!({
-        "demo": false,
-        "paymentIntentId": intent.id,
-        "clientSecret": intent.client_secret,
-        "status": intent.status,
-        "amount": intent.amount,
-        "currency": intent.currency,
-    }))
+    Ok(axum::Json(PaymentIntentView {
+        demo: false,
+        payment_id: None,
+        payment_intent_id: Some(intent.id),
+        client_secret: intent.client_secret,
+        status: intent.status,
+        amount: intent.amount,
+        currency: intent.currency,
+        message: None,
+    })
     .into_response())
+}
+
+/// A payment to take in the browser (Stripe), or the demo's record of one.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct PaymentIntentView {
+    /// No payment provider: nothing was charged.
+    demo: bool,
+    /// The demo's payment record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    payment_id: Option<String>,
+    /// Stripe's PaymentIntent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    payment_intent_id: Option<String>,
+    /// For Stripe.js; null in demo mode.
+    client_secret: Option<String>,
+    status: String,
+    /// Cents.
+    amount: i64,
+    currency: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'static str>,
+}
+
+/// What the webhook did with an event.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct WebhookReceipt {
+    received: bool,
+    /// An event this app acts on (a payment of one of its invoices).
+    handled: bool,
+}
+
+fn receipt(handled: bool) -> Response {
+    axum::Json(WebhookReceipt {
+        received: true,
+        handled,
+    })
+    .into_response()
 }
 
 async fn stripe_webhook(
@@ -1021,7 +1133,7 @@ async fn stripe_webhook(
         "payment_intent.canceled" => "canceled",
         "payment_intent.processing" => "processing",
         // Other events are acknowledged so Stripe does not send them again.
-        _ => return Ok(axum::Json(json!({ "received": true, "handled": false })).into_response()),
+        _ => return Ok(receipt(false)),
     };
     let Some(intent_id) = object["id"].as_str() else {
         return Err(ApiError::bad_request(
@@ -1031,11 +1143,11 @@ async fn stripe_webhook(
     let db = &state.queue.db;
     let Some(payment) = db.payment_by_ref(intent_id).await? else {
         tracing::warn!(intent_id, "Stripe event for a payment we did not start");
-        return Ok(axum::Json(json!({ "received": true, "handled": false })).into_response());
+        return Ok(receipt(false));
     };
     if payment.status == "succeeded" {
         // Events can arrive again and out of order; a success is final.
-        return Ok(axum::Json(json!({ "received": true, "handled": true })).into_response());
+        return Ok(receipt(true));
     }
     let error = object["last_payment_error"]["message"].as_str();
     db.payment_settle(&PaymentSettle {
@@ -1051,26 +1163,38 @@ async fn stripe_webhook(
     {
         state.queue.enqueue(pdf_job(&invoice)).await?;
     }
-    Ok(axum::Json(json!({ "received": true, "handled": true })).into_response())
+    Ok(receipt(true))
 }
 
 // ---- catalog ----
 
-fn catalog_json(c: &CatalogRow) -> Value {
-    json!({
-        "id": c.id,
-        "name": c.name,
-        "description": c.description,
-        "price": usd(c.price_cents),
-        "category": c.category,
-        "sku": c.sku,
-    })
+/// A product of the catalog, its price in dollars.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ProductView {
+    id: String,
+    name: String,
+    description: Option<String>,
+    price: f64,
+    category: Option<String>,
+    sku: Option<String>,
+}
+
+fn catalog_json(c: &CatalogRow) -> ProductView {
+    ProductView {
+        id: c.id.clone(),
+        name: c.name.clone(),
+        description: c.description.clone(),
+        price: usd(c.price_cents),
+        category: c.category.clone(),
+        sku: c.sku.clone(),
+    }
 }
 
 async fn catalog_list(
     State(state): State<AppState>,
     _user: CurrentUser,
-) -> ApiResult<axum::Json<Vec<Value>>> {
+) -> ApiResult<axum::Json<Vec<ProductView>>> {
     let rows = state.queue.db.catalog_list().await?;
     Ok(axum::Json(rows.iter().map(catalog_json).collect()))
 }
@@ -1144,21 +1268,35 @@ async fn catalog_upload(
         .collect();
     state.queue.db.catalog_upsert(&rows).await?;
     let catalog = state.queue.db.catalog_list().await?;
-    Ok(axum::Json(json!({
-        "format": parsed.format,
-        "added": parsed.items.len(),
-        "skipped": parsed.skipped,
-        "message": format!(
-            "{} products loaded from the {} file{}",
+    let skipped = if parsed.skipped > 0 {
+        format!(
+            "; {} rows without a name or a readable price were skipped",
+            parsed.skipped
+        )
+    } else {
+        String::new()
+    };
+    Ok(axum::Json(CatalogUploaded {
+        message: format!(
+            "{} products loaded from the {} file{skipped}",
             parsed.items.len(),
             parsed.format.to_uppercase(),
-            if parsed.skipped > 0 {
-                format!("; {} rows without a name or a readable price were skipped", parsed.skipped)
-            } else {
-                String::new()
-            }
         ),
-        "products": catalog.iter().map(catalog_json).collect::<Vec<_>>(),
-    }))
+        format: parsed.format.to_string(),
+        added: parsed.items.len(),
+        skipped: parsed.skipped,
+        products: catalog.iter().map(catalog_json).collect(),
+    })
     .into_response())
+}
+
+/// What an upload loaded, and the whole catalog after it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct CatalogUploaded {
+    /// `csv`, `xlsx`, …
+    format: String,
+    added: usize,
+    skipped: usize,
+    message: String,
+    products: Vec<ProductView>,
 }

@@ -8,7 +8,9 @@ use crate::extract::{CurrentUser, Path};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
-    Routes::new().get("/api/jobs/{id}", Access::User, job_get)
+    Routes::new()
+        .get("/api/jobs/{id}", Access::User, job_get)
+        .returns::<JobView>()
 }
 
 async fn job_get(

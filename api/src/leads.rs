@@ -28,6 +28,7 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .post("/api/leads", Access::Public, lead_create)
         .body::<LeadForm>()
+        .creates::<Thanks>()
 }
 
 pub const THANK_YOU: &str = "Thank you! Our team will contact you within 1-2 business days.";
@@ -108,6 +109,12 @@ fn merge_note(merges: [&LeadMerge; 2]) -> String {
     note
 }
 
+/// What the form's sender reads: the same whether the lead was stored or dropped as spam.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+struct Thanks {
+    message: &'static str,
+}
+
 async fn lead_create(
     State(state): State<AppState>,
     parts: Parts,
@@ -122,7 +129,7 @@ async fn lead_create(
     rate_limit_all(&state.limits.leads_global, "submissions")?;
     let thanks = (
         StatusCode::CREATED,
-        axum::Json(json!({ "message": THANK_YOU })),
+        axum::Json(Thanks { message: THANK_YOU }),
     )
         .into_response();
     if clean(&form.fax).is_some() {

@@ -152,6 +152,10 @@ pub struct Returns {
     pub file: Option<&'static str>,
     /// A `Location` header names the job, record or page.
     pub location: bool,
+    /// Errors are HTML pages for a person (public pages), not `ErrorBody`.
+    pub html_errors: bool,
+    /// Another success: its status and JSON body (a bulk action with nothing to do answers 200).
+    pub also: Option<(u16, BodySchema)>,
 }
 
 impl Returns {
@@ -340,6 +344,11 @@ impl Routes {
         self.answer(Returns::json(200, schema_of::<T>))
     }
 
+    /// Declares a JSON `T` with another success status (a 202 whose body is not `JobAccepted`).
+    fn returns_status<T: utoipa::ToSchema>(self, status: u16) -> Self {
+        self.answer(Returns::json(status, schema_of::<T>))
+    }
+
     /// Declares a list page of `T` with its `X-Total-Count` as the route's answer.
     fn returns_page<T: utoipa::ToSchema>(self) -> Self {
         self.answer(Returns {
@@ -370,6 +379,14 @@ impl Routes {
         })
     }
 
+    /// As [`Self::accepted`] with a body of its own that names the job (`jobId`).
+    fn accepted_with<T: utoipa::ToSchema>(self) -> Self {
+        self.answer(Returns {
+            location: true,
+            ..Returns::json(202, schema_of::<T>)
+        })
+    }
+
     /// Declares a 200 that is a file of `content_type` (CSV, PDF, iCalendar, an image).
     fn returns_file(self, content_type: &'static str) -> Self {
         self.answer(Returns {
@@ -386,6 +403,22 @@ impl Routes {
             location: true,
             ..Returns::default()
         })
+    }
+
+    /// Adds another success answer, `status` with a JSON `T`, to the one declared.
+    fn also<T: utoipa::ToSchema>(mut self, status: u16) -> Self {
+        if let Some(r) = self.table.last_mut().and_then(|r| r.returns.as_mut()) {
+            r.also = Some((status, schema_of::<T>));
+        }
+        self
+    }
+
+    /// Marks the declared answer's errors as HTML pages (public pages a person opens).
+    fn html_errors(mut self) -> Self {
+        if let Some(r) = self.table.last_mut().and_then(|r| r.returns.as_mut()) {
+            r.html_errors = true;
+        }
+        self
     }
 
     /// Declares a 204 without a body as the route's answer.

@@ -17,7 +17,7 @@ use jobs::kinds::{MailboxSync, mailbox_sync_key};
 use jobs::providers::imap::Tls;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::enqueue;
 use crate::error::{ApiError, ApiResult};
@@ -29,11 +29,16 @@ pub(crate) fn routes() -> Routes {
     use Access::User;
     Routes::new()
         .get("/api/mailboxes", User, list)
+        .returns::<Vec<MailboxView>>()
         .post("/api/mailboxes", User, connect)
         .body::<ConnectBody>()
+        .creates::<MailboxConnected>()
         .delete("/api/mailboxes/{id}", User, disconnect)
+        .no_content()
         .post("/api/mailboxes/{id}/test", User, test)
+        .accepted()
         .post("/api/mailboxes/{id}/sync", User, sync_now)
+        .accepted()
 }
 
 const NOT_FOUND: &str = "Mailbox not found";
@@ -66,6 +71,14 @@ struct MailboxView {
     last_error: Option<String>,
     last_error_at: Option<String>,
     created_at: String,
+}
+
+/// A new mailbox with the connection test it started.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct MailboxConnected {
+    mailbox: MailboxView,
+    job_id: String,
 }
 
 impl From<&MailboxRow> for MailboxView {
@@ -312,7 +325,10 @@ async fn connect(
         .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({ "mailbox": MailboxView::from(&row), "jobId": job.id })),
+        Json(MailboxConnected {
+            mailbox: MailboxView::from(&row),
+            job_id: job.id,
+        }),
     )
         .into_response())
 }

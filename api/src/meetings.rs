@@ -19,7 +19,6 @@ use jobs::db::{ActivityInsert, MeetingList, MeetingRow};
 use jobs::kinds::CalendarSync;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
@@ -30,14 +29,23 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/calendar/meetings", Access::User, calendar_meetings)
+        .query::<CalendarQuery>()
+        .returns::<Vec<UpcomingMeeting>>()
         .get("/api/calendar/stats", Access::User, calendar_stats)
+        .returns::<CalendarStats>()
         .get("/api/meetings", Access::User, meeting_list)
+        .query::<MeetingListQuery>()
+        .returns_page::<MeetingView>()
         .post("/api/meetings", Access::User, meeting_create)
         .body::<MeetingBody>()
+        .creates::<MeetingView>()
         .get("/api/meetings/{id}", Access::User, meeting_get)
+        .returns::<MeetingView>()
         .put("/api/meetings/{id}", Access::User, meeting_update)
         .body::<MeetingBody>()
+        .returns::<MeetingView>()
         .delete("/api/meetings/{id}", Access::User, meeting_delete)
+        .no_content()
 }
 
 const STATUSES: [&str; 5] = [
@@ -59,7 +67,7 @@ fn type_message() -> String {
     format!("meetingType must be one of: {}", TYPES.join(", "))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct MeetingView {
     id: String,
@@ -109,9 +117,10 @@ impl From<MeetingRow> for MeetingView {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct MeetingListQuery {
+    /// One of the statuses, or `all`.
     status: Option<String>,
     company_id: Option<String>,
     contact_id: Option<String>,
@@ -531,6 +540,8 @@ async fn meeting_delete(
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
 
     #[test]
@@ -546,9 +557,33 @@ mod tests {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 struct CalendarQuery {
+    /// 1–1000 (default 100).
     limit: Option<i64>,
+}
+
+/// A meeting as the calendar panel lists it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct UpcomingMeeting {
+    id: String,
+    title: String,
+    /// RFC 3339.
+    start_time: String,
+    location: Option<String>,
+    status: String,
+}
+
+/// The calendar panel's tiles.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CalendarStats {
+    total_meetings: i64,
+    upcoming_meetings: i64,
+    completed_meetings: i64,
+    /// Minutes, rounded; 0 without meetings.
+    average_meeting_duration: i64,
 }
 
 async fn calendar_meetings(
@@ -558,16 +593,14 @@ async fn calendar_meetings(
 ) -> ApiResult<Response> {
     let (limit, _) = paging(q.limit, None)?;
     let rows = state.queue.db.meetings_upcoming(now_ms(), limit).await?;
-    let items: Vec<Value> = rows
+    let items: Vec<UpcomingMeeting> = rows
         .into_iter()
-        .map(|m| {
-            serde_json::json!({
-                "id": m.id,
-                "title": m.title,
-                "startTime": to_rfc3339(m.scheduled_at),
-                "location": m.location,
-                "status": m.status,
-            })
+        .map(|m| UpcomingMeeting {
+            id: m.id,
+            title: m.title,
+            start_time: to_rfc3339(m.scheduled_at),
+            location: m.location,
+            status: m.status,
         })
         .collect();
     Ok(Json(items).into_response())
@@ -575,11 +608,11 @@ async fn calendar_meetings(
 
 async fn calendar_stats(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
     let s = state.queue.db.calendar_stats(now_ms()).await?;
-    Ok(Json(serde_json::json!({
-        "totalMeetings": s.total,
-        "upcomingMeetings": s.upcoming,
-        "completedMeetings": s.completed,
-        "averageMeetingDuration": s.average_duration.map_or(0, |m| m.round() as i64),
-    }))
+    Ok(Json(CalendarStats {
+        total_meetings: s.total,
+        upcoming_meetings: s.upcoming,
+        completed_meetings: s.completed,
+        average_meeting_duration: s.average_duration.map_or(0, |m| m.round() as i64),
+    })
     .into_response())
 }

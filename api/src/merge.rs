@@ -28,18 +28,24 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/duplicates", Access::User, groups)
         .query::<GroupsQuery>()
+        .returns_page::<DupGroup>()
         .post("/api/duplicates/dismiss", Access::User, dismiss)
         .body::<DismissBody>()
+        .returns::<Dismissed>()
         .get(
             "/api/companies/{id}/duplicates",
             Access::User,
             company_twins,
         )
+        .returns::<Vec<Twin>>()
         .get("/api/contacts/{id}/duplicates", Access::User, contact_twins)
+        .returns::<Vec<Twin>>()
         .post("/api/merge", Access::User, merge)
         .body::<MergeBody>()
+        .returns::<MergeOutcome>()
         .post("/api/merge/bulk", Access::User, merge_bulk)
         .body::<BulkBody>()
+        .accepted()
 }
 
 /// Most records one suggestion group lists (the count says how many share the key).

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use chrono::{DateTime, Utc};
 use jobs::db::{AuditInsert, CancelOutcome, JobBulk, JobList};
 use jobs::queue::{JobView, NewJob, STATUSES};
@@ -22,25 +22,43 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/ops/queues", Access::Admin, queues)
+        .returns::<Vec<QueueStats>>()
         .get("/api/ops/jobs", Access::Admin, job_list)
+        .query::<ListQuery>()
+        .returns_page::<JobView>()
         .post("/api/ops/jobs", Access::Admin, job_create)
         .body::<CreateJob>()
+        .accepted()
         .get("/api/ops/jobs/{id}", Access::Admin, job_detail)
+        .returns::<JobDetail>()
         .post("/api/ops/jobs/{id}/retry", Access::Admin, job_retry)
+        .accepted()
         .post("/api/ops/jobs/{id}/cancel", Access::Admin, job_cancel)
+        .returns::<JobView>()
         .post("/api/ops/jobs/{id}/run-now", Access::Admin, job_run_now)
+        .returns::<JobView>()
         .delete("/api/ops/jobs/{id}", Access::Admin, job_delete)
+        .no_content()
         .post("/api/ops/jobs/bulk", Access::Admin, jobs_bulk)
         .body::<BulkInput>()
+        .returns::<BulkDone>()
         .post("/api/ops/kinds/{kind}/pause", Access::Admin, kind_pause)
+        .returns::<KindPaused>()
         .post("/api/ops/kinds/{kind}/resume", Access::Admin, kind_resume)
+        .returns::<KindPaused>()
         .get("/api/ops/history", Access::Admin, history)
+        .query::<HistoryQuery>()
+        .returns::<History>()
         .get("/api/ops/workers", Access::Admin, workers)
+        .returns::<Vec<WorkerView>>()
         .get("/api/ops/audit", Access::Admin, audit)
+        .query::<AuditQuery>()
+        .returns::<Vec<AuditView>>()
 }
 
-#[derive(Debug, Serialize, Default)]
+#[derive(Debug, Serialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = QueueStatsView)]
 struct QueueStats {
     kind: String,
     /// Paused by ops: its jobs wait.
@@ -121,13 +139,15 @@ async fn queues(
     Ok(axum::Json(out))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct HistoryQuery {
+    /// 1–1440 (default 60).
     minutes: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = JobHistoryBucket)]
 struct HistoryBucket {
     at: String,
     kind: String,
@@ -136,8 +156,9 @@ struct HistoryBucket {
     cancelled: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = JobHistory)]
 struct History {
     bucket_seconds: i64,
     from: String,
@@ -187,15 +208,18 @@ async fn history(
     }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct ListQuery {
     kind: Option<String>,
+    /// One of the job statuses (`queued`, `running`, `failed`…).
     status: Option<String>,
     /// Text in the payload or the error.
     q: Option<String>,
-    /// Created from / before (RFC 3339).
+    /// Created at or after (RFC 3339).
     from: Option<DateTime<Utc>>,
+    /// Created before (RFC 3339).
     until: Option<DateTime<Utc>>,
+    /// 1–1000 (default 100).
     limit: Option<i64>,
     offset: Option<i64>,
 }
@@ -291,8 +315,10 @@ async fn job_create(
     Ok(accepted(&inserted.id, &inserted.status))
 }
 
-#[derive(Debug, Serialize)]
+/// A job with what only ops see: its payload, its lock and every attempt.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = OpsJobDetail)]
 struct JobDetail {
     #[serde(flatten)]
     job: JobView,
@@ -303,8 +329,9 @@ struct JobDetail {
     attempt_history: Vec<AttemptView>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = JobAttempt)]
 struct AttemptView {
     attempt: i32,
     worker_id: Option<String>,
@@ -415,8 +442,9 @@ async fn job_cancel(
         .ok_or_else(|| ApiError::not_found("Job not found"))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = JobWorker)]
 struct WorkerView {
     id: String,
     hostname: String,
@@ -452,25 +480,43 @@ async fn workers(
     ))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct AuditQuery {
+    /// 1–1000 (default 100).
     limit: Option<i64>,
 }
 
+/// An entry of the audit log: who did what to which job, kind, user or endpoint.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AuditEntry)]
+struct AuditView {
+    id: String,
+    actor_email: Option<String>,
+    /// e.g. `job.retry`, `user.create`, `webhook.delete`.
+    action: String,
+    target: Option<String>,
+    detail: Option<Value>,
+    created_at: String,
+}
+
+/// The newest entries first.
 async fn audit(
     State(state): State<AppState>,
     _: AdminUser,
     Query(q): Query<AuditQuery>,
-) -> ApiResult<axum::Json<Vec<Value>>> {
+) -> ApiResult<axum::Json<Vec<AuditView>>> {
     let (limit, _) = paging(q.limit, None)?;
     let rows = state.queue.db.audit_list(limit).await?;
     Ok(axum::Json(
         rows.into_iter()
-            .map(|a| {
-                json!({
-                    "id": a.id, "actorEmail": a.actor_email, "action": a.action, "target": a.target,
-                    "detail": a.detail.map(|d| d.0), "createdAt": to_rfc3339(a.created_at),
-                })
+            .map(|a| AuditView {
+                id: a.id,
+                actor_email: a.actor_email,
+                action: a.action,
+                target: a.target,
+                detail: a.detail.map(|d| d.0),
+                created_at: to_rfc3339(a.created_at),
             })
             .collect(),
     ))
@@ -530,13 +576,21 @@ struct BulkInput {
     status: Option<String>,
 }
 
+/// What a bulk action did: the action and how many jobs it changed.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = JobsBulkDone)]
+struct BulkDone {
+    action: String,
+    affected: u64,
+}
+
 /// One action over every job of a kind and/or status: retry all failed of a kind, cancel what
 /// waits, delete what finished, run what waits now. `{affected}`; one audit entry with the filter.
 async fn jobs_bulk(
     State(state): State<AppState>,
     admin: AdminUser,
     Json(input): Json<BulkInput>,
-) -> ApiResult<Response> {
+) -> ApiResult<axum::Json<BulkDone>> {
     let action = input
         .action
         .filter(|a| BULK_ACTIONS.contains(&a.as_str()))
@@ -586,7 +640,14 @@ async fn jobs_bulk(
         Some(&detail),
     )
     .await?;
-    Ok(axum::Json(json!({ "action": action, "affected": affected })).into_response())
+    Ok(axum::Json(BulkDone { action, affected }))
+}
+
+/// A kind's state after pause or resume.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct KindPaused {
+    kind: String,
+    paused: bool,
 }
 
 async fn set_paused(
@@ -594,7 +655,7 @@ async fn set_paused(
     admin: &AdminUser,
     kind: &str,
     pause: bool,
-) -> ApiResult<Response> {
+) -> ApiResult<axum::Json<KindPaused>> {
     if state.queue.spec(kind).is_err() {
         return Err(ApiError::not_found(format!("Unknown job kind: {kind}")));
     }
@@ -612,14 +673,17 @@ async fn set_paused(
         let action = if pause { "kind.pause" } else { "kind.resume" };
         audit_action(state, admin, action, kind).await?;
     }
-    Ok(axum::Json(json!({ "kind": kind, "paused": pause })).into_response())
+    Ok(axum::Json(KindPaused {
+        kind: kind.to_string(),
+        paused: pause,
+    }))
 }
 
 async fn kind_pause(
     State(state): State<AppState>,
     admin: AdminUser,
     Path(kind): Path<String>,
-) -> ApiResult<Response> {
+) -> ApiResult<axum::Json<KindPaused>> {
     set_paused(&state, &admin, &kind, true).await
 }
 
@@ -627,6 +691,6 @@ async fn kind_resume(
     State(state): State<AppState>,
     admin: AdminUser,
     Path(kind): Path<String>,
-) -> ApiResult<Response> {
+) -> ApiResult<axum::Json<KindPaused>> {
     set_paused(&state, &admin, &kind, false).await
 }

@@ -19,6 +19,7 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .post("/api/outreach/preview", Access::User, preview)
         .body::<PreviewInput>()
+        .returns::<Preview>()
 }
 
 /// A selection and where it would go: a sequence (its rules, enrollments and daily allowance

@@ -13,7 +13,6 @@ use axum::response::{IntoResponse, Response};
 use jobs::kinds::{AiScore, BulkAiScore, CompanyEnrich, ContactEnrich, ContactVerify, HIGH_VALUE};
 use jobs::queue::{JobKind, NewJob};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use crate::enqueue::accepted;
 use crate::error::{ApiError, ApiResult};
@@ -24,16 +23,25 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .post("/api/contacts/{id}/ai-score", Access::User, score_one)
+        .accepted()
         .post("/api/contacts/bulk-ai-score", Access::User, score_many)
         .body::<BulkBody>()
+        .accepted()
+        .also::<NothingToScore>(200)
         .post("/api/contacts/{id}/verify", Access::User, verify_one)
+        .accepted()
         .post("/api/contacts/{id}/enrich", Access::User, enrich_one)
+        .accepted()
         .post("/api/contacts/bulk-enrich", Access::User, enrich_many)
         .body::<EnrichBody>()
+        .accepted()
         .get("/api/scoring-insights", Access::User, insights)
+        .returns::<Insights>()
         .post("/api/companies/{id}/enrich", Access::User, enrich_company)
+        .accepted()
         .post("/api/companies/bulk-enrich", Access::User, enrich_companies)
         .body::<CompanyEnrichBody>()
+        .returns_status::<CompaniesEnriching>(202)
 }
 
 /// Companies one bulk enrichment may pick (each is a job reading up to four pages).
@@ -110,7 +118,10 @@ async fn score_many(
         .contact_score_facts_many(&ids, jobs::kinds::RESCORE_BELOW)
         .await?;
     if due.is_empty() {
-        let body = json!({ "message": ALL_SCORED, "scoringResults": [] });
+        let body = NothingToScore {
+            message: ALL_SCORED,
+            scoring_results: Vec::new(),
+        };
         return Ok((StatusCode::OK, axum::Json(body)).into_response());
     }
     let job = BulkAiScore {
@@ -125,14 +136,15 @@ async fn score_many(
     Ok(accepted(&job.id, &job.status))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = ScoreBand)]
 struct Band {
     range: &'static str,
     count: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Insights {
     average_score: i64,
@@ -325,12 +337,34 @@ async fn enrich_companies(
         if job_ids.len() == 1 { "its" } else { "their" },
         if job_ids.len() == 1 { "" } else { "s" },
     );
-    let body = json!({
-        "jobIds": job_ids,
-        "status": "queued",
-        "queued": job_ids.len(),
-        "skipped": skipped,
-        "message": message,
-    });
+    let body = CompaniesEnriching {
+        queued: job_ids.len(),
+        job_ids,
+        status: "queued",
+        skipped,
+        message,
+    };
     Ok((StatusCode::ACCEPTED, axum::Json(body)).into_response())
+}
+
+/// A bulk score with nothing to do: every selected contact is scored well enough already.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct NothingToScore {
+    message: &'static str,
+    /// Always empty.
+    scoring_results: Vec<String>,
+}
+
+/// One `company_enrich` job per picked company with a website.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CompaniesEnriching {
+    job_ids: Vec<String>,
+    /// `queued`.
+    status: &'static str,
+    queued: usize,
+    /// Picked companies without a website (or gone).
+    skipped: usize,
+    message: String,
 }

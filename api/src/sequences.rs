@@ -16,7 +16,7 @@ use jobs::db::{
     Audience, Enroll, FigureRow, FigureScope, ReplyRuleRow, SequenceCounts, SequenceRow, StepRow,
     figure_total,
 };
-use jobs::domain::email_figures::email_figures;
+use jobs::domain::email_figures::{EmailFigures, email_figures};
 use jobs::domain::one_of_message;
 use jobs::domain::sequences::{WaitInput, sequence_waiting, step_moves};
 use jobs::kinds::{SequenceStepSend, SequenceTick};
@@ -24,7 +24,7 @@ use jobs::mailing::{effective_daily_limit, window_keys};
 use jobs::queue::JobKind;
 use jobs::sending_window::SendingWindow;
 use jobs::time::{now_ms, to_rfc3339};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use sqlx::types::Json as SqlJson;
 
@@ -60,50 +60,68 @@ pub(crate) fn routes() -> Routes {
     use Access::User;
     Routes::new()
         .get("/api/email-sequences", User, sequence_list)
+        .returns::<Vec<SequenceView>>()
         .post("/api/email-sequences", User, sequence_create)
         .body::<SequenceBody>()
+        .creates::<SequenceView>()
         .get("/api/email-sequences/{id}", User, sequence_get)
+        .returns::<SequenceDetail>()
         .patch("/api/email-sequences/{id}", User, sequence_update)
         .body::<SequenceBody>()
+        .returns::<SequenceView>()
         .delete("/api/email-sequences/{id}", User, sequence_delete)
+        .no_content()
         .get("/api/email-sequences/{id}/steps", User, step_list)
+        .returns::<Vec<StepView>>()
         .post("/api/email-sequences/{id}/steps", User, step_create)
         .body::<StepBody>()
+        .creates::<StepView>()
         .post(
             "/api/email-sequences/{id}/steps/reorder",
             User,
             step_reorder,
         )
         .body::<Reorder>()
+        .returns::<Vec<StepView>>()
         .patch(
             "/api/email-sequences/{id}/steps/{step_id}",
             User,
             step_update,
         )
         .body::<StepBody>()
+        .returns::<StepView>()
         .delete(
             "/api/email-sequences/{id}/steps/{step_id}",
             User,
             step_delete,
         )
+        .no_content()
         .get(
             "/api/email-sequences/{id}/enrollments",
             User,
             enrollment_list,
         )
+        .query::<EnrollmentQuery>()
+        .returns_page::<EnrollmentView>()
         .post("/api/email-sequences/{id}/enrollments", User, enroll)
         .body::<EnrollInput>()
+        .returns::<Enrolled>()
         .delete(
             "/api/email-sequences/{id}/enrollments/{enrollment_id}",
             User,
             unenroll,
         )
+        .no_content()
         .get("/api/reply-rules", User, rule_list)
+        .returns::<Vec<RuleView>>()
         .post("/api/reply-rules", User, rule_create)
         .body::<RuleBody>()
+        .creates::<RuleView>()
         .patch("/api/reply-rules/{id}", User, rule_update)
         .body::<RuleBody>()
+        .returns::<RuleView>()
         .delete("/api/reply-rules/{id}", User, rule_delete)
+        .no_content()
 }
 
 /// Field errors collected while reading a body; the message is the first by field name (unlike
@@ -239,31 +257,92 @@ fn exit_rules(v: &Value) -> Result<(), String> {
     Ok(())
 }
 
-fn sequence_view(s: SequenceRow, c: Option<&SequenceCounts>) -> Value {
-    let c = c.cloned().unwrap_or_default();
-    json!({
-        "id": s.id,
-        "name": s.name,
-        "description": s.description,
-        "status": s.status,
-        "triggerType": s.trigger_type,
-        "triggerConfig": s.trigger_config.0,
-        "enrollmentRules": s.enrollment_rules.0,
-        "exitRules": s.exit_rules.0,
-        "abTestingEnabled": s.ab_testing_enabled,
-        "abTestConfig": s.ab_test_config.map(|j| j.0),
-        "maxDailyEnrollments": s.max_daily_enrollments,
-        "sendingWindow": s.sending_window.map(|j| j.0),
-        "totalEnrollments": c.total,
-        "activeEnrollments": c.active,
-        "completedEnrollments": c.completed,
-        "completionRate": if c.total > 0 { (c.completed * 100 + c.total / 2) / c.total } else { 0 },
-        "createdAt": to_rfc3339(s.created_at),
-        "updatedAt": to_rfc3339(s.updated_at),
-    })
+/// A sequence with its enrollment counts.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = EmailSequence)]
+struct SequenceView {
+    id: String,
+    name: String,
+    description: String,
+    status: String,
+    trigger_type: String,
+    #[schema(value_type = Object)]
+    trigger_config: Value,
+    /// The bulk campaigns' targeting filters, states as codes.
+    #[schema(value_type = Object)]
+    enrollment_rules: Value,
+    /// `statuses` and `tags`.
+    #[schema(value_type = Object)]
+    exit_rules: Value,
+    ab_testing_enabled: bool,
+    #[schema(value_type = Option<Object>)]
+    ab_test_config: Option<Value>,
+    max_daily_enrollments: i32,
+    #[schema(value_type = Option<Object>)]
+    sending_window: Option<Value>,
+    total_enrollments: i64,
+    active_enrollments: i64,
+    completed_enrollments: i64,
+    /// Percent of enrollments completed, rounded.
+    completion_rate: i64,
+    created_at: String,
+    updated_at: String,
+    /// Its email figures (one sequence, not the list).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    figures: Option<EmailFigures>,
 }
 
-async fn view_of(state: &AppState, s: SequenceRow) -> ApiResult<Value> {
+/// A sequence's page: the sequence and why it is not sending now.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = EmailSequenceDetail)]
+struct SequenceDetail {
+    #[serde(flatten)]
+    sequence: SequenceView,
+    /// Null when it sends.
+    waiting: Option<SequenceWaiting>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+struct SequenceWaiting {
+    /// `draft`, `paused`, `paused_by_ops`, `daily_limit`, `hourly_limit`,
+    /// `outside_sending_window` or `daily_enrollment_limit`.
+    reason: &'static str,
+    label: &'static str,
+    /// Null when it waits for someone.
+    until: Option<String>,
+}
+
+fn sequence_view(s: SequenceRow, c: Option<&SequenceCounts>) -> SequenceView {
+    let c = c.cloned().unwrap_or_default();
+    SequenceView {
+        id: s.id,
+        name: s.name,
+        description: s.description,
+        status: s.status,
+        trigger_type: s.trigger_type,
+        trigger_config: s.trigger_config.0,
+        enrollment_rules: s.enrollment_rules.0,
+        exit_rules: s.exit_rules.0,
+        ab_testing_enabled: s.ab_testing_enabled,
+        ab_test_config: s.ab_test_config.map(|j| j.0),
+        max_daily_enrollments: s.max_daily_enrollments,
+        sending_window: s.sending_window.map(|j| j.0),
+        total_enrollments: c.total,
+        active_enrollments: c.active,
+        completed_enrollments: c.completed,
+        completion_rate: if c.total > 0 {
+            (c.completed * 100 + c.total / 2) / c.total
+        } else {
+            0
+        },
+        created_at: to_rfc3339(s.created_at),
+        updated_at: to_rfc3339(s.updated_at),
+        figures: None,
+    }
+}
+
+async fn view_of(state: &AppState, s: SequenceRow) -> ApiResult<SequenceView> {
     let db = &state.queue.db;
     let counts = db.sequence_counts(std::slice::from_ref(&s.id)).await?;
     // The sequence's email figures, counted like every other screen's (docs/figures.md).
@@ -274,11 +353,10 @@ async fn view_of(state: &AppState, s: SequenceRow) -> ApiResult<Value> {
         })
         .await?,
     ));
-    let mut view = sequence_view(s, counts.first());
-    if let Some(v) = view.as_object_mut() {
-        v.insert("figures".into(), json!(figures));
-    }
-    Ok(view)
+    Ok(SequenceView {
+        figures: Some(figures),
+        ..sequence_view(s, counts.first())
+    })
 }
 
 async fn sequence_list(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
@@ -286,7 +364,7 @@ async fn sequence_list(State(state): State<AppState>, _: CurrentUser) -> ApiResu
     let rows = db.sequence_list().await?;
     let ids: Vec<String> = rows.iter().map(|s| s.id.clone()).collect();
     let counts = db.sequence_counts(&ids).await?;
-    let items: Vec<Value> = rows
+    let items: Vec<SequenceView> = rows
         .into_iter()
         .map(|s| {
             let c = counts.iter().find(|c| c.sequence_id == s.id);
@@ -468,15 +546,18 @@ async fn sequence_get(
         .sequence_counts(std::slice::from_ref(&s.id))
         .await?;
     let waiting = waiting_of(&state, &s, counts.first().map_or(0, |c| c.active)).await?;
-    let mut view = view_of(&state, s).await?;
-    view["waiting"] = waiting;
-    Ok(axum::Json(view).into_response())
+    let sequence = view_of(&state, s).await?;
+    Ok(axum::Json(SequenceDetail { sequence, waiting }).into_response())
 }
 
 /// Why the sequence is not sending now and until when (`waiting` on its detail; null when it
 /// sends): from its enrollments, the sending limits (all mailboxes, as the deliverability screen
 /// counts them), ops' pauses of the sequence jobs and its window in the sender's zone.
-async fn waiting_of(state: &AppState, s: &SequenceRow, active: i64) -> ApiResult<Value> {
+async fn waiting_of(
+    state: &AppState,
+    s: &SequenceRow,
+    active: i64,
+) -> ApiResult<Option<SequenceWaiting>> {
     let db = &state.queue.db;
     let now = now_ms();
     let settings = db.deliverability_get().await?;
@@ -506,10 +587,11 @@ async fn waiting_of(state: &AppState, s: &SequenceRow, active: i64) -> ApiResult
         enrolled_today: db.enrollments_since(&s.id, today).await?,
         max_daily_enrollments: i64::from(s.max_daily_enrollments),
     });
-    Ok(waiting.map_or(
-        Value::Null,
-        |w| json!({ "reason": w.reason, "label": w.label, "until": w.until.map(to_rfc3339) }),
-    ))
+    Ok(waiting.map(|w| SequenceWaiting {
+        reason: w.reason,
+        label: w.label,
+        until: w.until.map(to_rfc3339),
+    }))
 }
 
 async fn sequence_update(
@@ -548,44 +630,85 @@ async fn sequence_delete(
 
 /// The counts of one step (or variant) as the seed names them, from `email_figures` like every
 /// other screen's (docs/figures.md), and all its figures in `figures`.
-fn totals(rows: &[&FigureRow]) -> Map<String, Value> {
-    let f = email_figures(&figure_total(rows.iter().copied()));
-    let mut m = Map::new();
-    m.insert("totalSent".into(), f.sent.into());
-    m.insert("totalOpened".into(), f.opened.into());
-    m.insert("totalClicked".into(), f.clicked.into());
-    m.insert("totalReplied".into(), f.replied.into());
-    m.insert("totalBounced".into(), f.bounced.into());
-    m.insert("figures".into(), json!(f));
-    m
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = SequenceStepTotals)]
+struct StepTotals {
+    total_sent: i64,
+    total_opened: i64,
+    total_clicked: i64,
+    total_replied: i64,
+    total_bounced: i64,
+    figures: EmailFigures,
 }
 
-fn step_view(s: StepRow, stats: &[&FigureRow]) -> Value {
-    let mut variants: Vec<Value> = stats
+fn totals(rows: &[&FigureRow]) -> StepTotals {
+    let f = email_figures(&figure_total(rows.iter().copied()));
+    StepTotals {
+        total_sent: f.sent,
+        total_opened: f.opened,
+        total_clicked: f.clicked,
+        total_replied: f.replied,
+        total_bounced: f.bounced,
+        figures: f,
+    }
+}
+
+/// A step in running order, with its counts (and each A/B variant's).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = SequenceStep)]
+struct StepView {
+    id: String,
+    sequence_id: String,
+    name: String,
+    #[serde(rename = "type")]
+    kind: String,
+    step_order: i32,
+    #[schema(value_type = Object)]
+    config: Value,
+    delay_minutes: i32,
+    #[schema(value_type = Option<Object>)]
+    conditional_rules: Option<Value>,
+    /// A and/or B, once sent.
+    variants: Vec<VariantView>,
+    created_at: String,
+    #[serde(flatten)]
+    totals: StepTotals,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = SequenceStepVariant)]
+struct VariantView {
+    variant: String,
+    #[serde(flatten)]
+    totals: StepTotals,
+}
+
+fn step_view(s: StepRow, stats: &[&FigureRow]) -> StepView {
+    let mut variants: Vec<VariantView> = stats
         .iter()
         .filter_map(|r| {
-            let mut v = totals(std::slice::from_ref(r));
-            v.insert("variant".into(), r.variant.clone()?.into());
-            Some(Value::Object(v))
+            Some(VariantView {
+                variant: r.variant.clone()?,
+                totals: totals(std::slice::from_ref(r)),
+            })
         })
         .collect();
-    variants.sort_by(|a, b| a["variant"].as_str().cmp(&b["variant"].as_str()));
-    let mut view = json!({
-        "id": s.id,
-        "sequenceId": s.sequence_id,
-        "name": s.name,
-        "type": s.kind,
-        "stepOrder": s.step_order,
-        "config": s.config.0,
-        "delayMinutes": s.delay_minutes,
-        "conditionalRules": s.conditional_rules.map(|j| j.0),
-        "variants": variants,
-        "createdAt": to_rfc3339(s.created_at),
-    });
-    if let Some(v) = view.as_object_mut() {
-        v.extend(totals(stats));
+    variants.sort_by(|a, b| a.variant.cmp(&b.variant));
+    StepView {
+        id: s.id,
+        sequence_id: s.sequence_id,
+        name: s.name,
+        kind: s.kind,
+        step_order: s.step_order,
+        config: s.config.0,
+        delay_minutes: s.delay_minutes,
+        conditional_rules: s.conditional_rules.map(|j| j.0),
+        variants,
+        created_at: to_rfc3339(s.created_at),
+        totals: totals(stats),
     }
-    view
 }
 
 async fn step_list(
@@ -607,7 +730,7 @@ async fn steps_view(state: &AppState, id: &str) -> ApiResult<Response> {
             ..FigureScope::default()
         })
         .await?;
-    let items: Vec<Value> = steps
+    let items: Vec<StepView> = steps
         .into_iter()
         .map(|s| {
             let st: Vec<&FigureRow> = stats
@@ -916,6 +1039,18 @@ struct EnrollInput {
     target_filters: Option<TargetFilters>,
 }
 
+/// Who went in, who the selection named, who was skipped and why, and today's allowance left.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = SequenceEnrolled)]
+struct Enrolled {
+    enrolled: i64,
+    selected: i64,
+    skipped: Skipped,
+    remaining_today: i64,
+    max_daily_enrollments: i32,
+}
+
 async fn enroll(
     State(state): State<AppState>,
     _: CurrentUser,
@@ -954,21 +1089,41 @@ async fn enroll(
         }
         _ => 0,
     };
-    Ok(axum::Json(json!({
-        "enrolled": enrolled,
-        "selected": counts.selected,
-        "skipped": Skipped::of(&counts, enrolled),
-        "remainingToday": (left - enrolled).max(0),
-        "maxDailyEnrollments": s.max_daily_enrollments,
-    }))
+    Ok(axum::Json(Enrolled {
+        enrolled,
+        selected: counts.selected,
+        skipped: Skipped::of(&counts, enrolled),
+        remaining_today: (left - enrolled).max(0),
+        max_daily_enrollments: s.max_daily_enrollments,
+    })
     .into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 struct EnrollmentQuery {
     status: Option<String>,
+    /// 1–1000 (default 100).
     limit: Option<i64>,
     offset: Option<i64>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = SequenceEnrollment)]
+struct EnrollmentView {
+    id: String,
+    contact_id: String,
+    contact_name: String,
+    email: Option<String>,
+    status: String,
+    current_step: i32,
+    current_step_name: Option<String>,
+    next_action_at: Option<String>,
+    /// `A` or `B` in an A/B test.
+    variant: Option<String>,
+    exit_reason: Option<String>,
+    enrolled_at: String,
+    completed_at: Option<String>,
 }
 
 async fn enrollment_list(
@@ -984,26 +1139,28 @@ async fn enrollment_list(
     let (rows, total) = db
         .enrollment_list(&id, q.status.as_deref(), limit, offset)
         .await?;
-    let items: Vec<Value> = rows
+    let items: Vec<EnrollmentView> = rows
         .into_iter()
         .map(|e| {
             let step = usize::try_from(e.current_step)
                 .ok()
                 .and_then(|i| steps.get(i));
-            json!({
-                "id": e.id,
-                "contactId": e.contact_id,
-                "contactName": format!("{} {}", e.first_name, e.last_name).trim().to_string(),
-                "email": e.email,
-                "status": e.status,
-                "currentStep": e.current_step,
-                "currentStepName": step.map(|s| s.name.clone()),
-                "nextActionAt": e.next_action_at.map(to_rfc3339),
-                "variant": e.variant,
-                "exitReason": e.exit_reason,
-                "enrolledAt": to_rfc3339(e.enrolled_at),
-                "completedAt": e.completed_at.map(to_rfc3339),
-            })
+            EnrollmentView {
+                id: e.id,
+                contact_id: e.contact_id,
+                contact_name: format!("{} {}", e.first_name, e.last_name)
+                    .trim()
+                    .to_string(),
+                email: e.email,
+                status: e.status,
+                current_step: e.current_step,
+                current_step_name: step.map(|s| s.name.clone()),
+                next_action_at: e.next_action_at.map(to_rfc3339),
+                variant: e.variant,
+                exit_reason: e.exit_reason,
+                enrolled_at: to_rfc3339(e.enrolled_at),
+                completed_at: e.completed_at.map(to_rfc3339),
+            }
         })
         .collect();
     Ok(with_total(items, total))
@@ -1027,21 +1184,37 @@ async fn unenroll(
 
 // ---- reply rules ----
 
-fn rule_view(r: ReplyRuleRow) -> Value {
-    json!({
-        "id": r.id,
-        "name": r.name,
-        "triggerType": r.trigger_type,
-        "keywords": r.keywords.0,
-        "action": r.action,
-        "timesTriggered": r.times_triggered,
-        "isActive": r.is_active,
-        "createdAt": to_rfc3339(r.created_at),
-    })
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = ReplyRule)]
+struct RuleView {
+    id: String,
+    name: String,
+    trigger_type: String,
+    /// As saved: a list of words.
+    #[schema(value_type = Vec<String>)]
+    keywords: Value,
+    action: String,
+    times_triggered: i32,
+    is_active: bool,
+    created_at: String,
+}
+
+fn rule_view(r: ReplyRuleRow) -> RuleView {
+    RuleView {
+        id: r.id,
+        name: r.name,
+        trigger_type: r.trigger_type,
+        keywords: r.keywords.0,
+        action: r.action,
+        times_triggered: r.times_triggered,
+        is_active: r.is_active,
+        created_at: to_rfc3339(r.created_at),
+    }
 }
 
 async fn rule_list(State(state): State<AppState>, _: CurrentUser) -> ApiResult<Response> {
-    let rules: Vec<Value> = state
+    let rules: Vec<RuleView> = state
         .queue
         .db
         .reply_rule_list()

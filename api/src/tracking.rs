@@ -16,9 +16,17 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/t/o/{token}", Access::Public, open)
+        .returns_file("image/gif")
+        .html_errors()
         .get("/t/c/{token}", Access::Public, click)
+        .redirects(303)
+        .html_errors()
         .get("/u/{token}", Access::Public, unsubscribe_page)
+        .returns_file("text/html")
+        .html_errors()
         .post("/u/{token}", Access::Public, unsubscribe)
+        .returns_file("text/html")
+        .html_errors()
 }
 
 /// A transparent 1×1 GIF.

@@ -23,16 +23,20 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/admin/users", Access::Admin, user_list)
+        .returns::<Vec<UserAdminView>>()
         .post("/api/admin/users", Access::Admin, user_create)
         .body::<CreateUserBody>()
+        .creates::<UserAdminView>()
         .patch("/api/admin/users/{id}", Access::Admin, user_update)
         .body::<UpdateUserBody>()
+        .returns::<UserAdminView>()
         .post(
             "/api/admin/users/{id}/password",
             Access::Admin,
             password_reset,
         )
         .body::<PasswordBody>()
+        .no_content()
 }
 
 /// Longest first or last name.
@@ -42,7 +46,7 @@ const ADMIN_BY_CONFIG: &str =
     "This user is an admin through ADMIN_EMAILS; remove the address there to make them a user";
 
 /// An account as the Users screen shows it (never its password hash).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct UserAdminView {
     id: String,

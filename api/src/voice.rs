@@ -10,7 +10,7 @@ use jobs::db::{VoiceAgentRow, VoiceCallRow};
 use jobs::queue::NewJob;
 use jobs::time::{now_ms, to_rfc3339};
 use jobs::voice::{Applied, Callback, apply_callback};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
@@ -24,25 +24,103 @@ const MAX_CAPABILITIES: usize = 20;
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/kojie/health", Access::User, health)
+        .returns::<Health>()
         .get("/api/kojie/voice-agents", Access::User, agent_list)
+        .returns::<Vec<AgentView>>()
         .post("/api/kojie/voice-agents", Access::User, agent_create)
         .body::<AgentBody>()
+        .creates::<AgentView>()
         .patch("/api/kojie/voice-agents/{id}", Access::User, agent_update)
         .body::<AgentBody>()
+        .returns::<AgentView>()
         .post("/api/kojie/voice-call", Access::User, voice_call)
         .body::<CallBody>()
+        .returns_status::<CallQueued>(202)
         .post(
             "/api/kojie/schedule-followup",
             Access::User,
             schedule_followup,
         )
         .body::<CallBody>()
+        .returns_status::<CallQueued>(202)
         .get("/api/kojie/calls", Access::User, call_list)
+        .query::<CallQuery>()
+        .returns::<Vec<CallView>>()
         .get("/api/kojie/calls/{id}", Access::User, call_get)
+        .returns::<CallView>()
         .post("/api/webhooks/voice", Access::Public, webhook)
+        .no_content()
 }
 
-async fn health(State(state): State<AppState>, _user: CurrentUser) -> ApiResult<axum::Json<Value>> {
+/// Whether calls are placed (a voice service is configured) or simulated, and what the screen offers.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = VoiceHealth)]
+struct Health {
+    /// `connected` or `demo`.
+    status: &'static str,
+    features: Vec<&'static str>,
+    /// The voice service's host.
+    provider: Option<String>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct AgentView {
+    id: String,
+    name: String,
+    /// `active` or `inactive`.
+    status: String,
+    capabilities: Vec<String>,
+    description: Option<String>,
+    created_at: String,
+    updated_at: String,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CallView {
+    id: String,
+    contact_id: String,
+    contact_name: String,
+    agent_id: String,
+    agent_name: String,
+    purpose: String,
+    to_phone: String,
+    status: String,
+    /// No voice service: nothing was dialled.
+    simulated: bool,
+    outcome: Option<String>,
+    transcript: Option<String>,
+    summary: Option<String>,
+    duration_seconds: Option<i32>,
+    /// A meeting the call agreed, as the voice service describes it.
+    suggested_meeting: Option<Value>,
+    error: Option<String>,
+    job_id: Option<String>,
+    /// RFC 3339; a scheduled follow-up.
+    scheduled_for: Option<String>,
+    created_at: String,
+    updated_at: String,
+}
+
+/// A call stored and its `voice_call` job queued (or scheduled).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CallQueued {
+    call_id: String,
+    job_id: String,
+    /// `queued`, or `scheduled` for a follow-up.
+    status: &'static str,
+    /// RFC 3339; follow-ups only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled_for: Option<String>,
+    simulated: bool,
+}
+
+async fn health(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+) -> ApiResult<axum::Json<Health>> {
     let voice = state.queue.providers.voice.as_ref();
     let mut features = vec![
         "Outbound qualification calls",
@@ -57,29 +135,31 @@ async fn health(State(state): State<AppState>, _user: CurrentUser) -> ApiResult<
     } else {
         features.push("Simulated calls (demo mode: nothing is dialled)");
     }
-    Ok(axum::Json(json!({
-        "status": if voice.is_some() { "connected" } else { "demo" },
-        "features": features,
-        "provider": voice.and_then(|v| v.host()),
-    })))
+    Ok(axum::Json(Health {
+        status: if voice.is_some() { "connected" } else { "demo" },
+        features,
+        provider: voice.and_then(|v| v.host()),
+    }))
 }
 
-fn agent_json(a: &VoiceAgentRow) -> Value {
-    json!({
-        "id": a.id, "name": a.name, "status": a.status, "capabilities": a.capabilities.0,
-        "description": a.description,
-        "createdAt": to_rfc3339(a.created_at), "updatedAt": to_rfc3339(a.updated_at),
-    })
+fn agent_json(a: &VoiceAgentRow) -> AgentView {
+    AgentView {
+        id: a.id.clone(),
+        name: a.name.clone(),
+        status: a.status.clone(),
+        capabilities: a.capabilities.0.clone(),
+        description: a.description.clone(),
+        created_at: to_rfc3339(a.created_at),
+        updated_at: to_rfc3339(a.updated_at),
+    }
 }
 
 async fn agent_list(
     State(state): State<AppState>,
     _user: CurrentUser,
-) -> ApiResult<axum::Json<Value>> {
+) -> ApiResult<axum::Json<Vec<AgentView>>> {
     let agents = state.queue.db.voice_agent_list().await?;
-    Ok(axum::Json(Value::Array(
-        agents.iter().map(agent_json).collect(),
-    )))
+    Ok(axum::Json(agents.iter().map(agent_json).collect()))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -156,7 +236,7 @@ async fn agent_update(
     _user: CurrentUser,
     Path(id): Path<String>,
     Json(body): Json<AgentBody>,
-) -> ApiResult<axum::Json<Value>> {
+) -> ApiResult<axum::Json<AgentView>> {
     let db = &state.queue.db;
     let mut agent = db
         .voice_agent_get(&id)
@@ -168,17 +248,28 @@ async fn agent_update(
     Ok(axum::Json(agent_json(&agent)))
 }
 
-fn call_json(c: &VoiceCallRow) -> Value {
-    json!({
-        "id": c.id, "contactId": c.contact_id, "contactName": c.contact_name,
-        "agentId": c.agent_id, "agentName": c.agent_name, "purpose": c.purpose, "toPhone": c.to_phone,
-        "status": c.status, "simulated": c.simulated, "outcome": c.outcome, "transcript": c.transcript,
-        "summary": c.summary, "durationSeconds": c.duration_seconds,
-        "suggestedMeeting": c.suggested_meeting.as_ref().map(|m| m.0.clone()),
-        "error": c.error, "jobId": c.job_id,
-        "scheduledFor": c.scheduled_for.map(to_rfc3339),
-        "createdAt": to_rfc3339(c.created_at), "updatedAt": to_rfc3339(c.updated_at),
-    })
+fn call_json(c: &VoiceCallRow) -> CallView {
+    CallView {
+        id: c.id.clone(),
+        contact_id: c.contact_id.clone(),
+        contact_name: c.contact_name.clone(),
+        agent_id: c.agent_id.clone(),
+        agent_name: c.agent_name.clone(),
+        purpose: c.purpose.clone(),
+        to_phone: c.to_phone.clone(),
+        status: c.status.clone(),
+        simulated: c.simulated,
+        outcome: c.outcome.clone(),
+        transcript: c.transcript.clone(),
+        summary: c.summary.clone(),
+        duration_seconds: c.duration_seconds,
+        suggested_meeting: c.suggested_meeting.as_ref().map(|m| m.0.clone()),
+        error: c.error.clone(),
+        job_id: c.job_id.clone(),
+        scheduled_for: c.scheduled_for.map(to_rfc3339),
+        created_at: to_rfc3339(c.created_at),
+        updated_at: to_rfc3339(c.updated_at),
+    }
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -279,10 +370,13 @@ async fn voice_call(
     Json(body): Json<CallBody>,
 ) -> ApiResult<Response> {
     let (call, job_id) = place(&state, &user, body, None).await?;
-    Ok(accepted(
-        &job_id,
-        json!({"callId": call.id, "jobId": job_id, "status": "queued", "simulated": call.simulated}),
-    ))
+    Ok(accepted(CallQueued {
+        call_id: call.id,
+        job_id,
+        status: "queued",
+        scheduled_for: None,
+        simulated: call.simulated,
+    }))
 }
 
 async fn schedule_followup(
@@ -318,25 +412,33 @@ async fn schedule_followup(
         ));
     }
     let (call, job_id) = place(&state, &user, body, Some(at)).await?;
-    Ok(accepted(
-        &job_id,
-        json!({"callId": call.id, "jobId": job_id, "status": "scheduled", "scheduledFor": to_rfc3339(at), "simulated": call.simulated}),
-    ))
+    Ok(accepted(CallQueued {
+        call_id: call.id,
+        job_id,
+        status: "scheduled",
+        scheduled_for: Some(to_rfc3339(at)),
+        simulated: call.simulated,
+    }))
 }
 
-fn accepted(job_id: &str, body: Value) -> Response {
+/// 202 with the call and the job to follow (`Location`).
+fn accepted(body: CallQueued) -> Response {
     (
         StatusCode::ACCEPTED,
-        [(axum::http::header::LOCATION, format!("/api/jobs/{job_id}"))],
+        [(
+            axum::http::header::LOCATION,
+            format!("/api/jobs/{}", body.job_id),
+        )],
         axum::Json(body),
     )
         .into_response()
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct CallQuery {
     contact_id: Option<String>,
+    /// 1–1000 (default 100).
     limit: Option<i64>,
 }
 
@@ -344,23 +446,21 @@ async fn call_list(
     State(state): State<AppState>,
     _user: CurrentUser,
     Query(q): Query<CallQuery>,
-) -> ApiResult<axum::Json<Value>> {
+) -> ApiResult<axum::Json<Vec<CallView>>> {
     let limit = q.limit.unwrap_or(100).clamp(1, 1000);
     let calls = state
         .queue
         .db
         .voice_call_list(q.contact_id.as_deref(), limit)
         .await?;
-    Ok(axum::Json(Value::Array(
-        calls.iter().map(call_json).collect(),
-    )))
+    Ok(axum::Json(calls.iter().map(call_json).collect()))
 }
 
 async fn call_get(
     State(state): State<AppState>,
     _user: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<Value>> {
+) -> ApiResult<axum::Json<CallView>> {
     let call = state
         .queue
         .db

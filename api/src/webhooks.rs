@@ -27,34 +27,44 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/admin/webhooks", Access::Admin, endpoint_list)
+        .returns::<Vec<EndpointView>>()
         .post("/api/admin/webhooks", Access::Admin, endpoint_create)
         .body::<CreateBody>()
+        .creates::<WithSecret>()
         .get(
             "/api/admin/webhooks/event-types",
             Access::Admin,
             event_types,
         )
+        .returns::<Vec<EventTypeView>>()
         .get("/api/admin/webhooks/{id}", Access::Admin, endpoint_get)
+        .returns::<EndpointView>()
         .patch("/api/admin/webhooks/{id}", Access::Admin, endpoint_update)
         .body::<UpdateBody>()
+        .returns::<EndpointView>()
         .delete("/api/admin/webhooks/{id}", Access::Admin, endpoint_delete)
+        .no_content()
         .post(
             "/api/admin/webhooks/{id}/rotate-secret",
             Access::Admin,
             secret_rotate,
         )
+        .returns::<WithSecret>()
         .post("/api/admin/webhooks/{id}/test", Access::Admin, send_test)
+        .accepted_with::<DeliveryAccepted>()
         .get(
             "/api/admin/webhooks/{id}/deliveries",
             Access::Admin,
             delivery_list,
         )
         .query::<DeliveryQuery>()
+        .returns_page::<DeliveryView>()
         .post(
             "/api/admin/webhooks/{id}/deliveries/{delivery_id}/redeliver",
             Access::Admin,
             redeliver,
         )
+        .accepted_with::<DeliveryAccepted>()
 }
 
 const NOT_FOUND: &str = "Webhook endpoint not found";
@@ -62,8 +72,9 @@ const DELIVERY_NOT_FOUND: &str = "Delivery not found";
 const DISABLED: &str = "This endpoint is disabled: enable it first";
 
 /// An endpoint as the screen shows it (never its secret).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = WebhookEndpoint)]
 struct EndpointView {
     id: String,
     url: String,
@@ -97,7 +108,8 @@ impl From<&WebhookEndpointRow> for EndpointView {
 }
 
 /// An endpoint with its signing secret: the answer of create and rotate, the only ones that show it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = WebhookEndpointWithSecret)]
 struct WithSecret {
     #[serde(flatten)]
     endpoint: EndpointView,
@@ -126,13 +138,29 @@ async fn endpoint_get(
     Ok(Json(EndpointView::from(&row)))
 }
 
-/// The events an endpoint may subscribe to, with the screen's labels.
-async fn event_types(_: AdminUser) -> Json<Value> {
-    let list: Vec<Value> = EVENT_TYPES
-        .iter()
-        .map(|e| json!({ "type": e.name, "label": e.label, "group": e.group }))
-        .collect();
-    Json(Value::from(list))
+/// An event an endpoint may subscribe to, with the screen's label and group.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = WebhookEventType)]
+struct EventTypeView {
+    /// The event's name, e.g. `contact.created`.
+    #[serde(rename = "type")]
+    name: &'static str,
+    label: &'static str,
+    group: &'static str,
+}
+
+/// The events an endpoint may subscribe to, in the catalogue's order.
+async fn event_types(_: AdminUser) -> Json<Vec<EventTypeView>> {
+    Json(
+        EVENT_TYPES
+            .iter()
+            .map(|e| EventTypeView {
+                name: e.name,
+                label: e.label,
+                group: e.group,
+            })
+            .collect(),
+    )
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -454,12 +482,27 @@ async fn secret_rotate(
     }))
 }
 
+/// The job that sends a delivery, and the delivery.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = WebhookDeliveryAccepted)]
+struct DeliveryAccepted {
+    job_id: String,
+    /// The job's state when it was answered.
+    status: String,
+    delivery_id: String,
+}
+
 /// `202` with the job that sends the delivery.
 fn accepted(job_id: &str, status: &str, delivery_id: &str) -> Response {
     (
         StatusCode::ACCEPTED,
         [(header::LOCATION, format!("/api/jobs/{job_id}"))],
-        axum::Json(json!({ "jobId": job_id, "status": status, "deliveryId": delivery_id })),
+        axum::Json(DeliveryAccepted {
+            job_id: job_id.to_string(),
+            status: status.to_string(),
+            delivery_id: delivery_id.to_string(),
+        }),
     )
         .into_response()
 }
@@ -529,8 +572,9 @@ struct DeliveryQuery {
     offset: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = WebhookAttempt)]
 struct AttemptView {
     id: String,
     attempted_at: String,
@@ -554,8 +598,9 @@ impl From<WebhookAttemptRow> for AttemptView {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = WebhookDelivery)]
 struct DeliveryView {
     /// Also its `webhook-id`, the same on every attempt and redelivery.
     id: String,

@@ -441,8 +441,9 @@ pub struct MergeParams<'a> {
 }
 
 /// What moved onto the survivor, summed over the merged records.
-#[derive(Debug, Clone, Default, serde::Serialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = MergeMoved)]
 pub struct Moved {
     pub contacts: u64,
     pub deals: u64,
@@ -495,7 +496,7 @@ impl Moved {
 }
 
 /// A merge done: the survivor, how many records were merged into it and what moved.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MergeOutcome {
     pub survivor_id: String,

@@ -143,7 +143,7 @@ pub fn campaign_state(i: &StateInput) -> CampaignState {
 }
 
 /// One line of the readiness check: what, whether it is in order, and what to do in words.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReadinessItem {
     pub item: &'static str,

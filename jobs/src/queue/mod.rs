@@ -283,7 +283,7 @@ impl JobTx {
 }
 
 /// `GET /api/jobs/{id}`: the job status contract of DESIGN.md.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JobView {
     pub id: String,
@@ -300,7 +300,8 @@ pub struct JobView {
     pub finished_at: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
+#[schema(as = JobProgress)]
 pub struct Progress {
     pub percent: i32,
     pub message: String,
