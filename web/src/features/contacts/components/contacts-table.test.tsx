@@ -56,7 +56,7 @@ describe('ContactsTable', () => {
     makeContact({ firstName: 'Real', lastName: 'Person', demo: false });
     renderWithProviders(<Table />);
     const rows = within(screen.getByRole('table', { name: 'Contacts' })).getAllByRole('row');
-    const row = (name: string) => rows.find((r) => r.textContent?.includes(name)) as HTMLElement;
+    const row = (name: string) => rows.find((r) => r.textContent.includes(name)) as HTMLElement;
     expect(within(row('Gen Erated')).getByText('Demo data')).toBeInTheDocument();
     expect(within(row('Real Person')).queryByText('Demo data')).not.toBeInTheDocument();
   });
