@@ -5,7 +5,7 @@ export TEST_DATABASE_URL
 # Where cargo puts binaries (CARGO_TARGET_DIR when set).
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
-.PHONY: run test lint test-rust test-reliability test-web test-e2e web-build debug-bin check-postgres bench
+.PHONY: run test lint test-rust test-reliability test-web test-e2e web-build debug-bin check-postgres bench api-types
 
 ## Build the web app and the release binary, then run everything on SQLite with demo data.
 run: web-build
@@ -42,7 +42,13 @@ test-reliability: check-postgres
 	scripts/schemathesis.sh $(TARGET_DIR)/debug/prospector postgres
 
 test-web: web/node_modules/.package-lock.json
-	cd web && npm run lint && npm run typecheck && npm test
+	cd web && npm run check:api-types && npm run lint && npm run typecheck && npm test
+
+## The web app's API types from the server's OpenAPI document (web/openapi.json, then
+## web/src/types/openapi.gen.ts). A Rust test and `check:api-types` fail when either is stale.
+api-types: debug-bin web/node_modules/.package-lock.json
+	$(TARGET_DIR)/debug/prospector openapi > web/openapi.json
+	cd web && npm run -s api-types
 
 test-e2e: web-build debug-bin
 	scripts/e2e.sh $(TARGET_DIR)/debug/prospector

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Schemathesis against the OpenAPI document the api serves (/api/openapi.json): generated valid and
-# invalid input for every operation, signed in as an admin, on a fresh SQLite database (or a fresh
-# Postgres database: `scripts/schemathesis.sh BIN postgres`). Passes only
-# when no answer is a 5xx and every answer matches the schema its operation describes (issue 24 §1:
-# the operations described so far; the others answer "default"). Installs schemathesis (pinned) into .venv-fuzz on first use.
+# invalid input for every operation, signed in as an admin (scripts/schemathesis.toml), on a fresh
+# SQLite database (or a fresh Postgres database: `scripts/schemathesis.sh BIN postgres`). Runs every
+# check but positive_data_acceptance (FUZZ_SKIP_CHECKS): no 5xx, every answer matches its schema,
+# status and headers, and requests that break the schema (parameters, bodies, the session) are
+# refused. That schema-valid requests are all accepted is issue 24 §1's open part: the request
+# schemas do not yet carry every rule the handlers check. Installs schemathesis (pinned) into
+# .venv-fuzz on first use.
 set -euo pipefail
 bin="$(realpath "${1:-target/debug/prospector}")"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -43,9 +46,10 @@ cookie="$(curl -fsS -c - -H 'content-type: application/json' \
   awk '$6 == "prospector_session" { print $7 }')"
 [ -n "$cookie" ] || { echo "could not sign in"; cat "$work/server.log"; exit 1; }
 # Signing out would end the session the run uses.
-if ! "$venv/bin/st" run "$base/api/openapi.json" --url "$base" \
-  -H "Cookie: prospector_session=$cookie" \
-  --checks not_a_server_error,response_schema_conformance --max-examples "${FUZZ_EXAMPLES:-30}" --seed 1 \
+export PROSPECTOR_SESSION="$cookie"
+skip="${FUZZ_SKIP_CHECKS-positive_data_acceptance}"
+if ! "$venv/bin/st" --config-file "$root/scripts/schemathesis.toml" run "$base/api/openapi.json" --url "$base" \
+  --checks "${FUZZ_CHECKS:-all}" ${skip:+--exclude-checks "$skip"} --max-examples "${FUZZ_EXAMPLES:-30}" --seed 1 \
   --exclude-path-regex 'logout' ${FUZZ_PATHS:+--include-path-regex "$FUZZ_PATHS"} --workers 2 --no-color --warnings off; then
   echo "--- server errors in the log ---"; grep -i "internal error\|panicked" "$work/server.log" | tail -30
   exit 1

@@ -34,6 +34,8 @@ enum Command {
         #[command(subcommand)]
         command: bench::BenchCommand,
     },
+    /// Print the OpenAPI document the api serves (the web app's types are generated from it).
+    Openapi,
     #[command(flatten)]
     Role(Role),
 }
@@ -206,6 +208,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Bench { command }) => {
             init_logging(false);
             return bench::run(command).await;
+        }
+        Some(Command::Openapi) => {
+            println!("{}", api::openapi::pretty_document()?);
+            return Ok(());
         }
         Some(Command::Role(role)) => role,
         None => Role::All,

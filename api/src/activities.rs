@@ -27,7 +27,9 @@ pub(crate) fn routes() -> Routes {
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct ListQuery {
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 

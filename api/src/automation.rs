@@ -32,7 +32,7 @@ pub(crate) fn routes() -> Routes {
         .returns::<ExecutionMetrics>()
         .get("/api/campaign-executions", User, campaign_executions)
         .query::<ExecutionQuery>()
-        .returns::<Vec<Execution>>()
+        .returns_list::<Execution>()
         .get("/api/payment/analytics", User, payment_analytics)
         .returns::<PaymentAnalytics>()
         .post(
@@ -100,6 +100,7 @@ struct ExecutionQuery {
     /// One of the enrollment states.
     status: Option<String>,
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
 }
 

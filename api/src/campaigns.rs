@@ -73,7 +73,7 @@ pub(crate) fn routes() -> Routes {
         .query::<Page>()
         .returns::<BulkList>()
         .post("/api/campaigns/bulk-email", User, bulk_create)
-        .body::<BulkInput>()
+        .body::<CampaignBulkInput>()
         .creates::<BulkView>()
         .get(
             "/api/campaigns/bulk-email/performance/overview",
@@ -478,7 +478,9 @@ fn campaign_figures(rows: &[FigureRow], id: &str) -> EmailFigures {
 #[derive(Deserialize, utoipa::IntoParams)]
 struct Page {
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 
@@ -536,7 +538,7 @@ async fn bulk_get(
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct BulkInput {
+struct CampaignBulkInput {
     name: Option<String>,
     description: Option<String>,
     subject: Option<String>,
@@ -554,7 +556,7 @@ struct BulkInput {
 async fn bulk_create(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(input): Json<BulkInput>,
+    Json(input): Json<CampaignBulkInput>,
 ) -> ApiResult<Response> {
     let body = trimmed(&input.body);
     let template_id = trimmed(&input.template_id);
@@ -806,7 +808,9 @@ struct AudienceQuery {
     /// Comma-separated states (codes or names).
     states: Option<String>,
     /// 1–1000 (default 100; the contacts only).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 
@@ -881,6 +885,8 @@ async fn audience_count(
     _: CurrentUser,
     Query(q): Query<AudienceQuery>,
 ) -> ApiResult<Response> {
+    // The same query string as the audience's pages, checked the same way.
+    paging(q.limit, q.offset)?;
     let filters = audience_filters(&q);
     let count = state
         .queue

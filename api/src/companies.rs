@@ -48,14 +48,14 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             company_bulk_status,
         )
-        .body::<BulkStatusBody>()
+        .body::<CompanyBulkStatusBody>()
         .returns::<StatusOutcome>()
         .post(
             "/api/companies/bulk-delete",
             Access::User,
             company_bulk_delete,
         )
-        .body::<BulkDeleteBody>()
+        .body::<CompanyBulkDeleteBody>()
         .returns::<DeleteOutcome>()
         .get("/api/companies/report", Access::User, company_report)
         .query::<ReportQuery>()
@@ -243,7 +243,9 @@ struct ListQuery {
     /// `asc` or `desc` (default `asc` for name, state and status, else `desc`).
     dir: Option<String>,
     /// 1–1000 (default 100); the list only.
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 
@@ -320,7 +322,9 @@ struct ReportQuery {
     /// A state's two-letter code or name; none: every state.
     state: Option<String>,
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 
@@ -669,7 +673,7 @@ async fn company_update(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct BulkStatusBody {
+struct CompanyBulkStatusBody {
     /// 1–1,000 company ids.
     #[serde(default)]
     company_ids: Vec<String>,
@@ -678,7 +682,7 @@ struct BulkStatusBody {
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct BulkDeleteBody {
+struct CompanyBulkDeleteBody {
     /// 1–1,000 company ids.
     #[serde(default)]
     company_ids: Vec<String>,
@@ -704,7 +708,7 @@ fn picked(ids: &[String], verb: &str) -> ApiResult<Vec<String>> {
 async fn company_bulk_status(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<BulkStatusBody>,
+    Json(body): Json<CompanyBulkStatusBody>,
 ) -> ApiResult<Json<StatusOutcome>> {
     let status = status_checked(&body.status)?;
     let ids = picked(&body.company_ids, "updated")?;
@@ -743,7 +747,7 @@ async fn company_delete(
 async fn company_bulk_delete(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<BulkDeleteBody>,
+    Json(body): Json<CompanyBulkDeleteBody>,
 ) -> ApiResult<Json<DeleteOutcome>> {
     let ids = picked(&body.company_ids, "deleted")?;
     let mut tx = state.queue.db.begin().await?;

@@ -28,10 +28,10 @@ pub(crate) fn routes() -> Routes {
         .get("/api/email/readiness", User, readiness_check)
         .returns::<Readiness>()
         .post("/api/email/preview", User, preview)
-        .body::<PreviewInput>()
+        .body::<ComposerPreviewInput>()
         .returns::<RenderedPreview>()
         .post("/api/email/send-test", User, send_test)
-        .body::<PreviewInput>()
+        .body::<ComposerPreviewInput>()
         .returns_status::<TestQueued>(202)
 }
 
@@ -96,7 +96,7 @@ async fn merge_fields(_: CurrentUser) -> ApiResult<Response> {
 /// A subject and body, rendered for a contact (preview) or sent to the signed-in user (test).
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct PreviewInput {
+struct ComposerPreviewInput {
     subject: Option<String>,
     body: Option<String>,
     /// The contact whose merge values fill the fields (optional for a test send).
@@ -110,7 +110,7 @@ fn text(v: &Option<String>) -> Option<&str> {
 }
 
 /// The subject and body, or the 422 that says which is missing.
-fn content(input: &PreviewInput) -> ApiResult<(&str, &str)> {
+fn content(input: &ComposerPreviewInput) -> ApiResult<(&str, &str)> {
     match (text(&input.subject), text(&input.body)) {
         (Some(s), Some(b)) => Ok((s, b)),
         _ => Err(ApiError::unprocessable("Subject and body are required.")),
@@ -145,7 +145,7 @@ fn vars_of(contact: &ContactRow, company: Option<&str>, from: &str) -> Map<Strin
 async fn preview(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(input): Json<PreviewInput>,
+    Json(input): Json<ComposerPreviewInput>,
 ) -> ApiResult<Response> {
     let (subject, body) = content(&input)?;
     let id = text(&input.contact_id)
@@ -193,7 +193,7 @@ async fn preview(
 async fn send_test(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(input): Json<PreviewInput>,
+    Json(input): Json<ComposerPreviewInput>,
 ) -> ApiResult<Response> {
     let (subject, body) = content(&input)?;
     let mailing = &state.queue.providers.mailing;

@@ -64,14 +64,14 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             contact_bulk_status,
         )
-        .body::<BulkStatusBody>()
+        .body::<ContactBulkStatusBody>()
         .returns::<StatusOutcome>()
         .post(
             "/api/contacts/bulk-delete",
             Access::User,
             contact_bulk_delete,
         )
-        .body::<BulkDeleteBody>()
+        .body::<ContactBulkDeleteBody>()
         .returns::<DeleteOutcome>()
         .get("/api/contacts/{id}", Access::User, contact_get)
         .returns::<ContactView>()
@@ -95,7 +95,7 @@ pub(crate) fn routes() -> Routes {
         .returns::<ContactView>()
         .get("/api/leads/board", Access::User, lead_board)
         .query::<BoardQuery>()
-        .returns::<Vec<Stage>>()
+        .returns_list::<Stage>()
         .get("/api/customers", Access::User, customer_list)
         .query::<CustomerQuery>()
         .returns_page::<ContactView>()
@@ -196,7 +196,9 @@ struct ListQuery {
     /// `asc` or `desc` (default `asc` for name, company and status, else `desc`).
     dir: Option<String>,
     /// 1–1000 (default 100); the list only.
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 
@@ -599,7 +601,7 @@ async fn contact_pipeline_move(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct BulkStatusBody {
+struct ContactBulkStatusBody {
     /// At most 1,000 picked contacts.
     contact_ids: Option<Vec<String>>,
     /// Every contact the list's filters match ("select all N matching"), at most 10,000.
@@ -609,7 +611,7 @@ struct BulkStatusBody {
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct BulkDeleteBody {
+struct ContactBulkDeleteBody {
     /// Picked contacts; with the filter's matches, at most 10,000.
     contact_ids: Option<Vec<String>>,
     /// Every contact the list's filters match ("select all N matching").
@@ -639,7 +641,7 @@ async fn selected(
 async fn contact_bulk_status(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<BulkStatusBody>,
+    Json(body): Json<ContactBulkStatusBody>,
 ) -> ApiResult<Json<StatusOutcome>> {
     let status = status_checked(&body.status)?;
     let picked: HashSet<&String> = body.contact_ids.iter().flatten().collect();
@@ -682,7 +684,7 @@ async fn contact_delete(
 async fn contact_bulk_delete(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<BulkDeleteBody>,
+    Json(body): Json<ContactBulkDeleteBody>,
 ) -> ApiResult<Json<DeleteOutcome>> {
     let ids = selected(&state, body.contact_ids, body.contact_filter).await?;
     let mut tx = state.queue.db.begin().await?;
@@ -786,7 +788,9 @@ struct CustomerQuery {
     /// `asc` or `desc` (default `asc` for name, company and status, else `desc`).
     dir: Option<String>,
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 

@@ -37,7 +37,7 @@ pub(crate) fn routes() -> Routes {
         .query::<TimeframeQuery>()
         .returns::<CampaignPerformance>()
         .get("/api/dashboard/regional", Access::User, regional)
-        .returns::<Vec<RegionCount>>()
+        .returns_list::<RegionCount>()
         .get("/api/dashboard/report", Access::User, report)
         .returns_file("text/csv")
 }

@@ -41,7 +41,7 @@ pub(crate) fn routes() -> Routes {
         .returns_page::<DealView>()
         .get("/api/deals/board", Access::User, deal_board)
         .query::<BoardQuery>()
-        .returns::<Vec<BoardColumn>>()
+        .returns_list::<BoardColumn>()
         .post("/api/deals", Access::User, deal_create)
         .body::<DealBody>()
         .creates::<DealView>()
@@ -187,7 +187,9 @@ struct DealListQuery {
     company_id: Option<String>,
     contact_id: Option<String>,
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 

@@ -27,14 +27,14 @@ pub(crate) fn routes() -> Routes {
         .get("/api/discovery/scans/active", Access::User, active_scan)
         .returns::<Option<JobView>>()
         .get("/api/discovery/sources", Access::User, sources)
-        .returns::<Vec<SourceView>>()
+        .returns_list::<SourceView>()
         .get(
             "/api/discovery/company-sources",
             Access::User,
             company_sources,
         )
         .query::<IdsQuery>()
-        .returns::<Vec<CompanySourceRow>>()
+        .returns_list::<CompanySourceRow>()
         .get("/api/discovery/market", Access::User, market)
         .returns::<MarketView>()
 }

@@ -56,7 +56,7 @@ pub(crate) fn routes() -> Routes {
         .returns::<SampleEvents>()
         .post("/api/email/webhook", Public, webhook)
         .query::<TokenQuery>()
-        .returns::<WebhookReceipt>()
+        .returns::<SendgridWebhookReceipt>()
         .get("/api/email/webhook/config", User, webhook_config)
         .returns::<WebhookConfig>()
         .post("/api/email/webhook/rotate", Admin, webhook_rotate)
@@ -559,7 +559,7 @@ pub(crate) struct TokenQuery {
 
 /// What a batch of events did: recorded, already seen (`sg_event_id`), or not tracked.
 #[derive(Serialize, utoipa::ToSchema)]
-struct WebhookReceipt {
+struct SendgridWebhookReceipt {
     received: usize,
     recorded: i64,
     duplicates: i64,
@@ -628,7 +628,7 @@ async fn webhook(
             duplicates += 1;
         }
     }
-    Ok(axum::Json(WebhookReceipt {
+    Ok(axum::Json(SendgridWebhookReceipt {
         received: events.len(),
         recorded,
         duplicates,
@@ -751,7 +751,9 @@ struct SuppressionQuery {
     /// Text in the address.
     q: Option<String>,
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 

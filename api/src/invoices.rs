@@ -73,9 +73,9 @@ pub(crate) fn routes() -> Routes {
         .body::<PaymentBody>()
         .returns::<PaymentIntentView>()
         .post("/api/webhooks/stripe", Access::Public, stripe_webhook)
-        .returns::<WebhookReceipt>()
+        .returns::<StripeWebhookReceipt>()
         .get("/api/catalog", Access::User, catalog_list)
-        .returns::<Vec<ProductView>>()
+        .returns_list::<ProductView>()
         .upload(
             "/api/catalog/upload",
             Access::User,
@@ -92,6 +92,11 @@ fn usd(cents: i64) -> f64 {
     cents as f64 / 100.0
 }
 
+/// `draft`, `sent`, `paid` or `overdue` (the statuses a PATCH accepts).
+fn status_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&STATUSES)
+}
+
 /// An invoice with its lines and totals, amounts in dollars.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -106,6 +111,7 @@ struct InvoiceView {
     /// A fraction: 0.085 is 8.5 %.
     tax_rate: f64,
     discount_amount: f64,
+    #[schema(schema_with = status_schema)]
     status: String,
     /// YYYY-MM-DD.
     date: String,
@@ -207,7 +213,9 @@ struct ListQuery {
     /// Invoice date to (YYYY-MM-DD, inclusive).
     date_to: Option<String>,
     /// 1–1000, default 100.
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
     /// One of [`InvoiceSortKey::ALL`]; none keeps the newest first.
     sort: Option<String>,
@@ -312,6 +320,8 @@ async fn invoice_summary(
     _user: CurrentUser,
     Query(q): Query<ListQuery>,
 ) -> ApiResult<axum::Json<InvoiceSummary>> {
+    // The list's query string is accepted as the table sends it, checked the same way.
+    crate::list::paging(q.limit, q.offset)?;
     let filters = Filters::of(&q)?;
     let rows = state
         .queue
@@ -1094,14 +1104,14 @@ struct PaymentIntentView {
 
 /// What the webhook did with an event.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-struct WebhookReceipt {
+struct StripeWebhookReceipt {
     received: bool,
     /// An event this app acts on (a payment of one of its invoices).
     handled: bool,
 }
 
 fn receipt(handled: bool) -> Response {
-    axum::Json(WebhookReceipt {
+    axum::Json(StripeWebhookReceipt {
         received: true,
         handled,
     })

@@ -35,7 +35,7 @@ mod mailboxes;
 mod meetings;
 mod merge;
 mod notes;
-mod openapi;
+pub mod openapi;
 mod ops;
 mod outreach;
 mod records;
@@ -178,7 +178,8 @@ pub type BodySchema = fn() -> (
     )>,
 );
 
-/// `T`'s schema and the schemas it refers to.
+/// `T`'s schema and the schemas it refers to. A type of ours is a named component that the
+/// operation refers to, so generated clients get one named type per body and answer.
 fn schema_of<T: utoipa::ToSchema>() -> (
     utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
     Vec<(
@@ -188,7 +189,38 @@ fn schema_of<T: utoipa::ToSchema>() -> (
 ) {
     let mut nested = Vec::new();
     T::schemas(&mut nested);
-    (T::schema(), nested)
+    if !is_ours(std::any::type_name::<T>()) {
+        return (T::schema(), nested);
+    }
+    let name = T::name().into_owned();
+    nested.push((name.clone(), T::schema()));
+    (utoipa::openapi::Ref::from_schema_name(name).into(), nested)
+}
+
+/// A list of `T`, `T` named as in [`schema_of`].
+fn list_of<T: utoipa::ToSchema>() -> (
+    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    Vec<(
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    )>,
+) {
+    let (item, nested) = schema_of::<T>();
+    (
+        utoipa::openapi::schema::ArrayBuilder::new()
+            .items(item)
+            .into(),
+        nested,
+    )
+}
+
+/// Types of this workspace (not `Vec`, `Option` or `serde_json::Value`, which have no name of
+/// their own).
+fn is_ours(type_name: &str) -> bool {
+    ["api::", "jobs::"]
+        .iter()
+        .any(|krate| type_name.starts_with(krate))
+        && !type_name.contains('<')
 }
 
 /// Builds a router and the table of what it serves, from the same declarations.
@@ -342,6 +374,11 @@ impl Routes {
     /// Declares the 200 JSON answer of the route added last (for the OpenAPI document).
     fn returns<T: utoipa::ToSchema>(self) -> Self {
         self.answer(Returns::json(200, schema_of::<T>))
+    }
+
+    /// Declares a 200 JSON list of `T`.
+    fn returns_list<T: utoipa::ToSchema>(self) -> Self {
+        self.answer(Returns::json(200, list_of::<T>))
     }
 
     /// Declares a JSON `T` with another success status (a 202 whose body is not `JobAccepted`).

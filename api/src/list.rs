@@ -99,6 +99,7 @@ pub(crate) fn id_list(ids: Option<&str>) -> ApiResult<Option<Vec<String>>> {
 #[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
 pub(crate) struct BoardQuery {
     /// Cards per column, 1–1000.
+    #[param(minimum = 1, maximum = 1000)]
     pub(crate) limit: Option<i64>,
 }
 

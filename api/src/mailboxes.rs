@@ -29,7 +29,7 @@ pub(crate) fn routes() -> Routes {
     use Access::User;
     Routes::new()
         .get("/api/mailboxes", User, list)
-        .returns::<Vec<MailboxView>>()
+        .returns_list::<MailboxView>()
         .post("/api/mailboxes", User, connect)
         .body::<ConnectBody>()
         .creates::<MailboxConnected>()
@@ -49,6 +49,10 @@ const MAX_USERNAME_CHARS: usize = 320;
 const MAX_PASSWORD_CHARS: usize = 1000;
 const MAX_FOLDER_CHARS: usize = 200;
 
+fn tls_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&jobs::providers::imap::Tls::NAMES)
+}
+
 /// A mailbox as the screen shows it (never its password).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -57,6 +61,7 @@ struct MailboxView {
     host: String,
     port: i32,
     /// `implicit` (SSL/TLS), `starttls` or `none`.
+    #[schema(schema_with = tls_schema)]
     tls: String,
     /// `password` (app password) or `xoauth2` (the user's Google grant).
     auth: String,

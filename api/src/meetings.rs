@@ -30,7 +30,7 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/calendar/meetings", Access::User, calendar_meetings)
         .query::<CalendarQuery>()
-        .returns::<Vec<UpcomingMeeting>>()
+        .returns_list::<UpcomingMeeting>()
         .get("/api/calendar/stats", Access::User, calendar_stats)
         .returns::<CalendarStats>()
         .get("/api/meetings", Access::User, meeting_list)
@@ -124,7 +124,9 @@ struct MeetingListQuery {
     status: Option<String>,
     company_id: Option<String>,
     contact_id: Option<String>,
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 
@@ -560,6 +562,7 @@ mod tests {
 #[derive(Deserialize, utoipa::IntoParams)]
 struct CalendarQuery {
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
 }
 

@@ -37,14 +37,14 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             company_twins,
         )
-        .returns::<Vec<Twin>>()
+        .returns_list::<Twin>()
         .get("/api/contacts/{id}/duplicates", Access::User, contact_twins)
-        .returns::<Vec<Twin>>()
+        .returns_list::<Twin>()
         .post("/api/merge", Access::User, merge)
         .body::<MergeBody>()
         .returns::<MergeOutcome>()
         .post("/api/merge/bulk", Access::User, merge_bulk)
-        .body::<BulkBody>()
+        .body::<MergeBulkBody>()
         .accepted()
 }
 
@@ -154,7 +154,9 @@ struct GroupsQuery {
     /// One kind of duplicate: `domain`, `phone`, `name` (companies) or `email`, `phone`, `name`
     /// (contacts); all kinds when absent.
     reason: Option<String>,
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 
@@ -359,7 +361,7 @@ async fn merge(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct BulkBody {
+struct MergeBulkBody {
     /// `company` or `contact`.
     #[serde(default)]
     #[schema(value_type = Option<String>)]
@@ -375,7 +377,7 @@ struct BulkBody {
 async fn merge_bulk(
     State(state): State<AppState>,
     user: CurrentUser,
-    Body(body): Body<BulkBody>,
+    Body(body): Body<MergeBulkBody>,
 ) -> ApiResult<Response> {
     let mut p = Fields::default();
     let kind_text = text_field(&mut p, "recordType", &body.record_type);

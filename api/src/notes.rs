@@ -22,7 +22,7 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/notes", Access::User, note_list)
         .query::<RecordQuery>()
-        .returns::<Vec<NoteView>>()
+        .returns_list::<NoteView>()
         .post("/api/notes", Access::User, note_create)
         .body::<NoteBody>()
         .creates::<NoteView>()
@@ -30,7 +30,7 @@ pub(crate) fn routes() -> Routes {
         .no_content()
         .get("/api/tasks", Access::User, task_list)
         .query::<RecordQuery>()
-        .returns::<Vec<TaskView>>()
+        .returns_list::<TaskView>()
         .post("/api/tasks", Access::User, task_create)
         .body::<TaskBody>()
         .creates::<TaskView>()
@@ -293,10 +293,16 @@ struct TaskPatch {
     due_date: Field<Text>,
 }
 
+/// One of [`RECORD_TYPES`], as notes and tasks are checked.
+fn record_type_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&RECORD_TYPES)
+}
+
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct TaskView {
     id: String,
+    #[schema(schema_with = record_type_schema)]
     entity_type: String,
     entity_id: String,
     entity_name: Option<String>,

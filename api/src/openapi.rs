@@ -37,6 +37,11 @@ static DOCUMENT: LazyLock<String> = LazyLock::new(|| {
         .unwrap_or_default()
 });
 
+/// The document as the web app keeps it (`web/openapi.json`, `prospector openapi`).
+pub fn pretty_document() -> Result<String, serde_json::Error> {
+    document(&crate::route_table()).to_pretty_json()
+}
+
 async fn document_json() -> Response {
     (
         [(axum::http::header::CONTENT_TYPE, "application/json")],
@@ -126,7 +131,12 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
                     .name(name)
                     .parameter_in(ParameterIn::Path)
                     .required(Required::True)
-                    .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
+                    // `extract::reject_nul` refuses NUL anywhere in a request.
+                    .schema(Some(
+                        ObjectBuilder::new()
+                            .schema_type(Type::String)
+                            .pattern(Some("^[^\\u0000]+$")),
+                    )),
             );
         }
         if let Some(query) = route.query {
@@ -137,22 +147,17 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
         if route.access != Access::Public {
             op = op.security(SecurityRequirement::new::<_, _, String>(SESSION_SCHEME, []));
         }
-        if matches!(route.method, Method::POST | Method::PUT | Method::PATCH) {
-            let schema = match route.body {
-                Some(body) => {
-                    let (schema, nested) = body();
-                    schemas.extend(nested);
-                    schema
-                }
-                // Validated field by field in the handler: any object.
-                None => ObjectBuilder::new().schema_type(Type::Object).into(),
-            };
+        // A route without a declared body reads none (a test holds every JSON reader to one).
+        if let Some(body) = route.body {
+            let (schema, nested) = body();
+            schemas.extend(nested);
             op = op.request_body(Some(
                 RequestBodyBuilder::new()
                     .content(
                         "application/json",
                         ContentBuilder::new().schema(Some(schema)).build(),
                     )
+                    .required(Some(Required::True))
                     .build(),
             ));
         }
@@ -260,6 +265,20 @@ fn error_response(description: &str) -> DocResponse {
 mod tests {
     use super::*;
 
+    /// The schema a `$ref` names, else the schema itself.
+    fn deref<'a>(
+        doc: &'a serde_json::Value,
+        schema: &'a serde_json::Value,
+    ) -> &'a serde_json::Value {
+        match schema["$ref"]
+            .as_str()
+            .and_then(|r| r.strip_prefix("#/components/schemas/"))
+        {
+            Some(name) => &doc["components"]["schemas"][name],
+            None => schema,
+        }
+    }
+
     #[test]
     fn every_route_is_in_the_document_with_its_path_parameters_and_bodies() {
         let table = crate::route_table();
@@ -275,7 +294,10 @@ mod tests {
         }
         let login = &doc["paths"]["/api/admin/login"]["post"];
         assert!(login["security"].is_null(), "public routes need no session");
-        let schema = &login["requestBody"]["content"]["application/json"]["schema"];
+        let schema = deref(
+            &doc,
+            &login["requestBody"]["content"]["application/json"]["schema"],
+        );
         assert!(
             schema.to_string().contains("password"),
             "typed bodies carry their schema: {schema}"
@@ -329,7 +351,16 @@ mod tests {
             page["content"]["application/json"]["schema"]["type"], "array",
             "{page}"
         );
-        let item = page["content"]["application/json"]["schema"]["items"].to_string();
+        let item = deref(
+            &doc,
+            &page["content"]["application/json"]["schema"]["items"],
+        );
+        assert_eq!(
+            page["content"]["application/json"]["schema"]["items"]["$ref"],
+            "#/components/schemas/ContactView",
+            "an answer's type is a named schema"
+        );
+        let item = item.to_string();
         assert!(
             item.contains("companyName") && item.contains("demo"),
             "{item}"
@@ -345,6 +376,7 @@ mod tests {
             "a described route has no catch-all"
         );
         let created = &doc["paths"]["/api/companies"]["post"]["responses"]["201"];
+        let created = deref(&doc, &created["content"]["application/json"]["schema"]);
         assert!(created.to_string().contains("contactCount"), "{created}");
         let deleted = &doc["paths"]["/api/companies/{id}"]["delete"]["responses"];
         assert!(
@@ -353,22 +385,28 @@ mod tests {
         );
     }
 
-    /// Every route says what it answers, so clients and Schemathesis can check it. The AI routes
-    /// answer with their job's result, whose shapes are not typed yet (issue 24 §1, left).
+    /// Every route says what it answers, so clients and Schemathesis can check it.
     #[test]
     fn every_route_declares_its_answer() {
-        let not_yet = [
-            "/api/mcp/status",
-            "/api/email-automation/status",
-            "/api/automation/preview",
-        ];
         let missing: Vec<String> = crate::route_table()
             .iter()
             .filter(|r| r.returns.is_none())
-            .filter(|r| !r.path.starts_with("/api/ai/") && !not_yet.contains(&r.path))
             .map(|r| format!("{} {}", r.method, r.path))
             .collect();
         assert!(missing.is_empty(), "routes without an answer: {missing:#?}");
+    }
+
+    /// The web app's types are generated from `web/openapi.json`: it must be this document.
+    #[test]
+    fn the_web_app_types_come_from_this_document() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/openapi.json");
+        let kept = std::fs::read_to_string(path).unwrap_or_default();
+        let now = pretty_document().unwrap_or_default();
+        assert!(
+            kept.trim_end() == now.trim_end(),
+            "web/openapi.json is not the document the api serves: run `make api-types` and commit \
+             web/openapi.json and web/src/types/openapi.gen.ts"
+        );
     }
 
     /// Schemas are shared by name in the document: two types of one name would describe one of
@@ -376,16 +414,24 @@ mod tests {
     #[test]
     fn no_two_schemas_share_a_name() {
         let mut seen: std::collections::HashMap<String, String> = Default::default();
+        let mut clashes = std::collections::BTreeSet::new();
         for route in crate::route_table() {
-            let bodies = [route.body, route.returns.and_then(|r| r.body)];
+            let bodies = [
+                route.body,
+                route.returns.and_then(|r| r.body),
+                route.returns.and_then(|r| r.also).map(|(_, body)| body),
+            ];
             for body in bodies.into_iter().flatten() {
                 for (name, schema) in body().1 {
                     let json = serde_json::to_string(&schema).unwrap_or_default();
                     let first = seen.entry(name.clone()).or_insert_with(|| json.clone());
-                    assert_eq!(*first, json, "two schemas named {name} ({})", route.path);
+                    if *first != json {
+                        clashes.insert(format!("{name} ({})", route.path));
+                    }
                 }
             }
         }
+        assert!(clashes.is_empty(), "two schemas of one name: {clashes:#?}");
         assert!(seen.contains_key("TimelineItem"), "{:?}", seen.keys());
     }
 
@@ -411,8 +457,12 @@ mod tests {
             "JSON bodies without a schema: {missing:#?}"
         );
         let doc = serde_json::to_value(document(&table)).unwrap_or_default();
-        let scan = &doc["paths"]["/api/discovery/scan"]["post"]["requestBody"]["content"];
-        let fields = &scan["application/json"]["schema"]["properties"];
+        let scan = &doc["paths"]["/api/discovery/scan"]["post"]["requestBody"];
+        assert_eq!(
+            scan["required"], true,
+            "a declared body is required: {scan}"
+        );
+        let fields = &deref(&doc, &scan["content"]["application/json"]["schema"])["properties"];
         assert!(
             fields["cityState"].is_object() && fields["discoverySource"].is_object(),
             "{scan}"

@@ -22,7 +22,7 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/ops/queues", Access::Admin, queues)
-        .returns::<Vec<QueueStats>>()
+        .returns_list::<QueueStats>()
         .get("/api/ops/jobs", Access::Admin, job_list)
         .query::<ListQuery>()
         .returns_page::<JobView>()
@@ -40,7 +40,7 @@ pub(crate) fn routes() -> Routes {
         .delete("/api/ops/jobs/{id}", Access::Admin, job_delete)
         .no_content()
         .post("/api/ops/jobs/bulk", Access::Admin, jobs_bulk)
-        .body::<BulkInput>()
+        .body::<JobBulkInput>()
         .returns::<BulkDone>()
         .post("/api/ops/kinds/{kind}/pause", Access::Admin, kind_pause)
         .returns::<KindPaused>()
@@ -50,10 +50,10 @@ pub(crate) fn routes() -> Routes {
         .query::<HistoryQuery>()
         .returns::<History>()
         .get("/api/ops/workers", Access::Admin, workers)
-        .returns::<Vec<WorkerView>>()
+        .returns_list::<WorkerView>()
         .get("/api/ops/audit", Access::Admin, audit)
         .query::<AuditQuery>()
-        .returns::<Vec<AuditView>>()
+        .returns_list::<AuditView>()
 }
 
 #[derive(Debug, Serialize, Default, utoipa::ToSchema)]
@@ -142,6 +142,7 @@ async fn queues(
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct HistoryQuery {
     /// 1–1440 (default 60).
+    #[param(minimum = 1, maximum = 1440)]
     minutes: Option<i64>,
 }
 
@@ -220,7 +221,9 @@ struct ListQuery {
     /// Created before (RFC 3339).
     until: Option<DateTime<Utc>>,
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 
@@ -483,6 +486,7 @@ async fn workers(
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct AuditQuery {
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
 }
 
@@ -570,7 +574,7 @@ async fn job_delete(
 const BULK_ACTIONS: [&str; 4] = ["retry", "cancel", "delete", "run_now"];
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-struct BulkInput {
+struct JobBulkInput {
     action: Option<String>,
     kind: Option<String>,
     status: Option<String>,
@@ -589,7 +593,7 @@ struct BulkDone {
 async fn jobs_bulk(
     State(state): State<AppState>,
     admin: AdminUser,
-    Json(input): Json<BulkInput>,
+    Json(input): Json<JobBulkInput>,
 ) -> ApiResult<axum::Json<BulkDone>> {
     let action = input
         .action

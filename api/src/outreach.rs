@@ -18,7 +18,7 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .post("/api/outreach/preview", Access::User, preview)
-        .body::<PreviewInput>()
+        .body::<OutreachPreviewInput>()
         .returns::<Preview>()
 }
 
@@ -26,7 +26,7 @@ pub(crate) fn routes() -> Routes {
 /// apply) or, without `sequenceId`, a new bulk campaign.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct PreviewInput {
+struct OutreachPreviewInput {
     #[serde(flatten)]
     selection: Selection,
     target_filters: Option<TargetFilters>,
@@ -49,7 +49,7 @@ struct Preview {
 async fn preview(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(input): Json<PreviewInput>,
+    Json(input): Json<OutreachPreviewInput>,
 ) -> ApiResult<Json<Preview>> {
     if input.selection.is_empty() && input.target_filters.is_none() {
         return Err(ApiError::unprocessable("Select contacts first"));

@@ -80,6 +80,7 @@ pub(crate) fn record_href(kind: &str, id: &str) -> String {
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct TimelineQuery {
     /// Items per page, 1–100 (default 50).
+    #[param(minimum = 1, maximum = 100)]
     limit: Option<i64>,
     /// The `nextCursor` of the previous page.
     before: Option<String>,

@@ -25,7 +25,7 @@ pub(crate) fn routes() -> Routes {
         .post("/api/contacts/{id}/ai-score", Access::User, score_one)
         .accepted()
         .post("/api/contacts/bulk-ai-score", Access::User, score_many)
-        .body::<BulkBody>()
+        .body::<ScoreBulkBody>()
         .accepted()
         .also::<NothingToScore>(200)
         .post("/api/contacts/{id}/verify", Access::User, verify_one)
@@ -75,7 +75,7 @@ async fn score_one(
 /// list's filters match (`contactFilter`, the list's own query parameters), up to 10,000.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct BulkBody {
+struct ScoreBulkBody {
     #[serde(flatten)]
     selection: Selection,
     #[serde(default)]
@@ -108,7 +108,7 @@ async fn selected_ids(
 async fn score_many(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(body): Json<BulkBody>,
+    Json(body): Json<ScoreBulkBody>,
 ) -> ApiResult<Response> {
     let ids = selected_ids(&state, &body.selection, NO_CONTACTS).await?;
     // Only contacts that need it (seed 002 §5): never scored or below the rescoring threshold.
@@ -224,7 +224,7 @@ async fn enrich_one(
     .await
 }
 
-/// Which contacts, as [`BulkBody`].
+/// Which contacts, as [`ScoreBulkBody`].
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct EnrichBody {

@@ -33,6 +33,7 @@ struct SearchQuery {
     /// 2–100 characters after trimming.
     q: Option<String>,
     /// Results per type, 1–20 (default 5).
+    #[param(minimum = 1, maximum = 20)]
     limit: Option<i64>,
 }
 

@@ -60,7 +60,7 @@ pub(crate) fn routes() -> Routes {
     use Access::User;
     Routes::new()
         .get("/api/email-sequences", User, sequence_list)
-        .returns::<Vec<SequenceView>>()
+        .returns_list::<SequenceView>()
         .post("/api/email-sequences", User, sequence_create)
         .body::<SequenceBody>()
         .creates::<SequenceView>()
@@ -72,7 +72,7 @@ pub(crate) fn routes() -> Routes {
         .delete("/api/email-sequences/{id}", User, sequence_delete)
         .no_content()
         .get("/api/email-sequences/{id}/steps", User, step_list)
-        .returns::<Vec<StepView>>()
+        .returns_list::<StepView>()
         .post("/api/email-sequences/{id}/steps", User, step_create)
         .body::<StepBody>()
         .creates::<StepView>()
@@ -82,7 +82,7 @@ pub(crate) fn routes() -> Routes {
             step_reorder,
         )
         .body::<Reorder>()
-        .returns::<Vec<StepView>>()
+        .returns_list::<StepView>()
         .patch(
             "/api/email-sequences/{id}/steps/{step_id}",
             User,
@@ -113,7 +113,7 @@ pub(crate) fn routes() -> Routes {
         )
         .no_content()
         .get("/api/reply-rules", User, rule_list)
-        .returns::<Vec<RuleView>>()
+        .returns_list::<RuleView>()
         .post("/api/reply-rules", User, rule_create)
         .body::<RuleBody>()
         .creates::<RuleView>()
@@ -257,6 +257,16 @@ fn exit_rules(v: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// One of [`STATUSES_SEQ`], as the PATCH checks it.
+fn sequence_status_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&STATUSES_SEQ)
+}
+
+/// One of [`STEP_TYPES`], as a new step is checked.
+fn step_type_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&STEP_TYPES)
+}
+
 /// A sequence with its enrollment counts.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -265,6 +275,7 @@ struct SequenceView {
     id: String,
     name: String,
     description: String,
+    #[schema(schema_with = sequence_status_schema)]
     status: String,
     trigger_type: String,
     #[schema(value_type = Object)]
@@ -663,6 +674,7 @@ struct StepView {
     sequence_id: String,
     name: String,
     #[serde(rename = "type")]
+    #[schema(schema_with = step_type_schema)]
     kind: String,
     step_order: i32,
     #[schema(value_type = Object)]
@@ -1103,7 +1115,9 @@ async fn enroll(
 struct EnrollmentQuery {
     status: Option<String>,
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 

@@ -23,7 +23,7 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/admin/users", Access::Admin, user_list)
-        .returns::<Vec<UserAdminView>>()
+        .returns_list::<UserAdminView>()
         .post("/api/admin/users", Access::Admin, user_create)
         .body::<CreateUserBody>()
         .creates::<UserAdminView>()

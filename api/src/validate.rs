@@ -25,6 +25,26 @@ use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 
+/// The schema of a string that is one of `values`: the list its handler or the store checks it
+/// against, for `#[schema(schema_with = ...)]` (so the document cannot drift from the check).
+pub(crate) fn one_of(values: &[&str]) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(values.iter().copied()))
+}
+
+/// [`one_of`] or `null`.
+pub(crate) fn one_of_or_null(values: &[&str]) -> ObjectBuilder {
+    let mut all: Vec<Value> = values.iter().map(|v| Value::from(*v)).collect();
+    all.push(Value::Null);
+    ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::String,
+            Type::Null,
+        ]))
+        .enum_values(Some(all))
+}
+
 /// A JSON object body read into `T` (see the module's notes).
 pub(crate) struct Body<T>(pub T);
 

@@ -20,7 +20,7 @@ pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/views", Access::User, view_list)
         .query::<ScreenQuery>()
-        .returns::<Vec<ViewOut>>()
+        .returns_list::<ViewOut>()
         .post("/api/views", Access::User, view_save)
         .body::<ViewBody>()
         .creates_or_replaces::<ViewOut>()

@@ -26,7 +26,7 @@ pub(crate) fn routes() -> Routes {
         .get("/api/kojie/health", Access::User, health)
         .returns::<Health>()
         .get("/api/kojie/voice-agents", Access::User, agent_list)
-        .returns::<Vec<AgentView>>()
+        .returns_list::<AgentView>()
         .post("/api/kojie/voice-agents", Access::User, agent_create)
         .body::<AgentBody>()
         .creates::<AgentView>()
@@ -45,7 +45,7 @@ pub(crate) fn routes() -> Routes {
         .returns_status::<CallQueued>(202)
         .get("/api/kojie/calls", Access::User, call_list)
         .query::<CallQuery>()
-        .returns::<Vec<CallView>>()
+        .returns_list::<CallView>()
         .get("/api/kojie/calls/{id}", Access::User, call_get)
         .returns::<CallView>()
         .post("/api/webhooks/voice", Access::Public, webhook)
@@ -63,12 +63,27 @@ struct Health {
     provider: Option<String>,
 }
 
+const AGENT_STATUSES: [&str; 2] = ["active", "inactive"];
+
+fn agent_status_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&AGENT_STATUSES)
+}
+
+fn call_status_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&jobs::voice::CALL_STATUSES)
+}
+
+fn outcome_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_null(&jobs::voice::OUTCOMES)
+}
+
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct AgentView {
     id: String,
     name: String,
     /// `active` or `inactive`.
+    #[schema(schema_with = agent_status_schema)]
     status: String,
     capabilities: Vec<String>,
     description: Option<String>,
@@ -86,9 +101,11 @@ struct CallView {
     agent_name: String,
     purpose: String,
     to_phone: String,
+    #[schema(schema_with = call_status_schema)]
     status: String,
     /// No voice service: nothing was dialled.
     simulated: bool,
+    #[schema(schema_with = outcome_schema)]
     outcome: Option<String>,
     transcript: Option<String>,
     summary: Option<String>,
@@ -185,7 +202,7 @@ fn apply_agent(a: &mut VoiceAgentRow, b: AgentBody) -> ApiResult<()> {
         ));
     }
     if let Some(s) = b.status {
-        if s != "active" && s != "inactive" {
+        if !AGENT_STATUSES.contains(&s.as_str()) {
             return Err(ApiError::unprocessable("Status must be active or inactive"));
         }
         a.status = s;
@@ -439,6 +456,7 @@ fn accepted(body: CallQueued) -> Response {
 struct CallQuery {
     contact_id: Option<String>,
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
 }
 
@@ -447,7 +465,7 @@ async fn call_list(
     _user: CurrentUser,
     Query(q): Query<CallQuery>,
 ) -> ApiResult<axum::Json<Vec<CallView>>> {
-    let limit = q.limit.unwrap_or(100).clamp(1, 1000);
+    let (limit, _) = crate::list::paging(q.limit, None)?;
     let calls = state
         .queue
         .db

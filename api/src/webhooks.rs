@@ -27,7 +27,7 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/admin/webhooks", Access::Admin, endpoint_list)
-        .returns::<Vec<EndpointView>>()
+        .returns_list::<EndpointView>()
         .post("/api/admin/webhooks", Access::Admin, endpoint_create)
         .body::<CreateBody>()
         .creates::<WithSecret>()
@@ -36,7 +36,7 @@ pub(crate) fn routes() -> Routes {
             Access::Admin,
             event_types,
         )
-        .returns::<Vec<EventTypeView>>()
+        .returns_list::<EventTypeView>()
         .get("/api/admin/webhooks/{id}", Access::Admin, endpoint_get)
         .returns::<EndpointView>()
         .patch("/api/admin/webhooks/{id}", Access::Admin, endpoint_update)
@@ -568,7 +568,9 @@ struct DeliveryQuery {
     /// `pending`, `delivered` or `failed`.
     status: Option<String>,
     /// 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    #[param(minimum = 0)]
     offset: Option<i64>,
 }
 
@@ -598,6 +600,13 @@ impl From<WebhookAttemptRow> for AttemptView {
     }
 }
 
+/// What a delivery can be: waiting for an attempt, done, or given up on.
+const DELIVERY_STATUSES: [&str; 3] = ["pending", "delivered", "failed"];
+
+fn delivery_status_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&DELIVERY_STATUSES)
+}
+
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = WebhookDelivery)]
@@ -606,6 +615,7 @@ struct DeliveryView {
     id: String,
     event_type: String,
     /// `pending`, `delivered` or `failed`.
+    #[schema(schema_with = delivery_status_schema)]
     status: String,
     /// The body every attempt sends.
     payload: Value,
@@ -648,11 +658,11 @@ async fn delivery_list(
     let (limit, offset) = paging(q.limit, q.offset)?;
     let status = jobs::domain::non_empty(q.status.as_deref());
     if let Some(s) = &status
-        && !["pending", "delivered", "failed"].contains(&s.as_str())
+        && !DELIVERY_STATUSES.contains(&s.as_str())
     {
         return Err(crate::validate::field_error(
             "status",
-            jobs::domain::one_of_message("status", &["pending", "delivered", "failed"]),
+            jobs::domain::one_of_message("status", &DELIVERY_STATUSES),
         ));
     }
     let db = &state.queue.db;

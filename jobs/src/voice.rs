@@ -29,6 +29,17 @@ pub enum Applied {
     UnknownCall,
 }
 
+/// Every status a call can have: waiting for its time or its turn, then the provider's progress.
+pub const CALL_STATUSES: [&str; 7] = [
+    "scheduled",
+    "queued",
+    "dialing",
+    "in_progress",
+    "completed",
+    "failed",
+    "no_answer",
+];
+
 /// Our status for the provider's word, and the states it may follow.
 fn transition(status: &str) -> Option<(&'static str, &'static [&'static str])> {
     const OPEN: &[&str] = &["queued", "dialing", "in_progress"];
@@ -139,6 +150,15 @@ pub async fn apply_callback(db: &Db, cb: &Callback, now_ms: i64) -> Result<Appli
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_status_a_provider_moves_a_call_to_is_a_call_status() {
+        for word in ["ringing", "answered", "completed", "busy", "no-answer"] {
+            let (to, from) = transition(word).unwrap_or(("?", &[]));
+            assert!(CALL_STATUSES.contains(&to), "{word} -> {to}");
+            assert!(from.iter().all(|s| CALL_STATUSES.contains(s)), "{word}");
+        }
+    }
 
     #[test]
     fn meetings_are_suggested_on_business_days_at_ten() {

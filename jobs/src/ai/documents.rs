@@ -3,10 +3,14 @@
 //! table), then read for invoice fields or analysed — by the LLM when configured, else by rules whose
 //! confidence is the share of fields they found.
 
+use std::collections::BTreeMap;
 use std::io::{Cursor, Read};
 
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
+use crate::ai::{Provenance, from_answer};
+use crate::providers::llm::{LlmAnswer, LlmError};
 use crate::untrusted::{self, LimitError};
 
 /// The stated and enforced upload limit.
@@ -267,8 +271,160 @@ fn after_label<'a>(text: &'a str, labels: &[&str]) -> Option<&'a str> {
     None
 }
 
+/// An invoice line as read: what it is and its amount in dollars.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schema(as = AiInvoiceLine)]
+pub struct InvoiceLine {
+    pub description: String,
+    pub total_price: f64,
+}
+
+/// The fields read from an invoice (the model answers in [`invoice_schema`]); null for what is
+/// not there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schema(as = AiExtractedInvoice)]
+pub struct ExtractedInvoice {
+    pub invoice_number: Option<String>,
+    pub customer_name: Option<String>,
+    /// In dollars.
+    pub total_amount: Option<f64>,
+    /// As written on the invoice.
+    pub due_date: Option<String>,
+    /// 0–100.
+    pub confidence: u32,
+    pub line_items: Vec<InvoiceLine>,
+}
+
+/// A key data value: text read from the document, or a count (the rules' `Words`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[schema(as = AiKeyDataValue)]
+pub enum KeyValue {
+    Count(u64),
+    Text(String),
+}
+
+/// What a document is and says.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiDocumentAnalysis)]
+pub struct DocumentAnalysis {
+    /// invoice, contract, proposal, purchase order, resume, letter, document (the rules'
+    /// types), or the model's word for it.
+    pub document_type: String,
+    pub summary: String,
+    /// 0–100.
+    pub confidence: u32,
+    /// "Key: value" facts of the document, by key.
+    pub key_data: BTreeMap<String, KeyValue>,
+}
+
+/// The model's analysis: key data as pairs (strict schemas have no free-form maps).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AnalysisAnswer {
+    document_type: String,
+    summary: String,
+    confidence: u32,
+    key_data: Vec<KeyPair>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeyPair {
+    key: String,
+    value: String,
+}
+
+/// The result of an `invoice_extract` document job (`/api/ai/invoice-extract`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiInvoiceExtraction)]
+pub struct InvoiceExtraction {
+    pub extracted_data: ExtractedInvoice,
+    /// The document's type, told by its content.
+    pub media_type: String,
+    /// Characters of text the document had (0: an image or a scan).
+    pub text_chars: u64,
+    #[serde(flatten)]
+    pub provenance: Provenance,
+}
+
+/// The result of a `document_analyze` document job (`/api/ai/document-analyze`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiDocumentAnalysisResult)]
+pub struct AnalysisResult {
+    pub analysis: DocumentAnalysis,
+    /// The document's type, told by its content.
+    pub media_type: String,
+    /// Characters of text the document had (0: an image or a scan).
+    pub text_chars: u64,
+    #[serde(flatten)]
+    pub provenance: Provenance,
+}
+
+/// How a document was read: by the model (its answer), else by the rules.
+fn how(answer: Option<&LlmAnswer>) -> &'static str {
+    match answer {
+        Some(_) => "by the AI model",
+        None => "by rules over the document's text (template fallback: no AI model is configured)",
+    }
+}
+
+fn provenance(answer: Option<&LlmAnswer>, message: String) -> Provenance {
+    match answer {
+        Some(a) => Provenance::llm(a, message),
+        None => Provenance::template(message),
+    }
+}
+
+fn chars(text: &str) -> u64 {
+    text.chars().count() as u64
+}
+
+/// The invoice read from the model's answer (refused unless in [`invoice_schema`]), else by the
+/// rules over `text`.
+pub fn invoice_result(
+    answer: Option<&LlmAnswer>,
+    text: &str,
+    media_type: &str,
+) -> Result<InvoiceExtraction, LlmError> {
+    let extracted_data = match answer {
+        Some(a) => from_answer(a.value.clone())?,
+        None => extract_invoice(text),
+    };
+    Ok(InvoiceExtraction {
+        extracted_data,
+        media_type: media_type.to_string(),
+        text_chars: chars(text),
+        provenance: provenance(answer, format!("Invoice data extracted {}", how(answer))),
+    })
+}
+
+/// The analysis from the model's answer (refused unless in [`analysis_schema`]), else by the rules
+/// over `text`.
+pub fn analysis_result(
+    answer: Option<&LlmAnswer>,
+    text: &str,
+    media_type: &str,
+) -> Result<AnalysisResult, LlmError> {
+    let analysis = match answer {
+        Some(a) => analysis_from_model(from_answer(a.value.clone())?),
+        None => analyze(text),
+    };
+    Ok(AnalysisResult {
+        analysis,
+        media_type: media_type.to_string(),
+        text_chars: chars(text),
+        provenance: provenance(answer, format!("Document analysed {}", how(answer))),
+    })
+}
+
 /// The invoice fields the rules can find; confidence is the share of the five fields found.
-pub fn extract_invoice(text: &str) -> Value {
+pub fn extract_invoice(text: &str) -> ExtractedInvoice {
     let number = after_label(
         text,
         &["invoice number", "invoice no", "invoice #", "invoice"],
@@ -307,7 +463,10 @@ pub fn extract_invoice(text: &str) -> Value {
                 .trim()
                 .to_string();
             if description.chars().filter(|c| c.is_alphabetic()).count() >= 3 {
-                items.push(json!({"description": description, "totalPrice": amount}));
+                items.push(InvoiceLine {
+                    description,
+                    total_price: amount,
+                });
             }
         }
     }
@@ -319,14 +478,14 @@ pub fn extract_invoice(text: &str) -> Value {
         !items.is_empty(),
     ];
     let confidence = found.iter().filter(|f| **f).count() * 100 / found.len();
-    json!({
-        "invoiceNumber": number,
-        "customerName": customer,
-        "totalAmount": total,
-        "dueDate": due,
-        "confidence": confidence,
-        "lineItems": items,
-    })
+    ExtractedInvoice {
+        invoice_number: number,
+        customer_name: customer,
+        total_amount: total,
+        due_date: due,
+        confidence: confidence as u32,
+        line_items: items,
+    }
 }
 
 const TYPES: [(&str, &[&str]); 6] = [
@@ -354,7 +513,7 @@ const TYPES: [(&str, &[&str]); 6] = [
 ];
 
 /// Type by keywords, a summary of the first sentences, and "Key: value" lines as key data.
-pub fn analyze(text: &str) -> Value {
+pub fn analyze(text: &str) -> DocumentAnalysis {
     let lower = text.to_lowercase();
     let (doc_type, hits) = TYPES
         .iter()
@@ -373,20 +532,25 @@ pub fn analyze(text: &str) -> Value {
     if summary.chars().count() > 300 {
         summary = summary.chars().take(297).collect::<String>() + "...";
     }
-    let mut key = Map::new();
+    let mut key = BTreeMap::new();
     for line in text.lines() {
         if let Some((k, v)) = line.split_once(':') {
             let (k, v) = (k.trim(), v.trim());
             if !k.is_empty() && k.len() <= 40 && !v.is_empty() && key.len() < 20 {
                 key.entry(k.to_string())
-                    .or_insert_with(|| Value::from(v.chars().take(200).collect::<String>()));
+                    .or_insert_with(|| KeyValue::Text(v.chars().take(200).collect()));
             }
         }
     }
-    key.insert("Words".into(), words.into());
+    key.insert("Words".into(), KeyValue::Count(words as u64));
     // Two or more keywords of the type, or the structure of key-value lines, raise the confidence.
     let confidence = (30 + hits.min(4) * 15 + (key.len() - 1).min(4) * 2).min(100);
-    json!({"documentType": doc_type, "summary": summary, "confidence": confidence, "keyData": key})
+    DocumentAnalysis {
+        document_type: doc_type.to_string(),
+        summary,
+        confidence: confidence as u32,
+        key_data: key,
+    }
 }
 
 /// The JSON schema the LLM answers an invoice extraction in.
@@ -420,14 +584,18 @@ pub fn analysis_schema() -> Value {
     })
 }
 
-/// The model answers key data as pairs (strict schemas have no free-form maps); the seed's entity is a map.
-pub fn key_pairs_to_map(v: &mut Value) {
-    if let Some(pairs) = v.get("keyData").and_then(Value::as_array).cloned() {
-        let map: Map<String, Value> = pairs
-            .iter()
-            .filter_map(|p| Some((p.get("key")?.as_str()?.to_string(), p.get("value")?.clone())))
-            .collect();
-        v["keyData"] = Value::Object(map);
+/// The model answers key data as pairs (strict schemas have no free-form maps); the seed's entity
+/// is a map (a repeated key keeps its last value).
+fn analysis_from_model(a: AnalysisAnswer) -> DocumentAnalysis {
+    DocumentAnalysis {
+        document_type: a.document_type,
+        summary: a.summary,
+        confidence: a.confidence,
+        key_data: a
+            .key_data
+            .into_iter()
+            .map(|p| (p.key, KeyValue::Text(p.value)))
+            .collect(),
     }
 }
 
@@ -517,10 +685,10 @@ mod tests {
 
     #[test]
     fn invoice_fields_by_rules() {
-        let v = extract_invoice(
+        let v = json_of(extract_invoice(
             "ACME Supply\nInvoice Number: INV-2024-001\nBill To: Bright Baths LLC\nDue Date: 2026-12-01\n\
              Walk-in tub installation   $4,500.00\nGrab bar kit  89.99\nSubtotal $4,589.99\nTotal: $4,979.14\n",
-        );
+        ));
         assert_eq!(v["invoiceNumber"], "INV-2024-001");
         assert_eq!(v["customerName"], "Bright Baths LLC");
         assert_eq!(v["totalAmount"], 4979.14);
@@ -529,22 +697,124 @@ mod tests {
         assert_eq!(v["lineItems"][0]["description"], "Walk-in tub installation");
         assert_eq!(v["lineItems"][0]["totalPrice"], 4500.0);
         assert_eq!(v["lineItems"].as_array().unwrap().len(), 2);
-        let none = extract_invoice("Meeting notes about the spring show.");
+        let none = json_of(extract_invoice("Meeting notes about the spring show."));
         assert_eq!(none["confidence"], 0);
         assert!(none["dueDate"].is_null());
     }
 
     #[test]
     fn analysis_by_rules() {
-        let v = analyze(
+        let v = json_of(analyze(
             "This Agreement is made between the parties. The terms and conditions follow.\nTerm: 12 months\nParty A: Acme",
-        );
+        ));
         assert_eq!(v["documentType"], "contract");
         assert_eq!(
             v["summary"],
             "This Agreement is made between the parties. The terms and conditions follow."
         );
         assert_eq!(v["keyData"]["Term"], "12 months");
+        assert_eq!(v["keyData"]["Words"], 18, "a count stays a number");
         assert!(v["confidence"].as_u64().unwrap() > 50);
+    }
+
+    fn json_of<T: Serialize>(t: T) -> Value {
+        serde_json::to_value(t).unwrap()
+    }
+
+    fn model(value: Value) -> LlmAnswer {
+        LlmAnswer {
+            value,
+            model: "test-model".into(),
+            latency_ms: 80,
+            tokens: None,
+        }
+    }
+
+    #[test]
+    fn results_say_who_read_the_document() {
+        let text = "Invoice Number: INV-9\nTotal: $10.00";
+        let v = json_of(invoice_result(None, text, "application/pdf").unwrap());
+        assert_eq!(
+            (
+                &v["source"],
+                &v["fallback"],
+                &v["mediaType"],
+                &v["textChars"]
+            ),
+            (
+                &json!("template"),
+                &json!(true),
+                &json!("application/pdf"),
+                &json!(35)
+            )
+        );
+        assert_eq!(v["extractedData"]["invoiceNumber"], "INV-9");
+        assert!(
+            v.get("model").is_none() && v.get("latencyMs").is_none(),
+            "{v}"
+        );
+        assert!(
+            v["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("Invoice data extracted by rules"),
+            "{v}"
+        );
+        let answer = model(
+            json!({"invoiceNumber": "IMG-1", "customerName": null, "totalAmount": 99.5,
+                                  "dueDate": null, "confidence": 88,
+                                  "lineItems": [{"description": "Tub", "totalPrice": 99.5}]}),
+        );
+        let v = json_of(invoice_result(Some(&answer), "", "image/png").unwrap());
+        assert_eq!(
+            (&v["source"], &v["model"], &v["latencyMs"], &v["textChars"]),
+            (&json!("llm"), &json!("test-model"), &json!(80), &json!(0))
+        );
+        assert_eq!(v["extractedData"]["customerName"], Value::Null, "{v}");
+        assert_eq!(v["extractedData"]["lineItems"][0]["totalPrice"], 99.5);
+        assert_eq!(v["message"], "Invoice data extracted by the AI model");
+        // The model's key/value pairs become the map the rules give.
+        let answer = model(
+            json!({"documentType": "contract", "summary": "A deal.", "confidence": 70,
+                                  "keyData": [{"key": "Term", "value": "1 year"}]}),
+        );
+        let v = json_of(analysis_result(Some(&answer), "A deal.", "application/pdf").unwrap());
+        assert_eq!(v["analysis"]["keyData"], json!({"Term": "1 year"}), "{v}");
+        assert_eq!(v["message"], "Document analysed by the AI model");
+    }
+
+    #[test]
+    fn model_answers_outside_the_schema_are_refused() {
+        let refused = |r: Result<Value, LlmError>| {
+            assert!(
+                matches!(&r, Err(LlmError::Malformed(m)) if m.contains("does not match the schema")),
+                "{r:?}"
+            );
+        };
+        let invoice = |v: Value| invoice_result(Some(&model(v)), "", "image/png").map(json_of);
+        let analysis =
+            |v: Value| analysis_result(Some(&model(v)), "x", "application/pdf").map(json_of);
+        // A total as text, a line without its price, a field the schema does not have.
+        refused(invoice(
+            json!({"invoiceNumber": "1", "customerName": null, "totalAmount": "99",
+                               "dueDate": null, "confidence": 88, "lineItems": []}),
+        ));
+        refused(invoice(
+            json!({"invoiceNumber": "1", "customerName": null, "totalAmount": 9.0,
+                               "dueDate": null, "confidence": 88, "lineItems": [{"description": "Tub"}]}),
+        ));
+        refused(invoice(
+            json!({"invoiceNumber": "1", "customerName": null, "totalAmount": 9.0,
+                               "dueDate": null, "confidence": 88, "lineItems": [], "currency": "USD"}),
+        ));
+        // Key data as a map instead of pairs, and a confidence that is not a count.
+        refused(analysis(
+            json!({"documentType": "letter", "summary": "Hi", "confidence": 50,
+                                "keyData": {"Term": "1 year"}}),
+        ));
+        refused(analysis(
+            json!({"documentType": "letter", "summary": "Hi", "confidence": 0.5,
+                                "keyData": []}),
+        ));
     }
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::db::{CompanyFilter, CompanyList, Db};
-use crate::providers::llm::{Llm, LlmError, Part};
+use crate::providers::llm::{Llm, LlmAnswer, LlmError, Part};
 
 /// Rows an insights request may carry.
 pub const MAX_INSIGHT_ROWS: usize = 5000;
@@ -58,42 +58,40 @@ impl Task {
     }
 
     /// Runs on the LLM when given, else the fallback; the result carries `source` and `fallback`.
-    pub async fn run(&self, db: &Db, llm: Option<&Llm>) -> Result<Value, LlmError> {
-        let mut out = match llm {
+    /// An LLM answer that is not the task's shape is refused ([`LlmError::Malformed`]), never passed on.
+    pub async fn run(&self, db: &Db, llm: Option<&Llm>) -> Result<TaskResult, LlmError> {
+        let (output, provenance) = match llm {
             Some(llm) => {
                 let (system, user, schema) = self.prompt();
                 let answer = llm
                     .json(system, vec![Part::Text(user)], self.name(), schema)
                     .await?;
-                let mut v = answer.value;
-                if let Some(o) = v.as_object_mut() {
-                    o.insert("source".into(), "llm".into());
-                    o.insert("fallback".into(), false.into());
-                    o.insert("model".into(), answer.model.into());
-                    o.insert("latencyMs".into(), answer.latency_ms.into());
-                    o.insert("tokens".into(), answer.tokens.into());
-                }
-                v
+                let provenance = Provenance::llm(&answer, self.message(false));
+                (self.parse(answer.value)?, provenance)
             }
             None => {
-                let mut v = self.fallback(db).await.map_err(|e| {
+                let output = self.fallback(db).await.map_err(|e| {
                     LlmError::Unavailable(format!("the CRM data could not be read ({e})"))
                 })?;
-                if let Some(o) = v.as_object_mut() {
-                    o.insert("source".into(), "template".into());
-                    o.insert("fallback".into(), true.into());
-                }
-                v
+                (output, Provenance::template(self.message(true)))
             }
         };
-        if let Some(o) = out.as_object_mut() {
-            let fallback = o.get("fallback").and_then(Value::as_bool).unwrap_or(false);
-            o.insert("message".into(), self.message(fallback).into());
-            if let Self::Intelligence { .. } = self {
-                o.insert("timestamp".into(), chrono::Utc::now().to_rfc3339().into());
+        Ok(output.with(provenance))
+    }
+
+    /// The model's answer as this task's output.
+    fn parse(&self, value: Value) -> Result<Output, LlmError> {
+        Ok(match self {
+            Self::Sentiment { .. } => Output::Sentiment(from_answer(value)?),
+            Self::Intelligence { .. } => {
+                Output::Intelligence(from_answer::<IntelligenceAnswer>(value)?.intelligence)
             }
-        }
-        Ok(out)
+            Self::Outreach { .. } => Output::Outreach(from_answer(value)?),
+            Self::Content { .. } => Output::Content(from_answer::<ContentAnswer>(value)?.content),
+            Self::Insights { .. } => {
+                Output::Insights(from_answer::<InsightsAnswer>(value)?.insights)
+            }
+        })
     }
 
     fn message(&self, fallback: bool) -> String {
@@ -194,38 +192,267 @@ impl Task {
         }
     }
 
-    async fn fallback(&self, db: &Db) -> Result<Value, sqlx::Error> {
+    async fn fallback(&self, db: &Db) -> Result<Output, sqlx::Error> {
         Ok(match self {
             Self::Sentiment {
                 company_name,
                 industry,
-            } => sentiment(db, company_name, industry).await?,
+            } => Output::Sentiment(sentiment(db, company_name, industry).await?),
             Self::Intelligence {
                 company_name,
                 query,
-            } => intelligence(db, company_name, query).await?,
+            } => Output::Intelligence(intelligence(db, company_name, query).await?),
             Self::Outreach {
                 contact_name,
                 company_name,
                 industry,
                 city,
                 state,
-            } => outreach(
+            } => Output::Outreach(outreach(
                 contact_name,
                 company_name,
                 industry.as_deref(),
                 city.as_deref(),
                 state.as_deref(),
-            ),
+            )),
             Self::Content {
                 content_type,
                 description,
                 ..
-            } => {
-                json!({"content": content(content_type, description)})
-            }
-            Self::Insights { data } => json!({"insights": insights(data)}),
+            } => Output::Content(content(content_type, description)),
+            Self::Insights { data } => Output::Insights(insights(data)),
         })
+    }
+}
+
+/// Which answered: the configured model or the template fallback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = AiResultSource)]
+pub enum Source {
+    Llm,
+    Template,
+}
+
+/// Where an AI result came from, carried by every AI result so nobody mistakes a template for a model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiProvenance)]
+pub struct Provenance {
+    pub source: Source,
+    /// True when the template fallback answered (no AI model is configured).
+    pub fallback: bool,
+    /// What was done and by what, for the screen.
+    pub message: String,
+    /// The model that answered (LLM answers only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// How long the model took (LLM answers only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<u64>,
+    /// Tokens the model counted for the request (LLM answers that report them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u64>,
+}
+
+impl Provenance {
+    /// An answer of the model.
+    pub fn llm(answer: &LlmAnswer, message: String) -> Self {
+        Self {
+            source: Source::Llm,
+            fallback: false,
+            message,
+            model: Some(answer.model.clone()),
+            latency_ms: Some(answer.latency_ms),
+            tokens: answer.tokens,
+        }
+    }
+
+    /// An answer of the template fallback.
+    pub fn template(message: String) -> Self {
+        Self {
+            source: Source::Template,
+            fallback: true,
+            message,
+            model: None,
+            latency_ms: None,
+            tokens: None,
+        }
+    }
+}
+
+/// The model's JSON as `T`; a wrong, missing or extra field makes it unusable.
+pub(crate) fn from_answer<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, LlmError> {
+    serde_json::from_value(value)
+        .map_err(|e| LlmError::Malformed(format!("the answer does not match the schema: {e}")))
+}
+
+/// How a company is seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = AiSentiment)]
+pub enum Sentiment {
+    Positive,
+    Neutral,
+    Negative,
+}
+
+/// The sentiment task's answer (model or template), before its provenance.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SentimentAnswer {
+    sentiment: Sentiment,
+    score: u32,
+    key_factors: Vec<String>,
+}
+
+/// The model's market intelligence; its `source` (what it drew on) is not kept: the result's
+/// `source` says who answered.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IntelligenceAnswer {
+    intelligence: String,
+    #[serde(rename = "source")]
+    _source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutreachAnswer {
+    subject: String,
+    content: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ContentAnswer {
+    content: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InsightsAnswer {
+    insights: String,
+}
+
+/// What a task produced, by the model or the template, before its provenance is added.
+enum Output {
+    Sentiment(SentimentAnswer),
+    Intelligence(String),
+    Outreach(OutreachAnswer),
+    Content(String),
+    Insights(String),
+}
+
+impl Output {
+    fn with(self, provenance: Provenance) -> TaskResult {
+        match self {
+            Self::Sentiment(a) => TaskResult::Sentiment(SentimentResult {
+                sentiment: a.sentiment,
+                score: a.score,
+                key_factors: a.key_factors,
+                provenance,
+            }),
+            Self::Intelligence(intelligence) => TaskResult::Intelligence(IntelligenceResult {
+                intelligence,
+                timestamp: chrono::Utc::now().to_rfc3339(),
+                provenance,
+            }),
+            Self::Outreach(a) => TaskResult::Outreach(OutreachResult {
+                subject: a.subject,
+                content: a.content,
+                provenance,
+            }),
+            Self::Content(content) => TaskResult::Content(ContentResult {
+                content,
+                provenance,
+            }),
+            Self::Insights(insights) => TaskResult::Insights(InsightsResult {
+                insights,
+                provenance,
+            }),
+        }
+    }
+}
+
+/// The sentiment around a company (`/api/ai/sentiment-analysis`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiSentimentResult)]
+pub struct SentimentResult {
+    pub sentiment: Sentiment,
+    /// 0–100 (100 = very positive).
+    pub score: u32,
+    /// What the judgement rests on.
+    pub key_factors: Vec<String>,
+    #[serde(flatten)]
+    pub provenance: Provenance,
+}
+
+/// Market intelligence on a company (`/api/ai/market-intelligence`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiIntelligenceResult)]
+pub struct IntelligenceResult {
+    pub intelligence: String,
+    /// When it was gathered (RFC 3339).
+    #[schema(format = DateTime)]
+    pub timestamp: String,
+    #[serde(flatten)]
+    pub provenance: Provenance,
+}
+
+/// A first email to a contact (`/api/ai/generate-outreach`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiOutreachResult)]
+pub struct OutreachResult {
+    pub subject: String,
+    pub content: String,
+    #[serde(flatten)]
+    pub provenance: Provenance,
+}
+
+/// A generated email, proposal or report (`/api/ai/generate-content`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiContentResult)]
+pub struct ContentResult {
+    pub content: String,
+    #[serde(flatten)]
+    pub provenance: Provenance,
+}
+
+/// Insights on the rows sent (`/api/ai/generate-insights`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiInsightsResult)]
+pub struct InsightsResult {
+    pub insights: String,
+    #[serde(flatten)]
+    pub provenance: Provenance,
+}
+
+/// The result of an `ai_task` job: the task's result, as its JSON (no tag: the route knows the task).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum TaskResult {
+    Sentiment(SentimentResult),
+    Intelligence(IntelligenceResult),
+    Outreach(OutreachResult),
+    Content(ContentResult),
+    Insights(InsightsResult),
+}
+
+impl TaskResult {
+    pub fn provenance(&self) -> &Provenance {
+        match self {
+            Self::Sentiment(r) => &r.provenance,
+            Self::Intelligence(r) => &r.provenance,
+            Self::Outreach(r) => &r.provenance,
+            Self::Content(r) => &r.provenance,
+            Self::Insights(r) => &r.provenance,
+        }
     }
 }
 
@@ -264,13 +491,20 @@ const ENGAGED: [&str; 6] = [
     "warm",
 ];
 
-async fn sentiment(db: &Db, company_name: &str, industry: &str) -> Result<Value, sqlx::Error> {
+async fn sentiment(
+    db: &Db,
+    company_name: &str,
+    industry: &str,
+) -> Result<SentimentAnswer, sqlx::Error> {
     let Some(company) = find_company(db, company_name).await? else {
-        return Ok(json!({
-            "sentiment": "neutral", "score": 50,
-            "keyFactors": [format!("{company_name} is not in the CRM yet: no engagement to judge from"),
-                           format!("Industry: {industry}")],
-        }));
+        return Ok(SentimentAnswer {
+            sentiment: Sentiment::Neutral,
+            score: 50,
+            key_factors: vec![
+                format!("{company_name} is not in the CRM yet: no engagement to judge from"),
+                format!("Industry: {industry}"),
+            ],
+        });
     };
     let contacts = db
         .contact_list_by_companies(std::slice::from_ref(&company.id), 50)
@@ -287,13 +521,13 @@ async fn sentiment(db: &Db, company_name: &str, industry: &str) -> Result<Value,
     let n = contacts.len().max(1) as f64;
     let score =
         (f64::from(company.score) + 30.0 * (engaged as f64 - lost as f64) / n).clamp(0.0, 100.0);
-    let score = score.round() as i64;
+    let score = score.round() as u32;
     let sentiment = if score >= 65 {
-        "positive"
+        Sentiment::Positive
     } else if score < 40 {
-        "negative"
+        Sentiment::Negative
     } else {
-        "neutral"
+        Sentiment::Neutral
     };
     let mut factors = vec![format!("Fit score {} of 100 in the CRM", company.score)];
     if !contacts.is_empty() {
@@ -309,10 +543,14 @@ async fn sentiment(db: &Db, company_name: &str, industry: &str) -> Result<Value,
     if let Some(i) = &company.industry {
         factors.push(format!("Industry on record: {i}"));
     }
-    Ok(json!({"sentiment": sentiment, "score": score, "keyFactors": factors}))
+    Ok(SentimentAnswer {
+        sentiment,
+        score,
+        key_factors: factors,
+    })
 }
 
-async fn intelligence(db: &Db, company_name: &str, query: &str) -> Result<Value, sqlx::Error> {
+async fn intelligence(db: &Db, company_name: &str, query: &str) -> Result<String, sqlx::Error> {
     let company = find_company(db, company_name).await?;
     let mut lines = vec![format!("Question: {query}")];
     match &company {
@@ -356,9 +594,7 @@ async fn intelligence(db: &Db, company_name: &str, query: &str) -> Result<Value,
             }
         }
     }
-    Ok(
-        json!({"intelligence": lines.join("\n"), "source": "CRM records (template fallback, no web research)"}),
-    )
+    Ok(lines.join("\n"))
 }
 
 fn outreach(
@@ -367,7 +603,7 @@ fn outreach(
     industry: Option<&str>,
     city: Option<&str>,
     state: Option<&str>,
-) -> Value {
+) -> OutreachAnswer {
     let first = contact.split_whitespace().next().unwrap_or(contact);
     let place = match (city, state) {
         (Some(c), Some(s)) if !c.is_empty() => format!(" in {c}, {s}"),
@@ -375,15 +611,15 @@ fn outreach(
         _ => String::new(),
     };
     let trade = industry.filter(|i| !i.is_empty()).unwrap_or("remodeling");
-    json!({
-        "subject": format!("{company} and accessible bath products{place}"),
-        "content": format!(
+    OutreachAnswer {
+        subject: format!("{company} and accessible bath products{place}"),
+        content: format!(
             "Hi {first},\n\nI came across {company}{place} and your work in {trade}. Homeowners are asking \
              for safer, accessible bathrooms — walk-in tubs, low-threshold showers, grab bars — and our dealer \
              network supplies them with training, marketing support and protected territories.\n\nWould you be \
              open to a 15-minute call next week to see whether a dealership fits {company}?\n\nBest regards"
         ),
-    })
+    }
 }
 
 /// A full document of the given type around the user's description.
@@ -568,10 +804,137 @@ mod tests {
         let back: Task = serde_json::from_value(v).unwrap();
         assert_eq!(back.name(), "outreach");
         let o = outreach("Ann Lee", "Acme", None, Some("Austin"), Some("TX"));
-        assert!(o["content"].as_str().unwrap().starts_with("Hi Ann,"));
+        assert!(o.content.starts_with("Hi Ann,"));
+        assert_eq!(o.subject, "Acme and accessible bath products in Austin, TX");
+    }
+
+    fn sentiment_task() -> Task {
+        Task::Sentiment {
+            company_name: "Acme".into(),
+            industry: "Baths".into(),
+        }
+    }
+
+    fn llm_answer(value: Value, tokens: Option<u64>) -> LlmAnswer {
+        LlmAnswer {
+            value,
+            model: "test-model".into(),
+            latency_ms: 120,
+            tokens,
+        }
+    }
+
+    /// What `run` does with a model's answer, without the network.
+    fn from_model(task: &Task, answer: LlmAnswer) -> Result<Value, LlmError> {
+        let provenance = Provenance::llm(&answer, task.message(false));
+        let result = task.parse(answer.value)?.with(provenance);
+        Ok(serde_json::to_value(result).unwrap())
+    }
+
+    #[test]
+    fn model_answers_become_typed_results_with_their_provenance() {
+        let answer = json!({"sentiment": "positive", "score": 80, "keyFactors": ["Fast replies"]});
+        let v = from_model(&sentiment_task(), llm_answer(answer, Some(42))).unwrap();
         assert_eq!(
-            o["subject"],
-            "Acme and accessible bath products in Austin, TX"
+            v,
+            json!({
+                "sentiment": "positive", "score": 80, "keyFactors": ["Fast replies"],
+                "source": "llm", "fallback": false, "model": "test-model", "latencyMs": 120,
+                "tokens": 42, "message": "Sentiment analysed by the AI model",
+            })
         );
+        // The model's own `source` (what it drew on) gives way to who answered.
+        let task = Task::Intelligence {
+            company_name: "Acme".into(),
+            query: "growth".into(),
+        };
+        let answer = json!({"intelligence": "Growing in TX", "source": "press"});
+        let v = from_model(&task, llm_answer(answer, None)).unwrap();
+        assert_eq!(
+            (&v["intelligence"], &v["source"]),
+            (&json!("Growing in TX"), &json!("llm"))
+        );
+        assert!(v["timestamp"].as_str().unwrap().starts_with("20"), "{v}");
+        assert!(v.get("tokens").is_none(), "no count, no field: {v}");
+        let task = Task::Insights { data: vec![] };
+        let v = from_model(&task, llm_answer(json!({"insights": "Up"}), None)).unwrap();
+        assert_eq!(v["insights"], "Up");
+    }
+
+    #[test]
+    fn model_answers_not_in_the_schema_are_refused() {
+        let refused =
+            |task: &Task, answer: Value| match from_model(task, llm_answer(answer.clone(), None)) {
+                Err(LlmError::Malformed(m)) => {
+                    assert!(m.contains("does not match the schema"), "{m}")
+                }
+                other => panic!("{answer} was not refused: {other:?}"),
+            };
+        let task = sentiment_task();
+        // A wrong field name, a sentiment outside the enum, a score of the wrong type or sign,
+        // a missing field and an extra one.
+        refused(
+            &task,
+            json!({"sentiment": "positive", "score": 80, "key_factors": []}),
+        );
+        refused(
+            &task,
+            json!({"sentiment": "great", "score": 80, "keyFactors": []}),
+        );
+        refused(
+            &task,
+            json!({"sentiment": "positive", "score": "80", "keyFactors": []}),
+        );
+        refused(
+            &task,
+            json!({"sentiment": "positive", "score": -5, "keyFactors": []}),
+        );
+        refused(&task, json!({"sentiment": "positive", "score": 80}));
+        refused(
+            &task,
+            json!({"sentiment": "positive", "score": 80, "keyFactors": [], "extra": 1}),
+        );
+        let content = Task::Content {
+            content_type: "email".into(),
+            description: "Spring show".into(),
+            context_type: None,
+        };
+        refused(&content, json!({"text": "Hi"}));
+        refused(&content, json!({"content": 7}));
+        let outreach = Task::Outreach {
+            contact_name: "Ann".into(),
+            company_name: "Acme".into(),
+            industry: None,
+            city: None,
+            state: None,
+        };
+        refused(&outreach, json!({"content": "Hi"}));
+        let intel = Task::Intelligence {
+            company_name: "Acme".into(),
+            query: "growth".into(),
+        };
+        refused(&intel, json!({"intelligence": "Growing"}));
+    }
+
+    #[test]
+    fn template_results_carry_no_model_fields() {
+        let task = Task::Content {
+            content_type: "report".into(),
+            description: "Q3".into(),
+            context_type: None,
+        };
+        let result =
+            Output::Content(content("report", "Q3")).with(Provenance::template(task.message(true)));
+        assert!(result.provenance().fallback);
+        let v = serde_json::to_value(&result).unwrap();
+        let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["content", "fallback", "message", "source"], "{v}");
+        assert_eq!(v["source"], "template");
+        assert!(v["message"].as_str().unwrap().contains("template fallback"));
+        // Stored as JSON, read back as the route's type.
+        let back: ContentResult = serde_json::from_value(v).unwrap();
+        assert_eq!(back.provenance.source, Source::Template);
+        assert_eq!(back.provenance.model, None);
     }
 }

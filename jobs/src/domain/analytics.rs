@@ -4,7 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::time::to_rfc3339;
 
@@ -121,7 +122,140 @@ pub struct AnalyticsInput<'a> {
     pub retention_days: f64,
 }
 
-fn agent_performance(i: &AnalyticsInput<'_>) -> (Vec<Value>, i64, Vec<f64>) {
+/// One agent (AI job kind) and its figures.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiAgentPerformance)]
+pub struct AgentPerformance {
+    /// The job kind.
+    pub agent_id: String,
+    pub agent_type: String,
+    pub task_type: String,
+    pub total_tasks: i64,
+    pub successful_tasks: i64,
+    /// Succeeded of all, 0–1 with two decimals ("0.75").
+    pub success_rate: String,
+    /// The share of scores that predicted the reply (scoring agents with scored contacts only).
+    pub average_accuracy: Option<f64>,
+    /// The examples it has to go on (scored contacts, companies, finished calls, succeeded runs).
+    pub training_data_count: i64,
+    /// When its latest job finished (or was created, if it has not); none without jobs.
+    pub last_training_update: Option<String>,
+}
+
+/// What an insight is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = AiInsightType)]
+pub enum InsightType {
+    Pattern,
+    Improvement,
+    Alert,
+}
+
+/// A finding from the CRM's outcomes and the job runs.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiInsight)]
+pub struct Insight {
+    pub id: String,
+    pub agent_type: String,
+    pub insight_type: InsightType,
+    pub title: String,
+    pub description: String,
+    /// 0–1, growing with the sample.
+    pub confidence: f64,
+    /// 0–1.
+    pub impact_score: f64,
+    pub actionable: bool,
+    pub implemented: bool,
+}
+
+/// Campaign figures of the last 30 days, in percent.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiPerformanceMetrics)]
+pub struct PerformanceMetrics {
+    pub current_campaigns: i64,
+    /// None when no message carried the open pixel (the screen shows a dash).
+    pub open_rate: Option<f64>,
+    pub click_through_rate: f64,
+    pub conversion_rate: f64,
+}
+
+/// The AI jobs run.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiOrchestration)]
+pub struct Orchestration {
+    pub tasks_routed: i64,
+    /// Percent of them that succeeded.
+    pub efficiency: f64,
+    /// Not measured: always null.
+    pub cost_savings: Option<f64>,
+}
+
+/// A model (or the template fallback) and how it answered.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiModelPerformance)]
+pub struct ModelPerformance {
+    /// Not measured: always null.
+    pub accuracy: Option<f64>,
+    /// Mean latency ("420 ms"); none before its first timed run.
+    pub speed: Option<String>,
+    /// Runs it answered.
+    pub usage: usize,
+    pub specialty: String,
+}
+
+/// One score band of [`ScoreAccuracy`].
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiScoreBand)]
+pub struct ScoreBand {
+    /// "0-39", "40-69" or "70-100".
+    pub range: String,
+    pub emailed: usize,
+    pub replied: i64,
+    /// 0–1.
+    pub reply_rate: f64,
+}
+
+/// The lead score's measured accuracy (see [`score_accuracy`]).
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiScoreAccuracy)]
+pub struct ScoreAccuracy {
+    pub emailed: usize,
+    pub replied: i64,
+    pub bands: Vec<ScoreBand>,
+    /// Whether the reply rate rises from band to band (of the bands with emailed contacts);
+    /// null until two bands have some.
+    pub rates_rise_with_score: Option<bool>,
+}
+
+/// The `/api/ai/analytics` document.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AiAnalytics)]
+pub struct Analytics {
+    pub total_agents: usize,
+    pub total_training_data: i64,
+    /// Mean success rate (0–1) of the agents that ran.
+    pub average_success_rate: f64,
+    pub agent_performance: Vec<AgentPerformance>,
+    pub recent_insights: Vec<Insight>,
+    pub performance_metrics: PerformanceMetrics,
+    pub ai_orchestration: Orchestration,
+    /// Keyed by model: `template` and the configured model always listed.
+    pub model_performance: BTreeMap<String, ModelPerformance>,
+    pub score_accuracy: ScoreAccuracy,
+    /// Task runs count only while the queue keeps them (JOB_RETENTION_SECS); CRM examples stay.
+    pub job_retention_days: f64,
+}
+
+fn agent_performance(i: &AnalyticsInput<'_>) -> (Vec<AgentPerformance>, i64, Vec<f64>) {
     let scored: Vec<_> = i.outcomes.iter().filter(|o| o.scored).collect();
     let finished_calls = i
         .calls
@@ -152,22 +286,22 @@ fn agent_performance(i: &AnalyticsInput<'_>) -> (Vec<Value>, i64, Vec<f64>) {
         if total > 0 {
             rates.push(ratio(ok, total));
         }
-        agents.push(json!({
-            "agentId": kind,
-            "agentType": agent_type,
-            "taskType": task_type,
-            "totalTasks": total,
-            "successfulTasks": ok,
-            "successRate": format!("{:.2}", ratio(ok, total)),
-            "averageAccuracy": accuracy,
-            "trainingDataCount": training,
-            "lastTrainingUpdate": i.last_runs.get(kind).map(|ms| to_rfc3339(*ms)),
-        }));
+        agents.push(AgentPerformance {
+            agent_id: kind.to_string(),
+            agent_type: agent_type.to_string(),
+            task_type: task_type.to_string(),
+            total_tasks: total,
+            successful_tasks: ok,
+            success_rate: format!("{:.2}", ratio(ok, total)),
+            average_accuracy: accuracy,
+            training_data_count: training,
+            last_training_update: i.last_runs.get(kind).map(|ms| to_rfc3339(*ms)),
+        });
     }
     (agents, total_training, rates)
 }
 
-fn insights(i: &AnalyticsInput<'_>) -> Vec<Value> {
+fn insights(i: &AnalyticsInput<'_>) -> Vec<Insight> {
     let mut insights = Vec::new();
     let (high, low): (Vec<_>, Vec<_>) = i.outcomes.iter().partition(|o| o.score >= HIGH_SCORE);
     if !high.is_empty() && !low.is_empty() {
@@ -179,19 +313,37 @@ fn insights(i: &AnalyticsInput<'_>) -> Vec<Value> {
         };
         let (h, l) = (rate(&high), rate(&low));
         let predicts = h > l;
-        insights.push(json!({
-            "id": "reply-by-score", "agentType": "Lead Scoring",
-            "insightType": if predicts { "pattern" } else { "improvement" },
-            "title": if predicts { "Scores of 70 and above predict replies" } else { "Scores do not predict replies yet" },
-            "description": format!(
+        insights.push(Insight {
+            id: "reply-by-score".into(),
+            agent_type: "Lead Scoring".into(),
+            insight_type: if predicts {
+                InsightType::Pattern
+            } else {
+                InsightType::Improvement
+            },
+            title: if predicts {
+                "Scores of 70 and above predict replies"
+            } else {
+                "Scores do not predict replies yet"
+            }
+            .into(),
+            description: format!(
                 "Contacts scored 70+ replied {:.1}% of the time ({} emailed); those below 70 replied {:.1}% ({} emailed).{}",
-                h * 100.0, high.len(), l * 100.0, low.len(),
-                if predicts { " Prioritise high scores in campaigns." } else { " Review the scoring factors." }
+                h * 100.0,
+                high.len(),
+                l * 100.0,
+                low.len(),
+                if predicts {
+                    " Prioritise high scores in campaigns."
+                } else {
+                    " Review the scoring factors."
+                }
             ),
-            "confidence": round3(confidence(i.outcomes.len())),
-            "impactScore": round3((h - l).abs().min(1.0)),
-            "actionable": true, "implemented": false,
-        }));
+            confidence: round3(confidence(i.outcomes.len())),
+            impact_score: round3((h - l).abs().min(1.0)),
+            actionable: true,
+            implemented: false,
+        });
     }
     let mut by_state: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
     for o in i.outcomes {
@@ -207,13 +359,20 @@ fn insights(i: &AnalyticsInput<'_>) -> Vec<Value> {
         .max_by(|a, b| ratio(a.1.1, a.1.0).total_cmp(&ratio(b.1.1, b.1.0)))
         .filter(|(_, (_, r))| *r > 0)
     {
-        insights.push(json!({
-            "id": format!("reply-by-state-{st}"), "agentType": "Lead Scoring", "insightType": "pattern",
-            "title": format!("{st} answers most"),
-            "description": format!("{r} of {n} emailed contacts in {st} replied ({:.1}%), the best of any state with 5 or more.", ratio(*r, *n) * 100.0),
-            "confidence": round3(confidence(*n as usize)), "impactScore": round3(ratio(*r, *n)),
-            "actionable": true, "implemented": false,
-        }));
+        insights.push(Insight {
+            id: format!("reply-by-state-{st}"),
+            agent_type: "Lead Scoring".into(),
+            insight_type: InsightType::Pattern,
+            title: format!("{st} answers most"),
+            description: format!(
+                "{r} of {n} emailed contacts in {st} replied ({:.1}%), the best of any state with 5 or more.",
+                ratio(*r, *n) * 100.0
+            ),
+            confidence: round3(confidence(*n as usize)),
+            impact_score: round3(ratio(*r, *n)),
+            actionable: true,
+            implemented: false,
+        });
     }
     let completed: Vec<_> = i
         .calls
@@ -225,24 +384,37 @@ fn insights(i: &AnalyticsInput<'_>) -> Vec<Value> {
             .iter()
             .filter(|c| c.outcome == Some("qualified"))
             .count();
-        insights.push(json!({
-            "id": "voice-qualified", "agentType": "Voice", "insightType": "pattern",
-            "title": format!("{q} of {} answered calls qualified the lead", completed.len()),
-            "description": "Outcome of calls placed through the voice agents.",
-            "confidence": round3(confidence(completed.len())), "impactScore": round3(ratio(q as i64, completed.len() as i64)),
-            "actionable": false, "implemented": false,
-        }));
+        insights.push(Insight {
+            id: "voice-qualified".into(),
+            agent_type: "Voice".into(),
+            insight_type: InsightType::Pattern,
+            title: format!(
+                "{q} of {} answered calls qualified the lead",
+                completed.len()
+            ),
+            description: "Outcome of calls placed through the voice agents.".into(),
+            confidence: round3(confidence(completed.len())),
+            impact_score: round3(ratio(q as i64, completed.len() as i64)),
+            actionable: false,
+            implemented: false,
+        });
     }
     for (kind, agent_type, _) in AGENTS {
         let (total, _, failed) = i.counts.get(kind).copied().unwrap_or_default();
         if total >= 5 && ratio(failed, total) > 0.2 {
-            insights.push(json!({
-                "id": format!("failing-{kind}"), "agentType": agent_type, "insightType": "alert",
-                "title": format!("{agent_type} jobs are failing"),
-                "description": format!("{failed} of {total} {kind} jobs failed; see the ops dashboard for their errors."),
-                "confidence": 0.95, "impactScore": round3(ratio(failed, total)),
-                "actionable": true, "implemented": false,
-            }));
+            insights.push(Insight {
+                id: format!("failing-{kind}"),
+                agent_type: agent_type.into(),
+                insight_type: InsightType::Alert,
+                title: format!("{agent_type} jobs are failing"),
+                description: format!(
+                    "{failed} of {total} {kind} jobs failed; see the ops dashboard for their errors."
+                ),
+                confidence: 0.95,
+                impact_score: round3(ratio(failed, total)),
+                actionable: true,
+                implemented: false,
+            });
         }
     }
     insights
@@ -250,7 +422,7 @@ fn insights(i: &AnalyticsInput<'_>) -> Vec<Value> {
 
 /// Per model that ran AI tasks (the template fallback and the configured model always listed):
 /// its mean latency and how many runs it answered.
-fn model_performance(i: &AnalyticsInput<'_>) -> Map<String, Value> {
+fn model_performance(i: &AnalyticsInput<'_>) -> BTreeMap<String, ModelPerformance> {
     // Per model: (sum of latencies in ms, runs with a latency, runs).
     let mut models: BTreeMap<String, (u64, u64, usize)> = BTreeMap::new();
     for run in i.model_runs {
@@ -274,8 +446,18 @@ fn model_performance(i: &AnalyticsInput<'_>) -> Map<String, Value> {
     models
         .into_iter()
         .map(|(name, (ms, n, usage))| {
-            let specialty = if name == "template" { "rule-based fallbacks from CRM data" } else { "content, research, documents" };
-            (name, json!({"accuracy": null, "speed": ms.checked_div(n).map(|avg| format!("{avg} ms")), "usage": usage, "specialty": specialty}))
+            let specialty = if name == "template" {
+                "rule-based fallbacks from CRM data"
+            } else {
+                "content, research, documents"
+            };
+            let performance = ModelPerformance {
+                accuracy: None,
+                speed: ms.checked_div(n).map(|avg| format!("{avg} ms")),
+                usage,
+                specialty: specialty.into(),
+            };
+            (name, performance)
         })
         .collect()
 }
@@ -288,9 +470,9 @@ pub const ACCURACY_BANDS: [(&str, i32, i32); 3] =
 /// how many replied. A score that means something has reply rates that rise with the band.
 /// Engagement is a factor of the score, so a contact's reply also lifts its own score; the bands
 /// read the scores as they stand (docs/voice-and-ai.md).
-pub fn score_accuracy(outcomes: &[ReplyOutcome<'_>]) -> Value {
+pub fn score_accuracy(outcomes: &[ReplyOutcome<'_>]) -> ScoreAccuracy {
     let scored: Vec<_> = outcomes.iter().filter(|o| o.scored).collect();
-    let bands: Vec<Value> = ACCURACY_BANDS
+    let bands: Vec<ScoreBand> = ACCURACY_BANDS
         .iter()
         .map(|(range, lo, hi)| {
             let inside: Vec<_> = scored
@@ -298,31 +480,29 @@ pub fn score_accuracy(outcomes: &[ReplyOutcome<'_>]) -> Value {
                 .filter(|o| (*lo..=*hi).contains(&o.score))
                 .collect();
             let replied: i64 = inside.iter().map(|o| o.replied).sum();
-            json!({
-                "range": range,
-                "emailed": inside.len(),
-                "replied": replied,
-                "replyRate": round3(ratio(replied, inside.len() as i64)),
-            })
+            ScoreBand {
+                range: (*range).to_string(),
+                emailed: inside.len(),
+                replied,
+                reply_rate: round3(ratio(replied, inside.len() as i64)),
+            }
         })
         .collect();
-    let rates: Vec<Option<f64>> = bands
+    let known: Vec<f64> = bands
         .iter()
-        .map(|b| (b["emailed"].as_u64() > Some(0)).then(|| b["replyRate"].as_f64().unwrap_or(0.0)))
+        .filter(|b| b.emailed > 0)
+        .map(|b| b.reply_rate)
         .collect();
-    let known: Vec<f64> = rates.iter().flatten().copied().collect();
-    json!({
-        "emailed": scored.len(),
-        "replied": scored.iter().map(|o| o.replied).sum::<i64>(),
-        "bands": bands,
-        // Whether the reply rate rises from band to band (of the bands with emailed contacts);
-        // null until two bands have some.
-        "ratesRiseWithScore": (known.len() >= 2).then(|| known.windows(2).all(|w| w[0] <= w[1])),
-    })
+    ScoreAccuracy {
+        emailed: scored.len(),
+        replied: scored.iter().map(|o| o.replied).sum::<i64>(),
+        bands,
+        rates_rise_with_score: (known.len() >= 2).then(|| known.windows(2).all(|w| w[0] <= w[1])),
+    }
 }
 
 /// The `/api/ai/analytics` document.
-pub fn analytics(i: &AnalyticsInput<'_>) -> Value {
+pub fn analytics(i: &AnalyticsInput<'_>) -> Analytics {
     let (agents, total_training, rates) = agent_performance(i);
     let routed: i64 = AGENTS
         .iter()
@@ -333,30 +513,44 @@ pub fn analytics(i: &AnalyticsInput<'_>) -> Value {
         .map(|(k, ..)| i.counts.get(*k).map_or(0, |c| c.1))
         .sum();
     let e = i.email;
-    json!({
-        "totalAgents": AGENTS.len(),
-        "totalTrainingData": total_training,
-        "averageSuccessRate": if rates.is_empty() { 0.0 } else { round3(rates.iter().sum::<f64>() / rates.len() as f64) },
-        "agentPerformance": agents,
-        "recentInsights": insights(i),
-        "performanceMetrics": {
-            "currentCampaigns": i.active_campaigns,
-            // No open rate at all (the screen shows a dash) when no message carried the pixel.
-            "openRate": (e.open_tracked > 0).then(|| round3(ratio(e.opened, e.open_tracked) * 100.0)),
-            "clickThroughRate": round3(ratio(e.clicked, e.sent) * 100.0),
-            "conversionRate": round3(ratio(e.replied, e.sent) * 100.0),
+    Analytics {
+        total_agents: AGENTS.len(),
+        total_training_data: total_training,
+        average_success_rate: if rates.is_empty() {
+            0.0
+        } else {
+            round3(rates.iter().sum::<f64>() / rates.len() as f64)
         },
-        "aiOrchestration": {"tasksRouted": routed, "efficiency": round3(ratio(routed_ok, routed) * 100.0), "costSavings": null},
-        "modelPerformance": model_performance(i),
-        "scoreAccuracy": score_accuracy(i.outcomes),
-        // Task runs count only while the queue keeps them (JOB_RETENTION_SECS); CRM examples stay.
-        "jobRetentionDays": i.retention_days,
-    })
+        agent_performance: agents,
+        recent_insights: insights(i),
+        performance_metrics: PerformanceMetrics {
+            current_campaigns: i.active_campaigns,
+            // No open rate at all (the screen shows a dash) when no message carried the pixel.
+            open_rate: (e.open_tracked > 0)
+                .then(|| round3(ratio(e.opened, e.open_tracked) * 100.0)),
+            click_through_rate: round3(ratio(e.clicked, e.sent) * 100.0),
+            conversion_rate: round3(ratio(e.replied, e.sent) * 100.0),
+        },
+        ai_orchestration: Orchestration {
+            tasks_routed: routed,
+            efficiency: round3(ratio(routed_ok, routed) * 100.0),
+            cost_savings: None,
+        },
+        model_performance: model_performance(i),
+        score_accuracy: score_accuracy(i.outcomes),
+        job_retention_days: i.retention_days,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    /// As the route sends it.
+    fn json_of<T: Serialize>(t: &T) -> Value {
+        serde_json::to_value(t).unwrap_or_default()
+    }
 
     fn input<'a>(
         counts: &'a BTreeMap<String, KindCounts>,
@@ -410,7 +604,7 @@ mod tests {
                 ..outcome(15, 1, None)
             },
         ];
-        let a = score_accuracy(&outcomes);
+        let a = json_of(&score_accuracy(&outcomes));
         assert_eq!(a["emailed"], 7, "only scores the scorer set");
         assert_eq!(a["replied"], 3);
         let bands: Vec<(i64, i64, f64)> = a["bands"]
@@ -427,7 +621,10 @@ mod tests {
             .collect();
         assert_eq!(bands, [(2, 0, 0.0), (2, 1, 0.5), (3, 2, 0.667)]);
         assert_eq!(a["ratesRiseWithScore"], true);
-        assert_eq!(score_accuracy(&[])["ratesRiseWithScore"], Value::Null);
+        assert_eq!(
+            json_of(&score_accuracy(&[]))["ratesRiseWithScore"],
+            Value::Null
+        );
     }
 
     #[test]
@@ -446,14 +643,28 @@ mod tests {
         let mut i = input(&counts, &[], &[], &last, &no_runs);
         i.configured_model = None;
         i.email = EmailCounts::default();
-        let a = analytics(&i);
+        let a = json_of(&analytics(&i));
         assert_eq!(a["totalAgents"], 6);
         assert_eq!(a["averageSuccessRate"], 0.0);
         assert_eq!(a["recentInsights"], json!([]));
         assert_eq!(a["performanceMetrics"]["openRate"], Value::Null);
         assert_eq!(a["aiOrchestration"]["efficiency"], 0.0);
+        // Fields nothing measures are null, not absent.
+        assert_eq!(
+            a["aiOrchestration"].get("costSavings"),
+            Some(&Value::Null),
+            "{a}"
+        );
         assert_eq!(a["modelPerformance"]["template"]["usage"], 0);
         assert!(a["modelPerformance"]["template"]["speed"].is_null());
+        assert_eq!(
+            a["modelPerformance"]["template"].get("accuracy"),
+            Some(&Value::Null)
+        );
+        assert_eq!(
+            a["agentPerformance"][0].get("lastTrainingUpdate"),
+            Some(&Value::Null)
+        );
         // Discovery's training data is the companies on file.
         assert_eq!(a["agentPerformance"][2]["trainingDataCount"], 12);
         assert_eq!(a["totalTrainingData"], 12);
@@ -512,7 +723,7 @@ mod tests {
                 finished_at: None,
             },
         ];
-        let a = analytics(&input(&counts, &outcomes, &calls, &last, &runs));
+        let a = json_of(&analytics(&input(&counts, &outcomes, &calls, &last, &runs)));
         let score = &a["agentPerformance"][0];
         assert_eq!(score["successRate"], "0.75");
         // 90, 80 replied (agree), 75 did not (disagree), 40 replied (disagree), 30, 20, 10 did not.

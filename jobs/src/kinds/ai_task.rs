@@ -23,9 +23,12 @@ impl JobKind for AiTask {
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         let llm = ctx.env.providers.llm.clone();
-        self.task
+        let result = self
+            .task
             .run(ctx.db(), llm.as_deref())
             .await
-            .map_err(|e| JobError::Permanent(e.to_string()))
+            .map_err(|e| JobError::Permanent(e.to_string()))?;
+        serde_json::to_value(result)
+            .map_err(|e| JobError::Permanent(format!("the result cannot be stored ({e})")))
     }
 }

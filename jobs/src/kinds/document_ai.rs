@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::ai::documents::{self, Kind};
 use crate::providers::llm::Part;
@@ -61,7 +61,7 @@ impl JobKind for DocumentAi {
                 documents::analysis_schema(),
             )
         };
-        let (mut data, source) = if text.is_empty() {
+        let answer = if text.is_empty() {
             // An image or a PDF without a text layer: only a model that sees can read it.
             let Some(llm) = llm.as_deref().filter(|l| l.vision) else {
                 return Err(JobError::Permanent(NEEDS_VISION.into()));
@@ -78,48 +78,27 @@ impl JobKind for DocumentAi {
                 )
                 .await
                 .map_err(|e| JobError::Permanent(e.to_string()))?;
-            (
-                answer.value,
-                json!({"source": "llm", "fallback": false, "model": answer.model, "latencyMs": answer.latency_ms}),
-            )
+            Some(answer)
         } else if let Some(llm) = llm.as_deref() {
             let cut: String = text.chars().take(MAX_TEXT_CHARS).collect();
             let answer = llm
                 .json(system, vec![Part::Text(cut)], schema_name, schema)
                 .await
                 .map_err(|e| JobError::Permanent(e.to_string()))?;
-            (
-                answer.value,
-                json!({"source": "llm", "fallback": false, "model": answer.model, "latencyMs": answer.latency_ms}),
-            )
-        } else if extract {
-            (
-                documents::extract_invoice(&text),
-                json!({"source": "template", "fallback": true}),
-            )
+            Some(answer)
         } else {
-            (
-                documents::analyze(&text),
-                json!({"source": "template", "fallback": true}),
-            )
+            None
         };
-        let fallback = source["fallback"].as_bool().unwrap_or(false);
-        let how = if fallback {
-            "by rules over the document's text (template fallback: no AI model is configured)"
+        // Without a model, the rules read the text (template fallback).
+        let out = if extract {
+            documents::invoice_result(answer.as_ref(), &text, &doc.media_type)
+                .map(serde_json::to_value)
         } else {
-            "by the AI model"
-        };
-        let mut out = if extract {
-            json!({"extractedData": data, "message": format!("Invoice data extracted {how}")})
-        } else {
-            documents::key_pairs_to_map(&mut data);
-            json!({"analysis": data, "message": format!("Document analysed {how}")})
-        };
-        if let (Some(o), Some(s)) = (out.as_object_mut(), source.as_object()) {
-            o.extend(s.clone());
-            o.insert("mediaType".into(), doc.media_type.clone().into());
-            o.insert("textChars".into(), text.chars().count().into());
+            documents::analysis_result(answer.as_ref(), &text, &doc.media_type)
+                .map(serde_json::to_value)
         }
+        .map_err(|e| JobError::Permanent(e.to_string()))?
+        .map_err(|e| JobError::Permanent(format!("the result cannot be stored ({e})")))?;
         db.ai_document_delete(&doc.id).await?;
         Ok(out)
     }

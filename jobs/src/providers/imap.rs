@@ -44,6 +44,9 @@ pub enum Tls {
 }
 
 impl Tls {
+    /// The names [`Self::parse`] reads, as a mailbox stores them.
+    pub const NAMES: [&'static str; 3] = ["implicit", "starttls", "none"];
+
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "implicit" => Some(Self::Implicit),
