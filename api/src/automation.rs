@@ -95,9 +95,16 @@ struct TriggerQueued {
     trigger_event: String,
 }
 
+/// [`EXECUTION_STATUSES`], or `""` (read as absent).
+fn execution_status_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&EXECUTION_STATUSES)
+        .description(Some("One of the enrollment states."))
+}
+
 #[derive(Deserialize, utoipa::IntoParams)]
 struct ExecutionQuery {
     /// One of the enrollment states.
+    #[param(schema_with = execution_status_schema)]
     status: Option<String>,
     /// 1–1000 (default 100).
     #[param(minimum = 1, maximum = 1000)]

@@ -798,14 +798,34 @@ async fn bulk_cancel(
     bulk_view_of(&state, &id).await
 }
 
+/// The contact statuses targeting checks (`crate::targeting::check_filters`), comma-separated.
+fn audience_statuses_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::comma_list_of(&jobs::domain::contacts::STATUSES)
+        .description(Some("Comma-separated contact statuses."))
+}
+
+/// The states targeting reads (`jobs::geo::state_code`: codes or names), comma-separated.
+fn audience_states_schema() -> utoipa::openapi::ObjectBuilder {
+    let mut all: Vec<&str> = jobs::geo::STATES.iter().map(|(code, _)| *code).collect();
+    all.extend(jobs::geo::STATES.iter().map(|(_, name)| *name));
+    crate::validate::comma_list_of(&all)
+        .description(Some("Comma-separated states (codes or names)."))
+}
+
 #[derive(Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct AudienceQuery {
+    /// 0–100 (and not above `scoreMax`).
+    #[param(minimum = 0, maximum = 100)]
     score_min: Option<i32>,
+    /// 0–100 (and not below `scoreMin`).
+    #[param(minimum = 0, maximum = 100)]
     score_max: Option<i32>,
     /// Comma-separated contact statuses.
+    #[param(schema_with = audience_statuses_schema)]
     statuses: Option<String>,
     /// Comma-separated states (codes or names).
+    #[param(schema_with = audience_states_schema)]
     states: Option<String>,
     /// 1–1000 (default 100; the contacts only).
     #[param(minimum = 1, maximum = 1000)]

@@ -223,24 +223,65 @@ async fn contacts_by_company(
 
 // ---- list, report ----
 
+/// A US state as `jobs::geo::state_code` reads it: its two-letter code or its name; or `""`, read
+/// as absent.
+fn state_schema() -> utoipa::openapi::ObjectBuilder {
+    let mut all = vec![""];
+    all.extend(jobs::geo::STATES.iter().map(|(code, _)| *code));
+    all.extend(jobs::geo::STATES.iter().map(|(_, name)| *name));
+    crate::validate::one_of(&all).description(Some("A US state: its two-letter code or its name."))
+}
+
+/// The list's `include` values: [`INCLUDES`], or `""` (read as absent).
+fn include_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&INCLUDES).description(Some(
+        "`contacts`: each company with its contacts (the list only).",
+    ))
+}
+
+/// What `include` takes.
+const INCLUDES: [&str; 1] = ["contacts"];
+
+/// [`STATUSES`], or `""` (read as absent).
+fn status_filter_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&STATUSES)
+}
+
+/// [`SCORE_BANDS`], or `""` (read as absent).
+fn score_band_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&SCORE_BANDS).description(Some("`high`, `medium` or `low`."))
+}
+
+/// The names of [`CompanySortKey::ALL`], or `""` (read as absent).
+fn sort_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&CompanySortKey::ALL.map(|(name, ..)| name))
+        .description(Some("Without it, best score first."))
+}
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct ListQuery {
     /// Text in the name, industry, city or state.
     q: Option<String>,
     /// A US state: its two-letter code or its name.
+    #[param(schema_with = state_schema)]
     state: Option<String>,
+    #[param(schema_with = status_filter_schema)]
     status: Option<String>,
     /// `high`, `medium` or `low`.
+    #[param(schema_with = score_band_schema)]
     score_band: Option<String>,
     /// `contacts`: each company with its contacts (the list only).
+    #[param(schema_with = include_schema)]
     include: Option<String>,
     /// Comma-separated company ids, at most 1,000 (a scan's results, the rows picked for an export).
     ids: Option<String>,
     /// `created`, `name`, `state`, `score`, `revenue`, `employees` or `status`; without it, best
     /// score first.
+    #[param(schema_with = sort_schema)]
     sort: Option<String>,
     /// `asc` or `desc` (default `asc` for name, state and status, else `desc`).
+    #[param(schema_with = crate::list::dir_schema)]
     dir: Option<String>,
     /// 1–1000 (default 100); the list only.
     #[param(minimum = 1, maximum = 1000)]
@@ -281,10 +322,7 @@ async fn company_list(
         None => false,
         Some("contacts") => true,
         Some(_) => {
-            return Err(field_error(
-                "include",
-                one_of_message("include", &["contacts"]),
-            ));
+            return Err(field_error("include", one_of_message("include", &INCLUDES)));
         }
     };
     let filter = filter_from(&q)?;
@@ -320,6 +358,7 @@ async fn company_list(
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct ReportQuery {
     /// A state's two-letter code or name; none: every state.
+    #[param(schema_with = state_schema)]
     state: Option<String>,
     /// 1–1000 (default 100).
     #[param(minimum = 1, maximum = 1000)]

@@ -178,6 +178,23 @@ fn views(rows: Vec<ContactRow>) -> Vec<ContactView> {
 
 // ---- list, export ----
 
+/// The contact statuses (`jobs::domain::contacts::STATUSES`), or `""` (read as absent).
+fn status_filter_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&jobs::domain::contacts::STATUSES)
+}
+
+/// The regions (`jobs::domain::contacts::region_names`), or `""` (read as absent).
+fn region_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&jobs::domain::contacts::region_names())
+        .description(Some("A region's name: its companies' states."))
+}
+
+/// The names of [`ContactSortKey::ALL`], or `""` (read as absent).
+fn sort_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&ContactSortKey::ALL.map(|(name, ..)| name))
+        .description(Some("Without it, newest first."))
+}
+
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct ListQuery {
@@ -185,15 +202,19 @@ struct ListQuery {
     q: Option<String>,
     /// Text in the title.
     role: Option<String>,
+    #[param(schema_with = status_filter_schema)]
     status: Option<String>,
     /// A region's name: its companies' states.
+    #[param(schema_with = region_schema)]
     region: Option<String>,
     company_id: Option<String>,
     /// Comma-separated contact ids, at most 1,000 (the rows picked for an export).
     ids: Option<String>,
     /// `created`, `name`, `score`, `status`, `company` or `lastContacted`; without it, newest first.
+    #[param(schema_with = sort_schema)]
     sort: Option<String>,
     /// `asc` or `desc` (default `asc` for name, company and status, else `desc`).
+    #[param(schema_with = crate::list::dir_schema)]
     dir: Option<String>,
     /// 1–1000 (default 100); the list only.
     #[param(minimum = 1, maximum = 1000)]
@@ -731,10 +752,15 @@ async fn contact_convert(
     Ok(Json(row.into()))
 }
 
+fn lead_stage_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&jobs::domain::contacts::PIPELINE)
+}
+
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = LeadStage)]
 struct Stage {
+    #[schema(schema_with = lead_stage_schema)]
     stage: &'static str,
     title: &'static str,
     count: i64,
@@ -784,8 +810,10 @@ struct CustomerQuery {
     /// Text in the name, email or title.
     q: Option<String>,
     /// As the contacts list's: `created`, `name`, `score`, `status`, `company` or `lastContacted`.
+    #[param(schema_with = sort_schema)]
     sort: Option<String>,
     /// `asc` or `desc` (default `asc` for name, company and status, else `desc`).
+    #[param(schema_with = crate::list::dir_schema)]
     dir: Option<String>,
     /// 1–1000 (default 100).
     #[param(minimum = 1, maximum = 1000)]

@@ -118,7 +118,16 @@ async fn dashboard_metrics_compute(state: AppState) -> ApiResult<serde_json::Val
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct TimeframeQuery {
     /// Days: 7 (default), 30 or 90.
+    #[param(schema_with = timeframe_schema)]
     timeframe: Option<String>,
+}
+
+/// What `timeframe` takes (days).
+const TIMEFRAMES: [&str; 3] = ["7", "30", "90"];
+
+/// [`TIMEFRAMES`], or `""` (the default).
+fn timeframe_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&TIMEFRAMES).description(Some("Days: 7 (default), 30 or 90."))
 }
 
 /// The window of the metrics card's meeting rate.
@@ -150,11 +159,11 @@ async fn campaign_performance(
 ) -> ApiResult<Json<CampaignPerformance>> {
     let days: i64 = match q.timeframe.as_deref().map(str::trim) {
         None | Some("") => 7,
-        Some(t @ ("7" | "30" | "90")) => t.parse().unwrap_or(7),
+        Some(t) if TIMEFRAMES.contains(&t) => t.parse().unwrap_or(7),
         Some(_) => {
             return Err(field_error(
                 "timeframe",
-                "timeframe must be one of: 7, 30, 90",
+                jobs::domain::one_of_message("timeframe", &TIMEFRAMES),
             ));
         }
     };

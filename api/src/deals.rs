@@ -223,10 +223,15 @@ async fn deal_list(
 }
 
 /// A column of the deals board: every deal of the stage counted and summed, its newest shown.
+fn board_stage_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&jobs::domain::pipeline::BOARD_STAGES)
+}
+
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = DealBoardColumn)]
 struct BoardColumn {
+    #[schema(schema_with = board_stage_schema)]
     stage: &'static str,
     count: i64,
     /// Whole dollars.

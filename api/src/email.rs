@@ -81,10 +81,16 @@ async fn domain_check_start(State(state): State<AppState>, _: CurrentUser) -> Ap
 }
 
 /// All null before the first check.
+/// The check's job status, `null` before the first check.
+fn job_status_or_null() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_null(&jobs::queue::STATUSES)
+}
+
 #[derive(Serialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DomainCheckLatest {
     job_id: Option<String>,
+    #[schema(schema_with = job_status_or_null)]
     status: Option<String>,
     checked_at: Option<String>,
     check: Option<DomainCheck>,

@@ -28,12 +28,17 @@ pub(crate) fn trigger_job(
     })
 }
 
+fn job_status_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&jobs::queue::STATUSES)
+}
+
 /// The body of every endpoint that enqueues ([`accepted`]).
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct JobAccepted {
     job_id: String,
     /// The job's state when it was answered (`queued`, or where an existing job already is).
+    #[schema(schema_with = job_status_schema)]
     status: String,
 }
 

@@ -57,7 +57,7 @@ pub(crate) fn routes() -> Routes {
         .query::<NextNumberQuery>()
         .returns::<NextNumber>()
         .get("/api/invoices/summary", Access::User, invoice_summary)
-        .query::<ListQuery>()
+        .query::<SummaryQuery>()
         .returns::<InvoiceSummary>()
         .get("/api/invoices/{id}", Access::User, invoice_get)
         .returns::<InvoiceView>()
@@ -207,10 +207,13 @@ struct ListQuery {
     /// Text in the number, customer name or email.
     search: Option<String>,
     /// One of the invoice statuses, or `all`.
+    #[param(schema_with = status_filter_schema)]
     status: Option<String>,
     /// Invoice date from (YYYY-MM-DD, inclusive).
+    #[param(schema_with = date_schema)]
     date_from: Option<String>,
     /// Invoice date to (YYYY-MM-DD, inclusive).
+    #[param(schema_with = date_schema)]
     date_to: Option<String>,
     /// 1–1000, default 100.
     #[param(minimum = 1, maximum = 1000)]
@@ -218,9 +221,42 @@ struct ListQuery {
     #[param(minimum = 0)]
     offset: Option<i64>,
     /// One of [`InvoiceSortKey::ALL`]; none keeps the newest first.
+    #[param(schema_with = sort_schema)]
     sort: Option<String>,
     /// `asc` or `desc`; the key's own default when absent.
+    #[param(schema_with = crate::list::dir_schema)]
     dir: Option<String>,
+}
+
+/// A date (YYYY-MM-DD), or `""`: read as absent (`date_param`).
+fn date_schema() -> utoipa::openapi::schema::OneOfBuilder {
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(
+            utoipa::openapi::ObjectBuilder::new()
+                .schema_type(utoipa::openapi::schema::Type::String)
+                .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                    utoipa::openapi::KnownFormat::Date,
+                ))),
+        )
+        .item(crate::validate::one_of(&[""]))
+        .description(Some("YYYY-MM-DD."))
+}
+
+/// The list's `status`: [`STATUSES`], [`ALL_STATUSES`], or `""` (read as absent).
+fn status_filter_schema() -> utoipa::openapi::ObjectBuilder {
+    let mut all = vec![ALL_STATUSES];
+    all.extend_from_slice(&STATUSES);
+    crate::validate::one_of_or_empty(&all)
+        .description(Some("One of the invoice statuses, or `all`."))
+}
+
+/// The list's `status` for every status.
+const ALL_STATUSES: &str = "all";
+
+/// The names of [`InvoiceSortKey::ALL`], or `""` (read as absent).
+fn sort_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&InvoiceSortKey::ALL.map(|(name, ..)| name))
+        .description(Some("Without it, newest first."))
 }
 
 fn date_param(name: &str, v: Option<&str>) -> ApiResult<Option<String>> {
@@ -246,7 +282,7 @@ impl<'q> Filters<'q> {
             .status
             .as_deref()
             .map(str::trim)
-            .filter(|s| !s.is_empty() && *s != "all");
+            .filter(|s| !s.is_empty() && *s != ALL_STATUSES);
         if let Some(s) = status
             && !STATUSES.contains(&s)
         {
@@ -315,6 +351,20 @@ struct InvoiceSummary {
     overdue: Tally,
 }
 
+/// The summary's query string: the list's, whose `sort` and `dir` it ignores (so takes any).
+struct SummaryQuery;
+
+impl utoipa::IntoParams for SummaryQuery {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        <ListQuery as utoipa::IntoParams>::into_params(parameter_in)
+            .into_iter()
+            .filter(|p| p.name != "sort" && p.name != "dir")
+            .collect()
+    }
+}
+
 async fn invoice_summary(
     State(state): State<AppState>,
     _user: CurrentUser,
@@ -370,6 +420,7 @@ async fn invoice_get(
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct NextNumberQuery {
     /// YYYY-MM-DD: the invoice's date, whose year names the series (default today).
+    #[param(schema_with = date_schema)]
     date: Option<String>,
 }
 

@@ -469,8 +469,11 @@ impl Routes {
     /// Declares the query parameters of the route added last (for the OpenAPI document).
     fn query<T: utoipa::IntoParams>(mut self) -> Self {
         if let Some(last) = self.table.last_mut() {
-            last.query =
-                Some(|| T::into_params(|| Some(utoipa::openapi::path::ParameterIn::Query)));
+            last.query = Some(|| {
+                validate::without_nul(T::into_params(|| {
+                    Some(utoipa::openapi::path::ParameterIn::Query)
+                }))
+            });
         }
         self
     }

@@ -27,6 +27,16 @@ pub(crate) fn paging(limit: Option<i64>, offset: Option<i64>) -> ApiResult<(i64,
     Ok((limit, offset))
 }
 
+/// What a list's `dir` takes.
+pub(crate) const DIRS: [&str; 2] = ["asc", "desc"];
+
+/// A list's `dir`: [`DIRS`], or `""` (read as absent), as [`sort_from`] reads it.
+pub(crate) fn dir_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&DIRS).description(Some(
+        "`asc` or `desc`; without it, the sort key's own direction.",
+    ))
+}
+
 /// A list's `sort` and `dir` checked against its keys (each `sort` value, its key, and whether it
 /// runs descending by default): `None` without a `sort`, the list's own order.
 pub(crate) fn sort_from<K: Copy>(
@@ -40,7 +50,7 @@ pub(crate) fn sort_from<K: Copy>(
         Some("asc") => Some(false),
         Some("desc") => Some(true),
         Some(_) => {
-            errors.insert("dir".to_string(), one_of_message("dir", &["asc", "desc"]));
+            errors.insert("dir".to_string(), one_of_message("dir", &DIRS));
             None
         }
     };

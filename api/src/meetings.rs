@@ -117,10 +117,21 @@ impl From<MeetingRow> for MeetingView {
     }
 }
 
+/// The list's `status` for every status.
+const ALL_STATUSES: &str = "all";
+
+/// The list's `status`: [`STATUSES`], [`ALL_STATUSES`], or `""` (read as absent).
+fn status_filter_schema() -> utoipa::openapi::ObjectBuilder {
+    let mut all = vec![ALL_STATUSES];
+    all.extend_from_slice(&STATUSES);
+    crate::validate::one_of_or_empty(&all).description(Some("One of the statuses, or `all`."))
+}
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct MeetingListQuery {
     /// One of the statuses, or `all`.
+    #[param(schema_with = status_filter_schema)]
     status: Option<String>,
     company_id: Option<String>,
     contact_id: Option<String>,
@@ -137,7 +148,10 @@ async fn meeting_list(
 ) -> ApiResult<Response> {
     let (limit, offset) = paging(q.limit, q.offset)?;
     // The screen's filter has an "all" choice: no filter.
-    let status = q.status.as_deref().filter(|s| !s.is_empty() && *s != "all");
+    let status = q
+        .status
+        .as_deref()
+        .filter(|s| !s.is_empty() && *s != ALL_STATUSES);
     if let Some(s) = status
         && !STATUSES.contains(&s)
     {

@@ -146,18 +146,70 @@ fn record_of(kind: RecordKind, r: &DupRecordRow) -> DupRecord {
 
 // ---- suggestion groups ----
 
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
+/// [`RecordKind::NAMES`].
+fn record_type_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&RecordKind::NAMES)
+}
+
+/// The reasons of every record kind (which ones a kind takes, a schema cannot say), or `""` (read
+/// as absent).
+fn reason_schema() -> utoipa::openapi::ObjectBuilder {
+    let mut names: Vec<&str> = Vec::new();
+    for kind in RecordKind::NAMES
+        .iter()
+        .filter_map(|n| RecordKind::parse(n))
+    {
+        for r in kind.reasons() {
+            if !names.contains(&r.as_str()) {
+                names.push(r.as_str());
+            }
+        }
+    }
+    crate::validate::one_of_or_empty(&names)
+}
+
+#[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct GroupsQuery {
-    /// `company` or `contact`.
     record_type: Option<String>,
-    /// One kind of duplicate: `domain`, `phone`, `name` (companies) or `email`, `phone`, `name`
-    /// (contacts); all kinds when absent.
     reason: Option<String>,
-    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
-    #[param(minimum = 0)]
     offset: Option<i64>,
+}
+
+/// Written by hand: the derived one cannot both require `recordType` and take its values from
+/// [`RecordKind::NAMES`].
+impl utoipa::IntoParams for GroupsQuery {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use crate::validate::{integer, query_param};
+        vec![
+            query_param(
+                parameter_in(),
+                "recordType",
+                true,
+                "`company` or `contact`.",
+                record_type_schema(),
+            ),
+            query_param(
+                parameter_in(),
+                "reason",
+                false,
+                "One kind of duplicate: `domain`, `phone`, `name` (companies) or `email`, `phone`, \
+                 `name` (contacts); all kinds when absent.",
+                reason_schema(),
+            ),
+            query_param(
+                parameter_in(),
+                "limit",
+                false,
+                "1–1000 (default 100).",
+                integer(Some(1), Some(1000)),
+            ),
+            query_param(parameter_in(), "offset", false, "", integer(Some(0), None)),
+        ]
+    }
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]

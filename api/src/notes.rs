@@ -21,7 +21,7 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .get("/api/notes", Access::User, note_list)
-        .query::<RecordQuery>()
+        .query::<NoteQuery>()
         .returns_list::<NoteView>()
         .post("/api/notes", Access::User, note_create)
         .body::<NoteBody>()
@@ -129,14 +129,72 @@ fn due_date_of(p: &mut Fields, field: &Field<Text>) -> Option<Option<String>> {
 
 // ---- notes ----
 
+/// The notes list's query: one record's notes.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NoteQuery {
+    entity_type: Option<String>,
+    entity_id: Option<String>,
+}
+
+/// Written by hand: the derived one cannot both require `entityType` and take its values from
+/// [`RECORD_TYPES`].
+impl utoipa::IntoParams for NoteQuery {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use crate::validate::query_param;
+        vec![
+            query_param(
+                parameter_in(),
+                "entityType",
+                true,
+                "`company`, `contact` or `deal`.",
+                record_type_schema(),
+            ),
+            query_param(
+                parameter_in(),
+                "entityId",
+                true,
+                "The record's id (not blank).",
+                crate::validate::not_blank(),
+            ),
+        ]
+    }
+}
+
+/// The tasks list's query: one record's tasks (`entityType` and `entityId` both, or neither: the
+/// user's own tasks).
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct RecordQuery {
     /// `company`, `contact` or `deal`.
+    #[param(schema_with = entity_type_schema)]
     entity_type: Option<String>,
+    /// The record's id (not blank).
+    #[param(schema_with = entity_id_schema)]
     entity_id: Option<String>,
-    /// Tasks only: `open` (default), `done` or `all`.
+    /// `open` (default), `done` or `all`.
+    #[param(schema_with = task_status_schema)]
     status: Option<String>,
+}
+
+/// [`record_type_schema`], described.
+fn entity_type_schema() -> utoipa::openapi::ObjectBuilder {
+    record_type_schema().description(Some("`company`, `contact` or `deal`."))
+}
+
+/// The record's id: not blank.
+fn entity_id_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::not_blank().description(Some("The record's id (not blank)."))
+}
+
+/// What the tasks list's `status` takes.
+const TASK_STATUSES: [&str; 3] = ["open", "done", "all"];
+
+/// [`TASK_STATUSES`] (an empty one is refused).
+fn task_status_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&TASK_STATUSES).description(Some("`open` (default), `done` or `all`."))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -182,7 +240,7 @@ impl From<NoteRow> for NoteView {
 async fn note_list(
     State(state): State<AppState>,
     _: CurrentUser,
-    Query(q): Query<RecordQuery>,
+    Query(q): Query<NoteQuery>,
 ) -> ApiResult<Json<Vec<NoteView>>> {
     let mut p = Fields::default();
     let record = record_of(&mut p, q.entity_type.as_deref(), q.entity_id.as_deref());
@@ -342,8 +400,8 @@ async fn task_list(
 ) -> ApiResult<Json<Vec<TaskView>>> {
     let mut p = Fields::default();
     let status = q.status.as_deref().map(str::trim).unwrap_or("open");
-    if !["open", "done", "all"].contains(&status) {
-        p.error("status", one_of_message("status", &["open", "done", "all"]));
+    if !TASK_STATUSES.contains(&status) {
+        p.error("status", one_of_message("status", &TASK_STATUSES));
     }
     let record = if q.entity_type.is_some() || q.entity_id.is_some() {
         record_of(&mut p, q.entity_type.as_deref(), q.entity_id.as_deref())

@@ -209,10 +209,16 @@ async fn history(
     }))
 }
 
+/// The job statuses ([`STATUSES`]), or `""` (read as absent).
+fn job_status_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&STATUSES).description(Some("One of the job statuses."))
+}
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 struct ListQuery {
     kind: Option<String>,
     /// One of the job statuses (`queued`, `running`, `failed`…).
+    #[param(schema_with = job_status_schema)]
     status: Option<String>,
     /// Text in the payload or the error.
     q: Option<String>,

@@ -85,7 +85,15 @@ struct TimelineQuery {
     /// The `nextCursor` of the previous page.
     before: Option<String>,
     /// `all` (default), `emails`, `calls` (with text messages), `meetings`, `notes` or `tasks`.
+    #[param(schema_with = show_schema)]
     show: Option<String>,
+}
+
+/// [`TIMELINE_SHOWS`] (an empty `show` is refused).
+fn show_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&TIMELINE_SHOWS).description(Some(
+        "`all` (default), `emails`, `calls` (with text messages), `meetings`, `notes` or `tasks`.",
+    ))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]

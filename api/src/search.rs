@@ -28,13 +28,35 @@ pub(crate) fn routes() -> Routes {
         .returns::<SearchAnswer>()
 }
 
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[derive(Debug, Deserialize)]
 struct SearchQuery {
-    /// 2–100 characters after trimming.
     q: Option<String>,
-    /// Results per type, 1–20 (default 5).
-    #[param(minimum = 1, maximum = 20)]
     limit: Option<i64>,
+}
+
+/// Written by hand: the derived one cannot both require `q` and spell out its rule.
+impl utoipa::IntoParams for SearchQuery {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use crate::validate::{integer, query_param, trimmed_length};
+        vec![
+            query_param(
+                parameter_in(),
+                "q",
+                true,
+                "2–100 characters after trimming.",
+                trimmed_length(2, 100),
+            ),
+            query_param(
+                parameter_in(),
+                "limit",
+                false,
+                "Results per type, 1–20 (default 5).",
+                integer(Some(1), Some(20)),
+            ),
+        ]
+    }
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]

@@ -25,24 +25,117 @@ use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 
-/// The schema of a string that is one of `values`: the list its handler or the store checks it
-/// against, for `#[schema(schema_with = ...)]` (so the document cannot drift from the check).
-pub(crate) fn one_of(values: &[&str]) -> ObjectBuilder {
-    ObjectBuilder::new()
-        .schema_type(Type::String)
-        .enum_values(Some(values.iter().copied()))
+pub(crate) use jobs::domain::{one_of_or_null_schema as one_of_or_null, one_of_schema as one_of};
+
+/// [`one_of`] or `""`: a query parameter that a blank value leaves unset (`jobs::domain::non_empty`).
+pub(crate) fn one_of_or_empty(values: &[&str]) -> ObjectBuilder {
+    let mut all: Vec<&str> = vec![""];
+    all.extend_from_slice(values);
+    one_of(&all)
 }
 
-/// [`one_of`] or `null`.
-pub(crate) fn one_of_or_null(values: &[&str]) -> ObjectBuilder {
-    let mut all: Vec<Value> = values.iter().map(|v| Value::from(*v)).collect();
-    all.push(Value::Null);
+/// A comma-separated list of `values` (or blank), as list filters take several at once.
+pub(crate) fn comma_list_of(values: &[&str]) -> ObjectBuilder {
+    let one = values
+        .iter()
+        .map(|v| regex_escape(v))
+        .collect::<Vec<_>>()
+        .join("|");
     ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
-            Type::String,
-            Type::Null,
-        ]))
-        .enum_values(Some(all))
+        .schema_type(Type::String)
+        .pattern(Some(format!("^(({one})(,({one}))*)?$")))
+}
+
+fn regex_escape(v: &str) -> String {
+    v.chars()
+        .flat_map(|c| {
+            let special = "\\.+*?()|[]{}^$-".contains(c);
+            special
+                .then_some('\\')
+                .into_iter()
+                .chain(std::iter::once(c))
+        })
+        .collect()
+}
+
+/// An integer schema within `min`..=`max`.
+pub(crate) fn integer(min: Option<i64>, max: Option<i64>) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(utoipa::openapi::schema::SchemaFormat::KnownFormat(
+            utoipa::openapi::schema::KnownFormat::Int64,
+        )))
+        .minimum(min.map(|m| m as f64))
+        .maximum(max.map(|m| m as f64))
+}
+
+/// A query parameter written by hand (an `IntoParams` whose derive cannot say it all).
+pub(crate) fn query_param(
+    parameter_in: Option<utoipa::openapi::path::ParameterIn>,
+    name: &str,
+    required: bool,
+    description: &str,
+    schema: impl Into<RefOr<Schema>>,
+) -> utoipa::openapi::path::Parameter {
+    use utoipa::openapi::Required;
+    utoipa::openapi::path::ParameterBuilder::new()
+        .name(name)
+        .parameter_in(parameter_in.unwrap_or_default())
+        .required(if required {
+            Required::True
+        } else {
+            Required::False
+        })
+        .description((!description.is_empty()).then(|| description.to_string()))
+        .schema(Some(schema))
+        .build()
+}
+
+/// The pattern of free text in an address: no NUL (`crate::extract::reject_nul` refuses one).
+pub(crate) const NO_NUL: &str = r"^[^\x00]*$";
+
+/// A character that is neither NUL nor one `str::trim` removes (Unicode `White_Space`), spelled out
+/// because `\s` differs between regex dialects (ECMA's leaves out U+0085, Python's adds U+001C–F).
+pub(crate) const NOT_SPACE: &str =
+    r"[^\x00\t\n\x0B\f\r \x85\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]";
+
+/// Text that is not blank once trimmed (and holds no NUL).
+pub(crate) fn not_blank() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(format!("^[^\\x00]*{NOT_SPACE}[^\\x00]*$")))
+}
+
+/// Text of `min`–`max` characters once trimmed (`min` at least 2), and no NUL: spaces or tabs
+/// around them (a subset of what `str::trim` removes).
+pub(crate) fn trimmed_length(min: usize, max: usize) -> ObjectBuilder {
+    let (inner_min, inner_max) = (min - 2, max - 2);
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(format!(
+            "^[ \\t]*{NOT_SPACE}[^\\n\\x00]{{{inner_min},{inner_max}}}{NOT_SPACE}[ \\t]*$"
+        )))
+}
+
+/// Query parameters as `crate::extract::reject_nul` lets them through: a text parameter that is
+/// neither one of a list nor of a format or pattern of its own gets [`NO_NUL`].
+pub(crate) fn without_nul(
+    mut params: Vec<utoipa::openapi::path::Parameter>,
+) -> Vec<utoipa::openapi::path::Parameter> {
+    use utoipa::openapi::schema::SchemaType;
+    for p in &mut params {
+        if let Some(RefOr::T(Schema::Object(o))) = &mut p.schema {
+            let text = match &o.schema_type {
+                SchemaType::Type(t) => *t == Type::String,
+                SchemaType::Array(ts) => ts.contains(&Type::String),
+                SchemaType::AnyValue => false,
+            };
+            if text && o.enum_values.is_none() && o.pattern.is_none() && o.format.is_none() {
+                o.pattern = Some(NO_NUL.to_string());
+            }
+        }
+    }
+    params
 }
 
 /// A JSON object body read into `T` (see the module's notes).

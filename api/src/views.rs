@@ -79,10 +79,25 @@ fn screen_of(f: &mut Fields, screen: Option<&str>) -> Option<String> {
     }
 }
 
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[derive(Debug, Deserialize)]
 struct ScreenQuery {
-    /// One of `companies`, `contacts`, `customers`, `discovery-results`, `invoices`.
     screen: Option<String>,
+}
+
+/// Written by hand: the derived one cannot both require `screen` and take its values from
+/// [`SCREENS`].
+impl utoipa::IntoParams for ScreenQuery {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![crate::validate::query_param(
+            parameter_in(),
+            "screen",
+            true,
+            "The screen whose views to list.",
+            crate::validate::one_of(&SCREENS),
+        )]
+    }
 }
 
 async fn view_list(

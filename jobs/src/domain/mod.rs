@@ -43,6 +43,27 @@ pub fn one_of_message(field: &str, allowed: &[&str]) -> String {
     format!("{field} must be one of: {}", allowed.join(", "))
 }
 
+/// The OpenAPI schema of a string that is one of `values`: the list its check uses, for
+/// `#[schema(schema_with = ...)]`, so the document cannot drift from the check.
+pub fn one_of_schema(values: &[&str]) -> utoipa::openapi::ObjectBuilder {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .enum_values(Some(values.iter().copied()))
+}
+
+/// [`one_of_schema`] or `null`.
+pub fn one_of_or_null_schema(values: &[&str]) -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    let mut all: Vec<serde_json::Value> = values.iter().map(|v| (*v).into()).collect();
+    all.push(serde_json::Value::Null);
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::String,
+            Type::Null,
+        ]))
+        .enum_values(Some(all))
+}
+
 /// `%text%` for a case-insensitive `LIKE ... ESCAPE '\'`: the user's `%`, `_` and `\` match literally.
 pub fn like_pattern(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);

@@ -282,12 +282,17 @@ impl JobTx {
     }
 }
 
+fn status_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::domain::one_of_schema(&STATUSES)
+}
+
 /// `GET /api/jobs/{id}`: the job status contract of DESIGN.md.
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JobView {
     pub id: String,
     pub kind: String,
+    #[schema(schema_with = status_schema)]
     pub status: String,
     pub attempts: i32,
     pub max_attempts: i32,

@@ -1,15 +1,45 @@
-/** Shapes of the Prospector HTTP API, as the server sends them (camelCase JSON). */
+/**
+ * Shapes of the Prospector HTTP API. The server's OpenAPI document describes them: they come from
+ * `openapi.gen.ts` (`npm run api-types`, issue 24 §2) by their schema's name. What is written here
+ * is the app's own: the statuses it switches on, the pages it builds from X-Total-Count, and the
+ * few JSON fields the document does not describe yet.
+ */
 
-export type User = {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  /** The account has admin rights. */
-  isAdmin: boolean;
-  /** This session was opened at the admin login: the admin screens are open to it. */
-  adminSession: boolean;
-};
+import type {
+  ActivityView,
+  AuditEntry,
+  CalendarConnection,
+  CompanyEnrichmentView,
+  CompanyView,
+  ContactView,
+  DealView,
+  JobAccepted,
+  JobAttempt,
+  JobProgress,
+  JobView,
+  JobWorker,
+  MeetingView,
+  OpsJobDetail,
+  paths,
+  QueueStatsView,
+  SessionUser,
+} from './openapi.gen';
+
+type Verb = 'get' | 'put' | 'post' | 'delete' | 'patch';
+
+/** A parameter's value as the app may send it: filters come from the address, so a parameter with a
+ * list of values takes any text (the server answers a value outside the list with its message). */
+type Sent<V> = [V] extends [string | null | undefined] ? string | null | undefined : V;
+
+/** The query parameters an operation takes (names checked, values as [`Sent`]): `ApiQuery<'/api/contacts', 'get'>`. */
+export type ApiQuery<P extends keyof paths, M extends Verb> = paths[P][M] extends {
+  parameters: { query?: infer Q };
+}
+  ? { [K in keyof NonNullable<Q>]?: Sent<NonNullable<Q>[K]> }
+  : never;
+
+/** `GET /api/auth/user` (and `/api/admin/user`): the signed-in account and its session. */
+export type User = SessionUser;
 
 export const JOB_STATUSES = [
   'queued',
@@ -40,88 +70,35 @@ export type BulkJobAction = 'retry' | 'cancel' | 'delete' | 'run_now';
 export const isTerminalStatus = (status: JobStatus | undefined): boolean =>
   status !== undefined && TERMINAL_JOB_STATUSES.includes(status);
 
-export type JobProgress = {
-  percent: number;
-  message: string | null;
-};
+export type { JobProgress };
 
-export type Job = {
-  id: string;
-  kind: string;
+/** `GET /api/jobs/{id}`: a job's status, progress and result. */
+export type Job = Omit<JobView, 'status'> & {
+  // The server sends one of these; its schema says string (issue 24 §2).
   status: JobStatus;
-  attempts: number;
-  maxAttempts: number;
-  progress: JobProgress | null;
-  result: unknown;
-  error: string | null;
-  createdAt: string;
-  runAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
 };
 
-export type QueueStats = {
-  kind: string;
-  /** Paused by ops: its jobs wait until resumed. */
-  paused: boolean;
-  queued: number;
-  scheduled: number;
-  running: number;
-  retrying: number;
-  succeeded: number;
-  failed: number;
-  cancelled: number;
-  oldestQueuedAgeSeconds: number | null;
-  throughputPerMinute: number;
-  p50RunMs: number | null;
-  p95RunMs: number | null;
-};
+/** `GET /api/ops/queues`: one kind's counts, timings and whether ops paused it. */
+export type QueueStats = QueueStatsView;
 
-/** One attempt of a job, as `GET /api/ops/jobs/{id}` lists them. */
-export type JobAttempt = {
-  attempt: number;
-  workerId: string | null;
-  startedAt: string | null;
-  finishedAt: string;
-  /** succeeded, retry, failed, cancelled, lost, … */
-  outcome: string;
-  error: string | null;
-};
+/** One attempt of a job, as `GET /api/ops/jobs/{id}` lists them (`outcome`: succeeded, retry, failed, cancelled, lost, …). */
+export type { JobAttempt };
 
 /** `GET /api/ops/jobs/{id}`: the job with what ops need besides its status. */
-export type JobOpsDetail = Job & {
-  payload: unknown;
-  idempotencyKey: string | null;
-  lockedBy: string | null;
-  cancelRequested: boolean;
-  attemptHistory: JobAttempt[];
+export type JobOpsDetail = Omit<OpsJobDetail, 'status'> & {
+  // The server sends one of these; its schema says string (issue 24 §2).
+  status: JobStatus;
 };
 
 /** `GET /api/ops/workers`. */
-export type WorkerInfo = {
-  id: string;
-  hostname: string;
-  pid: number;
-  kinds: string[];
-  concurrency: number;
-  startedAt: string;
-  heartbeatAt: string;
-  alive: boolean;
-  runningJobs: number;
-};
+export type WorkerInfo = JobWorker;
 
 /** `GET /api/ops/audit`: who did what to the queue, newest first. */
-export type AuditEntry = {
-  id: string;
-  actorEmail: string | null;
-  action: string;
-  target: string | null;
-  detail: unknown;
-  createdAt: string;
-};
+export type { AuditEntry };
 
-export type EnqueueResponse = {
-  jobId: string;
+/** The 202 answer of every call that starts a job (`Location` names the job). */
+export type EnqueueResponse = Omit<JobAccepted, 'status'> & {
+  // The server sends one of these; its schema says string (issue 24 §2).
   status: JobStatus;
 };
 
@@ -131,73 +108,6 @@ export type Page<T> = {
   items: T[];
   total: number;
   exact: boolean;
-};
-
-export type Contact = {
-  id: string;
-  companyId: string | null;
-  firstName: string;
-  lastName: string;
-  title: string | null;
-  department: string | null;
-  email: string | null;
-  phone: string | null;
-  linkedinUrl: string | null;
-  status: string;
-  score: number;
-  source: string | null;
-  tags: string[];
-  notes: string | null;
-  createdAt: string;
-  lastContactedAt: string | null;
-  isVerified: boolean;
-  verificationScore: number | null;
-  verifiedBy: string[];
-  verifiedAt: string | null;
-  verificationWarnings: string[];
-  /** The contact's company, read with it (absent in fixtures that predate it). */
-  companyName?: string | null;
-  companyCity?: string | null;
-  companyState?: string | null;
-  /** Found by a scan of the demo catalog: invented, shown with a "Demo data" label. */
-  demo?: boolean;
-  /** Why this score: the scorer's factors (`null`: never scored by it). */
-  scoreFactors?: ScoreFactor[] | null;
-};
-
-export type Company = {
-  id: string;
-  name: string;
-  industry: string | null;
-  status: string;
-  /** Whole dollars as a digit string. */
-  revenue: string | null;
-  employees: number | null;
-  founded: number | null;
-  score: number;
-  website: string | null;
-  phone: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zipCode: string | null;
-  location: string | null;
-  growthRate: number | null;
-  description: string | null;
-  competitorAlignment: number | null;
-  /** The scan's estimates; `partnershipOpportunity` above 80 is "High Potential". */
-  competitiveAnalysis?: { partnershipOpportunity?: number } | null;
-  discoveredAt: string | null;
-  discoverySource: string | null;
-  prospectScore: number;
-  isDeal: boolean;
-  contactCount: number;
-  contacts?: Contact[];
-  /** The record only (`GET /api/companies/{id}`): why this score, and what its website showed. */
-  enrichment?: CompanyEnrichment;
-  /** Where it was found (`osm`, `google_places`, `catalog`, `llm`); `catalog` is shown as "Demo data". */
-  sources?: string[];
-  createdAt: string;
 };
 
 /** One factor of a lead score (docs/providers.md, "Scoring"): what it looked at, its points of its weight. */
@@ -223,65 +133,39 @@ export type WebsiteFacts = {
   skipped: { url: string; reason: string }[];
 };
 
-export type CompanyEnrichment = {
-  scoreFactors: ScoreFactor[] | null;
-  websiteFacts: WebsiteFacts | null;
-  enrichedAt: string | null;
+/** A contact with its company's name and place; `demo`: found in the demo catalog ("Demo data"). */
+export type Contact = Omit<ContactView, 'scoreFactors'> & {
+  // The server sends this shape; its schema says any JSON (issue 24 §2).
+  scoreFactors?: ScoreFactor[] | null;
 };
 
-export type Deal = {
-  id: string;
-  title: string;
-  description: string | null;
-  /** Whole dollars as a digit string. */
-  value: string;
-  stage: string | null;
-  probability: number;
-  expectedCloseDate: string | null;
-  actualCloseDate: string | null;
-  contactId: string | null;
-  companyId: string | null;
-  notes: string | null;
-  createdAt: string;
+/** The record only (`GET /api/companies/{id}`): why this score, and what its website showed. */
+export type CompanyEnrichment = Omit<CompanyEnrichmentView, 'scoreFactors' | 'websiteFacts'> & {
+  // The server sends these shapes; its schema says any JSON (issue 24 §2).
+  scoreFactors?: ScoreFactor[] | null;
+  websiteFacts?: WebsiteFacts | null;
 };
 
-export type Meeting = {
-  id: string;
-  title: string;
-  description: string | null;
-  companyId: string | null;
-  contactId: string | null;
-  scheduledDate: string;
-  duration: number;
-  location: string | null;
-  meetingType: string;
-  agenda: string | null;
-  attendees: string | null;
-  status: string;
-  syncStatus: string;
-  googleCalendarEventId: string | null;
-  googleMeetLink: string | null;
-  lastSyncedAt: string | null;
-  googleCalendarSyncEnabled: boolean;
-  /** Why the last calendar sync failed. */
-  syncError: string | null;
-  createdAt: string;
+/**
+ * A company; `revenue` is whole dollars as a digit string, `sources` where it was found (`osm`,
+ * `google_places`, `catalog`, `llm`; `catalog` is shown as "Demo data").
+ */
+export type Company = Omit<CompanyView, 'competitiveAnalysis' | 'contacts' | 'enrichment'> & {
+  // The server sends this shape; its schema says any JSON (issue 24 §2). `partnershipOpportunity`
+  // above 80 is "High Potential".
+  competitiveAnalysis?: { partnershipOpportunity?: number } | null;
+  contacts?: Contact[] | null;
+  enrichment?: CompanyEnrichment | null;
 };
+
+/** A deal; `value` is whole dollars as a digit string. */
+export type Deal = DealView;
+
+/** `GET /api/meetings`: a meeting and its Google Calendar sync (`syncError`: why the last one failed). */
+export type Meeting = MeetingView;
 
 /** `GET /api/calendar/connection`: the signed-in user's Google Calendar grant (held by the server). */
-export type CalendarConnection = {
-  configured: boolean;
-  connected: boolean;
-  accountEmail: string | null;
-  connectedAt: string | null;
-  error: string | null;
-};
+export type { CalendarConnection };
 
-export type Activity = {
-  id: string;
-  type: string;
-  description: string;
-  entityType: string | null;
-  entityId: string | null;
-  timestamp: string;
-};
+/** `GET /api/activities`: one entry of the activity feed. */
+export type Activity = ActivityView;

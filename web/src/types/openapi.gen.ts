@@ -4042,12 +4042,12 @@ export interface components {
              */
             upcomingMeetings: number;
         };
-        /** @description A column of the deals board: every deal of the stage counted and summed, its newest shown. */
         DealBoardColumn: {
             /** Format: int64 */
             count: number;
             deals: components["schemas"]["DealView"][];
-            stage: string;
+            /** @enum {string} */
+            stage: "qualification" | "proposal" | "negotiation" | "decision" | "closed_won";
             /**
              * Format: int64
              * @description Whole dollars.
@@ -4169,13 +4169,13 @@ export interface components {
             domain: string;
             spf: components["schemas"]["RecordCheck"];
         };
-        /** @description All null before the first check. */
         DomainCheckLatest: {
             check?: null | components["schemas"]["DomainCheck"];
             checkedAt?: string | null;
             error?: string | null;
             jobId?: string | null;
-            status?: string | null;
+            /** @enum {string|null} */
+            status?: "queued" | "scheduled" | "running" | "retrying" | "succeeded" | "failed" | "cancelled" | null;
         };
         DupGroup: {
             /**
@@ -4606,8 +4606,8 @@ export interface components {
         /** @description The body of every endpoint that enqueues ([`accepted`]). */
         JobAccepted: {
             jobId: string;
-            /** @description The job's state when it was answered (`queued`, or where an existing job already is). */
-            status: string;
+            /** @enum {string} */
+            status: "queued" | "scheduled" | "running" | "retrying" | "succeeded" | "failed" | "cancelled";
         };
         JobAttempt: {
             /** Format: int32 */
@@ -4661,7 +4661,8 @@ export interface components {
             result?: unknown;
             runAt: string;
             startedAt?: string | null;
-            status: string;
+            /** @enum {string} */
+            status: "queued" | "scheduled" | "running" | "retrying" | "succeeded" | "failed" | "cancelled";
         };
         JobWorker: {
             alive: boolean;
@@ -4712,7 +4713,8 @@ export interface components {
             count: number;
             /** Format: int64 */
             highPriority: number;
-            stage: string;
+            /** @enum {string} */
+            stage: "new_lead" | "email_sent" | "meeting_scheduled" | "qualified";
             title: string;
         };
         /** @description A line of an invoice body. */
@@ -7664,8 +7666,7 @@ export interface operations {
     get_api_campaign_executions: {
         parameters: {
             query?: {
-                /** @description One of the enrollment states. */
-                status?: string | null;
+                status?: "" | "active" | "completed" | "exited";
                 /** @description 1–1000 (default 100). */
                 limit?: number | null;
             };
@@ -7915,12 +7916,12 @@ export interface operations {
     get_api_campaigns_bulk_email_audience: {
         parameters: {
             query?: {
+                /** @description 0–100 (and not above `scoreMax`). */
                 scoreMin?: number | null;
+                /** @description 0–100 (and not below `scoreMin`). */
                 scoreMax?: number | null;
-                /** @description Comma-separated contact statuses. */
-                statuses?: string | null;
-                /** @description Comma-separated states (codes or names). */
-                states?: string | null;
+                statuses?: string;
+                states?: string;
                 /** @description 1–1000 (default 100; the contacts only). */
                 limit?: number | null;
                 offset?: number | null;
@@ -7963,12 +7964,12 @@ export interface operations {
     get_api_campaigns_bulk_email_audience_contacts: {
         parameters: {
             query?: {
+                /** @description 0–100 (and not above `scoreMax`). */
                 scoreMin?: number | null;
+                /** @description 0–100 (and not below `scoreMin`). */
                 scoreMax?: number | null;
-                /** @description Comma-separated contact statuses. */
-                statuses?: string | null;
-                /** @description Comma-separated states (codes or names). */
-                states?: string | null;
+                statuses?: string;
+                states?: string;
                 /** @description 1–1000 (default 100; the contacts only). */
                 limit?: number | null;
                 offset?: number | null;
@@ -8413,22 +8414,14 @@ export interface operations {
             query?: {
                 /** @description Text in the name, industry, city or state. */
                 q?: string | null;
-                /** @description A US state: its two-letter code or its name. */
-                state?: string | null;
-                status?: string | null;
-                /** @description `high`, `medium` or `low`. */
-                scoreBand?: string | null;
-                /** @description `contacts`: each company with its contacts (the list only). */
-                include?: string | null;
+                state?: "" | "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "Alabama" | "Alaska" | "Arizona" | "Arkansas" | "California" | "Colorado" | "Connecticut" | "Delaware" | "Florida" | "Georgia" | "Hawaii" | "Idaho" | "Illinois" | "Indiana" | "Iowa" | "Kansas" | "Kentucky" | "Louisiana" | "Maine" | "Maryland" | "Massachusetts" | "Michigan" | "Minnesota" | "Mississippi" | "Missouri" | "Montana" | "Nebraska" | "Nevada" | "New Hampshire" | "New Jersey" | "New Mexico" | "New York" | "North Carolina" | "North Dakota" | "Ohio" | "Oklahoma" | "Oregon" | "Pennsylvania" | "Rhode Island" | "South Carolina" | "South Dakota" | "Tennessee" | "Texas" | "Utah" | "Vermont" | "Virginia" | "Washington" | "West Virginia" | "Wisconsin" | "Wyoming";
+                status?: "" | "discovered" | "prospect" | "qualified" | "contacted" | "interested" | "partner" | "not_interested";
+                scoreBand?: "" | "high" | "medium" | "low";
+                include?: "" | "contacts";
                 /** @description Comma-separated company ids, at most 1,000 (a scan's results, the rows picked for an export). */
                 ids?: string | null;
-                /**
-                 * @description `created`, `name`, `state`, `score`, `revenue`, `employees` or `status`; without it, best
-                 *     score first.
-                 */
-                sort?: string | null;
-                /** @description `asc` or `desc` (default `asc` for name, state and status, else `desc`). */
-                dir?: string | null;
+                sort?: "" | "created" | "name" | "state" | "score" | "revenue" | "employees" | "status";
+                dir?: "" | "asc" | "desc";
                 /** @description 1–1000 (default 100); the list only. */
                 limit?: number | null;
                 offset?: number | null;
@@ -8643,22 +8636,14 @@ export interface operations {
             query?: {
                 /** @description Text in the name, industry, city or state. */
                 q?: string | null;
-                /** @description A US state: its two-letter code or its name. */
-                state?: string | null;
-                status?: string | null;
-                /** @description `high`, `medium` or `low`. */
-                scoreBand?: string | null;
-                /** @description `contacts`: each company with its contacts (the list only). */
-                include?: string | null;
+                state?: "" | "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "Alabama" | "Alaska" | "Arizona" | "Arkansas" | "California" | "Colorado" | "Connecticut" | "Delaware" | "Florida" | "Georgia" | "Hawaii" | "Idaho" | "Illinois" | "Indiana" | "Iowa" | "Kansas" | "Kentucky" | "Louisiana" | "Maine" | "Maryland" | "Massachusetts" | "Michigan" | "Minnesota" | "Mississippi" | "Missouri" | "Montana" | "Nebraska" | "Nevada" | "New Hampshire" | "New Jersey" | "New Mexico" | "New York" | "North Carolina" | "North Dakota" | "Ohio" | "Oklahoma" | "Oregon" | "Pennsylvania" | "Rhode Island" | "South Carolina" | "South Dakota" | "Tennessee" | "Texas" | "Utah" | "Vermont" | "Virginia" | "Washington" | "West Virginia" | "Wisconsin" | "Wyoming";
+                status?: "" | "discovered" | "prospect" | "qualified" | "contacted" | "interested" | "partner" | "not_interested";
+                scoreBand?: "" | "high" | "medium" | "low";
+                include?: "" | "contacts";
                 /** @description Comma-separated company ids, at most 1,000 (a scan's results, the rows picked for an export). */
                 ids?: string | null;
-                /**
-                 * @description `created`, `name`, `state`, `score`, `revenue`, `employees` or `status`; without it, best
-                 *     score first.
-                 */
-                sort?: string | null;
-                /** @description `asc` or `desc` (default `asc` for name, state and status, else `desc`). */
-                dir?: string | null;
+                sort?: "" | "created" | "name" | "state" | "score" | "revenue" | "employees" | "status";
+                dir?: "" | "asc" | "desc";
                 /** @description 1–1000 (default 100); the list only. */
                 limit?: number | null;
                 offset?: number | null;
@@ -8701,8 +8686,7 @@ export interface operations {
     get_api_companies_report: {
         parameters: {
             query?: {
-                /** @description A state's two-letter code or name; none: every state. */
-                state?: string | null;
+                state?: "" | "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "Alabama" | "Alaska" | "Arizona" | "Arkansas" | "California" | "Colorado" | "Connecticut" | "Delaware" | "Florida" | "Georgia" | "Hawaii" | "Idaho" | "Illinois" | "Indiana" | "Iowa" | "Kansas" | "Kentucky" | "Louisiana" | "Maine" | "Maryland" | "Massachusetts" | "Michigan" | "Minnesota" | "Mississippi" | "Missouri" | "Montana" | "Nebraska" | "Nevada" | "New Hampshire" | "New Jersey" | "New Mexico" | "New York" | "North Carolina" | "North Dakota" | "Ohio" | "Oklahoma" | "Oregon" | "Pennsylvania" | "Rhode Island" | "South Carolina" | "South Dakota" | "Tennessee" | "Texas" | "Utah" | "Vermont" | "Virginia" | "Washington" | "West Virginia" | "Wisconsin" | "Wyoming";
                 /** @description 1–1000 (default 100). */
                 limit?: number | null;
                 offset?: number | null;
@@ -8993,8 +8977,7 @@ export interface operations {
                 limit?: number | null;
                 /** @description The `nextCursor` of the previous page. */
                 before?: string | null;
-                /** @description `all` (default), `emails`, `calls` (with text messages), `meetings`, `notes` or `tasks`. */
-                show?: string | null;
+                show?: "all" | "emails" | "calls" | "meetings" | "notes" | "tasks";
             };
             header?: never;
             path: {
@@ -9040,16 +9023,13 @@ export interface operations {
                 q?: string | null;
                 /** @description Text in the title. */
                 role?: string | null;
-                status?: string | null;
-                /** @description A region's name: its companies' states. */
-                region?: string | null;
+                status?: "" | "discovered" | "verified" | "contacted" | "qualified" | "new_lead" | "email_sent" | "meeting_scheduled" | "customer" | "lost" | "responded" | "hot" | "warm" | "cold";
+                region?: "" | "southwest" | "arkansas" | "texas" | "louisiana" | "mississippi" | "new-mexico" | "oklahoma" | "arizona";
                 companyId?: string | null;
                 /** @description Comma-separated contact ids, at most 1,000 (the rows picked for an export). */
                 ids?: string | null;
-                /** @description `created`, `name`, `score`, `status`, `company` or `lastContacted`; without it, newest first. */
-                sort?: string | null;
-                /** @description `asc` or `desc` (default `asc` for name, company and status, else `desc`). */
-                dir?: string | null;
+                sort?: "" | "created" | "name" | "score" | "status" | "company" | "lastContacted";
+                dir?: "" | "asc" | "desc";
                 /** @description 1–1000 (default 100); the list only. */
                 limit?: number | null;
                 offset?: number | null;
@@ -9363,16 +9343,13 @@ export interface operations {
                 q?: string | null;
                 /** @description Text in the title. */
                 role?: string | null;
-                status?: string | null;
-                /** @description A region's name: its companies' states. */
-                region?: string | null;
+                status?: "" | "discovered" | "verified" | "contacted" | "qualified" | "new_lead" | "email_sent" | "meeting_scheduled" | "customer" | "lost" | "responded" | "hot" | "warm" | "cold";
+                region?: "" | "southwest" | "arkansas" | "texas" | "louisiana" | "mississippi" | "new-mexico" | "oklahoma" | "arizona";
                 companyId?: string | null;
                 /** @description Comma-separated contact ids, at most 1,000 (the rows picked for an export). */
                 ids?: string | null;
-                /** @description `created`, `name`, `score`, `status`, `company` or `lastContacted`; without it, newest first. */
-                sort?: string | null;
-                /** @description `asc` or `desc` (default `asc` for name, company and status, else `desc`). */
-                dir?: string | null;
+                sort?: "" | "created" | "name" | "score" | "status" | "company" | "lastContacted";
+                dir?: "" | "asc" | "desc";
                 /** @description 1–1000 (default 100); the list only. */
                 limit?: number | null;
                 offset?: number | null;
@@ -9913,8 +9890,7 @@ export interface operations {
                 limit?: number | null;
                 /** @description The `nextCursor` of the previous page. */
                 before?: string | null;
-                /** @description `all` (default), `emails`, `calls` (with text messages), `meetings`, `notes` or `tasks`. */
-                show?: string | null;
+                show?: "all" | "emails" | "calls" | "meetings" | "notes" | "tasks";
             };
             header?: never;
             path: {
@@ -10086,10 +10062,8 @@ export interface operations {
             query?: {
                 /** @description Text in the name, email or title. */
                 q?: string | null;
-                /** @description As the contacts list's: `created`, `name`, `score`, `status`, `company` or `lastContacted`. */
-                sort?: string | null;
-                /** @description `asc` or `desc` (default `asc` for name, company and status, else `desc`). */
-                dir?: string | null;
+                sort?: "" | "created" | "name" | "score" | "status" | "company" | "lastContacted";
+                dir?: "" | "asc" | "desc";
                 /** @description 1–1000 (default 100). */
                 limit?: number | null;
                 offset?: number | null;
@@ -10172,8 +10146,7 @@ export interface operations {
     get_api_dashboard_campaign_performance: {
         parameters: {
             query?: {
-                /** @description Days: 7 (default), 30 or 90. */
-                timeframe?: string | null;
+                timeframe?: "" | "7" | "30" | "90";
             };
             header?: never;
             path?: never;
@@ -10706,8 +10679,7 @@ export interface operations {
                 limit?: number | null;
                 /** @description The `nextCursor` of the previous page. */
                 before?: string | null;
-                /** @description `all` (default), `emails`, `calls` (with text messages), `meetings`, `notes` or `tasks`. */
-                show?: string | null;
+                show?: "all" | "emails" | "calls" | "meetings" | "notes" | "tasks";
             };
             header?: never;
             path: {
@@ -10978,7 +10950,8 @@ export interface operations {
                         result?: unknown;
                         runAt: string;
                         startedAt?: string | null;
-                        status: string;
+                        /** @enum {string} */
+                        status: "queued" | "scheduled" | "running" | "retrying" | "succeeded" | "failed" | "cancelled";
                     };
                 };
             };
@@ -11042,16 +11015,14 @@ export interface operations {
     };
     get_api_duplicates: {
         parameters: {
-            query?: {
+            query: {
                 /** @description `company` or `contact`. */
-                recordType?: string | null;
-                /**
-                 * @description One kind of duplicate: `domain`, `phone`, `name` (companies) or `email`, `phone`, `name`
-                 *     (contacts); all kinds when absent.
-                 */
-                reason?: string | null;
-                limit?: number | null;
-                offset?: number | null;
+                recordType: "company" | "contact";
+                /** @description One kind of duplicate: `domain`, `phone`, `name` (companies) or `email`, `phone`, `name` (contacts); all kinds when absent. */
+                reason?: "" | "domain" | "phone" | "name" | "email";
+                /** @description 1–1000 (default 100). */
+                limit?: number;
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -12439,19 +12410,14 @@ export interface operations {
             query?: {
                 /** @description Text in the number, customer name or email. */
                 search?: string | null;
-                /** @description One of the invoice statuses, or `all`. */
-                status?: string | null;
-                /** @description Invoice date from (YYYY-MM-DD, inclusive). */
-                dateFrom?: string | null;
-                /** @description Invoice date to (YYYY-MM-DD, inclusive). */
-                dateTo?: string | null;
+                status?: "" | "all" | "draft" | "sent" | "paid" | "overdue";
+                dateFrom?: string | "";
+                dateTo?: string | "";
                 /** @description 1–1000, default 100. */
                 limit?: number | null;
                 offset?: number | null;
-                /** @description One of [`InvoiceSortKey::ALL`]; none keeps the newest first. */
-                sort?: string | null;
-                /** @description `asc` or `desc`; the key's own default when absent. */
-                dir?: string | null;
+                sort?: "" | "created" | "number" | "customer" | "date" | "dueDate" | "amount" | "status";
+                dir?: "" | "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -12535,8 +12501,7 @@ export interface operations {
     get_api_invoices_next_number: {
         parameters: {
             query?: {
-                /** @description YYYY-MM-DD: the invoice's date, whose year names the series (default today). */
-                date?: string | null;
+                date?: string | "";
             };
             header?: never;
             path?: never;
@@ -12578,19 +12543,12 @@ export interface operations {
             query?: {
                 /** @description Text in the number, customer name or email. */
                 search?: string | null;
-                /** @description One of the invoice statuses, or `all`. */
-                status?: string | null;
-                /** @description Invoice date from (YYYY-MM-DD, inclusive). */
-                dateFrom?: string | null;
-                /** @description Invoice date to (YYYY-MM-DD, inclusive). */
-                dateTo?: string | null;
+                status?: "" | "all" | "draft" | "sent" | "paid" | "overdue";
+                dateFrom?: string | "";
+                dateTo?: string | "";
                 /** @description 1–1000, default 100. */
                 limit?: number | null;
                 offset?: number | null;
-                /** @description One of [`InvoiceSortKey::ALL`]; none keeps the newest first. */
-                sort?: string | null;
-                /** @description `asc` or `desc`; the key's own default when absent. */
-                dir?: string | null;
             };
             header?: never;
             path?: never;
@@ -13647,8 +13605,7 @@ export interface operations {
     get_api_meetings: {
         parameters: {
             query?: {
-                /** @description One of the statuses, or `all`. */
-                status?: string | null;
+                status?: "" | "all" | "scheduled" | "confirmed" | "completed" | "cancelled" | "no_show";
                 companyId?: string | null;
                 contactId?: string | null;
                 limit?: number | null;
@@ -14063,12 +14020,11 @@ export interface operations {
     };
     get_api_notes: {
         parameters: {
-            query?: {
+            query: {
                 /** @description `company`, `contact` or `deal`. */
-                entityType?: string | null;
-                entityId?: string | null;
-                /** @description Tasks only: `open` (default), `done` or `all`. */
-                status?: string | null;
+                entityType: "company" | "contact" | "deal";
+                /** @description The record's id (not blank). */
+                entityId: string;
             };
             header?: never;
             path?: never;
@@ -14309,8 +14265,7 @@ export interface operations {
         parameters: {
             query?: {
                 kind?: string | null;
-                /** @description One of the job statuses (`queued`, `running`, `failed`…). */
-                status?: string | null;
+                status?: "" | "queued" | "scheduled" | "running" | "retrying" | "succeeded" | "failed" | "cancelled";
                 /** @description Text in the payload or the error. */
                 q?: string | null;
                 /** @description Created at or after (RFC 3339). */
@@ -15196,11 +15151,11 @@ export interface operations {
     };
     get_api_search: {
         parameters: {
-            query?: {
+            query: {
                 /** @description 2–100 characters after trimming. */
-                q?: string | null;
+                q: string;
                 /** @description Results per type, 1–20 (default 5). */
-                limit?: number | null;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -15240,11 +15195,9 @@ export interface operations {
     get_api_tasks: {
         parameters: {
             query?: {
-                /** @description `company`, `contact` or `deal`. */
-                entityType?: string | null;
-                entityId?: string | null;
-                /** @description Tasks only: `open` (default), `done` or `all`. */
-                status?: string | null;
+                entityType?: "company" | "contact" | "deal";
+                entityId?: string;
+                status?: "open" | "done" | "all";
             };
             header?: never;
             path?: never;
@@ -15407,9 +15360,9 @@ export interface operations {
     };
     get_api_views: {
         parameters: {
-            query?: {
-                /** @description One of `companies`, `contacts`, `customers`, `discovery-results`, `invoices`. */
-                screen?: string | null;
+            query: {
+                /** @description The screen whose views to list. */
+                screen: "companies" | "contacts" | "customers" | "discovery-results" | "invoices";
             };
             header?: never;
             path?: never;

@@ -35,7 +35,7 @@ describe('AI Orchestration Center', () => {
     await user.click(screen.getByRole('tab', { name: 'Insights' }));
     const insights = await screen.findByRole('list', { name: 'Recent insights' });
     const failing = within(insights).getByRole('listitem', { name: 'Voice calls fail often' });
-    expect(within(failing).getByText('failure')).toHaveClass('bg-rose-100');
+    expect(within(failing).getByText('alert')).toHaveClass('bg-rose-100');
     expect(within(insights).getByRole('listitem', { name: 'Texas replies most' })).toHaveTextContent('Implemented');
     expect(failing).toHaveTextContent('Confidence 30%');
 

@@ -2,10 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import type { EmailHistory } from '@/features/contacts/api/get-email-history';
 import { formatDate } from '@/lib/format';
 import { chooseOption } from '@/testing/select';
 import { seriousViolations } from '@/testing/axe';
 import { captureDownloads } from '@/testing/downloads';
+import { NO_EMAIL_FIGURES } from '@/testing/mocks/crm-handlers';
 import { db, makeCompany, makeContact } from '@/testing/mocks/db';
 import { recordRequests, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
@@ -276,12 +278,13 @@ describe('contacts', () => {
         HttpResponse.json({
           totalEvents: 12,
           campaigns: [{ id: 'c1', name: 'Spring outreach', status: 'sent', totalEvents: 12, lastEvent: { timestamp: '2026-01-10T10:00:00Z' } }],
-          figures: { sent: 3, delivered: 2, opened: 2, clicked: 1, replied: 1, bounced: 1 },
+          figures: { ...NO_EMAIL_FIGURES, sent: 3, delivered: 2, opened: 2, clicked: 1, replied: 1, bounced: 1 },
+          messages: [],
           recentEvents: Array.from({ length: 12 }, (_, i) => ({
             eventType: i % 2 ? 'opened' : 'delivered',
             timestamp: `2026-01-${String(i + 1).padStart(2, '0')}T10:00:00Z`,
           })),
-        }),
+        } satisfies EmailHistory),
       ),
     );
     const { user } = renderApp('/contacts?view=cards', { signedIn: true });

@@ -268,9 +268,16 @@ describe('Email Sequences', { timeout: 20_000 }, () => {
   });
 
   it('words the enroll result with the skipped reasons the server gives', () => {
-    expect(resultText({ enrolled: 2, remainingToday: 0, maxDailyEnrollments: 2 })).toBe('Enrolled 2; remaining today 0');
+    const none = { noEmail: 0, suppressed: 0, alreadyEnrolled: 0, outsideRules: 0, overDailyLimit: 0 };
+    expect(resultText({ enrolled: 2, selected: 2, remainingToday: 0, maxDailyEnrollments: 2, skipped: none })).toBe('Enrolled 2; remaining today 0');
     expect(
-      resultText({ enrolled: 0, remainingToday: 5, maxDailyEnrollments: 5, skipped: { suppressed: 2, outsideRules: 1, overDailyLimit: 0 } }),
+      resultText({
+        enrolled: 0,
+        selected: 3,
+        remainingToday: 5,
+        maxDailyEnrollments: 5,
+        skipped: { ...none, suppressed: 2, outsideRules: 1 },
+      }),
     ).toBe('Enrolled 0; remaining today 5. Skipped: 2 suppressed, 1 outside the enrollment rules');
   });
 });

@@ -165,7 +165,7 @@ export function ViewToggle({ view, onChange }: { view: ListView; onChange: (view
 }
 
 /** A moment as its day ("Jan 15, 2026") in a table cell, the full moment on hover; '—' when none. */
-export function DayCell({ iso }: { iso: string | null }) {
+export function DayCell({ iso }: { iso: string | null | undefined }) {
   return iso ? (
     <time dateTime={iso} title={formatFullDateTime(iso)}>
       {formatDate(iso)}

@@ -13,7 +13,7 @@ const refuse = (message: string, status = 422) => HttpResponse.json({ message },
 export const ANALYTICS: AiAnalytics = {
   totalAgents: 6,
   totalTrainingData: 1234,
-  averageSuccessRate: '0.864',
+  averageSuccessRate: 0.864,
   agentPerformance: [
     {
       agentId: 'ai_score',
@@ -43,7 +43,7 @@ export const ANALYTICS: AiAnalytics = {
       taskType: 'voice_call',
       totalTasks: 4,
       successfulTasks: 1,
-      successRate: 0.25,
+      successRate: '0.25',
       averageAccuracy: null,
       trainingDataCount: 1,
       lastTrainingUpdate: '2026-01-10T09:00:00Z',
@@ -67,15 +67,15 @@ export const ANALYTICS: AiAnalytics = {
       insightType: 'pattern',
       title: 'Texas replies most',
       description: 'TX contacts reply at 9%.',
-      confidence: '0.5',
-      impactScore: '0.4',
+      confidence: 0.5,
+      impactScore: 0.4,
       actionable: false,
       implemented: true,
     },
     {
       id: 'i3',
       agentType: 'Voice',
-      insightType: 'failure',
+      insightType: 'alert',
       title: 'Voice calls fail often',
       description: '3 of 4 voice calls failed this week.',
       confidence: 0.3,
@@ -84,14 +84,15 @@ export const ANALYTICS: AiAnalytics = {
       implemented: false,
     },
   ],
-  performanceMetrics: { currentCampaigns: 3, openRate: 41.2, clickThroughRate: 7.5, conversionRate: null },
+  performanceMetrics: { currentCampaigns: 3, openRate: 41.2, clickThroughRate: 7.5, conversionRate: 0 },
   aiOrchestration: { tasksRouted: 321, efficiency: 86.4, costSavings: null },
   modelPerformance: { template: { accuracy: null, speed: '12 ms', usage: 57, specialty: 'Template answers from CRM data' } },
   jobRetentionDays: 7,
+  scoreAccuracy: { bands: [], emailed: 0, replied: 0, ratesRiseWithScore: null },
 };
 
 export const MCP_STATUS: McpStatus = {
-  kojieConnection: { status: 'not_configured' },
+  kojieConnection: { status: 'demo' },
   activeConnections: [
     { name: 'AI model', type: 'ai', status: 'not_configured', detail: 'Set AI_PROVIDER=openai to use a model' },
     { name: 'Email delivery', type: 'email', status: 'operational', detail: 'Outbox folder (demo)' },
@@ -112,7 +113,7 @@ export const EMAIL_AUTOMATION: EmailAutomationStatus = {
       status: 'ready',
       potential: '14 enrolled',
     },
-    { id: 'seq-2', name: 'Renewal nudges', description: null, components: [], status: 'development', potential: '0 enrolled' },
+    { id: 'seq-2', name: 'Renewal nudges', description: '', components: [], status: 'development', potential: '0 enrolled' },
   ],
   performanceMetrics: { sent: 400, opened: 154, clicked: 30, replied: 12, openRate: 38.5, clickRate: 7.5, replyRate: 3 },
 };

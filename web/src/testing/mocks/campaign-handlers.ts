@@ -1,11 +1,24 @@
 import { http, HttpResponse } from 'msw';
 
+import type { Readiness } from '@/features/campaigns/api/get-readiness';
+import type { RenderedEmail } from '@/features/campaigns/api/preview-email';
+import type { SendResult } from '@/features/campaigns/api/send-bulk-campaign';
+import type { SingleSent } from '@/features/campaigns/api/send-single-campaign';
+import type { TestSent } from '@/features/campaigns/api/send-test-email';
 import type { SingleCampaign } from '@/features/campaigns/api/single-campaigns';
-import type { BulkCampaign, EmailTemplate } from '@/features/campaigns/api/types';
+import type { AudienceContact, BulkCampaign, EmailTemplate } from '@/features/campaigns/api/types';
+import type {
+  AudienceCount,
+  BulkPerformanceOverview,
+  BulkRetryStarted,
+  BulkSendStarted,
+  MergeFields,
+  SampleEvents,
+} from '@/types/openapi.gen';
 
 import { authed } from './authed';
+import { NO_EMAIL_FIGURES } from './crm-handlers';
 import { db, makeJob, newId } from './db';
-
 
 export const TEMPLATES: EmailTemplate[] = [
   {
@@ -117,9 +130,12 @@ export const campaignHandlers = [
     Object.assign(c, { status: 'sending', subject: body.subject });
     const job = makeJob({ kind: 'bulk_campaign_send', status: 'running' });
     db.jobs.push(job);
-    return HttpResponse.json({ success: true, totalRecipients: c.totalRecipients, jobId: job.id });
+    return HttpResponse.json({ success: true, totalRecipients: c.totalRecipients, jobId: job.id } satisfies SingleSent);
   })),
-  http.post('/api/email/seed-events', authed(() => HttpResponse.json({ created: 10 }, { status: 201 }))),
+  http.post(
+    '/api/email/seed-events',
+    authed(() => HttpResponse.json({ success: true, totalEvents: 10 } satisfies SampleEvents)),
+  ),
 
   http.get('/api/email-templates', authed(() => HttpResponse.json({ templates: [...TEMPLATES, ...savedTemplates] }))),
   http.post('/api/email-templates', authed(async ({ request }) => {
@@ -143,19 +159,25 @@ export const campaignHandlers = [
     savedTemplates.splice(i, 1);
     return new HttpResponse(null, { status: 204 });
   })),
-  http.get('/api/email/merge-fields', authed(() => HttpResponse.json({ fields: MERGE_FIELDS, fallbackSyntax: '{{field|fallback}}' }))),
+  http.get(
+    '/api/email/merge-fields',
+    authed(() =>
+      HttpResponse.json({ fields: MERGE_FIELDS, fallbackSyntax: '{{field|fallback}}' } satisfies MergeFields),
+    ),
+  ),
   http.post('/api/email/preview', authed(async ({ request }) => {
     const body = (await request.json()) as { subject?: string; body?: string; contactId?: string };
     const c = db.contacts.find((x) => x.id === body.contactId);
     if (!c) return HttpResponse.json({ message: 'Contact not found' }, { status: 404 });
     const vars = { firstName: c.firstName, lastName: c.lastName, email: c.email ?? '', title: c.title ?? '' };
     const html = `<p>${render(body.body ?? '', vars)}</p>`;
-    return HttpResponse.json({ to: c.email, from: 'partners@x.test', subject: render(body.subject ?? '', vars), html, text: html });
+    const to = c.email ?? '';
+    return HttpResponse.json({ to, from: 'partners@x.test', subject: render(body.subject ?? '', vars), html, text: html } satisfies RenderedEmail);
   })),
   http.post('/api/email/send-test', authed(() => {
     const job = makeJob({ kind: 'email_send', status: 'succeeded' });
     db.jobs.push(job);
-    return HttpResponse.json({ jobId: job.id, to: 'me@x.test', test: true }, { status: 202 });
+    return HttpResponse.json({ jobId: job.id, messageId: newId('msg'), to: 'me@x.test', test: true } satisfies TestSent, { status: 202 });
   })),
   http.get('/api/email/readiness', authed(() =>
     HttpResponse.json({
@@ -165,26 +187,40 @@ export const campaignHandlers = [
         { item: 'postal_address', ok: true, message: 'Your postal address is printed in every message’s footer.' },
         { item: 'delivery', ok: false, message: 'Outbox mode: messages are written to files and nothing leaves this machine. Set SMTP_URL to send for real.' },
       ],
-    }),
+    } satisfies Readiness),
   )),
   http.get('/api/campaigns/bulk-email/audience/contacts', authed(({ request }) => {
     const url = new URL(request.url);
     const limit = Number(url.searchParams.get('limit') ?? '50');
     const offset = Number(url.searchParams.get('offset') ?? '0');
     const all = matching(url).sort((a, b) => a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName));
-    const page = all.slice(offset, offset + limit).map((c) => ({
-      id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, score: c.score, status: c.status, companyName: null,
-    }));
+    const page = all.slice(offset, offset + limit).map(
+      (c): AudienceContact => ({
+        id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, score: c.score, status: c.status, companyName: null,
+      }),
+    );
     return HttpResponse.json(page, { headers: { 'X-Total-Count': String(all.length) } });
   })),
   http.get('/api/campaigns/bulk-email/performance/overview', authed(() => {
     const sent = db.bulkCampaigns.reduce((n, c) => n + c.stats.sent, 0);
     return HttpResponse.json({
       success: true,
-      performance: { totalCampaigns: db.bulkCampaigns.length, totalEmailsSent: sent, averageOpenRate: 0, averageClickRate: 0, averageReplyRate: 0 },
-    });
+      performance: {
+        totalCampaigns: db.bulkCampaigns.length,
+        totalEmailsSent: sent,
+        averageOpenRate: 0,
+        averageClickRate: 0,
+        averageReplyRate: 0,
+        figures: { ...NO_EMAIL_FIGURES, sent },
+      },
+    } satisfies BulkPerformanceOverview);
   })),
-  http.get('/api/campaigns/bulk-email/audience', authed(({ request }) => HttpResponse.json({ count: audience(new URL(request.url)) }))),
+  http.get(
+    '/api/campaigns/bulk-email/audience',
+    authed(({ request }) =>
+      HttpResponse.json({ count: audience(new URL(request.url)) } satisfies AudienceCount),
+    ),
+  ),
   http.get('/api/campaigns/bulk-email', authed(() => HttpResponse.json({ campaigns: db.bulkCampaigns }))),
   http.post('/api/campaigns/bulk-email', authed(async ({ request }) => {
     const body = (await request.json()) as Partial<BulkCampaign> & { body?: string };
@@ -213,7 +249,7 @@ export const campaignHandlers = [
     c.progress.queued = c.totalRecipients;
     const job = makeJob({ kind: 'bulk_campaign_send', status: 'running' });
     db.jobs.push(job);
-    return HttpResponse.json({ success: true, successful: c.totalRecipients, totalRecipients: c.totalRecipients, jobId: job.id });
+    return HttpResponse.json({ success: true, successful: c.totalRecipients, totalRecipients: c.totalRecipients, jobId: job.id } satisfies SendResult);
   })),
   http.post('/api/campaigns/bulk-email/:id/retry', authed(({ params }) => {
     const c = find(params.id);
@@ -222,12 +258,19 @@ export const campaignHandlers = [
     Object.assign(c, { status: 'sending', failure: undefined });
     const job = makeJob({ kind: 'bulk_campaign_send', status: 'running' });
     db.jobs.push(job);
-    return HttpResponse.json({ success: true, jobId: job.id });
+    return HttpResponse.json({ success: true, jobId: job.id } satisfies BulkRetryStarted);
   })),
   http.post('/api/campaigns/bulk-email/:id/:action', authed(({ params }) => {
     const c = find(params.id);
     if (!c) return HttpResponse.json({ message: 'Campaign not found' }, { status: 404 });
-    c.status = params.action === 'pause' ? 'paused' : params.action === 'resume' ? 'sending' : 'cancelled';
+    if (params.action === 'resume') {
+      // Like the server: resuming starts a send job and answers it.
+      c.status = 'sending';
+      const job = makeJob({ kind: 'bulk_campaign_send', status: 'running' });
+      db.jobs.push(job);
+      return HttpResponse.json({ success: true, successful: c.totalRecipients, totalRecipients: c.totalRecipients, jobId: job.id } satisfies BulkSendStarted);
+    }
+    c.status = params.action === 'pause' ? 'paused' : 'cancelled';
     return HttpResponse.json(c);
   })),
 ];

@@ -1,7 +1,23 @@
 import { http, HttpResponse } from 'msw';
 
 import { COMPANY_STATUSES } from '@/features/companies/components/company-filters';
+import type { EmailHistory } from '@/features/contacts/api/get-email-history';
+import type { CampaignPerformance } from '@/features/dashboard/api/get-campaign-performance';
+import type { CustomerReport } from '@/features/dashboard/api/get-customer-report';
 import type { Company, Contact, Deal } from '@/types/api';
+import type {
+  CustomerStatsView,
+  DashboardMetrics,
+  DealBoardColumn,
+  DeleteOutcome,
+  EmailAnalytics,
+  EmailFigures,
+  LeadStage,
+  PipelineMetrics,
+  ProspectsView,
+  RegionCount,
+  StatusOutcome,
+} from '@/types/openapi.gen';
 
 import { authed } from './authed';
 import { db, makeContact, makeDeal, makeJob, makeMeeting } from './db';
@@ -10,7 +26,25 @@ import { db, makeContact, makeDeal, makeJob, makeMeeting } from './db';
 
 const NOW_ISO = '2026-01-15T10:00:00Z';
 
-
+/** Email figures before anything was sent (a contact's history, a dashboard window). */
+export const NO_EMAIL_FIGURES: EmailFigures = {
+  sent: 0,
+  delivered: 0,
+  opened: 0,
+  openTracked: 0,
+  clicked: 0,
+  replied: 0,
+  bounced: 0,
+  unsubscribed: 0,
+  complained: 0,
+  deliveryRate: 0,
+  openRate: 0,
+  clickRate: 0,
+  replyRate: 0,
+  bounceRate: 0,
+  unsubscribeRate: 0,
+  complaintRate: 0,
+};
 
 /**
  * The calendar feed's version, as the server keeps it per user; keyed by `db.calendar` so each
@@ -56,9 +90,11 @@ const csv = (name: string, body: string) =>
   });
 
 const REQUIRED = 'Required Fields Missing: Please fill in first name, last name, and email address.';
-const PIPELINE = ['new_lead', 'email_sent', 'meeting_scheduled', 'qualified'];
+const PIPELINE = ['new_lead', 'email_sent', 'meeting_scheduled', 'qualified'] as const;
+const PIPELINE_NAMES: readonly string[] = PIPELINE;
 const STAGE_TITLES = ['New Leads', 'Email Sent', 'Meeting Scheduled', 'Qualified'];
-const BOARD = ['qualification', 'proposal', 'negotiation', 'decision', 'closed_won'];
+const BOARD = ['qualification', 'proposal', 'negotiation', 'decision', 'closed_won'] as const;
+const BOARD_NAMES: readonly string[] = BOARD;
 const PROBABILITY: Record<string, number> = {
   qualification: 25,
   proposal: 45,
@@ -123,7 +159,7 @@ const CONTACT_SORTS: SortKeys<Contact> = {
   score: { dir: 'desc', value: (c) => c.score },
   status: { dir: 'asc', value: (c) => c.status },
   company: { dir: 'asc', value: (c) => c.companyName?.toLowerCase() ?? null },
-  lastContacted: { dir: 'desc', value: (c) => c.lastContactedAt },
+  lastContacted: { dir: 'desc', value: (c) => c.lastContactedAt ?? null },
 };
 
 const COMPANY_SORTS: SortKeys<Company> = {
@@ -131,8 +167,8 @@ const COMPANY_SORTS: SortKeys<Company> = {
   name: { dir: 'asc', value: (c) => c.name.toLowerCase() },
   state: { dir: 'asc', value: (c) => (c.state ? `${c.state} ${c.city?.toLowerCase() ?? ''}` : null) },
   score: { dir: 'desc', value: (c) => c.score },
-  revenue: { dir: 'desc', value: (c) => (c.revenue === null ? null : Number(c.revenue)) },
-  employees: { dir: 'desc', value: (c) => c.employees },
+  revenue: { dir: 'desc', value: (c) => (c.revenue == null ? null : Number(c.revenue)) },
+  employees: { dir: 'desc', value: (c) => c.employees ?? null },
   status: { dir: 'asc', value: (c) => c.status },
 };
 
@@ -171,13 +207,18 @@ const humanize = (status: string) => {
 };
 
 function log(type: string, description: string) {
+  const at = '2026-01-15T10:00:00Z';
   db.activities.unshift({
     id: `act-${db.activities.length + 1}`,
+    kind: type,
+    summary: description,
+    at,
+    link: null,
     type,
     description,
     entityType: null,
     entityId: null,
-    timestamp: '2026-01-15T10:00:00Z',
+    timestamp: at,
   });
 }
 
@@ -241,7 +282,7 @@ export const crmHandlers = [
         upcomingMeetings: live.filter((m) => m.status === 'scheduled' || m.status === 'confirmed').length,
         completedMeetings: db.meetings.filter((m) => m.status === 'completed').length,
         monthlyMeetings: live.length,
-      });
+      } satisfies DashboardMetrics);
     }),
   ),
   http.get(
@@ -257,11 +298,8 @@ export const crmHandlers = [
         emailDataAvailable: false,
         meetingsCreated: 0,
         contactsContacted: 0,
-        emails: {
-          sent: 0, delivered: 0, opened: 0, clicked: 0, replied: 0, bounced: 0, unsubscribed: 0, complained: 0,
-          deliveryRate: 0, openRate: 0, clickRate: 0, replyRate: 0, bounceRate: 0, unsubscribeRate: 0, complaintRate: 0,
-        },
-      });
+        emails: NO_EMAIL_FIGURES,
+      } satisfies CampaignPerformance);
     }),
   ),
   http.get(
@@ -272,7 +310,7 @@ export const crmHandlers = [
           state,
           name,
           count: db.companies.filter((c) => c.state === state).length,
-        })),
+        })) satisfies RegionCount[],
       ),
     ),
   ),
@@ -289,7 +327,7 @@ export const crmHandlers = [
         avgEmployees: avg(mine.filter((c) => c.employees).map((c) => c.employees ?? 0)),
         qualified: mine.filter((c) => c.status === 'qualified' || c.status === 'interested').length,
         companies: mine.map((c) => ({ ...c, contacts: [] })),
-      });
+      } satisfies CustomerReport);
     }),
   ),
   http.get(
@@ -299,7 +337,18 @@ export const crmHandlers = [
   http.get('/api/activities', authed(({ request }) => paged(request, db.activities))),
   http.get(
     '/api/email/analytics',
-    authed(() => HttpResponse.json({ timeframe: 30, totalSent: 40, openRate: 25, clickRate: 7.5, replyRate: 2.5, delivered: 39, bounced: 1 })),
+    authed(() =>
+      HttpResponse.json({
+        timeframe: 30,
+        totalSent: 40,
+        openRate: 25,
+        clickRate: 7.5,
+        replyRate: 2.5,
+        delivered: 39,
+        bounced: 1,
+        figures: { ...NO_EMAIL_FIGURES, sent: 40, delivered: 39, bounced: 1, openTracked: 40 },
+      } satisfies EmailAnalytics),
+    ),
   ),
 
   // ---- companies ----
@@ -351,7 +400,7 @@ export const crmHandlers = [
       for (const c of changed) c.status = status;
       const already = rows.length - changed.length;
       const message = `${plural(changed.length, 'company', 'companies')} set to ${humanize(status)}${already ? ` (${already} already ${humanize(status)})` : ''}`;
-      return HttpResponse.json({ status, matched: rows.length, updated: changed.length, message });
+      return HttpResponse.json({ status, matched: rows.length, updated: changed.length, message } satisfies StatusOutcome);
     }),
   ),
   http.post(
@@ -365,7 +414,7 @@ export const crmHandlers = [
       for (const c of db.contacts) {
         if (rows.some((co) => co.id === c.companyId)) Object.assign(c, { companyId: null, companyName: null, companyCity: null, companyState: null });
       }
-      return HttpResponse.json({ deleted: rows.length, message: `Deleted ${plural(rows.length, 'company', 'companies')}` });
+      return HttpResponse.json({ deleted: rows.length, message: `Deleted ${plural(rows.length, 'company', 'companies')}` } satisfies DeleteOutcome);
     }),
   ),
   http.get(
@@ -452,7 +501,7 @@ export const crmHandlers = [
     '/api/contacts/:id/email-history',
     authed(({ params }) =>
       db.contacts.some((c) => c.id === params.id)
-        ? HttpResponse.json({ totalEvents: 0, campaigns: [], recentEvents: [] })
+        ? HttpResponse.json({ totalEvents: 0, campaigns: [], recentEvents: [], messages: [], figures: NO_EMAIL_FIGURES } satisfies EmailHistory)
         : HttpResponse.json({ message: 'Contact not found' }, { status: 404 }),
     ),
   ),
@@ -473,7 +522,7 @@ export const crmHandlers = [
       const contact = db.contacts.find((c) => c.id === params.id);
       if (!contact) return HttpResponse.json({ message: 'Contact not found' }, { status: 404 });
       const { direction } = (await request.json()) as { direction: string };
-      const at = PIPELINE.indexOf(contact.status);
+      const at = PIPELINE_NAMES.indexOf(contact.status);
       const to = PIPELINE[direction === 'forward' ? at + 1 : at - 1];
       if (at < 0 || !to) {
         return HttpResponse.json(
@@ -499,7 +548,7 @@ export const crmHandlers = [
         rows.length === 0
           ? 'No contacts match these filters'
           : `${plural(changed.length, 'contact', 'contacts')} set to ${humanize(status)}${already ? ` (${already} already ${humanize(status)})` : ''}`;
-      return HttpResponse.json({ status, matched: rows.length, updated: changed.length, message });
+      return HttpResponse.json({ status, matched: rows.length, updated: changed.length, message } satisfies StatusOutcome);
     }),
   ),
   http.post(
@@ -509,7 +558,7 @@ export const crmHandlers = [
       if (rows instanceof Response) return rows;
       db.contacts = db.contacts.filter((c) => !rows.includes(c));
       const message = rows.length === 0 ? 'No contacts match these filters' : `Deleted ${plural(rows.length, 'contact', 'contacts')}`;
-      return HttpResponse.json({ deleted: rows.length, message });
+      return HttpResponse.json({ deleted: rows.length, message } satisfies DeleteOutcome);
     }),
   ),
   http.post(
@@ -537,13 +586,13 @@ export const crmHandlers = [
           const inStage = newestFirst(db.contacts.filter((c) => c.status === stage));
           return {
             stage,
-            title: STAGE_TITLES[i],
+            title: STAGE_TITLES[i] ?? stage,
             count: inStage.length,
             avgScore: inStage.length ? Math.round(inStage.reduce((s, c) => s + c.score, 0) / inStage.length) : 0,
             highPriority: inStage.filter((c) => c.score >= 80).length,
             contacts: inStage.slice(0, limit),
           };
-        }),
+        }) satisfies LeadStage[],
       );
     }),
   ),
@@ -566,7 +615,7 @@ export const crmHandlers = [
         total: customers.length,
         highValue: customers.filter((c) => c.score >= 85).length,
         newThisMonth: customers.length,
-      });
+      } satisfies CustomerStatsView);
     }),
   ),
 
@@ -593,7 +642,7 @@ export const crmHandlers = [
             value: inStage.reduce((sum, d) => sum + Number(d.value), 0),
             deals: inStage.slice(0, limit),
           };
-        }),
+        }) satisfies DealBoardColumn[],
       );
     }),
   ),
@@ -639,8 +688,8 @@ export const crmHandlers = [
     authed(({ params }) => {
       const deal = db.deals.find((d) => d.id === params.id);
       if (!deal) return HttpResponse.json({ message: 'Deal not found' }, { status: 404 });
-      const next = BOARD[BOARD.indexOf(deal.stage ?? 'qualification') + 1];
-      if (!next || !BOARD.includes(deal.stage ?? 'qualification')) {
+      const next = BOARD[BOARD_NAMES.indexOf(deal.stage ?? 'qualification') + 1];
+      if (!next || !BOARD_NAMES.includes(deal.stage ?? 'qualification')) {
         return HttpResponse.json({ message: 'No next stage available' }, { status: 409 });
       }
       Object.assign(deal, { stage: next, probability: PROBABILITY[next] ?? 0 });
@@ -708,7 +757,7 @@ export const crmHandlers = [
         industryAvgDealSize: 52000,
         pipelineVelocity: 0,
         stageBreakdown: [],
-      });
+      } satisfies PipelineMetrics);
     }),
   ),
   http.get(
@@ -725,7 +774,7 @@ export const crmHandlers = [
           .filter((c) => ['new_lead', 'contacted', 'responded'].includes(c.status))
           .slice(0, 6)
           .map((c) => ({ ...c, companyName: null })),
-      }),
+      } satisfies ProspectsView),
     ),
   ),
   http.get('/api/pipeline/export', authed(() => csv('pipeline_export_2026-01-15.csv', 'Title,Stage\n'))),

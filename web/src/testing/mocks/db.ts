@@ -264,6 +264,8 @@ export function makeCompany(overrides: Partial<Company> = {}): Company {
     prospectScore: 0,
     isDeal: false,
     contactCount: 0,
+    hasEnhancedData: false,
+    sources: [],
     createdAt: NOW,
     ...overrides,
   };
@@ -294,6 +296,7 @@ export function makeContact(overrides: Partial<Contact> = {}): Contact {
     verifiedBy: [],
     verifiedAt: null,
     verificationWarnings: [],
+    demo: false,
     ...overrides,
   };
   db.contacts.push(contact);

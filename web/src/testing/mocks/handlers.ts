@@ -1,5 +1,7 @@
 import { http, HttpResponse } from 'msw';
 
+import type { CompanySource } from '@/features/discovery/api/get-company-sources';
+import type { DiscoverySource } from '@/features/discovery/api/get-sources';
 import type { Job } from '@/types/api';
 
 import { notSignedIn } from './authed';
@@ -29,7 +31,6 @@ import {
 } from './db';
 
 /** Default handlers: a small, stateful stand-in for the Prospector API contract. */
-
 
 const KNOWN_KINDS = new Set(['noop']);
 
@@ -104,7 +105,7 @@ export const handlers = [
         verified: false,
         attribution: 'Demo data: invented companies for trying the app; websites and phones are not real.',
       },
-    ]);
+    ] satisfies DiscoverySource[]);
   }),
 
   // The sources of the listed companies, from each mock company's `sources` (seen when it was made).
@@ -116,7 +117,7 @@ export const handlers = [
       db.companies
         .filter((c) => ids.includes(c.id))
         .flatMap((c) =>
-          (c.sources ?? []).map((source) => ({
+          c.sources.map((source): CompanySource => ({
             companyId: c.id,
             source,
             externalId: null,

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 
-import type { InvoiceInput } from '@/features/invoicing/api/create-invoice';
 import type { Invoice, InvoiceStatus } from '@/features/invoicing/api/types';
+import type { InvoiceFormValues } from '@/features/invoicing/components/invoice-schema';
 import { invoiceTotals, toTaxMilli } from '@/lib/invoice-math';
 
 import { authed } from './authed';
@@ -9,7 +9,7 @@ import { db, makeJob, newId } from './db';
 
 
 /** An invoice as the server stores it (totals from the same cents arithmetic). */
-export function makeInvoice(input: Partial<InvoiceInput> & { status?: InvoiceStatus } = {}): Invoice {
+export function makeInvoice(input: Partial<InvoiceFormValues> & { status?: InvoiceStatus } = {}): Invoice {
   const lines = input.lineItems ?? [{ productId: null, description: 'Grab bar', quantity: '2', unitPrice: '50' }];
   const t = invoiceTotals(lines, input.discountAmount ?? '', input.taxRate ?? '8.5');
   const inv: Invoice = {
@@ -125,7 +125,8 @@ export const invoiceHandlers = [
     return HttpResponse.json({ invoiceNumber: nextNumber(year) });
   })),
   http.post('/api/invoices', authed(async ({ request }) => {
-    const input = (await request.json()) as InvoiceInput;
+    // The editor sends its form values as typed.
+    const input = (await request.json()) as InvoiceFormValues;
     const body = { ...input, invoiceNumber: input.invoiceNumber.trim() || nextNumber(input.date.slice(0, 4)) };
     if (!body.customerName.trim()) {
       return HttpResponse.json({ message: 'Customer name is required', errors: { customerName: 'Customer name is required' } }, { status: 422 });

@@ -48,7 +48,15 @@ export const mailboxHandlers = [
         { status: 422 },
       );
     }
-    const mailbox = makeMailbox({ host: body.host, port: body.port, tls: body.tls, auth: body.auth, username: body.username, folder: body.folder ?? 'INBOX' });
+    const tls = body.tls === 'starttls' || body.tls === 'none' ? body.tls : 'implicit';
+    const mailbox = makeMailbox({
+      host: body.host,
+      port: body.port ?? (tls === 'implicit' ? 993 : 143),
+      tls,
+      auth: body.auth ?? 'password',
+      username: body.username,
+      folder: body.folder ?? 'INBOX',
+    });
     mailboxState.mailboxes.push(mailbox);
     const job = makeJob({ kind: 'mailbox_sync', status: 'queued' });
     db.jobs.push(job);

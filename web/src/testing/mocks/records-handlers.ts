@@ -297,8 +297,8 @@ export const recordsHandlers = [
         results: rows.slice(0, limit).map((r) => ({ type, ...toResult(r) })),
       });
       const groups = [
-        group('company', 'Companies', db.companies.filter((c) => has(c.name)), (c) => ({ id: c.id, title: c.name, subtitle: c.location, href: `/companies/${c.id}` })),
-        group('contact', 'Contacts', db.contacts.filter((c) => has(fullName(c), c.email)), (c) => ({ id: c.id, title: fullName(c), subtitle: c.email, href: `/contacts/${c.id}` })),
+        group('company', 'Companies', db.companies.filter((c) => has(c.name)), (c) => ({ id: c.id, title: c.name, subtitle: c.location ?? null, href: `/companies/${c.id}` })),
+        group('contact', 'Contacts', db.contacts.filter((c) => has(fullName(c), c.email)), (c) => ({ id: c.id, title: fullName(c), subtitle: c.email ?? null, href: `/contacts/${c.id}` })),
         group('deal', 'Deals', db.deals.filter((d) => has(d.title)), (d) => ({ id: d.id, title: d.title, subtitle: null, href: `/deals/${d.id}` })),
         group('campaign', 'Campaigns', db.bulkCampaigns.filter((c) => has(c.name)), (c) => ({ id: c.id, title: c.name, subtitle: null, href: `/email-campaigns?campaign=${c.id}` })),
         group('sequence', 'Sequences', db.sequences.filter((s) => has(s.name)), (s) => ({ id: s.id, title: s.name, subtitle: null, href: `/email-sequences?sequence=${s.id}` })),

@@ -3,8 +3,8 @@ import { http, HttpResponse } from 'msw';
 import type { Enrollment, ReplyRule, Sequence, SequenceStep } from '@/features/sequences/api/types';
 
 import { authed } from './authed';
+import { NO_EMAIL_FIGURES as NO_FIGURES } from './crm-handlers';
 import { db, newId } from './db';
-
 
 export function makeSequence(overrides: Partial<Sequence> = {}): Sequence {
   const s: Sequence = {
@@ -19,7 +19,11 @@ export function makeSequence(overrides: Partial<Sequence> = {}): Sequence {
     activeEnrollments: 0,
     completedEnrollments: 0,
     completionRate: 0,
+    enrollmentRules: {},
+    exitRules: {},
+    triggerConfig: {},
     createdAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
     ...overrides,
   };
   db.sequences.push(s);
@@ -40,6 +44,9 @@ export function makeStep(sequenceId: string, overrides: Partial<SequenceStep> = 
     totalClicked: 0,
     totalReplied: 0,
     totalBounced: 0,
+    figures: NO_FIGURES,
+    variants: [],
+    createdAt: new Date().toISOString(),
     ...overrides,
   };
   db.steps.push(step);
@@ -55,6 +62,7 @@ export function makeReplyRule(overrides: Partial<ReplyRule> = {}): ReplyRule {
     action: 'stop_sequence',
     timesTriggered: 0,
     isActive: true,
+    createdAt: new Date().toISOString(),
     ...overrides,
   };
   db.replyRules.push(r);
@@ -142,6 +150,9 @@ export const sequenceHandlers = [
       totalClicked: 0,
       totalReplied: 0,
       totalBounced: 0,
+      figures: NO_FIGURES,
+      variants: [],
+      createdAt: new Date().toISOString(),
     };
     db.steps.push(step);
     return HttpResponse.json(step, { status: 201 });

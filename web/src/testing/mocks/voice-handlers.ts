@@ -31,6 +31,7 @@ export function makeVoiceCall(overrides: Partial<VoiceCall> = {}): VoiceCall {
     id: newId('call'),
     contactId: 'ct-0',
     contactName: 'Ann Lee',
+    toPhone: '+1 555 0100',
     agentId: 'va-0',
     agentName: 'Dealer Qualifier',
     purpose: 'Qualify interest',

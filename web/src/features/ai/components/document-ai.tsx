@@ -22,8 +22,8 @@ const DOCUMENT_ACCEPT = {
 };
 const DOCUMENT_MAX_BYTES = 15 * 1024 * 1024;
 
-const money = (v: number | string | null) => {
-  if (v === null || v === '') return '—';
+const money = (v: number | string | null | undefined) => {
+  if (v === null || v === undefined || v === '') return '—';
   const n = Number(v);
   return Number.isFinite(n) ? formatUsd(n) : String(v);
 };

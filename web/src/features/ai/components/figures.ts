@@ -1,6 +1,7 @@
 import { formatPercent } from '@/lib/rules';
 
-import type { Fraction } from '../api/types';
+/** A 0–1 figure the api may send as a number or a string ("0.87"). */
+type Fraction = number | string | null;
 
 /** A 0–1 figure (number or numeric string) as a number; null when absent or unreadable. */
 export function toFraction(value: Fraction | undefined): number | null {

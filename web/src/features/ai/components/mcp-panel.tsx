@@ -52,7 +52,7 @@ export function McpPanel({ query }: { query: UseQueryResult<McpStatus> }) {
                         {label(c.status)}
                       </span>
                     </td>
-                    <td className="px-3 py-2 text-slate-600">{c.detail ?? '—'}</td>
+                    <td className="px-3 py-2 text-slate-600">{c.detail}</td>
                   </tr>
                 ))}
               </tbody>

@@ -31,7 +31,7 @@ export function ModelPerformance({ models }: { models: AiAnalytics['modelPerform
                   <td className="py-1.5 pr-3 tabular-nums">{fractionPercent(m.accuracy)}</td>
                   <td className="py-1.5 pr-3 tabular-nums">{m.speed ?? '—'}</td>
                   <td className="py-1.5 pr-3 tabular-nums">{m.usage.toLocaleString()}</td>
-                  <td className="py-1.5 text-slate-600">{m.specialty ?? '—'}</td>
+                  <td className="py-1.5 text-slate-600">{m.specialty}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,20 +1,16 @@
 import { useQueries } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { GetAnswer } from '@/types/openapi-helpers';
 
 import { automationKeys } from './query-keys';
 
-export type CampaignMetrics = { active: number; completed: number; failed: number; paused: number };
-export type ScoringInsights = {
-  averageScore: number;
-  highValueCount: number;
-  totalContacts: number;
-  scoringDistribution: { range: string; count: number }[];
-};
-export type PaymentAnalytics = { totalRevenue: number; totalTransactions: number; successfulPayments: number; failedPayments: number };
-export type CalendarStats = { totalMeetings: number; upcomingMeetings: number; completedMeetings: number; averageMeetingDuration: number };
-export type Execution = { id: string; contactId: string; currentStep: number; nextActionAt: string | null; status: string };
-export type UpcomingMeeting = { id: string; title: string; startTime: string; location: string | null; status: string };
+export type CampaignMetrics = GetAnswer<'/api/campaign-metrics'>;
+export type ScoringInsights = GetAnswer<'/api/scoring-insights'>;
+export type PaymentAnalytics = GetAnswer<'/api/payment/analytics'>;
+export type CalendarStats = GetAnswer<'/api/calendar/stats'>;
+export type Execution = GetAnswer<'/api/campaign-executions'>[number];
+export type UpcomingMeeting = GetAnswer<'/api/calendar/meetings'>[number];
 
 export type AutomationOverview = {
   metrics: CampaignMetrics;

@@ -1,25 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { CampaignBulkInput } from '@/types/openapi.gen';
 
 import { BULK_URL } from './get-bulk-campaigns';
 import { campaignsKeys } from './query-keys';
-import type { BulkCampaign, TargetFilters } from './types';
+import type { BulkCampaign } from './types';
 
-export type CreateBulkCampaign = {
-  name: string;
-  description: string;
-  subject: string;
-  /** Written in the composer: what is sent. */
-  body: string;
-  /** The template it started from, if any. */
-  templateId?: string;
-  fromEmail: string;
-  targetFilters: TargetFilters;
-  /** Hand-picked contacts; absent: everyone the filters match (the server applies them). */
-  selectedContactIds?: string[];
-  scheduleAt?: string;
-};
+/** The composer's campaign: `body` is what is sent, `templateId` the template it started from;
+ * without `selectedContactIds`, everyone the filters match (the server applies them). */
+export type CreateBulkCampaign = CampaignBulkInput;
 
 export const createBulkCampaign = (body: CreateBulkCampaign) => api.post<BulkCampaign>(BULK_URL, body);
 

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { TemplateInput } from '@/types/openapi.gen';
 
 import { campaignsKeys } from './query-keys';
 import type { EmailTemplate } from './types';
 
-export type TemplateInput = { name: string; subject: string; body: string; category?: string };
+export type { TemplateInput };
 
 /** Saves a new template (`POST /api/email-templates`), or changes one (`PUT /api/email-templates/{id}`). */
 export const saveTemplate = ({ id, ...input }: TemplateInput & { id?: string }) =>

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { BulkSendStarted } from '@/types/openapi.gen';
 
 import { BULK_URL } from './get-bulk-campaigns';
 import { campaignsKeys } from './query-keys';
 
-export type SendResult = { success: boolean; totalRecipients: number; jobId: string };
+export type SendResult = BulkSendStarted;
 
 /** Starts a draft's delivery (a bulk_campaign_send job). */
 export const sendBulkCampaign = (id: string) =>

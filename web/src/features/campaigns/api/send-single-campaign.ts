@@ -1,14 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { SingleCampaignSent, SingleSendInput } from '@/types/openapi.gen';
 
 import { campaignsKeys } from './query-keys';
-import type { EmailDraft } from './types';
 
-export type SingleSent = { success: boolean; totalRecipients: number; jobId: string };
+export type SingleSent = SingleCampaignSent;
 
 /** Sends a single campaign to its audience with the written message (`POST /api/campaigns/{id}/send`). */
-export const sendSingleCampaign = ({ id, ...draft }: EmailDraft & { id: string }) =>
+export const sendSingleCampaign = ({ id, ...draft }: SingleSendInput & { id: string }) =>
   api.post<SingleSent>(`/api/campaigns/${encodeURIComponent(id)}/send`, draft);
 
 export const useSendSingleCampaign = (options: { onSuccess: (r: SingleSent) => void; onError: (e: Error) => void }) => {

@@ -1,13 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { ComposerPreviewInput, TestQueued } from '@/types/openapi.gen';
 
-import type { EmailDraft } from './types';
-
-export type TestSent = { jobId: string; to: string };
+export type TestSent = TestQueued;
 
 /** Sends the draft to the signed-in user, marked as a test (`POST /api/email/send-test`). */
-export const sendTestEmail = (draft: EmailDraft & { contactId?: string; fromEmail?: string }) =>
+export const sendTestEmail = (draft: ComposerPreviewInput) =>
   api.post<TestSent>('/api/email/send-test', draft);
 
 export const useSendTestEmail = ({ onSuccess, onError }: { onSuccess: (r: TestSent) => void; onError: (e: Error) => void }) =>

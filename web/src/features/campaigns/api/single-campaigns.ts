@@ -1,34 +1,16 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { SingleCampaign, SingleInput } from '@/types/openapi.gen';
 
 import { campaignsKeys } from './query-keys';
-import type { CampaignWaiting, TargetFilters } from './types';
+import type { TargetFilters } from './types';
 
 /**
  * A single campaign (seed 002 §3): a draft over its audience until its message is written and sent
  * (as a bulk send to that audience). `active`: made before single campaigns could send.
  */
-export type SingleCampaign = {
-  id: string;
-  name: string;
-  description: string | null;
-  status: 'draft' | 'sending' | 'sent' | 'failed' | 'paused' | 'cancelled' | 'active' | 'completed';
-  subject: string | null;
-  failure?: string;
-  waiting?: CampaignWaiting;
-  targetAudience: string | null;
-  aiModel: string | null;
-  emailsSent: number;
-  opens: number;
-  /** Sent with the open pixel: the open rate's base (0: opens were not tracked). */
-  openTracked: number;
-  openRate: number;
-  totalRecipients: number;
-  startDate: string | null;
-  endDate: string | null;
-  createdAt: string;
-};
+export type { SingleCampaign };
 
 export const AUDIENCES = [
   ['high-value', 'High-value leads (85+)'],
@@ -43,7 +25,7 @@ export const AUDIENCE_FILTERS: Record<string, TargetFilters> = {
 };
 export const AI_MODELS = ['gpt-5', 'claude-4', 'gemini'] as const;
 
-export type NewSingleCampaign = { name: string; description: string; targetAudience: string; aiModel: string };
+export type NewSingleCampaign = SingleInput;
 
 export const getSingleCampaigns = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<SingleCampaign[]>('/api/campaigns', { signal });

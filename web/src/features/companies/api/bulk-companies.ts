@@ -4,17 +4,18 @@ import { contactsKeys } from '@/features/contacts/api/query-keys';
 import { dealsKeys } from '@/features/deals/api/query-keys';
 import { recordsKeys } from '@/features/records/api/query-keys';
 import { api } from '@/lib/api-client';
+import type { CompanyBulkStatusBody, DeleteOutcome, StatusOutcome } from '@/types/openapi.gen';
 
 import { COMPANIES_URL } from './get-companies';
 import { companiesKeys } from './query-keys';
 
 /** `message`: "3 companies set to partner (1 already partner)". */
-export type BulkStatusAnswer = { updated: number; message: string };
+export type BulkStatusAnswer = StatusOutcome;
 /** `message`: "Deleted 3 companies". */
-export type BulkDeleteAnswer = { deleted: number; message: string };
+export type BulkDeleteAnswer = DeleteOutcome;
 
 /** Sets the status of 1–1,000 companies in one transaction (an unknown id changes nothing). */
-export const bulkCompanyStatus = ({ companyIds, status }: { companyIds: string[]; status: string }) =>
+export const bulkCompanyStatus = ({ companyIds, status }: CompanyBulkStatusBody) =>
   api.post<BulkStatusAnswer>(`${COMPANIES_URL}/bulk-status`, { status, companyIds });
 
 /** Deletes 1–1,000 companies in one transaction; their contacts and deals stay, without a company. */

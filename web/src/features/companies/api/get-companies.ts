@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { SortDir } from '@/components/ui/table-tools';
 import { api, toPage } from '@/lib/api-client';
-import type { Company } from '@/types/api';
+import type { ApiQuery, Company } from '@/types/api';
 
 import { companiesKeys } from './query-keys';
 
@@ -36,7 +36,7 @@ export type CompanyFilters = {
 };
 
 export const getCompanies = (filters: CompanyFilters, { signal }: { signal?: AbortSignal } = {}) =>
-  api.request<Company[]>('GET', COMPANIES_URL, { params: filters, signal }).then(toPage);
+  api.request<Company[]>('GET', COMPANIES_URL, { params: filters satisfies ApiQuery<'/api/companies', 'get'>, signal }).then(toPage);
 
 export const getCompaniesQueryOptions = (filters: CompanyFilters) =>
   queryOptions({

@@ -3,26 +3,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { dealsKeys } from '@/features/deals/api/query-keys';
 import { api } from '@/lib/api-client';
 import type { Company } from '@/types/api';
+import type { CompanyBody } from '@/types/openapi.gen';
 
 import { COMPANIES_URL } from './get-companies';
 import { companiesKeys } from './query-keys';
 
 /** The edit dialog's fields (seed 000 §2.7) or a prospect status; absent fields stay as they are. */
-export type CompanyUpdate = Partial<{
-  name: string;
-  website: string | null;
-  industry: string | null;
-  /** Whole dollars, or null when unknown. */
-  revenue: number | null;
-  employees: number | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zipCode: string | null;
-  phone: string | null;
-  description: string | null;
-  status: string;
-}>;
+export type CompanyUpdate = CompanyBody;
 
 export const updateCompany = ({ id, update }: { id: string; update: CompanyUpdate }) =>
   api.put<Company>(`${COMPANIES_URL}/${encodeURIComponent(id)}`, update);

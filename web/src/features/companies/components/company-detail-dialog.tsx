@@ -24,7 +24,7 @@ function CompanyDetail({ id }: { id: string }) {
       <div className="flex flex-wrap items-center gap-2">
         <ScoreBadge score={c.score} />
         <StatusPill status={c.status} />
-        {c.competitorAlignment !== null ? (
+        {c.competitorAlignment != null ? (
           <span className="text-slate-600">Compatibility: {compatibilityLabel(c.competitorAlignment)}</span>
         ) : null}
       </div>

@@ -1,20 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { companiesKeys } from '@/features/companies/api/query-keys';
-import type { Selection } from '@/features/outreach/api/types';
 import { recordsKeys } from '@/features/records/api/query-keys';
 import { api } from '@/lib/api-client';
+import type { ContactBulkDeleteBody, DeleteOutcome, StatusOutcome } from '@/types/openapi.gen';
 
 import { CONTACTS_URL } from './get-contacts';
 import { contactsKeys } from './query-keys';
 
 /** Contacts picked by hand, or every contact the list's filters match (resolved by the server, up to 10,000). */
-export type ContactSelection = Pick<Selection, 'contactIds' | 'contactFilter'>;
+export type ContactSelection = ContactBulkDeleteBody;
 
 /** `message`: "3 contacts set to qualified (1 already qualified)". */
-export type BulkStatusAnswer = { updated: number; message: string };
+export type BulkStatusAnswer = StatusOutcome;
 /** `message`: "Deleted 3 contacts". */
-export type BulkDeleteAnswer = { deleted: number; message: string };
+export type BulkDeleteAnswer = DeleteOutcome;
 
 /** Sets the selection's status in one transaction (an unknown id changes nothing). */
 export const bulkContactStatus = ({ selection, status }: { selection: ContactSelection; status: string }) =>

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { SortDir } from '@/components/ui/table-tools';
 import { api, toPage } from '@/lib/api-client';
-import type { Contact } from '@/types/api';
+import type { ApiQuery, Contact } from '@/types/api';
 
 import { contactsKeys } from './query-keys';
 
@@ -36,7 +36,7 @@ export type ContactFilters = {
 };
 
 export const getContacts = (filters: ContactFilters, { signal }: { signal?: AbortSignal } = {}) =>
-  api.request<Contact[]>('GET', CONTACTS_URL, { params: filters, signal }).then(toPage);
+  api.request<Contact[]>('GET', CONTACTS_URL, { params: filters satisfies ApiQuery<'/api/contacts', 'get'>, signal }).then(toPage);
 
 export const getContactsQueryOptions = (filters: ContactFilters) =>
   queryOptions({

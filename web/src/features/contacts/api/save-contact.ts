@@ -2,21 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 import type { Contact } from '@/types/api';
+import type { ContactBody } from '@/types/openapi.gen';
 
 import { CONTACTS_URL } from './get-contacts';
 import { contactsKeys } from './query-keys';
 
-export type ContactInput = {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string | null;
-  title: string | null;
-  department: string | null;
-  companyId: string | null;
-  status: string;
-  notes: string | null;
-};
+/** `POST /api/contacts`, `PUT /api/contacts/{id}` (a PUT changes only the fields present). */
+export type ContactInput = ContactBody;
 
 export const createContact = (input: ContactInput) => api.post<Contact>(CONTACTS_URL, input);
 

@@ -1,13 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { EmailInput, EmailQueued } from '@/types/openapi.gen';
 
 import { CONTACTS_URL } from './get-contacts';
 
-export type ContactEmailInput = { contactId: string; subject: string; message: string };
+export type ContactEmailInput = EmailInput;
 
 /** 202: the message is in the ledger (queued) and `jobId` sends it. */
-export type ContactEmailAnswer = { success: boolean; messageId: string; jobId: string };
+export type ContactEmailAnswer = EmailQueued;
 
 /** Merge fields the server fills in a contact email's subject and body. */
 export const CONTACT_MERGE_FIELDS = [

@@ -2,10 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import type { EmailHistory } from '@/features/contacts/api/get-email-history';
+import type { ContactEmailAnswer } from '@/features/contacts/api/send-contact-email';
 import { chooseOption } from '@/testing/select';
+import { NO_EMAIL_FIGURES } from '@/testing/mocks/crm-handlers';
 import { db, makeContact, makeJob } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
+import type { EnqueueResponse } from '@/types/api';
 
 const ACME = { companyName: 'Acme Spas', companyCity: 'Austin', companyState: 'TX' };
 
@@ -21,13 +25,14 @@ function emailServer(answer?: { status: number; message: string }) {
       const job = makeJob({ kind: 'email_send', status: 'running' });
       db.jobs.push(job);
       sent.push({ subject: body.subject, status: 'queued' });
-      return HttpResponse.json({ success: true, messageId: 'm1', jobId: job.id }, { status: 202 });
+      return HttpResponse.json({ success: true, messageId: 'm1', jobId: job.id } satisfies ContactEmailAnswer, { status: 202 });
     }),
     http.get('/api/contacts/:id/email-history', () =>
       HttpResponse.json({
         totalEvents: 0,
         campaigns: [],
         recentEvents: [],
+        figures: NO_EMAIL_FIGURES,
         messages: sent.map((m, i) => ({
           id: `m${i}`,
           subject: m.subject,
@@ -40,7 +45,7 @@ function emailServer(answer?: { status: number; message: string }) {
           openedAt: null,
           repliedAt: null,
         })),
-      }),
+      } satisfies EmailHistory),
     ),
   );
   return { posted, sent };
@@ -101,7 +106,7 @@ describe('contact actions', () => {
       http.post('/api/contacts/:id/enrich', () => {
         const job = makeJob({ kind: 'contact_enrich', status: 'running' });
         db.jobs.push(job);
-        return HttpResponse.json({ jobId: job.id, status: job.status }, { status: 202 });
+        return HttpResponse.json({ jobId: job.id, status: job.status } satisfies EnqueueResponse, { status: 202 });
       }),
     );
     const { user } = renderApp('/contacts?view=cards', { signedIn: true });

@@ -64,7 +64,7 @@ export function ContactDetailDialog({
           <dt className="text-slate-500">Verification</dt>
           <dd>
             {contact.isVerified ? 'Verified' : 'Unverified'}
-            {contact.verificationScore !== null ? (
+            {contact.verificationScore != null ? (
               <span className={`ml-2 font-medium ${verificationClass(contact.verificationScore)}`}>
                 {contact.verificationScore}%
               </span>

@@ -3,11 +3,12 @@ import { StatusPill } from '@/components/ui/score-badge';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { formatDateTime } from '@/lib/format';
 import type { Contact } from '@/types/api';
+import type { EmailFigures } from '@/types/openapi.gen';
 
-import { RECENT_EVENTS_SHOWN, useEmailHistory, type EmailFigureCounts } from '../api/get-email-history';
+import { RECENT_EVENTS_SHOWN, useEmailHistory } from '../api/get-email-history';
 
 /** The counts the dashboard, campaigns and sequences show, for this contact. */
-const FIGURES: [keyof EmailFigureCounts, string][] = [
+const FIGURES: [keyof EmailFigures, string][] = [
   ['sent', 'Sent'],
   ['delivered', 'Delivered'],
   ['opened', 'Opened'],
@@ -39,22 +40,20 @@ function History({ contactId }: { contactId: string }) {
   if (history.isError) {
     return <ErrorState title="Failed to load email history." error={history.error} onRetry={() => void history.refetch()} />;
   }
-  const { totalEvents, campaigns, recentEvents, messages = [], figures } = history.data;
+  const { totalEvents, campaigns, recentEvents, messages, figures } = history.data;
   if (totalEvents === 0 && messages.length === 0) return <EmptyState title="No email activity yet" />;
   return (
     <div className="space-y-4 text-sm">
-      {figures ? (
-        <div role="group" aria-label="Email figures" className="grid grid-cols-3 gap-2 sm:grid-cols-6">
-          {FIGURES.map(([key, label]) => (
-            <div key={key} role="group" aria-label={label} className="rounded-md bg-slate-50 px-2 py-1">
-              <dl>
-                <dt className="text-xs text-slate-500">{label}</dt>
-                <dd className="font-semibold text-slate-900">{figures[key].toLocaleString()}</dd>
-              </dl>
-            </div>
-          ))}
-        </div>
-      ) : null}
+      <div role="group" aria-label="Email figures" className="grid grid-cols-3 gap-2 sm:grid-cols-6">
+        {FIGURES.map(([key, label]) => (
+          <div key={key} role="group" aria-label={label} className="rounded-md bg-slate-50 px-2 py-1">
+            <dl>
+              <dt className="text-xs text-slate-500">{label}</dt>
+              <dd className="font-semibold text-slate-900">{figures[key].toLocaleString()}</dd>
+            </dl>
+          </div>
+        ))}
+      </div>
       {messages.length > 0 ? (
         <section aria-label="Messages">
           <h3 className="font-semibold text-slate-900">Messages</h3>

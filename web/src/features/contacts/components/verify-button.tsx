@@ -31,7 +31,7 @@ export function VerifyButton({ contact, className }: { contact: Contact; classNa
       setJobId(null);
       const v = job.status === 'succeeded' ? (job.result as VerificationResult | null)?.verification : undefined;
       if (!v) {
-        failed(job.error);
+        failed(job.error ?? null);
         return;
       }
       if (v.isVerified) {

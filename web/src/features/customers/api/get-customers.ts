@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { SortDir } from '@/components/ui/table-tools';
 import type { ContactSortKey } from '@/features/contacts/api/get-contacts';
 import { api, toPage } from '@/lib/api-client';
-import type { Contact } from '@/types/api';
+import type { ApiQuery, Contact } from '@/types/api';
 
 import { customersKeys } from './query-keys';
 
@@ -13,7 +13,7 @@ export const CUSTOMERS_URL = '/api/customers';
 export type CustomerFilters = { q?: string; sort?: ContactSortKey; dir?: SortDir; offset: number; limit: number };
 
 export const getCustomers = (filters: CustomerFilters, { signal }: { signal?: AbortSignal } = {}) =>
-  api.request<Contact[]>('GET', CUSTOMERS_URL, { params: filters, signal }).then(toPage);
+  api.request<Contact[]>('GET', CUSTOMERS_URL, { params: filters satisfies ApiQuery<'/api/customers', 'get'>, signal }).then(toPage);
 
 export const useCustomers = (filters: CustomerFilters) =>
   useQuery(

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api, toPage } from '@/lib/api-client';
+import type { Activity } from '@/types/api';
 
 import { dashboardKeys } from './query-keys';
 
@@ -10,16 +11,7 @@ export const RECENT_ACTIVITY_COUNT = 5;
 export const MORE_ACTIVITY_COUNT = 10;
 
 /** One entry of the feed (`GET /api/activities`): what happened, when, and the screen it is about. */
-export type FeedEntry = {
-  id: string;
-  /** e.g. `scan_finished`, `emails_sent`, `deal_created`, `meeting_scheduled`. */
-  kind: string;
-  summary: string;
-  /** RFC 3339. */
-  at: string;
-  /** A path at the app's root (`/discovery?job=…`), or null. */
-  link: string | null;
-};
+export type FeedEntry = Activity;
 
 export type FeedPage = { entries: FeedEntry[]; total: number };
 

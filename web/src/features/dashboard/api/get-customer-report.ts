@@ -2,17 +2,12 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 import type { Company } from '@/types/api';
+import type { Report } from '@/types/openapi.gen';
 
 import { dashboardKeys } from './query-keys';
 
-/** The map's Customer Report for a state (`GET /api/companies/report`, seed 000 §2.6). */
-export type CustomerReport = {
-  state: string | null;
-  totalCompanies: number;
-  avgRevenue: number | null;
-  avgEmployees: number | null;
-  /** Qualified plus interested companies. */
-  qualified: number;
+/** The map's Customer Report for a state (`GET /api/companies/report`, seed 000 §2.6); `qualified`: qualified plus interested companies. */
+export type CustomerReport = Omit<Report, 'companies'> & {
   companies: Company[];
 };
 

@@ -1,24 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { DashboardMetrics } from '@/types/openapi.gen';
 
 import { dashboardKeys } from './query-keys';
 
 export const DASHBOARD_METRICS_URL = '/api/dashboard/metrics';
 
-export type DashboardMetrics = {
-  prospectsIdentified: number;
-  prospectsChange: number;
-  prospectsChangeText: string;
-  meetingsScheduled: number;
-  /** The 30-day meeting rate, the same as Campaign Performance's at 30 days. */
-  meetingConversionRate: number;
-  activeDeals: number;
-  pipelineValue: number;
-  upcomingMeetings: number;
-  completedMeetings: number;
-  monthlyMeetings: number;
-};
+/** `meetingConversionRate`: the 30-day meeting rate, the same as Campaign Performance's at 30 days. */
+export type { DashboardMetrics };
 
 export const getDashboardMetrics = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<DashboardMetrics>(DASHBOARD_METRICS_URL, { signal });

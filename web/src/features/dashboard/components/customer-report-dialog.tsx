@@ -24,8 +24,8 @@ export function CustomerReportDialog({ city, state, count, onClose }: Props) {
       <div className="space-y-4">
         <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
           <StatTile label="Total Companies" value={r.totalCompanies.toLocaleString()} />
-          <StatTile label="Avg Revenue" value={r.avgRevenue === null ? NOT_DISCLOSED : formatRevenue(r.avgRevenue)} />
-          <StatTile label="Avg Employees" value={r.avgEmployees === null ? NOT_DISCLOSED : r.avgEmployees.toLocaleString()} />
+          <StatTile label="Avg Revenue" value={r.avgRevenue == null ? NOT_DISCLOSED : formatRevenue(r.avgRevenue)} />
+          <StatTile label="Avg Employees" value={r.avgEmployees == null ? NOT_DISCLOSED : r.avgEmployees.toLocaleString()} />
           <StatTile label="Qualified" value={r.qualified.toLocaleString()} />
         </div>
         <ul aria-label={`Companies in ${state}`} className="grid gap-3 sm:grid-cols-2">

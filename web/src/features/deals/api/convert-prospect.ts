@@ -4,11 +4,12 @@ import { contactsKeys } from '@/features/contacts/api/query-keys';
 import { companiesKeys } from '@/features/companies/api/query-keys';
 import { api } from '@/lib/api-client';
 import type { Deal } from '@/types/api';
+import type { ConvertBody } from '@/types/openapi.gen';
 
 import { DEALS_URL } from './get-deals';
 import { dealsKeys } from './query-keys';
 
-export type ConvertInput = { prospectId: string; type: 'company' | 'contact' };
+export type ConvertInput = ConvertBody;
 
 /** Makes a deal from a prospect (409 when it already is one). */
 export const convertProspect = (input: ConvertInput) => api.post<Deal>(`${DEALS_URL}/convert-prospect`, input);

@@ -2,23 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 import type { Deal } from '@/types/api';
+import type { DealBody } from '@/types/openapi.gen';
 
 import { DEALS_URL } from './get-deals';
 import { dealsKeys } from './query-keys';
-import type { DealStage } from './stages';
 
-export type DealInput = {
-  title: string;
-  description: string | null;
-  /** Whole dollars. */
-  value: number;
-  stage: DealStage;
-  probability: number;
-  expectedCloseDate: string | null;
-  contactId: string | null;
-  companyId: string | null;
-  notes: string | null;
-};
+/** `POST /api/deals`, `PUT /api/deals/{id}`; `value` in whole dollars. */
+export type DealInput = DealBody;
 
 export const createDeal = (input: DealInput) => api.post<Deal>(DEALS_URL, input);
 

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 import { useColumnPages } from '@/lib/use-column-pages';
-import type { Deal } from '@/types/api';
+import type { DealBoardColumn } from '@/types/openapi.gen';
 
 import { getDeals } from './get-deals';
 import { dealsKeys } from './query-keys';
@@ -14,11 +14,9 @@ export const BOARD_PAGE = 25;
 
 /** A board column: `count` and `value` (whole dollars) cover every deal of the stage, stage-less
  * ones in qualification; `deals` are its newest `BOARD_PAGE`. */
-export type DealColumn = {
+export type DealColumn = Omit<DealBoardColumn, 'stage'> & {
+  // The server sends one of these; its schema says string (issue 24 §2).
   stage: DealStage;
-  count: number;
-  value: number;
-  deals: Deal[];
 };
 
 /** The five board columns, qualification to closed_won. */

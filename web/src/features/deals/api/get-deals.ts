@@ -1,5 +1,5 @@
 import { api, toPage } from '@/lib/api-client';
-import type { Deal } from '@/types/api';
+import type { ApiQuery, Deal } from '@/types/api';
 
 import type { DealStage } from './stages';
 
@@ -9,4 +9,4 @@ export type DealFilters = { stage?: DealStage; limit: number; offset: number };
 
 /** A page of deals, newest first; the qualification stage includes the stage-less deals. */
 export const getDeals = (filters: DealFilters, { signal }: { signal?: AbortSignal } = {}) =>
-  api.request<Deal[]>('GET', DEALS_URL, { params: filters, signal }).then(toPage);
+  api.request<Deal[]>('GET', DEALS_URL, { params: filters satisfies ApiQuery<'/api/deals', 'get'>, signal }).then(toPage);

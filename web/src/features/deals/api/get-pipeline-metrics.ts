@@ -1,28 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { PipelineMetrics } from '@/types/openapi.gen';
 
 import { dealsKeys } from './query-keys';
 
-export type PipelineMetrics = {
-  totalPipeline: number;
-  qoqGrowth: number;
-  activeDealsCount: number;
-  weeklyGrowth: number;
-  closeRate: number;
-  targetCloseRate: number;
-  isAboveTarget: boolean;
-  avgCycleDays: number;
-  targetCycle: number;
-  industryAvgCycle: number;
-  expectedCloseValue: number;
-  conversionRate: number;
-  industryAvgCloseRate: number;
-  avgDealSize: number;
-  industryAvgDealSize: number;
-  pipelineVelocity: number;
-  stageBreakdown: { stage: string; count: number; value: number }[];
-};
+export type { PipelineMetrics };
 
 export const getPipelineMetrics = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<PipelineMetrics>('/api/pipeline/metrics', { signal });

@@ -13,11 +13,11 @@ export type DealStage = (typeof DEAL_STAGES)[number]['stage'];
 /** The board's columns: closed_lost is not shown. */
 export const BOARD_STAGES = DEAL_STAGES.filter((s) => s.stage !== 'closed_lost');
 
-export const stageInfo = (stage: string | null) =>
+export const stageInfo = (stage: string | null | undefined) =>
   DEAL_STAGES.find((s) => s.stage === (stage ?? 'qualification')) ?? DEAL_STAGES[0];
 
 /** The stage after `stage` on the board, or null at closed_won (and closed_lost). */
-export function nextStage(stage: string | null): DealStage | null {
+export function nextStage(stage: string | null | undefined): DealStage | null {
   const i = BOARD_STAGES.findIndex((s) => s.stage === (stage ?? 'qualification'));
   return i >= 0 ? (BOARD_STAGES[i + 1]?.stage ?? null) : null;
 }

@@ -1,25 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { CompanySourceRow } from '@/types/openapi.gen';
 
 import { discoveryKeys } from './query-keys';
 
 export const COMPANY_SOURCES_URL = '/api/discovery/company-sources';
 
 /** One source that found a company (`GET /api/discovery/company-sources`). */
-export type CompanySource = {
-  companyId: string;
-  /** `osm`, `google_places`, `catalog` (demo data) or `llm`. */
-  source: string;
-  externalId: string | null;
-  /** False for demo data and AI suggestions. */
-  verified: boolean;
-  /** The notice the source's data must carry (ODbL for OpenStreetMap). */
-  attribution: string | null;
-  openingHours: string | null;
-  firstSeenAt: number;
-  lastSeenAt: number;
-};
+/**
+ * `source`: `osm`, `google_places`, `catalog` (demo data) or `llm`; `verified` is false for demo
+ * data and AI suggestions; `attribution`: the notice the source's data must carry (ODbL for OSM).
+ */
+export type CompanySource = CompanySourceRow;
 
 /** Where one company was found, and when each source first and last saw it. */
 export const useCompanySources = (companyId: string) =>

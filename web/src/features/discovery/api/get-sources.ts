@@ -1,22 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { SourceView } from '@/types/openapi.gen';
 
 import { discoveryKeys } from './query-keys';
 
 export const DISCOVERY_SOURCES_URL = '/api/discovery/sources';
 
 /** A source this server can search (`GET /api/discovery/sources`). */
-export type DiscoverySource = {
-  /** What the scan's `discoverySource` names: `osm`, `google_places`, `catalog` or `llm`. */
-  source: string;
-  label: string;
-  /** Searched when the scan names no source. */
-  default: boolean;
-  /** False for demo data and AI suggestions. */
-  verified: boolean;
-  attribution: string;
-};
+/**
+ * `source`: what the scan's `discoverySource` names (`osm`, `google_places`, `catalog` or `llm`);
+ * `default`: searched when the scan names none; `verified` is false for demo data and AI suggestions.
+ */
+export type DiscoverySource = SourceView;
 
 export const getDiscoverySources = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<DiscoverySource[]>(DISCOVERY_SOURCES_URL, { signal });

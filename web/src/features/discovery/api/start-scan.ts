@@ -1,6 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { EnqueueResponse } from '@/types/api';
+import type { DiscoveryScan } from '@/types/openapi.gen';
 
 export { REGIONS } from '@/lib/rules';
 
@@ -20,23 +22,10 @@ export const COMPANY_TYPES = [
 ] as const;
 
 /** The scan request in the seed's field names (000 §3, §7.3). */
-export type ScanRequest = {
-  region: string;
-  revenueRange: string;
-  companyType: string;
-  companyName: string;
-  city: string;
-  state: string;
-  /** The search mode (`region_search`, `city_state_search`) and the sources to search, by key. */
-  discoverySource: string[];
-  marketIntelligence: boolean;
-  competitorAnalysis: boolean;
-  territoryOptimization: boolean;
-  leadQualification: boolean;
-  enhancedMode: boolean;
-};
+/** `discoverySource`: the search mode (`region_search`, `city_state_search`) and the sources to search, by key. */
+export type ScanRequest = DiscoveryScan;
 
-export type ScanAccepted = { jobId: string; status: string };
+export type ScanAccepted = EnqueueResponse;
 
 export const startScan = (body: ScanRequest): Promise<ScanAccepted> =>
   api.post<ScanAccepted>(SCAN_URL, body, { timeoutMs: SCAN_TIMEOUT_MS });

@@ -203,7 +203,7 @@ export function ScanResults({ result }: { result: ScanResult }) {
                     ) : null}
                     {shown('industry') ? <td className="px-3 py-2 text-slate-600">{now?.industry ?? '—'}</td> : null}
                     {shown('revenue') ? (
-                      <td className="px-3 py-2">{now ? <RevenueCell id={company.id} name={company.name} revenue={now.revenue} /> : '…'}</td>
+                      <td className="px-3 py-2">{now ? <RevenueCell id={company.id} name={company.name} revenue={now.revenue ?? null} /> : '…'}</td>
                     ) : null}
                     {shown('score') ? (
                       <td className="px-3 py-2">

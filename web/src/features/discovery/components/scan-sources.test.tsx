@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
+import type { DiscoverySource } from '@/features/discovery/api/get-sources';
 import { chooseOption } from '@/testing/select';
 import { db } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
@@ -102,7 +103,7 @@ describe('discovery sources', () => {
         HttpResponse.json([
           { source: 'osm', label: 'OpenStreetMap', default: true, verified: true, attribution: OSM_NOTICE },
           { source: 'catalog', label: 'Demo data', default: false, verified: false, attribution: 'Demo data' },
-        ]),
+        ] satisfies DiscoverySource[]),
       ),
     );
     const onStart = vi.fn();

@@ -1,24 +1,18 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
-import type { JobStatus } from '@/types/api';
+import type { EnqueueResponse, JobStatus } from '@/types/api';
+import type { DomainCheckLatest } from '@/types/openapi.gen';
 
 import { emailConfigKeys } from './query-keys';
 
 /** A record's verdict: `warn` works but is weaker than it should be; `error` is a failed lookup. */
-export type CheckStatus = 'pass' | 'warn' | 'fail' | 'error' | 'not_configured';
-
-export type RecordCheck = { status: CheckStatus; name: string; record: string | null; detail: string };
-
-export type DomainCheck = { domain: string; spf: RecordCheck; dkim: RecordCheck; dmarc: RecordCheck };
+export type { CheckStatus, RecordCheck } from '@/types/openapi.gen';
 
 /** `GET /api/email/domain-check`: the latest `sender_domain_check` job and, once it succeeded, its verdicts. */
-export type DomainCheckState = {
-  jobId: string | null;
-  status: JobStatus | null;
-  checkedAt: string | null;
-  check: DomainCheck | null;
-  error: string | null;
+export type DomainCheckState = Omit<DomainCheckLatest, 'status'> & {
+  // The server sends one of these; its schema says string (issue 24 §2).
+  status?: JobStatus | null;
 };
 
 export const getDomainCheck = ({ signal }: { signal?: AbortSignal } = {}) =>
@@ -31,7 +25,7 @@ export const useDomainCheck = () =>
 export const useStartDomainCheck = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ jobId: string; status: JobStatus }>('/api/email/domain-check'),
+    mutationFn: () => api.post<EnqueueResponse>('/api/email/domain-check'),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: emailConfigKeys.domainCheck() }),
   });
 };

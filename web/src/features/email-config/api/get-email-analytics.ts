@@ -1,19 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { EmailAnalytics } from '@/types/openapi.gen';
 
 import { emailConfigKeys } from './query-keys';
 
-export type EmailSummary = {
-  totalSent: number;
-  delivered: number;
-  bounced: number;
-  openRate: number;
-  clickRate: number;
-  replyRate: number;
-  /** `openTracked`: emails sent with the open pixel, the open rate's base. */
-  figures?: { openTracked: number };
-};
+/** `figures.openTracked`: emails sent with the open pixel, the open rate's base. */
+export type EmailSummary = EmailAnalytics;
 
 /** The last 30 days of outgoing mail (`GET /api/email/analytics`). */
 export const getEmailSummary = ({ signal }: { signal?: AbortSignal } = {}) =>

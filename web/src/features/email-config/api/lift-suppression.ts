@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { SuppressionLifted } from '@/types/openapi.gen';
 
 import { emailConfigKeys } from './query-keys';
 
-export type SuppressionLifted = { success: boolean; email: string; reason: string; contactId: string | null };
+export type { SuppressionLifted };
 
 /** `DELETE /api/email/suppressions/{email}` (admin): the address can be emailed again; audited. */
 export const liftSuppression = (email: string) =>

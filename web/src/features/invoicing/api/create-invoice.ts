@@ -1,26 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { INVOICES_URL } from './get-invoices';
 import { invoiceKeys } from './query-keys';
 import type { Invoice } from './types';
 
-export type InvoiceInput = {
-  invoiceNumber: string;
-  date: string;
-  dueDate: string;
-  customerName: string;
-  customerEmail: string;
-  customerPhone: string;
-  billingAddress: string;
-  notes: string;
-  /** Percent, as typed ("" means the default 8.5). */
-  taxRate: string;
-  /** Dollars, as typed. */
-  discountAmount: string;
-  lineItems: { productId: string | null; description: string; quantity: string; unitPrice: string }[];
-};
+/** `POST /api/invoices`; `taxRate` in percent ("" means the default 8.5), amounts in dollars, numbers or as typed. */
+export type InvoiceInput = NonNullable<paths['/api/invoices']['post']['requestBody']>['content']['application/json'];
 
 export const createInvoice = (input: InvoiceInput) => api.post<Invoice>(INVOICES_URL, input);
 

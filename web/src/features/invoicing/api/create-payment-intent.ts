@@ -1,20 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { invoiceKeys } from './query-keys';
 
-export type PaymentIntentResult = {
-  demo: boolean;
-  paymentIntentId?: string;
-  paymentId?: string;
-  clientSecret: string | null;
-  status: string;
-  /** Cents. */
-  amount: number;
-  currency: string;
-  message?: string;
-};
+/** The payment intent (or the demo's stand-in); `amount` in cents. */
+export type PaymentIntentResult = paths['/api/create-payment-intent']['post']['responses'][200]['content']['application/json'];
 
 export const createPaymentIntent = (input: { amount: number; invoiceNumber: string; customerName: string }) =>
   api.post<PaymentIntentResult>('/api/create-payment-intent', {

@@ -1,13 +1,15 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths, Tally as GenTally } from '@/types/openapi.gen';
 
 import { invoiceKeys } from './query-keys';
 import type { InvoiceFilters } from './types';
 
-export type Tally = { count: number; amount: number };
+/** A count and an amount (dollars) of invoices. */
+export type Tally = GenTally;
 /** Every invoice the filters match, counted by the server (the board holds one page of them). */
-export type InvoiceSummary = { count: number; totalAmount: number; paid: Tally; outstanding: Tally; overdue: Tally };
+export type InvoiceSummary = paths['/api/invoices/summary']['get']['responses'][200]['content']['application/json'];
 
 export const getInvoiceSummary = (f: InvoiceFilters, signal?: AbortSignal) =>
   api.get<InvoiceSummary>('/api/invoices/summary', {

@@ -1,18 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { errorFromResponse } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { CATALOG_URL } from './get-catalog';
 import { invoiceKeys } from './query-keys';
-import type { CatalogProduct } from './types';
 
-export type CatalogUploadResult = {
-  format: string;
-  added: number;
-  skipped: number;
-  message: string;
-  products: CatalogProduct[];
-};
+export type CatalogUploadResult = paths['/api/catalog/upload']['post']['responses'][200]['content']['application/json'];
 
 /** Multipart upload (field `file`); the server reads CSV and Excel, refuses the rest. */
 export async function uploadCatalog(file: File): Promise<CatalogUploadResult> {

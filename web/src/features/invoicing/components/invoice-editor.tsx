@@ -11,7 +11,7 @@ import { serverMessageOr } from '@/lib/api-client';
 import { DEFAULT_TAX_RATE, DUE_DAYS, formatCents, invoiceTotals, isoDate, toCents } from '@/lib/invoice-math';
 import { toast } from '@/stores/toasts';
 
-import { useCreateInvoice, type InvoiceInput } from '../api/create-invoice';
+import { useCreateInvoice } from '../api/create-invoice';
 import { useCreatePaymentIntent } from '../api/create-payment-intent';
 import { downloadInvoicePdf } from '../api/download-invoice-pdf';
 import { useNextInvoiceNumber } from '../api/get-next-number';
@@ -19,7 +19,7 @@ import { invoiceKeys } from '../api/query-keys';
 import { useSendInvoice } from '../api/send-invoice';
 import type { CatalogProduct, Invoice } from '../api/types';
 import { CatalogCard } from './catalog-card';
-import { blankInvoice, emptyLine, invoiceSchema, NO_CUSTOMER_EMAIL } from './invoice-schema';
+import { blankInvoice, emptyLine, invoiceSchema, NO_CUSTOMER_EMAIL, type InvoiceFormValues } from './invoice-schema';
 
 type Action = 'save' | 'send' | 'charge' | 'download';
 
@@ -35,7 +35,7 @@ export function InvoiceEditor() {
   const [saved, setSaved] = useState<{ invoice: Invoice; values: string } | null>(null);
   const [busy, setBusy] = useState<Action | null>(null);
   const [emailing, setEmailing] = useState<Emailing | null>(null);
-  const form = useForm<InvoiceInput>({ resolver: zodResolver(invoiceSchema), defaultValues: blankInvoice() });
+  const form = useForm<InvoiceFormValues>({ resolver: zodResolver(invoiceSchema), defaultValues: blankInvoice() });
   const { register, control, handleSubmit, formState, reset, setValue } = form;
   const lines = useFieldArray({ control, name: 'lineItems' });
   const { field: dateField } = useController({ control, name: 'date' });
@@ -53,7 +53,7 @@ export function InvoiceEditor() {
   const errors = formState.errors;
 
   // An edit after saving makes a new invoice on the next action (the number must then change too).
-  const ensureSaved = async (values: InvoiceInput): Promise<Invoice> => {
+  const ensureSaved = async (values: InvoiceFormValues): Promise<Invoice> => {
     const key = JSON.stringify(values);
     if (saved && saved.values === key) return saved.invoice;
     const invoice = await create.mutateAsync(values);

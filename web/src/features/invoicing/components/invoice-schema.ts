@@ -2,8 +2,6 @@ import { z } from 'zod';
 
 import { DEFAULT_TAX_RATE, DUE_DAYS, isoDate, toCents, toTaxMilli } from '@/lib/invoice-math';
 
-import type { InvoiceInput } from '../api/create-invoice';
-
 /** The api's refusal, checked before saving so a send without an address writes nothing. */
 export const NO_CUSTOMER_EMAIL = 'This invoice has no customer email';
 
@@ -30,10 +28,13 @@ export const invoiceSchema = z.object({
   lineItems: z.array(lineSchema).min(1, 'Add at least one line item'),
 });
 
-export const emptyLine = (): InvoiceInput['lineItems'][number] => ({ productId: null, description: '', quantity: '1', unitPrice: '' });
+/** The form's values: every field as typed (the api takes numbers as text). */
+export type InvoiceFormValues = z.infer<typeof invoiceSchema>;
+
+export const emptyLine = (): InvoiceFormValues['lineItems'][number] => ({ productId: null, description: '', quantity: '1', unitPrice: '' });
 
 /** A new invoice: a number given when saved, today's date, due in DUE_DAYS, the default tax rate and one empty line. */
-export const blankInvoice = (): InvoiceInput => {
+export const blankInvoice = (): InvoiceFormValues => {
   const today = new Date();
   return {
     invoiceNumber: '',

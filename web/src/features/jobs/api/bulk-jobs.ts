@@ -1,14 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
-import type { BulkJobAction, JobStatus } from '@/types/api';
+import type { paths } from '@/types/openapi.gen';
 
 import { jobsKeys } from './query-keys';
 
 export const BULK_JOBS_URL = '/api/ops/jobs/bulk';
 
-export type BulkJobsInput = { action: BulkJobAction; kind?: string; status?: JobStatus };
-export type BulkJobsResponse = { action: BulkJobAction; affected: number };
+type BulkJobsOp = paths['/api/ops/jobs/bulk']['post'];
+export type BulkJobsInput = NonNullable<BulkJobsOp['requestBody']>['content']['application/json'];
+export type BulkJobsResponse = BulkJobsOp['responses'][200]['content']['application/json'];
 
 export const bulkJobs = (input: BulkJobsInput): Promise<BulkJobsResponse> =>
   api.post<BulkJobsResponse>(BULK_JOBS_URL, input);

@@ -2,17 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 import type { EnqueueResponse } from '@/types/api';
+import type { paths } from '@/types/openapi.gen';
 
 import { JOBS_URL } from './get-jobs';
 import { jobsKeys } from './query-keys';
 
-export type CreateJobInput = {
-  kind: string;
-  payload: Record<string, unknown>;
-  idempotencyKey?: string;
-  /** RFC 3339; omit to run as soon as possible. */
-  runAt?: string;
-};
+/** `POST /api/ops/jobs`; `runAt` (RFC 3339) omitted runs it as soon as possible. */
+export type CreateJobInput = NonNullable<paths['/api/ops/jobs']['post']['requestBody']>['content']['application/json'];
 
 /** The payload of the built-in `noop` job kind. */
 export type NoopPayload = {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { JobHistoryBucket, paths } from '@/types/openapi.gen';
 
 import { jobsKeys } from './query-keys';
 
@@ -9,21 +10,10 @@ export const HISTORY_URL = '/api/ops/history';
 export const HISTORY_REFRESH_MS = 10_000;
 
 /** Jobs of one kind that finished in one bucket of time. */
-export type HistoryBucket = {
-  at: string;
-  kind: string;
-  succeeded: number;
-  failed: number;
-  cancelled: number;
-};
+export type HistoryBucket = JobHistoryBucket;
 
 /** `GET /api/ops/history`: only buckets in which something finished, oldest first. */
-export type History = {
-  bucketSeconds: number;
-  from: string;
-  until: string;
-  buckets: HistoryBucket[];
-};
+export type History = paths['/api/ops/history']['get']['responses'][200]['content']['application/json'];
 
 export const getHistory = ({ minutes, signal }: { minutes: number; signal?: AbortSignal }): Promise<History> =>
   api.get<History>(HISTORY_URL, { params: { minutes }, signal });

@@ -41,7 +41,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Timestamp({ value }: { value: string | null }) {
+function Timestamp({ value }: { value: string | null | undefined }) {
   if (!value) return <span className="text-slate-400">—</span>;
   return <time dateTime={value}>{formatDateTime(value)}</time>;
 }

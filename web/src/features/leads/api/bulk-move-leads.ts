@@ -2,11 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { contactsKeys } from '@/features/contacts/api/query-keys';
 import { api } from '@/lib/api-client';
+import type { ContactBulkStatusBody, StatusOutcome } from '@/types/openapi.gen';
 
-export type BulkStatusResult = { status: string; matched: number; updated: number };
+export type BulkStatusResult = StatusOutcome;
 
 /** Sets every listed contact to `status` in one transaction. */
-export const bulkMoveLeads = (input: { contactIds: string[]; status: string }) =>
+export const bulkMoveLeads = (input: ContactBulkStatusBody) =>
   api.post<BulkStatusResult>('/api/contacts/bulk-status', input);
 
 export const useBulkMoveLeads = (options: { onSuccess?: (r: BulkStatusResult) => void; onError?: (e: Error) => void }) => {

@@ -4,6 +4,7 @@ import { getContacts } from '@/features/contacts/api/get-contacts';
 import { api } from '@/lib/api-client';
 import { useColumnPages } from '@/lib/use-column-pages';
 import type { Contact } from '@/types/api';
+import type { LeadStage as LeadStageView } from '@/types/openapi.gen';
 
 import { leadsKeys } from './query-keys';
 
@@ -13,12 +14,10 @@ export const BOARD_CARDS_PER_STAGE = 25;
 
 export type LeadStageName = 'new_lead' | 'email_sent' | 'meeting_scheduled' | 'qualified';
 
-export type LeadStage = {
+/** A board column: `count`, `avgScore` and `highPriority` cover every contact in the stage. */
+export type LeadStage = Omit<LeadStageView, 'stage' | 'contacts'> & {
+  // The server sends one of these; its schema says string (issue 24 §2).
   stage: LeadStageName;
-  title: string;
-  count: number;
-  avgScore: number;
-  highPriority: number;
   contacts: Contact[];
 };
 

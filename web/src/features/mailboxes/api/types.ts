@@ -1,40 +1,20 @@
-import type { JobStatus } from '@/types/api';
+import type { MailboxView, paths } from '@/types/openapi.gen';
 
 /** How the connection is protected: SSL/TLS from the start, STARTTLS, or none (this machine only). */
-export type MailboxTls = 'implicit' | 'starttls' | 'none';
+export type MailboxTls = MailboxView['tls'];
 
 /** How the mailbox signs in: an app password, or the user's Google grant (XOAUTH2). */
 export type MailboxAuth = 'password' | 'xoauth2';
 
 /** `GET /api/mailboxes`: a connected mailbox as the server shows it (never its password). */
-export type Mailbox = {
-  id: string;
-  host: string;
-  port: number;
-  tls: MailboxTls;
-  auth: MailboxAuth;
-  username: string;
-  folder: string;
-  lastSyncAt: string | null;
-  messagesSeen: number;
-  messagesMatched: number;
-  lastError: string | null;
-  lastErrorAt: string | null;
-  createdAt: string;
-};
+export type Mailbox = MailboxView;
 
-export type ConnectMailboxInput = {
-  host: string;
-  port: number;
-  tls: MailboxTls;
-  auth: MailboxAuth;
-  username: string;
-  password?: string;
-  folder?: string;
-};
+type MailboxesPost = paths['/api/mailboxes']['post'];
+
+export type ConnectMailboxInput = NonNullable<MailboxesPost['requestBody']>['content']['application/json'];
 
 /** `POST /api/mailboxes` (201): the mailbox and its connection test job. */
-export type MailboxConnected = { mailbox: Mailbox; jobId: string };
+export type MailboxConnected = MailboxesPost['responses'][201]['content']['application/json'];
 
 /** `POST /api/mailboxes/{id}/test` and `/sync` (202). */
-export type MailboxJobStarted = { jobId: string; status: JobStatus };
+export type MailboxJobStarted = paths['/api/mailboxes/{id}/test']['post']['responses'][202]['content']['application/json'];

@@ -3,26 +3,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { dashboardKeys } from '@/features/dashboard/api/query-keys';
 import { api } from '@/lib/api-client';
 import type { Meeting } from '@/types/api';
+import type { paths } from '@/types/openapi.gen';
 
 import { MEETINGS_URL } from './get-meetings';
 import { meetingsKeys } from './query-keys';
 
 export const MEETING_TYPES = ['discovery', 'demo', 'proposal', 'closing', 'follow-up'] as const;
 
-export type MeetingInput = {
-  title: string;
-  description: string | null;
-  companyId: string | null;
-  contactId: string | null;
-  /** ISO 8601 with the time zone. */
-  scheduledDate: string;
-  /** Whole minutes. */
-  duration: number;
-  location: string | null;
-  meetingType: (typeof MEETING_TYPES)[number];
-  agenda: string | null;
-  attendees: string | null;
-};
+/** `POST /api/meetings`: `scheduledDate` ISO 8601 with the time zone, `duration` whole minutes. */
+export type MeetingInput = NonNullable<paths['/api/meetings']['post']['requestBody']>['content']['application/json'];
 
 export const createMeeting = (input: MeetingInput) => api.post<Meeting>(MEETINGS_URL, input);
 

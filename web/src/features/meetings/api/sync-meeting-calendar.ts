@@ -1,9 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 export type CalendarAction = 'sync' | 'update' | 'remove';
-export type CalendarSyncResponse = { jobId: string; syncStatus: string };
+/** The 202 of sync, update and remove alike: the `calendar_sync` job to follow. */
+export type CalendarSyncResponse =
+  paths['/api/meetings/{id}/sync-to-calendar']['post']['responses'][202]['content']['application/json'];
 
 const base = (id: string) => `/api/meetings/${encodeURIComponent(id)}`;
 

@@ -1,14 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 import { companiesKeys } from '@/features/companies/api/query-keys';
 import { contactsKeys } from '@/features/contacts/api/query-keys';
 import { recordsKeys } from '@/features/records/api/query-keys';
 
 import { mergeKeys } from './query-keys';
-import type { MergeOutcome, MergeRecordType } from './types';
+import type { MergeOutcome } from './types';
 
-export type MergeInput = { recordType: MergeRecordType; survivorId: string; mergeIds: string[] };
+export type MergeInput = NonNullable<paths['/api/merge']['post']['requestBody']>['content']['application/json'];
 
 /** `POST /api/merge`: folds `mergeIds` into the survivor at once (one transaction). */
 export const mergeRecords = (input: MergeInput) => api.post<MergeOutcome>('/api/merge', input);

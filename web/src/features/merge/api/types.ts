@@ -1,48 +1,22 @@
+import type { DupRecord, paths } from '@/types/openapi.gen';
+
 /** What is merged: a company or a contact (docs/merge.md). */
 export type MergeRecordType = 'company' | 'contact';
 
 /** The kinds of duplicate: companies by website, phone, name and city; contacts by email, phone, name. */
 export type DuplicateReason = 'domain' | 'phone' | 'name' | 'email';
 
-/** A record as the Duplicates screen and the record pages' notice show it. */
-export type DuplicateRecord = {
-  id: string;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  website: string | null;
-  city: string | null;
-  state: string | null;
-  title: string | null;
-  companyId: string | null;
-  companyName: string | null;
-  status: string;
-  score: number;
-  /** A company's contacts; a contact's deals and emails. */
-  related: number;
-  createdAt: string;
-  /** Root path of the record's page. */
-  href: string;
-};
+/** A record as the Duplicates screen and the record pages' notice show it (`href`: its page's root path). */
+export type DuplicateRecord = DupRecord;
 
-/** One suggestion: records that share a key, and why. */
-export type DuplicateGroup = {
-  id: string;
-  reason: DuplicateReason;
-  label: string;
-  /** How many records share it (`records` lists at most 25). */
-  count: number;
-  records: DuplicateRecord[];
-};
+/** One suggestion: records that share a key, and why (`count`: how many share it; `records` lists at most 25). */
+export type DuplicateGroup = paths['/api/duplicates']['get']['responses'][200]['content']['application/json'][number];
 
 /** A record that may be the same as the one on the page. */
-export type PossibleDuplicate = DuplicateRecord & { reasons: { reason: DuplicateReason; label: string }[] };
+export type PossibleDuplicate = paths['/api/companies/{id}/duplicates']['get']['responses'][200]['content']['application/json'][number];
 
-export type MergeOutcome = {
-  survivorId: string;
-  merged: number;
-  moved: Record<string, number>;
-};
+/** `POST /api/merge`: the survivor, how many records went into it and what moved. */
+export type MergeOutcome = paths['/api/merge']['post']['responses'][200]['content']['application/json'];
 
 /** The reasons of each record type, as the filter offers them. */
 export const REASONS: Record<MergeRecordType, readonly (readonly [DuplicateReason, string])[]> = {

@@ -3,9 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 import { outreachKeys } from './query-keys';
-import type { Selection, SelectionPreview } from './types';
+import type { PreviewInput, Selection, SelectionPreview } from './types';
 
-export const previewSelection = (input: Selection & { sequenceId?: string }, signal?: AbortSignal) =>
+export const previewSelection = (input: PreviewInput, signal?: AbortSignal) =>
   api.post<SelectionPreview>('/api/outreach/preview', input, { signal });
 
 /** Who an action on the selection would reach and skip; refetched when the target changes. */

@@ -1,31 +1,22 @@
-/** Who a bulk action is for (POST /api/outreach/preview, POST /api/email-sequences/{id}/enrollments). */
-export type Selection = {
-  /** Contacts picked by hand. */
-  contactIds?: string[];
-  /** Every contact of these companies (discovery results). */
-  companyIds?: string[];
-  /** Every contact the contacts list's filters match ("select all N matching"). */
-  contactFilter?: { q?: string; role?: string; status?: string; region?: string };
-};
+import type { paths, Selection, Skipped } from '@/types/openapi.gen';
+
+/**
+ * Who a bulk action is for (POST /api/outreach/preview, POST /api/email-sequences/{id}/enrollments):
+ * contacts picked by hand, every contact of picked companies (discovery results), or every contact
+ * the contacts list's filters match ("select all N matching").
+ */
+export type { Selection };
 
 /** Contacts left out, each counted once for the first reason that applies. */
-export type Skipped = {
-  noEmail: number;
-  suppressed: number;
-  alreadyEnrolled: number;
-  outsideRules: number;
-  overDailyLimit: number;
-};
+export type { Skipped };
 
-export type SelectionPreview = { selected: number; reachable: number; skipped: Skipped; contactIds: string[] };
+type PreviewOp = paths['/api/outreach/preview']['post'];
+/** `POST /api/outreach/preview`: the selection, and the sequence it would join if any. */
+export type PreviewInput = NonNullable<PreviewOp['requestBody']>['content']['application/json'];
+export type SelectionPreview = PreviewOp['responses'][200]['content']['application/json'];
 
-export type EnrollResult = {
-  enrolled: number;
-  selected: number;
-  skipped: Skipped;
-  remainingToday: number;
-  maxDailyEnrollments: number;
-};
+export type EnrollResult =
+  paths['/api/email-sequences/{id}/enrollments']['post']['responses'][200]['content']['application/json'];
 
 const REASONS: [keyof Skipped, string, string][] = [
   ['noEmail', 'has no email', 'have no email'],

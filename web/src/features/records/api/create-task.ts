@@ -2,12 +2,16 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import type { RecordType } from '@/config/paths';
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { TASKS_URL } from './get-tasks';
 import { recordsKeys } from './query-keys';
 import type { Task } from './types';
 
-export type TaskInput = { entityType: RecordType; entityId: string; title: string; dueDate?: string };
+type TaskBody = NonNullable<paths['/api/tasks']['post']['requestBody']>['content']['application/json'];
+/** The body, its record required: the mutation refreshes that record's queries. */
+// The server takes one of these; its schema says string (issue 24 §2).
+export type TaskInput = Omit<TaskBody, 'entityType' | 'entityId'> & { entityType: RecordType; entityId: string };
 
 /** `POST /api/tasks` → 201 with the task. */
 export const createTask = (input: TaskInput) => api.post<Task>(TASKS_URL, input);

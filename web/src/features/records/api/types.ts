@@ -1,4 +1,12 @@
-import type { RecordType } from '@/config/paths';
+import type {
+  ContactRef,
+  DealRef,
+  EnrollmentRef,
+  MeetingRef,
+  paths,
+  RecordRef as GenRecordRef,
+  TimelineItem as GenTimelineItem,
+} from '@/types/openapi.gen';
 
 /** Shapes of the record endpoints (docs/records.md). */
 
@@ -27,86 +35,25 @@ export type TimelineKind =
   | 'imported'
   | 'job';
 
-export type RecordRef = { type: RecordType; id: string; name: string };
+/** The related record a timeline item came through (a company's timeline holds its contacts' items). */
+export type RecordRef = GenRecordRef;
 
-export type TimelineItem = {
-  id: string;
-  /** One of `TimelineKind`; an unknown kind from a newer server still shows. */
-  kind: TimelineKind | (string & {});
-  /** RFC 3339. */
-  at: string;
-  title: string;
-  detail: string | null;
-  link: string | null;
-  actor: string | null;
-  /** The related record the item came through (a company's timeline holds its contacts' items). */
-  about: RecordRef | null;
-  /** RFC 3339; a meeting's time, shown in the reader's zone. */
-  scheduledFor?: string;
-};
+/** One timeline item; `kind` is one of `TimelineKind`, and an unknown kind from a newer server still shows. */
+export type TimelineItem = GenTimelineItem;
 
-export type TimelinePage = { items: TimelineItem[]; nextCursor: string | null };
+export type TimelinePage = paths['/api/companies/{id}/timeline']['get']['responses'][200]['content']['application/json'];
 
-export type RelatedContact = {
-  id: string;
-  name: string;
-  title: string | null;
-  email: string | null;
-  status: string;
-  score: number;
-};
-export type RelatedDeal = { id: string; title: string; value: string | number; stage: string | null };
-export type RelatedMeeting = { id: string; title: string; scheduledAt: string; status: string };
-export type RelatedEnrollment = {
-  id: string;
-  sequenceId: string;
-  sequenceName: string;
-  status: string;
-  currentStep: number;
-};
+export type RelatedContact = ContactRef;
+export type RelatedDeal = DealRef;
+export type RelatedMeeting = MeetingRef;
+export type RelatedEnrollment = EnrollmentRef;
 
-export type CompanyRelated = {
-  contacts: RelatedContact[];
-  contactCount: number;
-  deals: RelatedDeal[];
-  meetings: RelatedMeeting[];
-  openTasks: number;
-};
-export type ContactRelated = {
-  company: { id: string; name: string } | null;
-  deals: RelatedDeal[];
-  meetings: RelatedMeeting[];
-  enrollments: RelatedEnrollment[];
-  openTasks: number;
-};
-export type DealRelated = {
-  company: { id: string; name: string } | null;
-  contact: { id: string; name: string; email: string | null } | null;
-  meetings: RelatedMeeting[];
-  openTasks: number;
-};
+export type CompanyRelated = paths['/api/companies/{id}/related']['get']['responses'][200]['content']['application/json'];
+export type ContactRelated = paths['/api/contacts/{id}/related']['get']['responses'][200]['content']['application/json'];
+export type DealRelated = paths['/api/deals/{id}/related']['get']['responses'][200]['content']['application/json'];
 
 export type RelatedOf = { company: CompanyRelated; contact: ContactRelated; deal: DealRelated };
 
-export type Note = {
-  id: string;
-  entityType: RecordType;
-  entityId: string;
-  body: string;
-  author: string | null;
-  createdAt: string;
-};
+export type Note = paths['/api/notes']['get']['responses'][200]['content']['application/json'][number];
 
-export type Task = {
-  id: string;
-  entityType: RecordType;
-  entityId: string;
-  entityName: string | null;
-  title: string;
-  /** `YYYY-MM-DD`. */
-  dueDate: string | null;
-  done: boolean;
-  doneAt: string | null;
-  assignee: string | null;
-  createdAt: string;
-};
+export type Task = paths['/api/tasks']['get']['responses'][200]['content']['application/json'][number];

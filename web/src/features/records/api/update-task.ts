@@ -2,12 +2,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import type { RecordType } from '@/config/paths';
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { TASKS_URL } from './get-tasks';
 import { recordsKeys } from './query-keys';
 import type { Task } from './types';
 
-export type TaskChange = { id: string; done?: boolean; title?: string; dueDate?: string | null };
+/** The task's id and the `PATCH` body. */
+export type TaskChange = { id: string } & NonNullable<paths['/api/tasks/{id}']['patch']['requestBody']>['content']['application/json'];
 
 /** `PATCH /api/tasks/{id}` → the task. */
 export const updateTask = ({ id, ...change }: TaskChange) =>

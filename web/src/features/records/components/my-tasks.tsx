@@ -35,7 +35,7 @@ export function MyTasksCard() {
       ) : (
         <ul aria-label="My open tasks" className="divide-y divide-slate-100">
           {tasks.data.map((t) => {
-            const overdue = t.dueDate !== null && t.dueDate < today;
+            const overdue = t.dueDate != null && t.dueDate < today;
             return (
               <li key={t.id} className="flex items-start gap-3 py-2 text-sm">
                 <input

@@ -183,7 +183,7 @@ export function RelatedPanel({ type, id }: { type: RecordType; id: string }) {
           ) : type === 'contact' ? (
             <ContactPanel data={related.data as ContactRelated} pathname={pathname} />
           ) : (
-            <DealPanel data={related.data as DealRelated} pathname={pathname} />
+            <DealPanel data={related.data} pathname={pathname} />
           )}
         </div>
       )}

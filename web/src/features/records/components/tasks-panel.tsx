@@ -96,7 +96,7 @@ function TaskRow({ task, record, onToggle, onDelete, busy }: TaskRowProps) {
   const [editing, setEditing] = useState(false);
   // Set when the editor closes, so focus goes back to the Edit button it replaced.
   const refocusEdit = useRef(false);
-  const overdue = !task.done && task.dueDate !== null && task.dueDate < todayIso();
+  const overdue = !task.done && task.dueDate != null && task.dueDate < todayIso();
   const closeEditor = () => {
     refocusEdit.current = true;
     setEditing(false);

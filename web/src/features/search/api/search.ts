@@ -1,30 +1,20 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths, SearchGroup as GenSearchGroup, SearchHit } from '@/types/openapi.gen';
 
 /** `GET /api/search` (docs/records.md): one search across the workspace. */
 
+/** The types of result the server sends today; an unknown type from a newer server still shows. */
 export type SearchResultType = 'company' | 'contact' | 'deal' | 'campaign' | 'sequence' | 'invoice' | 'job';
 
-export type SearchResult = {
-  type: SearchResultType | (string & {});
-  id: string;
-  title: string;
-  subtitle: string | null;
-  /** A root path, e.g. `/companies/{id}` or `/email-campaigns?campaign={id}`. */
-  href: string;
-};
+/** One hit; `href` is a root path, e.g. `/companies/{id}` or `/email-campaigns?campaign={id}`. */
+export type SearchResult = SearchHit;
 
-export type SearchGroup = {
-  type: SearchResultType | (string & {});
-  label: string;
-  /** The type's match count, capped at 1,000. */
-  total: number;
-  totalCapped?: boolean;
-  results: SearchResult[];
-};
+/** The hits of one type; `total` is its match count, capped at 1,000 (`totalCapped`). */
+export type SearchGroup = GenSearchGroup;
 
-export type SearchAnswer = { query: string; groups: SearchGroup[] };
+export type SearchAnswer = paths['/api/search']['get']['responses'][200]['content']['application/json'];
 
 /** The server answers 400 below this many characters (after trimming). */
 export const SEARCH_MIN_CHARS = 2;

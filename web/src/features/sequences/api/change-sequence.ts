@@ -1,30 +1,28 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { sequencesKeys } from './query-keys';
 import { SEQUENCES_URL, sequenceUrl, type SendingWindow, type Sequence, type SequenceStep, type TargetFilters } from './types';
 
-export type NewSequence = {
-  name: string;
-  description: string;
-  status: 'draft';
-  triggerType: string;
-  abTestingEnabled: boolean;
-  maxDailyEnrollments: number;
-};
+export type NewSequence = NonNullable<paths['/api/email-sequences']['post']['requestBody']>['content']['application/json'];
 
 export const createSequence = (body: NewSequence) => api.post<Sequence>(SEQUENCES_URL, body);
+type SequencePatchBody = NonNullable<paths['/api/email-sequences/{id}']['patch']['requestBody']>['content']['application/json'];
 /** The settings the detail view edits; absent fields stay as they are. */
-export type SequencePatch = Partial<Pick<Sequence, 'name' | 'description' | 'status' | 'maxDailyEnrollments'>> & {
+// `enrollmentRules` and `sendingWindow` have these shapes; the schema says only "object" (issue 24 §2).
+export type SequencePatch = Omit<SequencePatchBody, 'enrollmentRules' | 'sendingWindow'> & {
   enrollmentRules?: TargetFilters;
   sendingWindow?: SendingWindow | null;
 };
 export const updateSequence = ({ id, ...patch }: { id: string } & SequencePatch) => api.patch<Sequence>(sequenceUrl(id), patch);
 export const deleteSequence = (id: string) => api.delete<unknown>(sequenceUrl(id));
 
+type StepBody = NonNullable<paths['/api/email-sequences/{id}/steps']['post']['requestBody']>['content']['application/json'];
 /** Without `stepOrder` the server puts a new step last. */
-export type NewStep = { name: string; type: string; stepOrder?: number; delayMinutes: number; config: Record<string, unknown> };
+// `config` is the step runner's object (its keys depend on `type`); the schema says only "object" (issue 24 §2).
+export type NewStep = Omit<StepBody, 'config'> & { config?: Record<string, unknown> | null };
 export const createStep = ({ sequenceId, ...body }: NewStep & { sequenceId: string }) =>
   api.post<SequenceStep>(`${sequenceUrl(sequenceId)}/steps`, body);
 export const updateStep = ({ sequenceId, stepId, ...body }: NewStep & { sequenceId: string; stepId: string }) =>

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { sequencesKeys } from './query-keys';
 import type { Deliverability } from './types';
@@ -13,7 +14,7 @@ export const getDeliverability = ({ signal }: { signal?: AbortSignal } = {}) =>
 export const useDeliverability = () =>
   useQuery(queryOptions({ queryKey: sequencesKeys.deliverability, queryFn: ({ signal }) => getDeliverability({ signal }) }));
 
-export type DeliverabilityInput = { warmupEnabled: boolean; dailyLimit: number; hourlyLimit: number; trackOpens: boolean };
+export type DeliverabilityInput = NonNullable<paths['/api/deliverability-settings']['put']['requestBody']>['content']['application/json'];
 
 export const saveDeliverability = (body: DeliverabilityInput) => api.put<Deliverability>(DELIVERABILITY_URL, body);
 

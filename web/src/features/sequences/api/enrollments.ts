@@ -1,10 +1,11 @@
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { useSequenceMutation, type Callbacks } from './change-sequence';
-import { sequenceUrl, type EnrollResult, type TargetFilters } from './types';
+import { sequenceUrl, type EnrollResult } from './types';
 
-/** Either picked contacts or the targeting filters (the server also applies the sequence's rules). */
-export type EnrollInput = { contactIds: string[] } | { targetFilters: TargetFilters };
+/** Picked contacts or the targeting filters (the server also applies the sequence's rules). */
+export type EnrollInput = NonNullable<paths['/api/email-sequences/{id}/enrollments']['post']['requestBody']>['content']['application/json'];
 
 export const enrollContacts = ({ sequenceId, ...body }: EnrollInput & { sequenceId: string }) =>
   api.post<EnrollResult>(`${sequenceUrl(sequenceId)}/enrollments`, body);

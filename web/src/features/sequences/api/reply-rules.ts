@@ -1,9 +1,10 @@
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { useSequenceMutation, type Callbacks } from './change-sequence';
 import type { ReplyRule } from './types';
 
-export type ReplyRuleInput = Pick<ReplyRule, 'name' | 'triggerType' | 'keywords' | 'action' | 'isActive'>;
+export type ReplyRuleInput = NonNullable<paths['/api/reply-rules']['post']['requestBody']>['content']['application/json'];
 
 const RULES_URL = '/api/reply-rules';
 const ruleUrl = (id: string) => `${RULES_URL}/${encodeURIComponent(id)}`;

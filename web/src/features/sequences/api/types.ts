@@ -1,69 +1,47 @@
-export const SEQUENCE_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
-export type SequenceStatus = (typeof SEQUENCE_STATUSES)[number];
+import type {
+  EmailSequence,
+  paths,
+  SequenceStep as GenSequenceStep,
+  SequenceWaiting,
+  TargetFilters as GenTargetFilters,
+} from '@/types/openapi.gen';
+
+export type SequenceStatus = EmailSequence['status'];
+export const SEQUENCE_STATUSES = ['draft', 'active', 'paused', 'archived'] as const satisfies readonly SequenceStatus[];
 export const TRIGGER_TYPES = ['manual', 'contact_created', 'deal_stage_changed', 'form_submitted', 'tag_added'] as const;
-export const STEP_TYPES = ['email', 'delay', 'condition', 'action', 'ab_test'] as const;
-export type StepType = (typeof STEP_TYPES)[number];
+export type StepType = GenSequenceStep['type'];
+export const STEP_TYPES = ['email', 'delay', 'condition', 'action', 'ab_test'] as const satisfies readonly StepType[];
 
 /** The bulk campaigns' targeting, as a sequence's `enrollmentRules` and the enroll call's `targetFilters`. */
-export type TargetFilters = {
-  scoreMin?: number;
-  scoreMax?: number;
-  statuses?: string[];
-  states?: string[];
-};
+export type TargetFilters = GenTargetFilters;
 
-/** When messages may go out: weekdays (`mon`…`sun`) and local hours, in the recipient's zone when known. */
+/**
+ * When messages may go out: weekdays (`mon`…`sun`) and local hours, in the recipient's zone when known.
+ * Hand-written: the server's schema says only "object" for `sendingWindow` (issue 24 §2).
+ */
 export type SendingWindow = { days: string[]; start: string; end: string; timezone: string };
 
 /** Why a sequence is not sending now (`GET /api/email-sequences/{id}` only). */
-export type Waiting = { reason: string; label: string; until: string | null };
+export type Waiting = SequenceWaiting;
 
-export type Sequence = {
-  id: string;
-  name: string;
-  description: string;
-  status: SequenceStatus;
-  triggerType: string;
-  abTestingEnabled: boolean;
-  maxDailyEnrollments: number;
-  totalEnrollments: number;
-  activeEnrollments: number;
-  completedEnrollments: number;
-  completionRate: number;
-  createdAt: string;
-  updatedAt?: string;
-  enrollmentRules?: TargetFilters;
+/** `GET /api/email-sequences/{id}`; the list's items are the same without `waiting`. */
+type SequenceView = paths['/api/email-sequences/{id}']['get']['responses'][200]['content']['application/json'];
+
+// `enrollmentRules` and `sendingWindow` have these shapes; its schema says only "object".
+export type Sequence = Omit<SequenceView, 'enrollmentRules' | 'sendingWindow'> & {
+  enrollmentRules: TargetFilters;
   sendingWindow?: SendingWindow | null;
-  waiting?: Waiting | null;
 };
 
-export type SequenceStep = {
-  id: string;
-  sequenceId: string;
-  name: string;
-  type: StepType;
-  stepOrder: number;
-  config: Record<string, unknown>;
-  delayMinutes: number;
-  totalSent: number;
-  totalOpened: number;
-  totalClicked: number;
-  totalReplied: number;
-  totalBounced: number;
-};
+type StepView = paths['/api/email-sequences/{id}/steps']['get']['responses'][200]['content']['application/json'][number];
+
+// `config` is the step runner's object (its keys depend on `type`); its schema says only "object".
+export type SequenceStep = Omit<StepView, 'config'> & { config: Record<string, unknown> };
 
 export const RULE_TRIGGERS = ['any_reply', 'positive_reply', 'negative_reply', 'out_of_office', 'unsubscribe_request', 'keyword'] as const;
 export const RULE_ACTIONS = ['stop_sequence', 'mark_responded', 'create_task', 'notify'] as const;
 
-export type ReplyRule = {
-  id: string;
-  name: string;
-  triggerType: string;
-  keywords: string[];
-  action: string;
-  timesTriggered: number;
-  isActive: boolean;
-};
+export type ReplyRule = paths['/api/reply-rules']['get']['responses'][200]['content']['application/json'][number];
 
 /** The contact statuses a sequence may target (jobs/src/domain/contacts.rs, without customer and lost). */
 export const CONTACT_STATUSES = [
@@ -82,39 +60,14 @@ export const CONTACT_STATUSES = [
 
 export const ENROLLMENT_STATUSES = ['active', 'completed', 'exited'] as const;
 
-export type Enrollment = {
-  id: string;
-  contactId: string;
-  contactName: string;
-  email: string | null;
-  status: string;
-  currentStep: number;
-  currentStepName: string | null;
-  nextActionAt: string | null;
-  variant: string | null;
-  exitReason: string | null;
-  enrolledAt: string;
-  completedAt: string | null;
-};
+export type Enrollment = paths['/api/email-sequences/{id}/enrollments']['get']['responses'][200]['content']['application/json'][number];
 
-/** The enroll call's answer; `skipped` counts who was left out, by reason, when the server tells. */
-export type EnrollResult = {
-  enrolled: number;
-  remainingToday: number;
-  maxDailyEnrollments: number;
-  skipped?: Record<string, number>;
-};
+/** The enroll call's answer; `skipped` counts who was left out, by reason. */
+export type EnrollResult =
+  paths['/api/email-sequences/{id}/enrollments']['post']['responses'][200]['content']['application/json'];
 
-export type Deliverability = {
-  warmupEnabled: boolean;
-  dailyLimit: number;
-  hourlyLimit: number;
-  /** The 1-pixel open image goes in outreach emails (off by default: it costs deliverability). */
-  trackOpens: boolean;
-  effectiveDailyLimit: number;
-  emailsSentToday: number;
-  emailsSentThisHour: number;
-};
+/** The sending limits; `trackOpens`: the 1-pixel open image goes in outreach emails (off by default: it costs deliverability). */
+export type Deliverability = paths['/api/deliverability-settings']['get']['responses'][200]['content']['application/json'];
 
 export const SEQUENCES_URL = '/api/email-sequences';
 export const sequenceUrl = (id: string) => `${SEQUENCES_URL}/${encodeURIComponent(id)}`;

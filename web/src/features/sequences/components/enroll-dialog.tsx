@@ -20,9 +20,9 @@ const SKIP_LABELS: Record<string, string> = {
   overDailyLimit: 'over the daily limit',
 };
 
-/** "Enrolled 3; remaining today 47", and who was skipped and why when the server says. */
+/** "Enrolled 3; remaining today 47", and who was skipped and why. */
 export function resultText(r: EnrollResult): string {
-  const skipped = Object.entries(r.skipped ?? {})
+  const skipped = Object.entries(r.skipped)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${n} ${SKIP_LABELS[k] ?? k.replaceAll('_', ' ')}`);
   return `Enrolled ${r.enrolled}; remaining today ${r.remainingToday}${skipped.length ? `. Skipped: ${skipped.join(', ')}` : ''}`;

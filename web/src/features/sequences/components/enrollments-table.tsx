@@ -14,7 +14,7 @@ import { ENROLLMENTS_PAGE, useEnrollments } from '../api/get-enrollments';
 import { useUnenroll } from '../api/enrollments';
 import { ENROLLMENT_STATUSES, type Enrollment } from '../api/types';
 
-const words = (s: string | null) => (s ? s.replaceAll('_', ' ') : '—');
+const words = (s: string | null | undefined) => (s ? s.replaceAll('_', ' ') : '—');
 
 type Props = {
   sequenceId: string;

@@ -105,7 +105,7 @@ export function SequenceDetail({ id, section, enrollments, onSection, onEnrollme
         </Tabs.Content>
         <Tabs.Content value="settings">
           {/* Keyed by the saved version: a save elsewhere refreshes the form. */}
-          <SequenceSettings key={s.updatedAt ?? s.id} sequence={s} />
+          <SequenceSettings key={s.updatedAt} sequence={s} />
         </Tabs.Content>
       </Tabs.Root>
       {enrolling ? <EnrollDialog sequenceId={s.id} onClose={() => setEnrolling(false)} /> : null}

@@ -23,14 +23,14 @@ const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** A sequence's settings: name, description, status, daily allowance, who it admits, when it sends. */
 export function SequenceSettings({ sequence }: { sequence: Sequence }) {
-  const rules = sequence.enrollmentRules ?? {};
+  const rules = sequence.enrollmentRules;
   const win = sequence.sendingWindow ?? null;
   const [name, setName] = useState(sequence.name);
   const [description, setDescription] = useState(sequence.description);
   const [status, setStatus] = useState<SequenceStatus>(sequence.status);
   const [maxDaily, setMaxDaily] = useState(String(sequence.maxDailyEnrollments));
-  const [scoreMin, setScoreMin] = useState(rules.scoreMin === undefined ? '' : String(rules.scoreMin));
-  const [scoreMax, setScoreMax] = useState(rules.scoreMax === undefined ? '' : String(rules.scoreMax));
+  const [scoreMin, setScoreMin] = useState(rules.scoreMin == null ? '' : String(rules.scoreMin));
+  const [scoreMax, setScoreMax] = useState(rules.scoreMax == null ? '' : String(rules.scoreMax));
   const [statuses, setStatuses] = useState<string[]>(rules.statuses ?? []);
   const [states, setStates] = useState((rules.states ?? []).join(', '));
   const [windowOn, setWindowOn] = useState(Boolean(win));

@@ -1,18 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { USERS_URL } from './get-users';
 import { usersKeys } from './query-keys';
-import type { ManagedUser, Role } from './types';
+import type { ManagedUser } from './types';
 
-export type NewUserInput = {
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  password: string;
-  role: Role;
-};
+export type NewUserInput = NonNullable<paths['/api/admin/users']['post']['requestBody']>['content']['application/json'];
 
 export const createUser = (input: NewUserInput) => api.post<ManagedUser>(USERS_URL, input);
 

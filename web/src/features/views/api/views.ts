@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { viewsKeys } from './query-keys';
 
@@ -10,14 +11,13 @@ export type ViewScreen = 'companies' | 'contacts' | 'customers' | 'discovery-res
 /** A table's settings as saved: the screen decides what it keeps (filters, hidden columns, sort). */
 export type ViewState = Record<string, unknown>;
 
-export type SavedView = {
-  id: string;
-  screen: ViewScreen;
-  name: string;
-  state: ViewState;
-  createdAt: string;
-  updatedAt: string;
-};
+type ViewsOp = paths['/api/views'];
+
+// `state` is the object the screen saved; its schema says any value (issue 24 §2).
+export type SavedView = Omit<ViewsOp['get']['responses'][200]['content']['application/json'][number], 'state'> & { state: ViewState };
+
+// `state` is the screen's object; its schema says only "object" (issue 24 §2).
+type SaveViewBody = Omit<NonNullable<ViewsOp['post']['requestBody']>['content']['application/json'], 'state'> & { state: ViewState };
 
 const VIEWS_URL = '/api/views';
 
@@ -33,7 +33,10 @@ export const useViews = (screen: ViewScreen) =>
 export const useSaveView = (screen: ViewScreen) => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { name: string; state: ViewState }) => api.post<SavedView>(VIEWS_URL, { screen, ...input }),
+    mutationFn: (input: { name: string; state: ViewState }) => {
+      const body: SaveViewBody = { screen, ...input };
+      return api.post<SavedView>(VIEWS_URL, body);
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: viewsKeys.screen(screen) }),
   });
 };

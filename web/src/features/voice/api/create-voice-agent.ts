@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { VOICE_AGENTS_URL } from './get-voice-agents';
 import { voiceKeys } from './query-keys';
-import type { AgentStatus, VoiceAgent } from './types';
+import type { VoiceAgent } from './types';
 
-export type VoiceAgentInput = { name: string; status: AgentStatus; capabilities: string[]; description: string | null };
+export type VoiceAgentInput = NonNullable<paths['/api/kojie/voice-agents']['post']['requestBody']>['content']['application/json'];
 
 /** `201` with the agent; `422 'Agent name is required'`. */
 export const createVoiceAgent = (input: VoiceAgentInput) => api.post<VoiceAgent>(VOICE_AGENTS_URL, input);

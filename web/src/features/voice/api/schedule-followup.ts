@@ -1,16 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { voiceKeys } from './query-keys';
-import type { CallInput } from './types';
 
-export type FollowupInput = CallInput & {
-  /** RFC 3339. */
-  scheduledFor: string;
-};
-
-export type FollowupScheduled = { callId: string; jobId: string; status: 'scheduled'; scheduledFor: string; simulated: boolean };
+type FollowupOp = paths['/api/kojie/schedule-followup']['post'];
+/** A call's body with `scheduledFor` (RFC 3339). */
+export type FollowupInput = NonNullable<FollowupOp['requestBody']>['content']['application/json'];
+export type FollowupScheduled = FollowupOp['responses'][202]['content']['application/json'];
 
 /** `202`: a call placed at `scheduledFor`; `422 'Follow-up time must be in the future'`. */
 export const scheduleFollowup = (input: FollowupInput) => api.post<FollowupScheduled>('/api/kojie/schedule-followup', input);

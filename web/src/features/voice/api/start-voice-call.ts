@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { voiceKeys } from './query-keys';
 import type { CallInput } from './types';
 
-export type CallStarted = { callId: string; jobId: string; status: 'queued'; simulated: boolean };
+export type CallStarted = paths['/api/kojie/voice-call']['post']['responses'][202]['content']['application/json'];
 
 /** `202`: the `voice_call` job places the call (or records a simulated one without a voice API). */
 export const startVoiceCall = (input: CallInput) => api.post<CallStarted>('/api/kojie/voice-call', input);

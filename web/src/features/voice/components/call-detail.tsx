@@ -24,7 +24,7 @@ export function SimulatedTag({ call }: { call: Pick<VoiceCall, 'simulated'> }) {
   return <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">{SIMULATED_LABEL}</span>;
 }
 
-const duration = (s: number | null) => (s === null ? '—' : s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`);
+const duration = (s: number | null | undefined) => (s == null ? '—' : s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`);
 
 /** One call, read again until it ends: status, outcome, summary, transcript and the meeting it suggests. */
 export function CallDetail({ callId, placing }: { callId: string; placing: boolean }) {

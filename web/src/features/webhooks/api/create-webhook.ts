@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { WEBHOOKS_URL } from './get-webhooks';
 import { webhooksKeys } from './query-keys';
 import type { WebhookEndpointWithSecret } from './types';
 
-export type NewWebhookInput = { url: string; description: string | null; eventTypes: string[] };
+export type NewWebhookInput = NonNullable<paths['/api/admin/webhooks']['post']['requestBody']>['content']['application/json'];
 
 export const createWebhook = (input: NewWebhookInput) => api.post<WebhookEndpointWithSecret>(WEBHOOKS_URL, input);
 

@@ -1,52 +1,26 @@
-/** An endpoint as the admin's Webhooks screen reads it (`GET /api/admin/webhooks`); never its secret. */
-export type WebhookEndpoint = {
-  id: string;
-  url: string;
-  description: string | null;
-  eventTypes: string[];
-  enabled: boolean;
-  /** Why it is disabled: by an admin, after 5 failed deliveries in a row, or a 410 Gone. */
-  disabledReason: string | null;
-  disabledAt: string | null;
-  /** Deliveries in a row that failed all their attempts (5 disables the endpoint). */
-  failureStreak: number;
-  createdAt: string;
-  updatedAt: string;
-};
+import type { paths, WebhookAttempt, WebhookEndpoint } from '@/types/openapi.gen';
+
+/**
+ * An endpoint as the admin's Webhooks screen reads it (`GET /api/admin/webhooks`); never its secret.
+ * `disabledReason`: by an admin, after 5 failed deliveries in a row, or a 410 Gone; `failureStreak`:
+ * deliveries in a row that failed all their attempts (5 disables the endpoint).
+ */
+export type { WebhookEndpoint };
 
 /** The answer of create and rotate: the only time the signing secret is shown. */
-export type WebhookEndpointWithSecret = WebhookEndpoint & { secret: string };
+export type WebhookEndpointWithSecret =
+  paths['/api/admin/webhooks/{id}/rotate-secret']['post']['responses'][200]['content']['application/json'];
 
 /** One event an endpoint may subscribe to (`GET /api/admin/webhooks/event-types`). */
-export type WebhookEventType = { type: string; label: string; group: string };
+export type WebhookEventType = paths['/api/admin/webhooks/event-types']['get']['responses'][200]['content']['application/json'][number];
 
-export type WebhookAttempt = {
-  id: string;
-  attemptedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  /** The first 4 KB of the receiver's answer. */
-  response: string | null;
-};
+/** One attempt of a delivery; `response` is the first 4 KB of the receiver's answer. */
+export type { WebhookAttempt };
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/** A delivery: `id` is also its `webhook-id`, the same on every attempt and redelivery; `attempts` oldest first. */
+export type WebhookDelivery = paths['/api/admin/webhooks/{id}/deliveries']['get']['responses'][200]['content']['application/json'][number];
 
-export type WebhookDelivery = {
-  /** Also its `webhook-id`, the same on every attempt and redelivery. */
-  id: string;
-  eventType: string;
-  status: DeliveryStatus;
-  payload: unknown;
-  jobId: string | null;
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-  /** Oldest first. */
-  attempts: WebhookAttempt[];
-};
+export type DeliveryStatus = WebhookDelivery['status'];
 
 /** The 202 of a test event or a redelivery. */
-export type DeliveryQueued = { jobId: string; status: string; deliveryId: string };
+export type DeliveryQueued = paths['/api/admin/webhooks/{id}/test']['post']['responses'][202]['content']['application/json'];

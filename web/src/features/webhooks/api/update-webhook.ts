@@ -1,13 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { paths } from '@/types/openapi.gen';
 
 import { endpointUrl } from './get-webhooks';
 import { webhooksKeys } from './query-keys';
 import type { WebhookEndpoint } from './types';
 
 /** What to change; absent fields stay. `enabled: true` re-enables a disabled endpoint. */
-export type WebhookChange = { url?: string; description?: string | null; eventTypes?: string[]; enabled?: boolean };
+export type WebhookChange = NonNullable<paths['/api/admin/webhooks/{id}']['patch']['requestBody']>['content']['application/json'];
 
 export const updateWebhook = ({ id, change }: { id: string; change: WebhookChange }) =>
   api.patch<WebhookEndpoint>(endpointUrl(id), change);

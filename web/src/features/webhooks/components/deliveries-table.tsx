@@ -30,7 +30,7 @@ function AttemptList({ attempts }: { attempts: WebhookAttempt[] }) {
             <time dateTime={a.attemptedAt} className="text-slate-600">
               {formatWhen(a.attemptedAt)}
             </time>
-            <span className="text-slate-700">{a.statusCode === null ? 'No answer' : `HTTP ${a.statusCode}`}</span>
+            <span className="text-slate-700">{a.statusCode == null ? 'No answer' : `HTTP ${a.statusCode}`}</span>
             <span className="text-slate-600">{formatMs(a.durationMs)}</span>
           </p>
           {a.error ? <p className="mt-1 break-words text-rose-700">{a.error}</p> : null}
