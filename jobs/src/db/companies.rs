@@ -395,7 +395,10 @@ impl Db {
         let n: i64 = on_db!(self, pool, [q = COMPANY_COUNT_CAPPED], {
             let mut count = QueryBuilder::new(q);
             push_filter(&mut count, f);
-            count.push(" LIMIT ").push_bind(cap + 1).push(") capped");
+            count
+                .push(" LIMIT ")
+                .push_bind(cap.saturating_add(1))
+                .push(") capped");
             count
                 .build_query_scalar()
                 .persistent(keep_prepared(f.q.as_deref()))
