@@ -112,7 +112,7 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
                     None => op,
                 };
                 if returns.html_errors {
-                    op.response("4XX", file("text/html"))
+                    op.response("4XX", html_error())
                         .response("5XX", error_response("The server failed or is busy"))
                 } else {
                     op.response("4XX", error_response("The request cannot be served"))
@@ -234,6 +234,20 @@ fn file(content_type: &str) -> DocResponse {
                 .build(),
         )
         .build()
+}
+
+/// The errors of a page a person opens: an HTML page, or `ErrorBody` when the request was refused
+/// before the page (`extract::reject_nul`, the body limit).
+fn html_error() -> DocResponse {
+    let mut response = file("text/html");
+    response.description = "An error page, or {message} when refused before the page".into();
+    response.content.insert(
+        "application/json".into(),
+        ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name(ErrorBody::name())))
+            .build(),
+    );
+    response
 }
 
 /// The answer with its `Location` (the job, the record or the page it names).
@@ -378,6 +392,13 @@ mod tests {
         let created = &doc["paths"]["/api/companies"]["post"]["responses"]["201"];
         let created = deref(&doc, &created["content"]["application/json"]["schema"]);
         assert!(created.to_string().contains("contactCount"), "{created}");
+        // A page's errors are HTML, or JSON when refused before the page (a NUL in the address).
+        let page_errors = &doc["paths"]["/api/calendar/callback"]["get"]["responses"]["4XX"];
+        assert!(
+            page_errors["content"]["text/html"].is_object()
+                && page_errors["content"]["application/json"].is_object(),
+            "{page_errors}"
+        );
         let deleted = &doc["paths"]["/api/companies/{id}"]["delete"]["responses"];
         assert!(
             deleted["204"].is_object() && deleted["204"]["content"].is_null(),

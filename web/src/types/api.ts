@@ -41,6 +41,9 @@ export type ApiQuery<P extends keyof paths, M extends Verb> = paths[P][M] extend
 /** `GET /api/auth/user` (and `/api/admin/user`): the signed-in account and its session. */
 export type User = SessionUser;
 
+/** A job's status, as the server documents it (`jobs::queue::STATUSES`). */
+export type JobStatus = JobView['status'];
+
 export const JOB_STATUSES = [
   'queued',
   'scheduled',
@@ -49,9 +52,7 @@ export const JOB_STATUSES = [
   'succeeded',
   'failed',
   'cancelled',
-] as const;
-
-export type JobStatus = (typeof JOB_STATUSES)[number];
+] as const satisfies readonly JobStatus[];
 
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
 export const CANCELLABLE_JOB_STATUSES: readonly JobStatus[] = [
@@ -73,10 +74,7 @@ export const isTerminalStatus = (status: JobStatus | undefined): boolean =>
 export type { JobProgress };
 
 /** `GET /api/jobs/{id}`: a job's status, progress and result. */
-export type Job = Omit<JobView, 'status'> & {
-  // The server sends one of these; its schema says string (issue 24 §2).
-  status: JobStatus;
-};
+export type Job = JobView;
 
 /** `GET /api/ops/queues`: one kind's counts, timings and whether ops paused it. */
 export type QueueStats = QueueStatsView;
@@ -85,10 +83,7 @@ export type QueueStats = QueueStatsView;
 export type { JobAttempt };
 
 /** `GET /api/ops/jobs/{id}`: the job with what ops need besides its status. */
-export type JobOpsDetail = Omit<OpsJobDetail, 'status'> & {
-  // The server sends one of these; its schema says string (issue 24 §2).
-  status: JobStatus;
-};
+export type JobOpsDetail = OpsJobDetail;
 
 /** `GET /api/ops/workers`. */
 export type WorkerInfo = JobWorker;
@@ -97,10 +92,7 @@ export type WorkerInfo = JobWorker;
 export type { AuditEntry };
 
 /** The 202 answer of every call that starts a job (`Location` names the job). */
-export type EnqueueResponse = Omit<JobAccepted, 'status'> & {
-  // The server sends one of these; its schema says string (issue 24 §2).
-  status: JobStatus;
-};
+export type EnqueueResponse = JobAccepted;
 
 /** A paged list: the rows and the X-Total-Count header; `exact` is false when the total is a
  * floor (the server counts a search's matches only so far, "1,000+"). */

@@ -7370,13 +7370,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A file */
+            /** @description An error page, or {message} when refused before the page */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The server failed or is busy */
@@ -15736,13 +15737,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A file */
+            /** @description An error page, or {message} when refused before the page */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The server failed or is busy */
@@ -15776,13 +15778,14 @@ export interface operations {
                     "image/gif": string;
                 };
             };
-            /** @description A file */
+            /** @description An error page, or {message} when refused before the page */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The server failed or is busy */
@@ -15816,13 +15819,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A file */
+            /** @description An error page, or {message} when refused before the page */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The server failed or is busy */
@@ -15856,13 +15860,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A file */
+            /** @description An error page, or {message} when refused before the page */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The server failed or is busy */

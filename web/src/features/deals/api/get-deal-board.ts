@@ -6,7 +6,6 @@ import type { DealBoardColumn } from '@/types/openapi.gen';
 
 import { getDeals } from './get-deals';
 import { dealsKeys } from './query-keys';
-import type { DealStage } from './stages';
 
 export const DEAL_BOARD_URL = '/api/deals/board';
 /** Cards a column shows at first, and each "Show more" adds. */
@@ -14,10 +13,7 @@ export const BOARD_PAGE = 25;
 
 /** A board column: `count` and `value` (whole dollars) cover every deal of the stage, stage-less
  * ones in qualification; `deals` are its newest `BOARD_PAGE`. */
-export type DealColumn = Omit<DealBoardColumn, 'stage'> & {
-  // The server sends one of these; its schema says string (issue 24 §2).
-  stage: DealStage;
-};
+export type DealColumn = DealBoardColumn;
 
 /** The five board columns, qualification to closed_won. */
 export const getDealBoard = ({ signal }: { signal?: AbortSignal } = {}) =>

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
-import type { EnqueueResponse, JobStatus } from '@/types/api';
+import type { EnqueueResponse } from '@/types/api';
 import type { DomainCheckLatest } from '@/types/openapi.gen';
 
 import { emailConfigKeys } from './query-keys';
@@ -10,10 +10,7 @@ import { emailConfigKeys } from './query-keys';
 export type { CheckStatus, RecordCheck } from '@/types/openapi.gen';
 
 /** `GET /api/email/domain-check`: the latest `sender_domain_check` job and, once it succeeded, its verdicts. */
-export type DomainCheckState = Omit<DomainCheckLatest, 'status'> & {
-  // The server sends one of these; its schema says string (issue 24 §2).
-  status?: JobStatus | null;
-};
+export type DomainCheckState = DomainCheckLatest;
 
 export const getDomainCheck = ({ signal }: { signal?: AbortSignal } = {}) =>
   api.get<DomainCheckState>('/api/email/domain-check', { signal });

@@ -12,12 +12,10 @@ export const LEAD_BOARD_URL = '/api/leads/board';
 /** Cards a column lists at first, and each "Show more" adds; the counts cover every contact in the stage. */
 export const BOARD_CARDS_PER_STAGE = 25;
 
-export type LeadStageName = 'new_lead' | 'email_sent' | 'meeting_scheduled' | 'qualified';
+export type LeadStageName = LeadStageView['stage'];
 
 /** A board column: `count`, `avgScore` and `highPriority` cover every contact in the stage. */
-export type LeadStage = Omit<LeadStageView, 'stage' | 'contacts'> & {
-  // The server sends one of these; its schema says string (issue 24 §2).
-  stage: LeadStageName;
+export type LeadStage = Omit<LeadStageView, 'contacts'> & {
   contacts: Contact[];
 };
 
