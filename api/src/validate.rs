@@ -38,24 +38,12 @@ pub(crate) fn one_of_or_empty(values: &[&str]) -> ObjectBuilder {
 pub(crate) fn comma_list_of(values: &[&str]) -> ObjectBuilder {
     let one = values
         .iter()
-        .map(|v| regex_escape(v))
+        .map(|v| regex::escape(v))
         .collect::<Vec<_>>()
         .join("|");
     ObjectBuilder::new()
         .schema_type(Type::String)
         .pattern(Some(format!("^(({one})(,({one}))*)?$")))
-}
-
-fn regex_escape(v: &str) -> String {
-    v.chars()
-        .flat_map(|c| {
-            let special = "\\.+*?()|[]{}^$-".contains(c);
-            special
-                .then_some('\\')
-                .into_iter()
-                .chain(std::iter::once(c))
-        })
-        .collect()
 }
 
 /// An integer schema within `min`..=`max`.
