@@ -38,8 +38,13 @@ test-reliability: check-postgres
 	cargo nextest run --workspace --no-fail-fast --test-threads 1 \
 	  -E 'test(/^reliability::/) | test(two_schedulers) | test(sigterm_drains) | test(sigkill_rescue) | test(/^fuzz::/)'
 	$(MAKE) debug-bin
-	scripts/schemathesis.sh $(TARGET_DIR)/debug/prospector sqlite
-	scripts/schemathesis.sh $(TARGET_DIR)/debug/prospector postgres
+	# The two passes run side by side, each its own process with one worker (scripts/schemathesis.sh).
+	scripts/schemathesis.sh $(TARGET_DIR)/debug/prospector sqlite >$(TARGET_DIR)/schemathesis-sqlite.log 2>&1 & \
+	  sqlite=$$!; \
+	  scripts/schemathesis.sh $(TARGET_DIR)/debug/prospector postgres >$(TARGET_DIR)/schemathesis-postgres.log 2>&1; \
+	  postgres=$$?; wait $$sqlite; sqlite=$$?; \
+	  cat $(TARGET_DIR)/schemathesis-sqlite.log $(TARGET_DIR)/schemathesis-postgres.log; \
+	  test $$sqlite -eq 0 && test $$postgres -eq 0
 
 test-web: web/node_modules/.package-lock.json
 	cd web && npm run check:api-types && npm run lint && npm run typecheck && npm test

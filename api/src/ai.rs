@@ -65,6 +65,7 @@ pub(crate) fn routes() -> Routes {
             limit,
             document_upload,
         )
+        .body_as("multipart/form-data", crate::forms::document_upload)
         .accepted()
         .also::<InvoiceAnswer>(200)
         .upload(
@@ -73,6 +74,7 @@ pub(crate) fn routes() -> Routes {
             limit,
             document_upload,
         )
+        .body_as("multipart/form-data", crate::forms::document_upload)
         .accepted()
         .also::<AnalysisAnswer>(200)
         .get("/api/ai/analytics", Access::User, analytics)
@@ -199,10 +201,17 @@ fn text(v: &Option<String>) -> Option<String> {
         .map(|s| s.chars().take(2000).collect())
 }
 
+/// Required text (not blank), as [`text`] reads it.
+fn required_text() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::not_blank()
+}
+
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SentimentBody {
+    #[schema(schema_with = required_text, required = true)]
     company_name: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     industry: Option<String>,
 }
 
@@ -229,7 +238,9 @@ async fn sentiment(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct IntelligenceBody {
+    #[schema(schema_with = required_text, required = true)]
     company_name: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     query: Option<String>,
 }
 
@@ -264,9 +275,11 @@ struct CompanyData {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct OutreachBody {
+    #[schema(schema_with = required_text, required = true)]
     contact_name: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     company_name: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::validate::object_or_null")]
     company_data: Option<CompanyData>,
 }
 
@@ -295,8 +308,24 @@ async fn outreach(
     .await
 }
 
+/// Most characters of a content context.
+const MAX_CONTEXT_CHARS: usize = 10_000;
+
+/// Not blank, and at most [`MAX_CONTEXT_CHARS`] characters (the document counts them untrimmed).
+fn context_description_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::not_blank()
+        .max_length(Some(MAX_CONTEXT_CHARS))
+        .description(Some("What to write about."))
+}
+
+/// One of [`CONTENT_TYPES`] (default `email`).
+fn content_type_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_null(&CONTENT_TYPES).description(Some("`email` when left out."))
+}
+
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 struct ContentContext {
+    #[schema(schema_with = context_description_schema, required = true)]
     description: Option<String>,
     #[serde(rename = "type")]
     kind: Option<String>,
@@ -305,7 +334,10 @@ struct ContentContext {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct ContentBody {
     #[serde(rename = "type")]
+    #[schema(schema_with = content_type_schema)]
     kind: Option<String>,
+    #[serde(default, deserialize_with = "crate::validate::object_or_null")]
+    #[schema(value_type = ContentContext, required = true)]
     context: Option<ContentContext>,
 }
 
@@ -336,7 +368,7 @@ async fn content(
             "Please provide context for content generation",
         ));
     };
-    if description.chars().count() > 10_000 {
+    if description.chars().count() > MAX_CONTEXT_CHARS {
         return Err(ApiError::unprocessable(
             "The context must be at most 10,000 characters",
         ));
@@ -352,8 +384,20 @@ async fn content(
     .await
 }
 
+/// At most [`MAX_INSIGHT_ROWS`] rows, each any JSON value.
+fn insight_rows_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(
+            utoipa::openapi::ObjectBuilder::new()
+                .schema_type(utoipa::openapi::schema::SchemaType::AnyValue),
+        )
+        .max_items(Some(MAX_INSIGHT_ROWS))
+        .description(Some("The rows to look at."))
+}
+
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct InsightsBody {
+    #[schema(schema_with = insight_rows_schema, required = true)]
     data: Option<Value>,
 }
 

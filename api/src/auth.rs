@@ -47,10 +47,26 @@ pub const NOT_ADMIN: &str = "Only authorized admin accounts can access this pane
 /// Told only to whoever typed the right password: the account exists, an admin switched it off.
 pub const DISABLED: &str = "This account is disabled. Ask an administrator to enable it.";
 
+/// The email is trimmed and lower-cased before it is looked up; the password is taken as typed.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct LoginBody {
+    #[schema(required = true, schema_with = login_email_schema)]
     email: Option<String>,
+    #[schema(required = true, schema_with = login_password_schema)]
     password: Option<String>,
+}
+
+/// Not blank, at most [`MAX_EMAIL_CHARS`] once trimmed: any address is tried (a wrong one is 401).
+fn login_email_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::trimmed_text(1, Some(MAX_EMAIL_CHARS))
+}
+
+/// Not empty (spaces count), at most [`MAX_PASSWORD_CHARS`].
+fn login_password_schema() -> utoipa::openapi::ObjectBuilder {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .min_length(Some(1))
+        .max_length(Some(MAX_PASSWORD_CHARS))
 }
 
 /// The user as the web app reads it.

@@ -151,9 +151,14 @@ async fn payment_analytics(State(state): State<AppState>, _: CurrentUser) -> Api
     .into_response())
 }
 
+fn trigger_event_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&TRIGGER_EVENTS)
+}
+
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct TriggerInput {
+    #[schema(schema_with = trigger_event_schema, required = true)]
     trigger_event: Option<String>,
     /// The stage or tag the sequence's triggerConfig may name.
     detail: Option<String>,

@@ -332,9 +332,10 @@ async fn remove_meeting(
         .into_response())
 }
 
+/// What a reminder batch does; left out or null: email and SMS, personalized, no automation.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct RemindersInput {
+struct Reminders {
     include_email: Option<bool>,
     #[serde(rename = "includeSMS", alias = "includeSms")]
     include_sms: Option<bool>,
@@ -342,12 +343,41 @@ struct RemindersInput {
     trigger_automation: Option<bool>,
 }
 
+crate::validate::body_variant!(
+    /// [`Reminders`] that send something (`ReminderBatch::validate`): email or SMS not turned
+    /// off, or the automation turned on.
+    RemindersInput(Reminders),
+    |base| {
+        use utoipa::openapi::{ObjectBuilder, Type};
+        // Left out, null or true: on.
+        let on = || {
+            ObjectBuilder::new()
+                .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+                    Type::Boolean,
+                    Type::Null,
+                ]))
+                .enum_values(Some([serde_json::Value::Bool(true), serde_json::Value::Null]))
+        };
+        let automation = ObjectBuilder::new()
+            .schema_type(Type::Boolean)
+            .enum_values(Some([true]));
+        crate::validate::one_of_shapes(
+            base,
+            vec![
+                ObjectBuilder::new().property("includeEmail", on()),
+                ObjectBuilder::new().property("includeSMS", on()),
+                crate::validate::shape(vec![("triggerAutomation", automation.into())]),
+            ],
+        )
+    }
+);
+
 /// Starts a `reminder_batch` job (202 with the job to follow): its result says how many emails
 /// went and how many wait in the queue, and how many texts went.
 async fn send_reminders(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(input): Json<RemindersInput>,
+    Json(RemindersInput(input)): Json<RemindersInput>,
 ) -> ApiResult<Response> {
     let batch = ReminderBatch {
         email: input.include_email.unwrap_or(true),
@@ -363,10 +393,29 @@ async fn send_reminders(
     Ok(enqueue::accepted(&job.id, &job.status))
 }
 
+/// What a text's `type` may be: a short lower-case word (`custom` when left out or null).
+fn sms_kind_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::String,
+            Type::Null,
+        ]))
+        .pattern(Some("^[a-z_-]{1,40}$"))
+}
+
+/// The text: not blank, at most [`SMS_MAX_CHARS`] characters (a subset: counted before trimming).
+fn sms_message_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::not_blank().max_length(Some(SMS_MAX_CHARS))
+}
+
 #[derive(Deserialize, utoipa::ToSchema)]
 struct SmsInput {
+    /// e.g. `custom`, `reminder` or `follow_up`.
     #[serde(rename = "type")]
+    #[schema(schema_with = sms_kind_schema)]
     kind: Option<String>,
+    #[schema(schema_with = sms_message_schema, required = true)]
     message: Option<String>,
 }
 

@@ -36,6 +36,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{AdminUser, CurrentUser, Json, Path, Query};
 use crate::list::{paging, with_total};
 use crate::targeting::{TargetFilters, check_filters};
+use crate::validate;
 use crate::{Access, AppState, Routes};
 
 pub const BULK_REQUIRED: &str = "Please provide campaign name, subject, and select a template.";
@@ -157,12 +158,22 @@ async fn template_list(State(state): State<AppState>, _: CurrentUser) -> ApiResu
     Ok(axum::Json(TemplateList { templates }).into_response())
 }
 
+/// Required text (not blank), as [`trimmed`] reads it.
+fn required_text() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::not_blank()
+}
+
+/// A template: its name, subject and body are required.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct TemplateInput {
+    #[schema(schema_with = required_text, required = true)]
     name: Option<String>,
+    /// `custom` when left out.
     category: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     subject: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     body: Option<String>,
 }
 
@@ -536,27 +547,72 @@ async fn bulk_get(
     bulk_view_of(&state, &id).await
 }
 
+/// A sender address as `is_valid_email` takes it once trimmed and lowercased ([`validate::email`]),
+/// or blank or null (the configured sender).
+fn from_email_schema() -> utoipa::openapi::schema::OneOfBuilder {
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(validate::email())
+        .item(validate::or_null(validate::blank()))
+        .description(Some(
+            "The address it is sent from (else the configured sender).",
+        ))
+}
+
+/// An RFC 3339 date-time, or blank or null (not scheduled).
+fn schedule_at_schema() -> utoipa::openapi::schema::OneOfBuilder {
+    use utoipa::openapi::schema::{KnownFormat, SchemaFormat};
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(
+            utoipa::openapi::ObjectBuilder::new()
+                .schema_type(utoipa::openapi::Type::String)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime))),
+        )
+        .item(validate::or_null(validate::blank()))
+        .description(Some(
+            "When to send it; a time to come makes it `scheduled`.",
+        ))
+}
+
+/// A bulk campaign's fields; [`CampaignBulkInput`] says which are required.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct CampaignBulkInput {
+struct BulkFields {
+    #[schema(schema_with = required_text, required = true)]
     name: Option<String>,
     description: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     subject: Option<String>,
-    /// The template it started from; optional when `body` is given.
+    /// The template it started from (it must exist); optional when `body` is given.
     template_id: Option<String>,
     /// Written in the composer: what is sent (else the template's body).
     body: Option<String>,
+    #[schema(schema_with = from_email_schema)]
     from_email: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "validate::object")]
     target_filters: TargetFilters,
     selected_contact_ids: Option<Vec<String>>,
+    #[schema(schema_with = schedule_at_schema)]
     schedule_at: Option<String>,
 }
+
+crate::validate::body_variant!(
+    /// A bulk campaign: [`BulkFields`] with a body or a template to send.
+    CampaignBulkInput(BulkFields),
+    |base| {
+        crate::validate::one_shape_of(
+            base,
+            vec![
+                vec![("body", required_text().into())],
+                vec![("templateId", required_text().into())],
+            ],
+        )
+    }
+);
 
 async fn bulk_create(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(input): Json<CampaignBulkInput>,
+    Json(CampaignBulkInput(input)): Json<CampaignBulkInput>,
 ) -> ApiResult<Response> {
     let body = trimmed(&input.body);
     let template_id = trimmed(&input.template_id);
@@ -806,9 +862,7 @@ fn audience_statuses_schema() -> utoipa::openapi::ObjectBuilder {
 
 /// The states targeting reads (`jobs::geo::state_code`: codes or names), comma-separated.
 fn audience_states_schema() -> utoipa::openapi::ObjectBuilder {
-    let mut all: Vec<&str> = jobs::geo::STATES.iter().map(|(code, _)| *code).collect();
-    all.extend(jobs::geo::STATES.iter().map(|(_, name)| *name));
-    crate::validate::comma_list_of(&all)
+    crate::validate::comma_list_of(&crate::targeting::state_values())
         .description(Some("Comma-separated states (codes or names)."))
 }
 
@@ -1070,12 +1124,32 @@ pub(crate) fn single_audience(audience: &str) -> Audience {
     }
 }
 
+/// One of `values`, `""` or null (the default).
+fn one_of_or_blank(values: &[&str]) -> utoipa::openapi::ObjectBuilder {
+    validate::or_null(validate::one_of_or_empty(values)).into()
+}
+
+/// One of [`AUDIENCES`] (default `all-active`).
+fn audience_schema() -> utoipa::openapi::ObjectBuilder {
+    one_of_or_blank(&AUDIENCES).description(Some("Who it is for; `all-active` when left out."))
+}
+
+/// One of [`AI_MODELS`] (default `gpt-5`).
+fn ai_model_schema() -> utoipa::openapi::ObjectBuilder {
+    one_of_or_blank(&AI_MODELS).description(Some("`gpt-5` when left out."))
+}
+
+/// A single campaign: its name and description are required.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SingleInput {
+    #[schema(schema_with = required_text, required = true)]
     name: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     description: Option<String>,
+    #[schema(schema_with = audience_schema)]
     target_audience: Option<String>,
+    #[schema(schema_with = ai_model_schema)]
     ai_model: Option<String>,
 }
 
@@ -1136,10 +1210,13 @@ async fn single_create(
     Ok((StatusCode::CREATED, axum::Json(single_view(c, None, None))).into_response())
 }
 
+/// The message of a single campaign: its subject and body are required.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SingleSendInput {
+    #[schema(schema_with = required_text, required = true)]
     subject: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     body: Option<String>,
 }
 
@@ -1241,11 +1318,23 @@ async fn deliverability_get(State(state): State<AppState>, _: CurrentUser) -> Ap
     deliverability_view(&state).await
 }
 
+/// The most a sending limit may be.
+const MAX_LIMIT: i64 = 10_000_000;
+
+/// A sending limit, 1–[`MAX_LIMIT`], or null (it stays as it is).
+fn limit_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::{Type, schema::SchemaType};
+    crate::validate::integer(Some(1), Some(MAX_LIMIT))
+        .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
+}
+
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct DeliverabilityInput {
     warmup_enabled: Option<bool>,
+    #[schema(schema_with = limit_schema)]
     daily_limit: Option<i64>,
+    #[schema(schema_with = limit_schema)]
     hourly_limit: Option<i64>,
     /// Put the 1-pixel open image in outreach messages (off by default: it costs deliverability).
     track_opens: Option<bool>,
@@ -1261,7 +1350,7 @@ async fn deliverability_put(
     let limit = |v: Option<i64>, field: &str, fallback: i32| -> ApiResult<i32> {
         match v {
             None => Ok(fallback),
-            Some(n) if (1..=10_000_000).contains(&n) => Ok(n as i32),
+            Some(n) if (1..=MAX_LIMIT).contains(&n) => Ok(n as i32),
             Some(_) => Err(ApiError::unprocessable(format!(
                 "{field} must be between 1 and 10000000"
             ))),

@@ -24,7 +24,7 @@ use crate::contacts::ContactView;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{Page, csv_download, id_list, paging, sort_from};
-use crate::validate::{field_error, merge_text, present};
+use crate::validate::{self, field_error, merge_text, present};
 use crate::{Access, AppState, Routes};
 
 /// Contacts listed with one company (its detail, `include=contacts`).
@@ -38,10 +38,10 @@ pub(crate) fn routes() -> Routes {
         .query::<ListQuery>()
         .returns_page::<CompanyView>()
         .post("/api/companies", Access::User, company_create)
-        .body::<CompanyBody>()
+        .body::<NewCompanyBody>()
         .creates::<CompanyView>()
         .get("/api/companies/export", Access::User, company_export)
-        .query::<ListQuery>()
+        .query::<ExportQuery>()
         .returns_file("text/csv")
         .post(
             "/api/companies/bulk-status",
@@ -227,8 +227,7 @@ async fn contacts_by_company(
 /// as absent.
 fn state_schema() -> utoipa::openapi::ObjectBuilder {
     let mut all = vec![""];
-    all.extend(jobs::geo::STATES.iter().map(|(code, _)| *code));
-    all.extend(jobs::geo::STATES.iter().map(|(_, name)| *name));
+    all.extend(crate::targeting::state_values());
     crate::validate::one_of(&all).description(Some("A US state: its two-letter code or its name."))
 }
 
@@ -288,6 +287,21 @@ struct ListQuery {
     limit: Option<i64>,
     #[param(minimum = 0)]
     offset: Option<i64>,
+}
+
+/// The export's query string: the list's but `include`, `limit` and `offset`, which it ignores
+/// (so takes any).
+struct ExportQuery;
+
+impl utoipa::IntoParams for ExportQuery {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        <ListQuery as utoipa::IntoParams>::into_params(parameter_in)
+            .into_iter()
+            .filter(|p| !["include", "limit", "offset"].contains(&p.name.as_str()))
+            .collect()
+    }
 }
 
 fn filter_from(q: &ListQuery) -> ApiResult<CompanyFilter> {
@@ -504,24 +518,71 @@ async fn company_get(
 
 // ---- create, update ----
 
+/// A name an edit may leave out or null (keeping it), but not blank.
+fn name_schema() -> utoipa::openapi::schema::Object {
+    validate::or_null(validate::not_blank())
+}
+
+/// Whole dollars as `rules::revenue_dollars` reads them: a whole number from 0, its digits as text,
+/// blank or null (none).
+fn revenue_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::Integer,
+            Type::String,
+            Type::Null,
+        ]))
+        .minimum(Some(0))
+        .maximum(Some(jobs::domain::MAX_DOLLARS))
+        .pattern(Some(r"^[ \t]*(\+?[0-9]{1,12})?[ \t]*$"))
+}
+
+/// A head count, 0 or more (stored as a 32-bit integer), or null.
+fn employees_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    validate::integer(Some(0), Some(i64::from(i32::MAX))).schema_type(
+        utoipa::openapi::schema::SchemaType::from_iter([Type::Integer, Type::Null]),
+    )
+}
+
+/// A US state (`jobs::geo::state_code`: its two-letter code or its name), blank or null (none).
+fn body_state_schema() -> utoipa::openapi::schema::OneOfBuilder {
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(validate::or_null(validate::one_of(
+            &crate::targeting::state_values(),
+        )))
+        .item(validate::blank())
+}
+
+/// [`STATUSES`], or null (unchanged).
+fn body_status_schema() -> utoipa::openapi::ObjectBuilder {
+    validate::one_of_or_null(&STATUSES)
+}
+
 /// The edit dialog's fields (seed 000 §2.7, §7.3), or a status; every field optional.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CompanyBody {
+    #[schema(schema_with = name_schema)]
     name: Option<String>,
     #[serde(default, deserialize_with = "present")]
     website: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
     industry: Option<Option<String>>,
+    /// Whole dollars: a number, or its digits as text (e.g. 5000000 for $5M).
     #[serde(default, deserialize_with = "present")]
+    #[schema(schema_with = revenue_schema)]
     revenue: Option<Value>,
     #[serde(default, deserialize_with = "present")]
+    #[schema(schema_with = employees_schema)]
     employees: Option<Option<i64>>,
     #[serde(default, deserialize_with = "present")]
     address: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
     city: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
+    #[schema(schema_with = body_state_schema)]
     state: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
     zip_code: Option<Option<String>>,
@@ -529,9 +590,23 @@ struct CompanyBody {
     phone: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
     description: Option<Option<String>>,
+    #[schema(schema_with = body_status_schema)]
     status: Option<String>,
+    #[schema(minimum = 0, maximum = 100)]
     score: Option<i64>,
 }
+
+validate::body_variant!(
+    /// A new company: a [`CompanyBody`] with its name.
+    NewCompanyBody(CompanyBody),
+    |base| {
+        validate::requiring(
+            base,
+            "A new company: its name is required.",
+            vec![("name", validate::not_blank().into())],
+        )
+    }
+);
 
 /// Applies `b` to `w`, collecting every field's problem into one 422.
 fn apply(b: &CompanyBody, w: &mut CompanyWrite) -> ApiResult<()> {
@@ -615,7 +690,7 @@ fn apply(b: &CompanyBody, w: &mut CompanyWrite) -> ApiResult<()> {
 async fn company_create(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<CompanyBody>,
+    Json(NewCompanyBody(body)): Json<NewCompanyBody>,
 ) -> ApiResult<(StatusCode, Json<CompanyView>)> {
     let mut w = CompanyWrite {
         id: jobs::domain::new_id(),
@@ -710,12 +785,28 @@ async fn company_update(
 
 // ---- bulk status, delete ----
 
+/// 1 to [`BULK_MAX`](crate::bulk::BULK_MAX) company ids, none blank ([`picked`] skips blank ones
+/// and counts repeats once).
+fn company_ids_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(validate::not_blank())
+        .min_items(Some(1))
+        .max_items(Some(crate::bulk::BULK_MAX))
+}
+
+/// [`STATUSES`].
+fn bulk_status_schema() -> utoipa::openapi::ObjectBuilder {
+    validate::one_of(&STATUSES)
+}
+
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CompanyBulkStatusBody {
     /// 1–1,000 company ids.
     #[serde(default)]
+    #[schema(schema_with = company_ids_schema, required = true)]
     company_ids: Vec<String>,
+    #[schema(schema_with = bulk_status_schema)]
     status: String,
 }
 
@@ -724,6 +815,7 @@ struct CompanyBulkStatusBody {
 struct CompanyBulkDeleteBody {
     /// 1–1,000 company ids.
     #[serde(default)]
+    #[schema(schema_with = company_ids_schema, required = true)]
     company_ids: Vec<String>,
 }
 

@@ -28,7 +28,7 @@ pub(crate) fn routes() -> Routes {
         .get("/api/email/readiness", User, readiness_check)
         .returns::<Readiness>()
         .post("/api/email/preview", User, preview)
-        .body::<ComposerPreviewInput>()
+        .body::<ContactPreviewInput>()
         .returns::<RenderedPreview>()
         .post("/api/email/send-test", User, send_test)
         .body::<ComposerPreviewInput>()
@@ -93,17 +93,42 @@ async fn merge_fields(_: CurrentUser) -> ApiResult<Response> {
     .into_response())
 }
 
-/// A subject and body, rendered for a contact (preview) or sent to the signed-in user (test).
+/// Required text (not blank), as [`text`] reads it.
+fn required_text() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::not_blank()
+}
+
+/// A subject and body, sent to the signed-in user as a test ([`ContactPreviewInput`]: rendered
+/// for a contact).
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ComposerPreviewInput {
+    #[schema(schema_with = required_text, required = true)]
     subject: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     body: Option<String>,
-    /// The contact whose merge values fill the fields (optional for a test send).
+    /// The contact whose merge values fill the fields (else the user's own).
     contact_id: Option<String>,
     /// A campaign's own from-address, when it has one.
     from_email: Option<String>,
 }
+
+crate::validate::body_variant!(
+    /// A draft to render for a contact: [`ComposerPreviewInput`] with the contact.
+    ContactPreviewInput(ComposerPreviewInput),
+    |base| {
+        crate::validate::requiring(
+            base,
+            "A subject and body, rendered for a contact (who has an email address).",
+            vec![(
+                "contactId",
+                required_text()
+                    .description(Some("The contact whose merge values fill the fields."))
+                    .into(),
+            )],
+        )
+    }
+);
 
 fn text(v: &Option<String>) -> Option<&str> {
     v.as_deref().filter(|s| !s.trim().is_empty())
@@ -145,7 +170,7 @@ fn vars_of(contact: &ContactRow, company: Option<&str>, from: &str) -> Map<Strin
 async fn preview(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(input): Json<ComposerPreviewInput>,
+    Json(ContactPreviewInput(input)): Json<ContactPreviewInput>,
 ) -> ApiResult<Response> {
     let (subject, body) = content(&input)?;
     let id = text(&input.contact_id)

@@ -25,18 +25,19 @@ use jobs::queue::NewJob;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
 
-use crate::bulk::{CONTACTS, DeleteOutcome, StatusOutcome};
+use crate::bulk::{BULK_MAX, CONTACTS, DeleteOutcome, StatusOutcome};
 use crate::enqueue::{accepted, trigger_job};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{BoardQuery, Page, csv_download, id_list, paging, sort_from, with_total};
-use crate::targeting::{ContactListFilter, Selection, status_checked};
-use crate::validate::{field_error, merge_text, present};
+use crate::targeting::{ContactListFilter, MAX_SELECTION, Selection, status_checked};
+use crate::validate::{self, field_error, merge_text, present};
 use crate::{Access, AppState, Routes};
 
-/// Largest CSV upload (only `POST /api/contacts/import` accepts more than the API-wide limit).
-pub const IMPORT_LIMIT: usize = 50 * 1024 * 1024;
+use crate::forms::IMPORT_LIMIT;
 /// Most rows one export writes.
 const EXPORT_MAX: i64 = 1_000_000;
 const DAY_MS: i64 = 24 * 3600 * 1000;
@@ -47,10 +48,10 @@ pub(crate) fn routes() -> Routes {
         .query::<ListQuery>()
         .returns_page::<ContactView>()
         .post("/api/contacts", Access::User, contact_create)
-        .body::<ContactBody>()
+        .body::<NewContactBody>()
         .creates::<ContactView>()
         .get("/api/contacts/export", Access::User, contact_export)
-        .query::<ListQuery>()
+        .query::<ExportQuery>()
         .returns_file("text/csv")
         .upload(
             "/api/contacts/import",
@@ -58,6 +59,7 @@ pub(crate) fn routes() -> Routes {
             IMPORT_LIMIT,
             contact_import,
         )
+        .body_as("text/csv", crate::forms::contact_csv)
         .accepted()
         .post(
             "/api/contacts/bulk-status",
@@ -223,6 +225,21 @@ struct ListQuery {
     offset: Option<i64>,
 }
 
+/// The export's query string: the list's but `limit` and `offset`, which it ignores (so takes
+/// any).
+struct ExportQuery;
+
+impl utoipa::IntoParams for ExportQuery {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        <ListQuery as utoipa::IntoParams>::into_params(parameter_in)
+            .into_iter()
+            .filter(|p| p.name != "limit" && p.name != "offset")
+            .collect()
+    }
+}
+
 /// The list filters, validated (shared by the list and the export).
 fn filter_from(q: &ListQuery) -> ApiResult<ContactFilter> {
     let mut filter = ContactListFilter {
@@ -346,11 +363,31 @@ fn not_found() -> ApiError {
 
 // ---- create, update ----
 
+/// A name an edit may leave out or null (keeping it), but not blank.
+fn name_schema() -> utoipa::openapi::schema::Object {
+    validate::or_null(validate::not_blank())
+}
+
+fn email_schema() -> utoipa::openapi::schema::Object {
+    validate::or_null(validate::email())
+}
+
+/// The contact statuses (`jobs::domain::contacts::STATUSES`), or null (unchanged).
+fn status_schema() -> utoipa::openapi::ObjectBuilder {
+    validate::one_of_or_null(&jobs::domain::contacts::STATUSES)
+}
+
+/// An edit of a contact: each field left out (or a null name, email, status or score) stays as
+/// it is; a null or blank text field is cleared.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ContactBody {
+    #[schema(schema_with = name_schema)]
     first_name: Option<String>,
+    #[schema(schema_with = name_schema)]
     last_name: Option<String>,
+    /// An email address (`jobs::domain::contacts::is_valid_email`; this document says ASCII).
+    #[schema(schema_with = email_schema)]
     email: Option<String>,
     #[serde(default, deserialize_with = "present")]
     phone: Option<Option<String>>,
@@ -358,11 +395,14 @@ struct ContactBody {
     title: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
     department: Option<Option<String>>,
+    /// An existing company's id ("Unknown company" otherwise).
     #[serde(default, deserialize_with = "present")]
     company_id: Option<Option<String>>,
+    #[schema(schema_with = status_schema)]
     status: Option<String>,
     #[serde(default, deserialize_with = "present")]
     notes: Option<Option<String>>,
+    #[schema(minimum = 0, maximum = 100)]
     score: Option<i64>,
     #[serde(default, deserialize_with = "present")]
     linkedin_url: Option<Option<String>>,
@@ -370,6 +410,22 @@ struct ContactBody {
     source: Option<Option<String>>,
     tags: Option<Vec<String>>,
 }
+
+validate::body_variant!(
+    /// A new contact: a [`ContactBody`] with its names and email.
+    NewContactBody(ContactBody),
+    |base| {
+        validate::requiring(
+            base,
+            "A new contact: its names and email are required.",
+            vec![
+                ("firstName", validate::not_blank().into()),
+                ("lastName", validate::not_blank().into()),
+                ("email", validate::email().into()),
+            ],
+        )
+    }
+);
 
 /// Applies `b` to `w` and checks the result: the names and the email must end up non-empty.
 fn apply(b: &ContactBody, w: &mut ContactWrite) -> ApiResult<()> {
@@ -450,7 +506,7 @@ fn full_name(w: &ContactWrite) -> String {
 async fn contact_create(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<ContactBody>,
+    Json(NewContactBody(body)): Json<NewContactBody>,
 ) -> ApiResult<(StatusCode, Json<ContactView>)> {
     let now = now_ms();
     let mut w = ContactWrite {
@@ -574,8 +630,16 @@ async fn contact_update(
 
 // ---- lead pipeline ----
 
+/// The ways a card moves: [`Direction::Forward`], [`Direction::Back`].
+const DIRECTIONS: [&str; 2] = ["forward", "back"];
+
+fn direction_schema() -> utoipa::openapi::ObjectBuilder {
+    validate::one_of(&DIRECTIONS)
+}
+
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct MoveBody {
+    #[schema(schema_with = direction_schema)]
     direction: String,
 }
 
@@ -586,12 +650,12 @@ async fn contact_pipeline_move(
     Json(body): Json<MoveBody>,
 ) -> ApiResult<Json<ContactView>> {
     let dir = match body.direction.trim() {
-        "forward" => Direction::Forward,
-        "back" => Direction::Back,
+        d if d == DIRECTIONS[0] => Direction::Forward,
+        d if d == DIRECTIONS[1] => Direction::Back,
         _ => {
             return Err(field_error(
                 "direction",
-                one_of_message("direction", &["forward", "back"]),
+                one_of_message("direction", &DIRECTIONS),
             ));
         }
     };
@@ -620,24 +684,82 @@ async fn contact_pipeline_move(
     Ok(Json(row.into()))
 }
 
+/// Picked contact ids, at most `max`.
+fn ids_schema(max: usize) -> utoipa::openapi::schema::ArrayBuilder {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            utoipa::openapi::Type::Array,
+            utoipa::openapi::Type::Null,
+        ]))
+        .items(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::String))
+        .max_items(Some(max))
+}
+
+/// At most [`BULK_MAX`] (`Noun::at_most`).
+fn status_ids_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    ids_schema(BULK_MAX)
+}
+
+/// At most [`MAX_SELECTION`] (`Selection::contact_ids`).
+fn delete_ids_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    ids_schema(MAX_SELECTION)
+}
+
+/// The contact statuses (`jobs::domain::contacts::STATUSES`).
+fn bulk_status_schema() -> utoipa::openapi::ObjectBuilder {
+    validate::one_of(&jobs::domain::contacts::STATUSES)
+}
+
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ContactBulkStatusBody {
+struct ContactBulkStatus {
     /// At most 1,000 picked contacts.
+    #[schema(schema_with = status_ids_schema)]
     contact_ids: Option<Vec<String>>,
     /// Every contact the list's filters match ("select all N matching"), at most 10,000.
     contact_filter: Option<ContactListFilter>,
+    #[schema(schema_with = bulk_status_schema)]
     status: String,
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ContactBulkDeleteBody {
+struct ContactBulkDelete {
     /// Picked contacts; with the filter's matches, at most 10,000.
+    #[schema(schema_with = delete_ids_schema)]
     contact_ids: Option<Vec<String>>,
     /// Every contact the list's filters match ("select all N matching").
     contact_filter: Option<ContactListFilter>,
 }
+
+/// The two ways a bulk action names its contacts ([`selected`]: "Select at least one contact."
+/// otherwise): a picked id, or the list's filters.
+fn picked_or_matching(base: RefOr<Schema>) -> RefOr<Schema> {
+    use utoipa::ToSchema;
+    let ids = utoipa::openapi::schema::ArrayBuilder::new()
+        .items(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::String))
+        .min_items(Some(1));
+    let filter = utoipa::openapi::Ref::from_schema_name(ContactListFilter::name());
+    validate::one_shape_of(
+        base,
+        vec![
+            vec![("contactIds", ids.into())],
+            vec![("contactFilter", filter.into())],
+        ],
+    )
+}
+
+validate::body_variant!(
+    /// A bulk status change: [`ContactBulkStatus`], which names at least one contact.
+    ContactBulkStatusBody(ContactBulkStatus),
+    picked_or_matching
+);
+
+validate::body_variant!(
+    /// A bulk delete: [`ContactBulkDelete`], which names at least one contact.
+    ContactBulkDeleteBody(ContactBulkDelete),
+    picked_or_matching
+);
 
 /// The contacts a bulk action names: the picked ones and every match of the list's filters,
 /// resolved as the other bulk actions resolve them (at most 10,000), once each, in id order.
@@ -662,7 +784,7 @@ async fn selected(
 async fn contact_bulk_status(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<ContactBulkStatusBody>,
+    Json(ContactBulkStatusBody(body)): Json<ContactBulkStatusBody>,
 ) -> ApiResult<Json<StatusOutcome>> {
     let status = status_checked(&body.status)?;
     let picked: HashSet<&String> = body.contact_ids.iter().flatten().collect();
@@ -705,7 +827,7 @@ async fn contact_delete(
 async fn contact_bulk_delete(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<ContactBulkDeleteBody>,
+    Json(ContactBulkDeleteBody(body)): Json<ContactBulkDeleteBody>,
 ) -> ApiResult<Json<DeleteOutcome>> {
     let ids = selected(&state, body.contact_ids, body.contact_filter).await?;
     let mut tx = state.queue.db.begin().await?;

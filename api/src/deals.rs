@@ -21,17 +21,19 @@ use jobs::db::{
 };
 use jobs::domain::deals::{STAGES, stage_default_probability};
 use jobs::domain::figures::day_of;
+use jobs::domain::one_of_message;
 use jobs::domain::pipeline::{
     self, BOARD_STAGES, DealWindows, StageTotals, effective_stage, full_name, is_closed,
     next_stage, revenue_estimate,
 };
+use jobs::domain::{MAX_DOLLARS, MAX_DOLLARS_DIGITS};
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
 use crate::list::{BoardQuery, csv_download, paging, with_total};
-use crate::validate::{Body, Field, Fields, Number, Text, check_refs, field_error};
+use crate::validate::{self, Body, Field, Fields, Number, Text, check_refs, field_error};
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
@@ -43,7 +45,7 @@ pub(crate) fn routes() -> Routes {
         .query::<BoardQuery>()
         .returns_list::<BoardColumn>()
         .post("/api/deals", Access::User, deal_create)
-        .body::<DealBody>()
+        .body::<NewDealBody>()
         .creates::<DealView>()
         .post(
             "/api/deals/convert-prospect",
@@ -72,9 +74,12 @@ pub(crate) fn routes() -> Routes {
 
 // ---- stages ----
 
+fn stage_names() -> Vec<&'static str> {
+    STAGES.iter().map(|(s, _)| *s).collect()
+}
+
 fn stages_message() -> String {
-    let names: Vec<&str> = STAGES.iter().map(|(s, _)| *s).collect();
-    format!("stage must be one of: {}", names.join(", "))
+    format!("stage must be one of: {}", stage_names().join(", "))
 }
 
 fn today() -> String {
@@ -86,11 +91,19 @@ fn today() -> String {
 /// A deal value: a JSON integer or a string of digits (whole dollars). `Err` is the field message.
 fn parse_value(v: &Field<Number>) -> Result<Option<i64>, &'static str> {
     const BAD: &str = "Deal value must be a whole number of dollars";
+    const TOO_MUCH: &str = "Deal value must be at most 999999999999 dollars";
+    let capped = |n: i64| {
+        if n > MAX_DOLLARS {
+            Err(TOO_MUCH)
+        } else {
+            Ok(Some(n))
+        }
+    };
     match v {
         Field::Absent | Field::Null => Ok(None),
         Field::Value(Number::Number(n)) => match (n.as_i64(), n.as_f64()) {
-            (Some(i), _) if i >= 0 => Ok(Some(i)),
-            (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 && f < 9.0e15 => Ok(Some(f as i64)),
+            (Some(i), _) if i >= 0 => capped(i),
+            (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 && f < 9.0e15 => capped(f as i64),
             _ => Err(BAD),
         },
         Field::Value(Number::Text(s)) => {
@@ -98,7 +111,10 @@ fn parse_value(v: &Field<Number>) -> Result<Option<i64>, &'static str> {
             if t.is_empty() {
                 Ok(None)
             } else if t.bytes().all(|b| b.is_ascii_digit()) {
-                t.parse::<i64>().map(Some).map_err(|_| BAD)
+                if t.len() > MAX_DOLLARS_DIGITS {
+                    return Err(TOO_MUCH);
+                }
+                t.parse::<i64>().map_err(|_| BAD).and_then(capped)
             } else {
                 Err(BAD)
             }
@@ -179,10 +195,21 @@ impl From<DealRow> for DealView {
 
 // ---- deals ----
 
+/// The list's `stage` for every stage.
+const ALL_STAGES: &str = "all";
+
+/// The list's `stage`: [`STAGES`], [`ALL_STAGES`], or `""` (read as absent).
+fn stage_filter_schema() -> utoipa::openapi::ObjectBuilder {
+    let mut all = vec![ALL_STAGES];
+    all.extend(stage_names());
+    validate::one_of_or_empty(&all).description(Some("One of the stages, or `all`."))
+}
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct DealListQuery {
     /// One of the stages, or `all`.
+    #[param(schema_with = stage_filter_schema)]
     stage: Option<String>,
     company_id: Option<String>,
     contact_id: Option<String>,
@@ -199,7 +226,10 @@ async fn deal_list(
     Query(q): Query<DealListQuery>,
 ) -> ApiResult<Response> {
     let (limit, offset) = paging(q.limit, q.offset)?;
-    let stage = q.stage.as_deref().filter(|s| !s.is_empty() && *s != "all");
+    let stage = q
+        .stage
+        .as_deref()
+        .filter(|s| !s.is_empty() && *s != ALL_STAGES);
     if let Some(s) = stage
         && !STAGES.iter().any(|(name, _)| *name == s)
     {
@@ -287,41 +317,99 @@ async fn deal_get(
     Ok(Json(deal.into()))
 }
 
-/// A deal to create (title and value required), or the fields of one to change.
+/// Whole dollars as [`parse_value`] reads them: a whole number from 0, or its digits as text.
+fn value_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::Integer,
+            Type::String,
+        ]))
+        .minimum(Some(0))
+        .maximum(Some(MAX_DOLLARS))
+        .pattern(Some(r"^[ \t]*[0-9]{1,12}[ \t]*$"))
+}
+
+fn stage_schema() -> utoipa::openapi::ObjectBuilder {
+    validate::one_of(&stage_names())
+}
+
+/// A close date as [`parse_close_date`] reads it (a subset: `YYYY-MM-DD` from 1900), blank or
+/// null (none).
+fn close_date_schema() -> utoipa::openapi::schema::OneOfBuilder {
+    use utoipa::openapi::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Date)))
+                .pattern(Some("^(19|[2-9][0-9])[0-9]{2}-")),
+        )
+        .item(validate::blank())
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+}
+
+/// A deal to change: each field left out stays as it is; title, value and stage cannot be emptied,
+/// other text is cleared by null or blank.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DealBody {
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = validate::not_blank_text)]
     title: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = validate::text_or_null)]
     description: Field<Text>,
     /// Whole dollars.
     #[serde(default)]
-    #[schema(value_type = Option<Number>)]
+    #[schema(schema_with = value_schema)]
     value: Field<Number>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = stage_schema)]
     stage: Field<Text>,
-    /// 0–100; the stage's default when absent.
+    /// 0–100, rounded (a number, or its text; anything else is 0); the stage's default when absent
+    /// or null.
     #[serde(default)]
-    #[schema(value_type = Option<Number>)]
+    #[schema(schema_with = validate::any_value)]
     probability: Field<Number>,
-    /// `YYYY-MM-DD`.
+    /// `YYYY-MM-DD` (or an RFC 3339 time, whose date is taken), from 1900.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = close_date_schema)]
     expected_close_date: Field<Text>,
+    /// An existing contact's id.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = validate::text_or_null)]
     contact_id: Field<Text>,
+    /// An existing company's id.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = validate::text_or_null)]
     company_id: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = validate::text_or_null)]
     notes: Field<Text>,
 }
+
+validate::body_variant!(
+    /// A new deal: a [`DealBody`] with its title and value, whose stage may be blank or null
+    /// (`qualification`).
+    NewDealBody(DealBody),
+    |base| {
+        let stage = utoipa::openapi::schema::OneOfBuilder::new()
+            .item(validate::or_null(stage_schema()))
+            .item(validate::blank());
+        validate::describing(
+            validate::requiring(
+                base,
+                "A new deal: its title and value are required.",
+                vec![
+                    ("title", validate::not_blank_text().into()),
+                    ("value", value_schema().into()),
+                ],
+            ),
+            vec![("stage", stage.into())],
+        )
+    }
+);
 
 /// The fields of a create or update body, each `None` when absent.
 #[derive(Default)]
@@ -385,7 +473,7 @@ fn read_deal(b: DealBody, create: bool) -> ApiResult<DealInput> {
 async fn deal_create(
     State(state): State<AppState>,
     user: CurrentUser,
-    Body(body): Body<DealBody>,
+    Body(NewDealBody(body)): Body<NewDealBody>,
 ) -> ApiResult<Response> {
     let input = read_deal(body, true)?;
     let stage = input.stage.unwrap_or_else(|| "qualification".to_string());
@@ -674,17 +762,24 @@ async fn prospect_list(
     }))
 }
 
+/// What a prospect is.
+const PROSPECT_KINDS: [&str; 2] = ["company", "contact"];
+
+fn prospect_kind_schema() -> utoipa::openapi::ObjectBuilder {
+    validate::one_of(&PROSPECT_KINDS)
+}
+
 /// A prospect to turn into a deal.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ConvertBody {
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = validate::not_blank_text, required = true)]
     prospect_id: Field<Text>,
     /// `company` or `contact`.
     #[serde(default)]
     #[serde(rename = "type")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = prospect_kind_schema, required = true)]
     kind: Field<Text>,
 }
 
@@ -699,8 +794,8 @@ async fn prospect_convert(
         f.error("prospectId", "prospectId is required");
     }
     let kind = f.text("type", &body.kind).flatten();
-    if !matches!(kind.as_deref(), Some("company" | "contact")) {
-        f.error("type", "type must be one of: company, contact");
+    if !kind.as_deref().is_some_and(|k| PROSPECT_KINDS.contains(&k)) {
+        f.error("type", one_of_message("type", &PROSPECT_KINDS));
     }
     f.finish()?;
     let (Some(prospect_id), Some(kind)) = (prospect_id, kind) else {

@@ -9,14 +9,19 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use jobs::db::{CompanySourceRow, JobList};
 use jobs::domain::discovery::{CountyCount, Source, market_sizing};
-use jobs::kinds::DiscoveryScan;
+use jobs::geo::COMPANY_TYPES;
+use jobs::kinds::{DiscoveryScan as ScanRequest, SEARCH_MODES};
+use jobs::providers::discovery::{REGIONS, REVENUE_RANGES};
 use jobs::queue::{JobKind, JobView, NewJob};
 use serde_json::json;
+use utoipa::openapi::schema::{ArrayBuilder, OneOfBuilder, Schema, SchemaType};
+use utoipa::openapi::{ObjectBuilder, RefOr, Type};
 
 use crate::enqueue::accepted;
 use crate::error::ApiResult;
 use crate::extract::{CurrentUser, Json, Query};
 use crate::list::id_list;
+use crate::validate;
 use crate::{Access, AppState, Routes};
 
 pub(crate) fn routes() -> Routes {
@@ -38,6 +43,82 @@ pub(crate) fn routes() -> Routes {
         .get("/api/discovery/market", Access::User, market)
         .returns::<MarketView>()
 }
+
+/// One of `values`, blank or null (none), as `ScanRequest::normalize` reads a choice.
+fn choice(values: &[&str]) -> RefOr<Schema> {
+    OneOfBuilder::new()
+        .item(validate::or_null(validate::one_of(values)))
+        .item(validate::blank())
+        .into()
+}
+
+/// What `ScanRequest::normalize` takes: a company name or the three search parameters; a city or
+/// state, or a `cityState` it can read (this document says: with a letter before any comma).
+/// Which sources `discoverySource` may name is this server's configuration
+/// (`GET /api/discovery/sources`), and a list names at most one search mode.
+fn scan_schema(base: RefOr<Schema>) -> RefOr<Schema> {
+    let ranges: Vec<&str> = REVENUE_RANGES.iter().map(|r| r.0).collect();
+    let states = crate::targeting::state_values();
+    let mut names: Vec<&str> = SEARCH_MODES.to_vec();
+    names.extend(Source::ALL.map(Source::key));
+    let name = || {
+        OneOfBuilder::new()
+            .item(validate::one_of(&names))
+            .item(validate::blank())
+    };
+    let source = OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .item(name())
+        .item(ArrayBuilder::new().items(name()))
+        .description(Some(
+            "A search mode, a source, or a list of them (at most one search mode).",
+        ));
+    let city_state = ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .pattern(Some(r"^[^,\x00]*[A-Za-z][^\x00]*$"))
+        .description(Some(
+            "Free text (\"Dallas, TX\"); parsed into `city` and `state` when those are not given.",
+        ));
+    let base = validate::describing(
+        base,
+        vec![
+            ("region", choice(&REGIONS)),
+            ("revenueRange", choice(&ranges)),
+            ("companyType", choice(&COMPANY_TYPES)),
+            ("state", choice(&states)),
+            ("discoverySource", source.into()),
+        ],
+    );
+    let searched = validate::one_of_shapes(
+        base,
+        vec![
+            validate::shape(vec![("companyName", validate::not_blank().into())]),
+            validate::shape(vec![
+                ("region", validate::one_of(&REGIONS).into()),
+                ("revenueRange", validate::one_of(&ranges).into()),
+                ("companyType", validate::one_of(&COMPANY_TYPES).into()),
+            ]),
+        ],
+    );
+    validate::one_of_shapes(
+        searched,
+        vec![
+            validate::shape(vec![("city", validate::not_blank().into())]),
+            validate::shape(vec![("state", validate::one_of(&states).into())]),
+            // Neither: a `cityState` left out, null or blank is fine too.
+            ObjectBuilder::new().property(
+                "cityState",
+                OneOfBuilder::new().item(city_state).item(validate::blank()),
+            ),
+        ],
+    )
+}
+
+validate::body_variant!(
+    /// A scan request ([`ScanRequest`], the seed's search form) that names what to search.
+    DiscoveryScan(ScanRequest),
+    scan_schema
+);
 
 /// A source as the form offers it.
 #[derive(serde::Serialize, utoipa::ToSchema)]
@@ -144,7 +225,7 @@ async fn active_scan(
             .queue
             .db
             .job_list(&JobList {
-                kind: Some(DiscoveryScan::NAME),
+                kind: Some(ScanRequest::NAME),
                 status: Some(status),
                 text: None,
                 from: None,
@@ -163,7 +244,7 @@ async fn active_scan(
 async fn scan(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(body): Json<DiscoveryScan>,
+    Json(DiscoveryScan(body)): Json<DiscoveryScan>,
 ) -> ApiResult<Response> {
     let scan = match body.normalize() {
         Ok(scan) => scan,
@@ -190,7 +271,7 @@ async fn scan(
     let payload = serde_json::to_value(&scan).map_err(anyhow::Error::from)?;
     let job = state
         .queue
-        .enqueue(NewJob::new(DiscoveryScan::NAME, payload).unique_while_active(key))
+        .enqueue(NewJob::new(ScanRequest::NAME, payload).unique_while_active(key))
         .await?;
     Ok(accepted(&job.id, &job.status))
 }

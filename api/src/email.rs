@@ -56,6 +56,7 @@ pub(crate) fn routes() -> Routes {
         .returns::<SampleEvents>()
         .post("/api/email/webhook", Public, webhook)
         .query::<TokenQuery>()
+        .body_as("application/json", sendgrid_events)
         .returns::<SendgridWebhookReceipt>()
         .get("/api/email/webhook/config", User, webhook_config)
         .returns::<WebhookConfig>()
@@ -129,11 +130,20 @@ async fn domain_check_latest(State(state): State<AppState>, _: CurrentUser) -> A
     .into_response())
 }
 
+/// Required text (not blank).
+fn required_text() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::not_blank()
+}
+
+/// A message to a contact (who has an email address and is not suppressed).
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct EmailInput {
+    #[schema(schema_with = required_text, required = true)]
     contact_id: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     subject: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     message: Option<String>,
 }
 
@@ -364,9 +374,21 @@ async fn email_history(
     .into_response())
 }
 
+/// Days back as [`analytics`] reads them: trimmed, trailing `d`s dropped, then blank (30) or a
+/// number from 1 to 365 as `i64::from_str` reads it (a `+`, leading zeros).
+fn timeframe_schema() -> utoipa::openapi::ObjectBuilder {
+    use crate::validate::SPACE;
+    let days = "0*([1-9]|[1-9][0-9]|[12][0-9][0-9]|3[0-5][0-9]|36[0-5])";
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .pattern(Some(format!("^{SPACE}*(\\+?{days})?d*{SPACE}*$")))
+        .description(Some("Days back, 1–365 (`30` or `30d`; default 30)."))
+}
+
 #[derive(Deserialize, utoipa::IntoParams)]
 struct Timeframe {
     /// Days back, 1–365 (`30` or `30d`; default 30).
+    #[param(schema_with = timeframe_schema)]
     timeframe: Option<String>,
 }
 
@@ -539,6 +561,26 @@ async fn seed_events(State(state): State<AppState>, _: CurrentUser) -> ApiResult
         total_events: total,
     })
     .into_response())
+}
+
+/// The webhook's body: a batch of SendGrid's events (`SendgridEvent`), as `sendgrid::parse_events`
+/// reads it.
+fn sendgrid_events() -> (
+    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    Vec<(
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    )>,
+) {
+    use utoipa::{PartialSchema, ToSchema};
+    let name = sendgrid::Event::name().into_owned();
+    let mut nested = Vec::new();
+    sendgrid::Event::schemas(&mut nested);
+    nested.push((name.clone(), sendgrid::Event::schema()));
+    let events = utoipa::openapi::schema::ArrayBuilder::new()
+        .items(utoipa::openapi::Ref::from_schema_name(name))
+        .description(Some("SendGrid's events, a batch at a time."));
+    (events.into(), nested)
 }
 
 /// SendGrid's event name → ours; `None`: not tracked.

@@ -11,13 +11,49 @@ use jobs::auth::token_hash;
 use jobs::db::UserRow;
 use jobs::time::now_ms;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use crate::AppState;
 use crate::error::{ApiError, NUL_TEXT};
 
-#[derive(FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
+/// A JSON body read into `T`. A whole number written as a float (`71.0`, as JSON Schema and
+/// clients such as Python's `json` spell integers now and then) is read as the integer, so an
+/// integer field takes it; otherwise as axum's `Json` (same rejections, same messages).
 pub struct Json<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let axum::Json(mut value) = axum::Json::<Value>::from_request(req, state).await?;
+        whole_floats_as_integers(&mut value);
+        serde_path_to_error::deserialize(value)
+            .map(Json)
+            .map_err(|e| {
+                ApiError::unprocessable(format!(
+                    "Failed to deserialize the JSON body into the target type: {e}"
+                ))
+            })
+    }
+}
+
+/// Floats that hold a whole number exactly (below 2^53) become integers, everywhere in `value`.
+fn whole_floats_as_integers(value: &mut Value) {
+    match value {
+        Value::Number(n) => {
+            if let Some(f) = n.as_f64().filter(|_| n.is_f64())
+                && f.fract() == 0.0
+                && f.abs() < 9_007_199_254_740_992.0
+            {
+                *n = serde_json::Number::from(f as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(whole_floats_as_integers),
+        Value::Object(map) => map.values_mut().for_each(whole_floats_as_integers),
+        _ => {}
+    }
+}
 
 impl<T: Serialize> axum::response::IntoResponse for Json<T> {
     fn into_response(self) -> axum::response::Response {
@@ -134,6 +170,16 @@ fn has_nul_escape(json: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::has_nul_escape;
+
+    #[test]
+    fn whole_floats_are_read_as_integers() {
+        let mut body = serde_json::json!({"employees": 71.0, "lines": [{"quantity": 2.0}], "rate": 7.5, "big": 1e300});
+        super::whole_floats_as_integers(&mut body);
+        assert_eq!(body["employees"].as_i64(), Some(71));
+        assert_eq!(body["lines"][0]["quantity"].as_i64(), Some(2));
+        assert_eq!(body["rate"].as_f64(), Some(7.5));
+        assert!(body["big"].is_f64(), "past 2^53 a float stays a float");
+    }
 
     #[test]
     fn nul_escapes_found_but_escaped_backslashes_are_text() {

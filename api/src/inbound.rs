@@ -26,6 +26,7 @@ use crate::{Access, AppState, Routes};
 pub(crate) fn routes() -> Routes {
     Routes::new()
         .post("/api/email/inbound", Access::Public, inbound)
+        .body_as("multipart/form-data", crate::forms::inbound_parse)
         .returns::<InboundOutcome>()
 }
 

@@ -35,8 +35,7 @@ use crate::list::{paging, sort_from, with_total};
 use crate::validate::{Body, Field, Fields, Number, Object, Text, field_error};
 use crate::{Access, AppState, Routes};
 
-/// A catalog file may be large, but not unbounded.
-const CATALOG_LIMIT: usize = 10 * 1024 * 1024;
+use crate::forms::CATALOG_LIMIT;
 /// How long a PDF download waits for its rendering before asking the client to come back.
 const PDF_WAIT: Duration = Duration::from_secs(20);
 const CURRENCY: &str = "usd";
@@ -73,6 +72,8 @@ pub(crate) fn routes() -> Routes {
         .body::<PaymentBody>()
         .returns::<PaymentIntentView>()
         .post("/api/webhooks/stripe", Access::Public, stripe_webhook)
+        .body_as("application/json", crate::forms::stripe_event)
+        .signed_by("Stripe-Signature")
         .returns::<StripeWebhookReceipt>()
         .get("/api/catalog", Access::User, catalog_list)
         .returns_list::<ProductView>()
@@ -82,6 +83,7 @@ pub(crate) fn routes() -> Routes {
             CATALOG_LIMIT,
             catalog_upload,
         )
+        .body_as("multipart/form-data", crate::forms::catalog_upload)
         .returns::<CatalogUploaded>()
 }
 
@@ -469,24 +471,121 @@ fn date_field(f: &mut Fields, key: &str, field: &Field<Text>, label: &str) -> Op
     }
 }
 
+/// The pattern of dollars as `cents` reads them: at most 13 digits before the point and 2 after.
+const DOLLARS: &str = r"([0-9]{1,13}(\.[0-9]{0,2})?|\.[0-9]{1,2})";
+
+/// Dollars as [`money`] reads them (a subset: a whole number, or text with at most 2 decimals).
+fn dollars_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::Integer,
+            Type::String,
+        ]))
+        .minimum(Some(0))
+        .maximum(Some(9_999_999_999_999_i64))
+        .pattern(Some(format!("^[ \\t]*{DOLLARS}[ \\t]*$")))
+}
+
+/// [`dollars_schema`], blank or null: none (0).
+fn discount_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    dollars_schema()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::Integer,
+            Type::String,
+            Type::Null,
+        ]))
+        .pattern(Some(format!("^[ \\t]*({DOLLARS})?[ \\t]*$")))
+}
+
+/// A percentage as `tax_milli` reads it (a subset: a whole number, or text with at most 3
+/// decimals), 0–100; blank or null: the default.
+fn tax_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::Integer,
+            Type::String,
+            Type::Null,
+        ]))
+        .minimum(Some(0))
+        .maximum(Some(100))
+        .pattern(Some(
+            r"^[ \t]*(0?[0-9]{1,2}(\.[0-9]{0,3})?|100(\.0{0,3})?)?[ \t]*$",
+        ))
+}
+
+/// A quantity: a whole number from 1 to 1,000,000, or its digits as text.
+fn quantity_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::Integer,
+            Type::String,
+        ]))
+        .minimum(Some(1))
+        .maximum(Some(1_000_000))
+        .pattern(Some(r"^[ \t]*\+?0*([1-9][0-9]{0,5}|1000000)[ \t]*$"))
+}
+
+/// A line's description: not blank, at most 500 characters (a subset: counted before trimming).
+fn line_description_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::not_blank().max_length(Some(500))
+}
+
+/// A date (`YYYY-MM-DD`), blank or null.
+fn body_date_schema() -> utoipa::openapi::schema::OneOfBuilder {
+    use utoipa::openapi::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Date))),
+        )
+        .item(crate::validate::blank())
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+}
+
+/// An email address (`is_valid_email`), blank or null.
+fn customer_email_schema() -> utoipa::openapi::schema::OneOfBuilder {
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(crate::validate::or_null(crate::validate::email()))
+        .item(crate::validate::blank())
+}
+
+/// Text of at most 64 characters (a subset: counted before trimming), or null.
+fn invoice_number_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::text_or_null().max_length(Some(64))
+}
+
+/// 1 to [`MAX_LINE_ITEMS`] lines.
+fn line_items_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(<LineItemBody as utoipa::PartialSchema>::schema())
+        .min_items(Some(1))
+        .max_items(Some(MAX_LINE_ITEMS))
+}
+
 /// A line of an invoice body.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct LineItemBody {
+    /// A catalog product's id (kept as given; anything but text is ignored).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::any_value)]
     product_id: Field<Text>,
     /// Required, at most 500 characters.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = line_description_schema, required = true)]
     description: Field<String>,
     /// A whole number from 1.
     #[serde(default)]
-    #[schema(value_type = Option<Number>)]
+    #[schema(schema_with = quantity_schema, required = true)]
     quantity: Field<Number>,
     /// Dollars, at most 2 decimals.
     #[serde(default)]
-    #[schema(value_type = Option<Number>)]
+    #[schema(schema_with = dollars_schema, required = true)]
     unit_price: Field<Number>,
 }
 
@@ -495,41 +594,43 @@ struct LineItemBody {
 #[serde(rename_all = "camelCase")]
 struct InvoiceBody {
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::not_blank_text, required = true)]
     customer_name: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = customer_email_schema)]
     customer_email: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::text_or_null)]
     customer_phone: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::text_or_null)]
     billing_address: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::text_or_null)]
     notes: Field<Text>,
-    /// `INV-<time>` when absent.
+    /// At most 64 characters, not taken by another invoice; the year's next number
+    /// (`INV-2026-0007`) when absent or blank.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = invoice_number_schema)]
     invoice_number: Field<Text>,
     /// Percent, 0–100; 8.5 when absent or blank.
     #[serde(default)]
-    #[schema(value_type = Option<Number>)]
+    #[schema(schema_with = tax_schema)]
     tax_rate: Field<Number>,
     #[serde(default)]
-    #[schema(value_type = Option<Number>)]
+    #[schema(schema_with = discount_schema)]
     discount_amount: Field<Number>,
     /// `YYYY-MM-DD`; today when absent.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = body_date_schema)]
     date: Field<Text>,
-    /// `YYYY-MM-DD`; 30 days after the date when absent.
+    /// `YYYY-MM-DD`, not before the date; 30 days after the date when absent.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = body_date_schema)]
     due_date: Field<Text>,
+    /// The invoice's lines, 1 to 200; the total they come to must fit (`totals`).
     #[serde(default)]
-    #[schema(value_type = Option<Vec<LineItemBody>>)]
+    #[schema(schema_with = line_items_schema, required = true)]
     line_items: Field<Vec<Field<Object<LineItemBody>>>>,
 }
 
@@ -778,7 +879,7 @@ fn status_message() -> String {
 struct StatusBody {
     /// An `Option` (not `#[serde(default)]`): read as before, a missing or null status is the
     /// field's error, and a list body is serde's.
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = status_schema, required = true)]
     status: Option<Field<String>>,
 }
 
@@ -957,30 +1058,67 @@ struct PaymentMetadata {
     invoice_number: Field<String>,
 }
 
+/// `usd` in any case, blank or null (`usd`).
+fn currency_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::String,
+            Type::Null,
+        ]))
+        .pattern(Some(r"^[ \t]*([uU][sS][dD])?[ \t]*$"))
+}
+
 /// A payment of an invoice, named by its id or by `metadata.invoiceNumber`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct PaymentBody {
+struct Payment {
+    /// The invoice's id; blank or null: `metadata.invoiceNumber` names it.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::text_or_null)]
     invoice_id: Field<Text>,
     #[serde(default)]
     #[schema(value_type = Option<PaymentMetadata>)]
     metadata: Field<Object<PaymentMetadata>>,
     /// `usd`, the only one.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = currency_schema)]
     currency: Field<Text>,
     /// Dollars; must match the invoice's total.
     #[serde(default)]
-    #[schema(value_type = Option<Number>)]
+    #[schema(schema_with = dollars_schema)]
     amount: Field<Number>,
 }
+
+crate::validate::body_variant!(
+    /// A [`Payment`] that names its invoice: by its id or by `metadata.invoiceNumber`.
+    PaymentBody(Payment),
+    |base| {
+        use utoipa::openapi::{ObjectBuilder, Type};
+        let number = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property(
+                "invoiceNumber",
+                crate::validate::not_blank(),
+            )
+            .required("invoiceNumber");
+        crate::validate::one_shape_of(
+            base,
+            vec![
+                vec![(
+                    "invoiceId",
+                    crate::validate::not_blank_text().into(),
+                )],
+                vec![("metadata", number.into())],
+            ],
+        )
+    }
+);
 
 async fn payment_intent(
     State(state): State<AppState>,
     _user: CurrentUser,
-    Body(body): Body<PaymentBody>,
+    Body(PaymentBody(body)): Body<PaymentBody>,
 ) -> ApiResult<Response> {
     let mut f = Fields::default();
     let metadata_number = match &body.metadata {

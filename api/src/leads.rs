@@ -18,6 +18,8 @@ use jobs::queue::{JobKind, NewJob};
 use jobs::time::now_ms;
 use serde::Deserialize;
 use serde_json::json;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Schema, Type};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
@@ -33,31 +35,155 @@ pub(crate) fn routes() -> Routes {
 
 pub const THANK_YOU: &str = "Thank you! Our team will contact you within 1-2 business days.";
 
+/// The form as people send it. Text is trimmed; a blank or `null` optional field is left out.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct LeadForm {
+struct Form {
+    /// 2–200 characters.
+    #[schema(required = true, schema_with = company_name_schema)]
     company_name: Option<String>,
+    /// 2–200 characters.
+    #[schema(required = true, schema_with = contact_name_schema)]
     contact_name: Option<String>,
+    /// An address as `jobs::domain::contacts::is_valid_email` takes it (this document says ASCII).
+    #[schema(required = true, schema_with = crate::validate::email)]
     email: Option<String>,
+    /// At most 40 characters.
+    #[schema(schema_with = phone_schema)]
     phone: Option<String>,
+    /// At most 100 characters.
+    #[schema(schema_with = city_schema)]
     city: Option<String>,
+    /// A US state: its two-letter code or its name.
+    #[schema(schema_with = state_schema)]
     state: Option<String>,
+    #[schema(schema_with = company_type_schema)]
     company_type: Option<String>,
+    /// A revenue band.
+    #[schema(schema_with = revenue_schema)]
     annual_revenue: Option<String>,
+    /// At most 5,000 characters.
+    #[schema(schema_with = message_schema)]
     message: Option<String>,
     /// Honeypot: people never see it, bots fill it.
+    #[schema(schema_with = blank_or_null)]
     fax: Option<String>,
 }
 
+crate::validate::body_variant!(
+    /// The dealer form: a [`Form`], or what a bot sends (a filled `fax`: answered alike, dropped).
+    LeadForm(Form),
+    form_or_bot
+);
+
+/// A form as people send it, or one whose honeypot is filled: any text in any field is taken then
+/// (and dropped), as long as each is text or `null`.
+fn form_or_bot(form: RefOr<Schema>) -> RefOr<Schema> {
+    let RefOr::T(Schema::Object(form)) = form else {
+        return form;
+    };
+    let mut bot = ObjectBuilder::new().description(Some(
+        "A bot's submission: the honeypot `fax` is filled, so nothing else is checked.",
+    ));
+    for name in form.properties.keys().filter(|n| *n != "fax") {
+        bot = bot.property(name, text_or_null());
+    }
+    bot = bot
+        .property("fax", crate::validate::not_blank())
+        .required("fax");
+    AnyOfBuilder::new().item(form).item(bot).into()
+}
+
+fn text_or_null() -> utoipa::openapi::schema::Object {
+    crate::validate::or_null(ObjectBuilder::new().schema_type(Type::String))
+}
+
+fn blank_or_null() -> utoipa::openapi::schema::Object {
+    crate::validate::or_null(crate::validate::blank())
+}
+
+/// The cap of a field of [`FIELD_CAPS`].
+fn cap(field: &str) -> Option<usize> {
+    FIELD_CAPS
+        .iter()
+        .find(|(f, ..)| *f == field)
+        .map(|(.., cap)| *cap)
+}
+
+fn company_name_schema() -> ObjectBuilder {
+    crate::validate::trimmed_text(MIN_NAME_CHARS, cap("companyName"))
+}
+
+fn contact_name_schema() -> ObjectBuilder {
+    crate::validate::trimmed_text(MIN_NAME_CHARS, cap("contactName"))
+}
+
+/// Text of at most the field's cap, or `null`.
+fn capped(field: &str) -> utoipa::openapi::schema::Object {
+    crate::validate::or_null(
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .max_length(cap(field)),
+    )
+}
+
+fn phone_schema() -> utoipa::openapi::schema::Object {
+    capped("phone")
+}
+
+fn city_schema() -> utoipa::openapi::schema::Object {
+    capped("city")
+}
+
+fn message_schema() -> utoipa::openapi::schema::Object {
+    capped("message")
+}
+
+/// `values`, or `""` or `null` (left out).
+fn one_of_or_none(values: impl IntoIterator<Item = &'static str>) -> ObjectBuilder {
+    let mut all = vec![""];
+    all.extend(values);
+    crate::validate::one_of_or_null(&all)
+}
+
+/// The codes and names of `jobs::geo::STATES`, as `state_code` reads them.
+fn state_schema() -> ObjectBuilder {
+    let states = jobs::geo::STATES.iter();
+    one_of_or_none(
+        states
+            .clone()
+            .map(|(code, _)| *code)
+            .chain(states.map(|(_, name)| *name)),
+    )
+}
+
+/// [`COMPANY_TYPES`].
+fn company_type_schema() -> ObjectBuilder {
+    one_of_or_none(COMPANY_TYPES)
+}
+
+/// [`REVENUE_BANDS`].
+fn revenue_schema() -> ObjectBuilder {
+    one_of_or_none(REVENUE_BANDS.iter().map(|(band, _)| *band))
+}
+
+/// The shortest company or contact name.
+const MIN_NAME_CHARS: usize = 2;
+
+/// The form's revenue bands and their lower bounds, in dollars.
+const REVENUE_BANDS: [(&str, i64); 4] = [
+    ("5-10M", 5_000_000),
+    ("10-25M", 10_000_000),
+    ("25-50M", 25_000_000),
+    ("50M+", 50_000_000),
+];
+
 /// Lower bound of a revenue band of the form, in dollars.
 fn revenue_floor(band: &str) -> Option<i64> {
-    Some(match band {
-        "5-10M" => 5_000_000,
-        "10-25M" => 10_000_000,
-        "25-50M" => 25_000_000,
-        "50M+" => 50_000_000,
-        _ => return None,
-    })
+    REVENUE_BANDS
+        .iter()
+        .find(|(b, _)| *b == band)
+        .map(|(_, floor)| *floor)
 }
 
 fn clean(v: &Option<String>) -> Option<&str> {
@@ -74,7 +200,7 @@ pub const FIELD_CAPS: [(&str, &str, usize); 6] = [
     ("message", "Message", 5_000),
 ];
 
-impl LeadForm {
+impl Form {
     fn capped_fields(&self) -> [Option<&str>; 6] {
         [
             clean(&self.company_name),
@@ -118,7 +244,7 @@ struct Thanks {
 async fn lead_create(
     State(state): State<AppState>,
     parts: Parts,
-    Json(form): Json<LeadForm>,
+    Json(LeadForm(form)): Json<LeadForm>,
 ) -> ApiResult<Response> {
     rate_limit(
         &state.limits.leads_by_ip,
@@ -147,13 +273,13 @@ async fn lead_create(
         }
     }
     let company = clean(&form.company_name).unwrap_or_default();
-    if company.chars().count() < 2 {
+    if company.chars().count() < MIN_NAME_CHARS {
         errors
             .entry("companyName".to_string())
             .or_insert_with(|| "Company name is required".to_string());
     }
     let name = clean(&form.contact_name).unwrap_or_default();
-    if name.chars().count() < 2 {
+    if name.chars().count() < MIN_NAME_CHARS {
         errors
             .entry("contactName".to_string())
             .or_insert_with(|| "Your name is required".to_string());
@@ -195,7 +321,10 @@ async fn lead_create(
             None => {
                 errors.insert(
                     "annualRevenue".to_string(),
-                    "annualRevenue must be one of 5-10M, 10-25M, 25-50M, 50M+".to_string(),
+                    format!(
+                        "annualRevenue must be one of {}",
+                        REVENUE_BANDS.map(|(band, _)| band).join(", ")
+                    ),
                 );
                 None
             }

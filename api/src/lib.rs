@@ -24,6 +24,7 @@ mod deals;
 mod discovery;
 mod email;
 mod enqueue;
+mod forms;
 mod health;
 mod inbound;
 mod invoices;
@@ -127,8 +128,12 @@ pub struct RouteInfo {
     pub method: Method,
     pub path: &'static str,
     pub access: Access,
-    /// The JSON body's schema and the schemas it refers to, for the OpenAPI document.
+    /// The body's schema and the schemas it refers to, for the OpenAPI document.
     pub body: Option<BodySchema>,
+    /// The body's content type: JSON, or a form or file (`Routes::body_as`).
+    pub body_content: &'static str,
+    /// A header that signs the request (a provider's callback), for the OpenAPI document.
+    pub signed_by: Option<&'static str>,
     /// The query parameters, for the OpenAPI document (`Routes::query`).
     pub query: Option<QueryParams>,
     /// The handler's extractors, by type name: a test checks that a route reading a JSON body
@@ -251,6 +256,8 @@ impl Routes {
             path,
             access,
             body: None,
+            body_content: "application/json",
+            signed_by: None,
             query: None,
             extractors,
             returns: None,
@@ -360,6 +367,24 @@ impl Routes {
     fn body<T: utoipa::ToSchema>(mut self) -> Self {
         if let Some(last) = self.table.last_mut() {
             last.body = Some(schema_of::<T>);
+        }
+        self
+    }
+
+    /// Declares a body that is not JSON (a form, a file) of the route added last: its content type
+    /// and its schema (see `forms`).
+    fn body_as(mut self, content_type: &'static str, schema: BodySchema) -> Self {
+        if let Some(last) = self.table.last_mut() {
+            last.body = Some(schema);
+            last.body_content = content_type;
+        }
+        self
+    }
+
+    /// Declares the header with which a provider signs the calls of the route added last.
+    fn signed_by(mut self, header: &'static str) -> Self {
+        if let Some(last) = self.table.last_mut() {
+            last.signed_by = Some(header);
         }
         self
     }

@@ -109,35 +109,136 @@ impl From<&MailboxRow> for MailboxView {
 /// The connection form.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ConnectBody {
-    /// The IMAP server, e.g. `imap.gmail.com` or `outlook.office365.com`.
+struct Connect {
+    /// The IMAP server, e.g. `imap.gmail.com` or `outlook.office365.com`: a host name of dotted
+    /// labels (letters, digits, dashes), at most 253 characters. An IP address works too; this
+    /// document leaves addresses out.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(required = true, schema_with = host_schema)]
     host: Field<Text>,
-    /// 1–65535; default 993 with `implicit` TLS, else 143.
+    /// 1–65535 (a number or its digits); default 993 with `implicit` TLS, else 143.
     #[serde(default)]
-    #[schema(value_type = Option<u16>)]
+    #[schema(schema_with = port_schema)]
     port: Field<Value>,
-    /// `implicit` (default), `starttls` or `none`.
+    /// `implicit` (default), `starttls` or `none`; `none` only to this machine (`localhost`,
+    /// a loopback address) unless `IMAP_ALLOW_PLAINTEXT=true`.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = tls_or_default_schema)]
     tls: Field<Text>,
-    /// `password` (default) or `xoauth2`.
+    /// `password` (default) or `xoauth2`, which needs the user's Google grant (connected under
+    /// Meetings).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = auth_or_default_schema)]
     auth: Field<Text>,
-    /// The account's login, usually its address.
+    /// The account's login, usually its address: at most 320 characters, on one line.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(required = true, schema_with = username_schema)]
     username: Field<Text>,
-    /// The app password; required with `auth: "password"`.
+    /// The app password, taken as typed: required with `auth: "password"`, at most 1,000
+    /// characters, on one line.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::text_or_null)]
     password: Field<Text>,
-    /// Default `INBOX`.
+    /// Default `INBOX`: at most 200 characters, on one line, without quotes.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = folder_schema)]
     folder: Field<Text>,
+}
+
+crate::validate::body_variant!(
+    /// [`Connect`], whose password the default sign-in needs.
+    ConnectBody(Connect),
+    |base| {
+        crate::validate::one_shape_of(
+            base,
+            vec![
+                vec![("auth", crate::validate::one_of(&[XOAUTH2]).into())],
+                vec![("password", password_schema().into())],
+            ],
+        )
+    }
+);
+
+/// How a mailbox signs in: an app password (the default) or the user's Google grant.
+const PASSWORD: &str = "password";
+const XOAUTH2: &str = "xoauth2";
+const AUTHS: [&str; 2] = [PASSWORD, XOAUTH2];
+/// A character `char::is_control` says is one: what a line of the form may not hold.
+const CONTROL: &str = r"\x00-\x1F\x7F-\x9F";
+
+/// A host name as [`host_problem`] takes it: dotted labels of letters, digits and dashes (not at
+/// either end), spaces or tabs around it; or a number (its text is such a name, unless negative).
+fn host_schema() -> utoipa::openapi::ObjectBuilder {
+    let label = "[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            utoipa::openapi::Type::String,
+            utoipa::openapi::Type::Number,
+        ]))
+        .pattern(Some(format!(r"^[ \t]*{label}(\.{label})*[ \t]*$")))
+        .max_length(Some(MAX_HOST_CHARS))
+        .minimum(Some(0.0))
+}
+
+/// A port: 1–65535 as a number or as its digits; `null` is the default.
+fn port_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    let digits =
+        "[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]";
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::Integer,
+            Type::String,
+            Type::Null,
+        ]))
+        .minimum(Some(1.0))
+        .maximum(Some(65535.0))
+        .pattern(Some(format!(r"^[ \t]*0*({digits})[ \t]*$")))
+}
+
+/// [`Tls::NAMES`], or `null` or `""` (the default, `implicit`).
+fn tls_or_default_schema() -> utoipa::openapi::ObjectBuilder {
+    let mut all = vec![""];
+    all.extend(Tls::NAMES);
+    crate::validate::one_of_or_null(&all)
+}
+
+/// [`AUTHS`], or `null` or `""` (the default, `password`).
+fn auth_or_default_schema() -> utoipa::openapi::ObjectBuilder {
+    let mut all = vec![""];
+    all.extend(AUTHS);
+    crate::validate::one_of_or_null(&all)
+}
+
+/// Not blank, at most [`MAX_USERNAME_CHARS`], no control character; or a number.
+fn username_schema() -> utoipa::openapi::ObjectBuilder {
+    let visible = format!(r"[^{CONTROL} \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]");
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            utoipa::openapi::Type::String,
+            utoipa::openapi::Type::Number,
+        ]))
+        .pattern(Some(format!("^[^{CONTROL}]*{visible}[^{CONTROL}]*$")))
+        .max_length(Some(MAX_USERNAME_CHARS))
+}
+
+/// The app password of the default sign-in: not empty, at most [`MAX_PASSWORD_CHARS`], no
+/// control character; or a number.
+fn password_schema() -> utoipa::openapi::ObjectBuilder {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            utoipa::openapi::Type::String,
+            utoipa::openapi::Type::Number,
+        ]))
+        .pattern(Some(format!("^[^{CONTROL}]+$")))
+        .max_length(Some(MAX_PASSWORD_CHARS))
+}
+
+/// At most [`MAX_FOLDER_CHARS`], no control character or quote; `null` or blank is `INBOX`.
+fn folder_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::text_or_null()
+        .pattern(Some(format!("^[^{CONTROL}\"]*$")))
+        .max_length(Some(MAX_FOLDER_CHARS))
 }
 
 /// Letters, digits, dots and dashes (a name), or an IP address.
@@ -172,7 +273,7 @@ async fn list(State(state): State<AppState>, user: CurrentUser) -> ApiResult<Res
 async fn connect(
     State(state): State<AppState>,
     user: CurrentUser,
-    Body(body): Body<ConnectBody>,
+    Body(ConnectBody(body)): Body<ConnectBody>,
 ) -> ApiResult<Response> {
     let imap = state.queue.providers.imap.clone();
     let mut f = Fields::default();
@@ -223,8 +324,8 @@ async fn connect(
     let auth = f
         .text("auth", &body.auth)
         .flatten()
-        .unwrap_or_else(|| "password".into());
-    if !matches!(auth.as_str(), "password" | "xoauth2") {
+        .unwrap_or_else(|| PASSWORD.into());
+    if !AUTHS.contains(&auth.as_str()) {
         f.error("auth", "Sign-in must be password or xoauth2");
     }
     let username = f.text("username", &body.username).flatten();
@@ -245,7 +346,7 @@ async fn connect(
         }
         _ => None,
     };
-    if auth == "password" {
+    if auth == PASSWORD {
         match &password {
             None => f.error("password", "App password is required"),
             Some(p) if p.chars().count() > MAX_PASSWORD_CHARS || has_control(p) => f.error(
@@ -270,7 +371,7 @@ async fn connect(
         return Err(ApiError::unprocessable("Server and user name are required"));
     };
     let db = &state.queue.db;
-    if auth == "xoauth2" {
+    if auth == XOAUTH2 {
         let granted = state.queue.providers.calendar.is_some()
             && db.calendar_account_get(&user.user.id).await?.is_some();
         if !granted {
@@ -287,7 +388,7 @@ async fn connect(
     }
     let id = jobs::domain::new_id();
     let sealed = match (&auth[..], &password) {
-        ("password", Some(p)) => Some(imap.sealer.seal(p, &id)),
+        (PASSWORD, Some(p)) => Some(imap.sealer.seal(p, &id)),
         _ => None,
     };
     let tls_name = match tls {
@@ -395,4 +496,64 @@ async fn sync_now(
         )
         .await?;
     Ok(enqueue::accepted(&job.id, &job.status))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matcher(schema: utoipa::openapi::ObjectBuilder) -> regex::Regex {
+        let pattern = schema.build().pattern.unwrap_or_default();
+        regex::Regex::new(&pattern).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn host_names_the_pattern_takes_are_hosts() {
+        let re = matcher(host_schema());
+        let label = format!("a{}z", "-9".repeat(30));
+        for host in [
+            "imap.gmail.com",
+            " x ",
+            "0",
+            "a-b.c-d.9",
+            &label,
+            &format!("{label}.{label}"),
+        ] {
+            assert!(re.is_match(host), "{host}");
+            assert_eq!(host_problem(host.trim()), None, "{host}");
+        }
+        for host in [
+            "-a",
+            "a-",
+            "a..b",
+            ".a",
+            "a b",
+            "a_b",
+            &format!("{label}xy"),
+        ] {
+            assert!(!re.is_match(host), "{host}");
+        }
+    }
+
+    #[test]
+    fn ports_the_pattern_takes_are_ports() {
+        let re = matcher(port_schema());
+        for port in [
+            "1",
+            "993",
+            " 0065535\t",
+            "9999",
+            "59999",
+            "64999",
+            "65499",
+            "65529",
+        ] {
+            assert!(re.is_match(port), "{port}");
+            let n: i64 = port.trim().parse().unwrap_or_default();
+            assert!((1..=65535).contains(&n), "{port}");
+        }
+        for port in ["0", "65536", "70000", "99999", "+1", "1.5", ""] {
+            assert!(!re.is_match(port), "{port}");
+        }
+    }
 }

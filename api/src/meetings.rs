@@ -37,7 +37,7 @@ pub(crate) fn routes() -> Routes {
         .query::<MeetingListQuery>()
         .returns_page::<MeetingView>()
         .post("/api/meetings", Access::User, meeting_create)
-        .body::<MeetingBody>()
+        .body::<NewMeetingBody>()
         .creates::<MeetingView>()
         .get("/api/meetings/{id}", Access::User, meeting_get)
         .returns::<MeetingView>()
@@ -218,47 +218,114 @@ enum Attendees {
     Text(Text),
 }
 
-/// A meeting to schedule (title and date required), or the fields of one to change.
+/// A date-time as [`parse_when`] reads it (a subset: RFC 3339).
+fn when_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::{KnownFormat, SchemaFormat, Type};
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(Type::String)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+}
+
+/// Attendees as [`Attendees`] reads them: text, a list (items that are not text are skipped), or
+/// null.
+fn attendees_schema() -> utoipa::openapi::schema::OneOfBuilder {
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(crate::validate::text_or_null())
+        .item(utoipa::openapi::schema::ArrayBuilder::new().items(crate::validate::any_value()))
+}
+
+/// Minutes as [`parse_duration`] reads them: a whole number from 1 to [`MAX_DURATION`], its digits
+/// as text, or null (unchanged; 60 for a new meeting).
+fn duration_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::Integer,
+            Type::String,
+            Type::Null,
+        ]))
+        .minimum(Some(1))
+        .maximum(Some(MAX_DURATION))
+        .pattern(Some(
+            r"^[ \t]*\+?0*([1-9][0-9]{0,2}|1[0-3][0-9]{2}|14[0-3][0-9]|1440)[ \t]*$",
+        ))
+}
+
+fn type_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&TYPES)
+}
+
+fn status_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&STATUSES)
+}
+
+/// A meeting to change: each field left out stays as it is; title, date, type and status cannot be
+/// emptied, other text is cleared by null or blank.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct MeetingBody {
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::not_blank_text)]
     title: Field<Text>,
     /// An ISO 8601 date-time; without an offset it is UTC.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = when_schema)]
     scheduled_date: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::text_or_null)]
     description: Field<Text>,
+    /// An existing company's id.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::text_or_null)]
     company_id: Field<Text>,
+    /// An existing contact's id.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::text_or_null)]
     contact_id: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::text_or_null)]
     location: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::validate::text_or_null)]
     agenda: Field<Text>,
     /// Comma-separated names (a list of names is joined the same way).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = attendees_schema)]
     attendees: Field<Attendees>,
     /// Minutes, 1 to 1440.
     #[serde(default)]
-    #[schema(value_type = Option<Number>)]
+    #[schema(schema_with = duration_schema)]
     duration: Field<Number>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = type_schema)]
     meeting_type: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = status_schema)]
     status: Field<Text>,
 }
+
+crate::validate::body_variant!(
+    /// A meeting to schedule: a [`MeetingBody`] with its title and date, whose type may be blank or
+    /// null (`discovery`).
+    NewMeetingBody(MeetingBody),
+    |base| {
+        use crate::validate;
+        let kind = utoipa::openapi::schema::OneOfBuilder::new()
+            .item(validate::or_null(type_schema()))
+            .item(validate::blank());
+        validate::describing(
+            validate::requiring(
+                base,
+                "A meeting to schedule: its title and date are required.",
+                vec![
+                    ("title", validate::not_blank_text().into()),
+                    ("scheduledDate", when_schema().into()),
+                ],
+            ),
+            vec![("meetingType", kind.into())],
+        )
+    }
+);
 
 /// The fields of a meeting body, each `None` when absent.
 #[derive(Default)]
@@ -365,7 +432,7 @@ async fn meeting_activity(
 async fn meeting_create(
     State(state): State<AppState>,
     user: CurrentUser,
-    Body(body): Body<MeetingBody>,
+    Body(NewMeetingBody(body)): Body<NewMeetingBody>,
 ) -> ApiResult<Response> {
     let input = read_meeting(body, true)?;
     let now = now_ms();

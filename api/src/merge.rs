@@ -16,6 +16,8 @@ use jobs::domain::one_of_message;
 use jobs::kinds::RecordMerge;
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
 
 use crate::enqueue::{accepted, job};
 use crate::error::{ApiError, ApiResult};
@@ -154,6 +156,11 @@ fn record_type_schema() -> utoipa::openapi::ObjectBuilder {
 /// The reasons of every record kind (which ones a kind takes, a schema cannot say), or `""` (read
 /// as absent).
 fn reason_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&all_reasons())
+}
+
+/// The reasons of every record kind, each once.
+fn all_reasons() -> Vec<&'static str> {
     let mut names: Vec<&str> = Vec::new();
     for kind in RecordKind::NAMES
         .iter()
@@ -165,7 +172,12 @@ fn reason_schema() -> utoipa::openapi::ObjectBuilder {
             }
         }
     }
-    crate::validate::one_of_or_empty(&names)
+    names
+}
+
+/// The reasons of every record kind (the body's shapes say which ones a kind takes).
+fn any_reason_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&all_reasons())
 }
 
 #[derive(Debug, Deserialize)]
@@ -345,16 +357,39 @@ async fn contact_twins(
 struct MergeBody {
     /// `company` or `contact`.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = record_type_schema)]
     record_type: Field<Text>,
     /// The record that stays.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = crate::validate::not_blank_text)]
     survivor_id: Field<Text>,
-    /// The records folded into it (1–50).
+    /// The records folded into it (1–50), never the survivor itself.
     #[serde(default)]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(required = true, schema_with = merge_ids_schema)]
     merge_ids: Field<Vec<String>>,
+}
+
+/// An id as a list of them holds it: not blank, no spaces around it (`merge_ids` and `dismiss`
+/// trim them), so two different ones are two records.
+fn id_schema() -> utoipa::openapi::ObjectBuilder {
+    use crate::validate::NOT_SPACE;
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .pattern(Some(format!("^{NOT_SPACE}([^\\x00]*{NOT_SPACE})?$")))
+}
+
+/// `min`–`max` different ids ([`id_schema`]).
+fn ids_schema(min: usize, max: usize) -> utoipa::openapi::schema::ArrayBuilder {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(id_schema())
+        .min_items(Some(min))
+        .max_items(Some(max))
+        .unique_items(true)
+}
+
+/// 1–[`MAX_MERGE`] ids (`merge_ids`).
+fn merge_ids_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    ids_schema(1, MAX_MERGE)
 }
 
 /// The 404 or 422 of a merge that could not be done.
@@ -413,15 +448,40 @@ async fn merge(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct MergeBulkBody {
+struct MergeBulk {
     /// `company` or `contact`.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = record_type_schema)]
     record_type: Field<Text>,
-    /// The kind of duplicate to merge every group of.
+    /// The kind of duplicate to merge every group of: `domain`, `phone` or `name` (companies),
+    /// `email`, `phone` or `name` (contacts).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = any_reason_schema)]
     reason: Field<Text>,
+}
+
+crate::validate::body_variant!(
+    /// [`MergeBulk`], its reason one of its record type's.
+    MergeBulkBody(MergeBulk),
+    |base| crate::validate::one_shape_of(base, kinds_with_reasons())
+);
+
+/// One shape per record kind: its name as `recordType` and its reasons as `reason`.
+fn kinds_with_reasons<'a>() -> Vec<Vec<(&'a str, RefOr<Schema>)>> {
+    RecordKind::NAMES
+        .iter()
+        .filter_map(|n| RecordKind::parse(n))
+        .map(|kind| {
+            let reasons: Vec<&str> = kind.reasons().iter().map(|r| r.as_str()).collect();
+            vec![
+                (
+                    "recordType",
+                    crate::validate::one_of(&[kind.as_str()]).into(),
+                ),
+                ("reason", crate::validate::one_of(&reasons).into()),
+            ]
+        })
+        .collect()
 }
 
 /// `POST /api/merge/bulk`: a `record_merge` job over every group of one kind of duplicate; one at
@@ -429,7 +489,7 @@ struct MergeBulkBody {
 async fn merge_bulk(
     State(state): State<AppState>,
     user: CurrentUser,
-    Body(body): Body<MergeBulkBody>,
+    Body(MergeBulkBody(body)): Body<MergeBulkBody>,
 ) -> ApiResult<Response> {
     let mut p = Fields::default();
     let kind_text = text_field(&mut p, "recordType", &body.record_type);
@@ -472,12 +532,17 @@ async fn merge_bulk(
 struct DismissBody {
     /// `company` or `contact`.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = record_type_schema)]
     record_type: Field<Text>,
-    /// The records that are not duplicates of each other (2–51).
+    /// The records that are not duplicates of each other (2–51 different ones).
     #[serde(default)]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(required = true, schema_with = dismiss_ids_schema)]
     ids: Field<Vec<String>>,
+}
+
+/// 2–[`MAX_MERGE`]` + 1` ids: a group, survivor and merged alike.
+fn dismiss_ids_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    ids_schema(2, MAX_MERGE + 1)
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]

@@ -202,15 +202,21 @@ fn task_status_schema() -> utoipa::openapi::ObjectBuilder {
 struct NoteBody {
     /// `company`, `contact` or `deal`.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = record_type_schema)]
     entity_type: Field<Text>,
+    /// The record's id (not blank).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = crate::validate::not_blank_text)]
     entity_id: Field<Text>,
-    /// 1–10,000 characters.
+    /// 1–10,000 characters, not blank.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = note_schema)]
     body: Field<Text>,
+}
+
+/// Not blank, at most [`NOTE_MAX`] characters (spaces around it count).
+fn note_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::not_blank_text().max_length(Some(NOTE_MAX))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -320,19 +326,38 @@ async fn note_delete(
 struct TaskBody {
     /// `company`, `contact` or `deal`.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = record_type_schema)]
     entity_type: Field<Text>,
+    /// The record's id (not blank).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = crate::validate::not_blank_text)]
     entity_id: Field<Text>,
-    /// 1–500 characters.
+    /// 1–500 characters once trimmed.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = title_schema)]
     title: Field<Text>,
-    /// `YYYY-MM-DD`, or null.
+    /// `YYYY-MM-DD`, or null or blank (none).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = due_date_schema)]
     due_date: Field<Text>,
+}
+
+/// 1–[`TITLE_MAX`] characters once trimmed; a number is its text.
+fn title_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::text_like(crate::validate::trimmed_text(1, Some(TITLE_MAX)))
+}
+
+/// A calendar day (`YYYY-MM-DD`), or `null` or blank: none.
+fn due_date_schema() -> utoipa::openapi::schema::AnyOfBuilder {
+    use utoipa::openapi::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+    utoipa::openapi::schema::AnyOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Date))),
+        )
+        .item(crate::validate::blank())
+        .item(ObjectBuilder::new().schema_type(Type::Null))
 }
 
 /// The fields of a task to change; an absent one stays as it is.
@@ -340,14 +365,15 @@ struct TaskBody {
 #[serde(rename_all = "camelCase")]
 struct TaskPatch {
     #[serde(default)]
-    #[schema(value_type = Option<bool>)]
+    #[schema(value_type = bool)]
     done: Field<bool>,
+    /// 1–500 characters once trimmed.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = title_schema)]
     title: Field<Text>,
-    /// `YYYY-MM-DD`, or null to clear it.
+    /// `YYYY-MM-DD`, or null or blank to clear it.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = due_date_schema)]
     due_date: Field<Text>,
 }
 

@@ -72,6 +72,7 @@ fn path_params(path: &str) -> impl Iterator<Item = &str> {
 pub fn document(table: &[RouteInfo]) -> OpenApi {
     let mut paths = PathsBuilder::new();
     let mut schemas = Vec::new();
+    let mut bodies = Vec::new();
     for route in table {
         let Some(method) = http_method(&route.method) else {
             continue;
@@ -139,6 +140,18 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
                     )),
             );
         }
+        if let Some(header) = route.signed_by {
+            op = op.parameter(
+                ParameterBuilder::new()
+                    .name(header)
+                    .parameter_in(ParameterIn::Header)
+                    .required(Required::True)
+                    .description(Some(
+                        "The provider's signature of the body with the shared secret",
+                    ))
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
+            );
+        }
         if let Some(query) = route.query {
             for param in query() {
                 op = op.parameter(param);
@@ -151,10 +164,13 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
         if let Some(body) = route.body {
             let (schema, nested) = body();
             schemas.extend(nested);
+            if route.body_content == "application/json" {
+                bodies.push(schema.clone());
+            }
             op = op.request_body(Some(
                 RequestBodyBuilder::new()
                     .content(
-                        "application/json",
+                        route.body_content,
                         ContentBuilder::new().schema(Some(schema)).build(),
                     )
                     .required(Some(Required::True))
@@ -167,11 +183,17 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
     ErrorBody::schemas(&mut errors);
     schemas.extend(errors);
     schemas.push((ErrorBody::name().into_owned(), ErrorBody::schema()));
+    refuse_nul_in_bodies(&mut schemas, &bodies);
     OpenApiBuilder::new()
         .info(
             InfoBuilder::new()
                 .title("Prospector API")
-                .version(env!("CARGO_PKG_VERSION")),
+                .version(env!("CARGO_PKG_VERSION"))
+                .description(Some(
+                    "No text of a request holds a NUL character: the address, and every key and \
+                     value of a JSON body, free-form ones included (400 \"Text must not contain \
+                     NUL characters.\"). Declared text fields say so with their pattern.",
+                )),
         )
         .paths(paths)
         .components(Some(
@@ -184,6 +206,93 @@ pub fn document(table: &[RouteInfo]) -> OpenApi {
                 .build(),
         ))
         .build()
+}
+
+/// `extract::reject_nul` refuses a NUL anywhere in a JSON body, so every text of a JSON request
+/// body (the bodies `bodies` names and the components they reach) that has no pattern, list or format
+/// of its own gets [`validate::NO_NUL`]. Answers are left as they are: a component that is both a
+/// body and an answer is a body here, and we store no NUL (the bodies refuse it).
+fn refuse_nul_in_bodies(schemas: &mut [(String, RefOr<Schema>)], bodies: &[RefOr<Schema>]) {
+    let mut pending: Vec<String> = Vec::new();
+    for body in bodies {
+        pending.extend(refs_in(body));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        for (_, schema) in schemas.iter().filter(|(n, _)| *n == name) {
+            pending.extend(refs_in(schema));
+        }
+    }
+    for (name, schema) in schemas.iter_mut() {
+        if seen.contains(name.as_str())
+            && let RefOr::T(schema) = schema
+        {
+            refuse_nul(schema);
+        }
+    }
+}
+
+/// The component names `schema` refers to, directly or in its parts.
+fn refs_in(schema: &RefOr<Schema>) -> Vec<String> {
+    let text = serde_json::to_value(schema).unwrap_or_default();
+    let mut names = Vec::new();
+    let mut stack = vec![&text];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(map) => {
+                if let Some(name) = map
+                    .get("$ref")
+                    .and_then(|r| r.as_str())
+                    .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                {
+                    names.push(name.to_string());
+                }
+                stack.extend(map.values());
+            }
+            serde_json::Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    names
+}
+
+fn refuse_nul(schema: &mut Schema) {
+    use utoipa::openapi::schema::{AdditionalProperties, ArrayItems, SchemaType};
+    let parts: Vec<&mut RefOr<Schema>> = match schema {
+        Schema::Object(o) => {
+            let text = match &o.schema_type {
+                SchemaType::Type(t) => *t == Type::String,
+                SchemaType::Array(ts) => ts.contains(&Type::String),
+                SchemaType::AnyValue => false,
+            };
+            if text && o.enum_values.is_none() && o.pattern.is_none() && o.format.is_none() {
+                o.pattern = Some(crate::validate::NO_NUL.to_string());
+            }
+            let mut parts: Vec<&mut RefOr<Schema>> = o.properties.values_mut().collect();
+            if let Some(extra) = o.additional_properties.as_deref_mut()
+                && let AdditionalProperties::RefOr(extra) = extra
+            {
+                parts.push(extra);
+            }
+            parts
+        }
+        Schema::Array(a) => match &mut a.items {
+            ArrayItems::RefOrSchema(item) => vec![item.as_mut()],
+            ArrayItems::False => Vec::new(),
+        },
+        Schema::OneOf(o) => o.items.iter_mut().collect(),
+        Schema::AnyOf(o) => o.items.iter_mut().collect(),
+        Schema::AllOf(o) => o.items.iter_mut().collect(),
+        _ => Vec::new(),
+    };
+    for part in parts {
+        if let RefOr::T(part) = part {
+            refuse_nul(part);
+        }
+    }
 }
 
 /// A success answer: `schema` as JSON, or an array of it with its `X-Total-Count` for a page.
@@ -291,6 +400,62 @@ mod tests {
             Some(name) => &doc["components"]["schemas"][name],
             None => schema,
         }
+    }
+
+    #[test]
+    fn uploads_and_callbacks_describe_their_bodies_and_json_text_refuses_nul() {
+        let doc = serde_json::to_value(document(&crate::route_table())).unwrap_or_default();
+        let body = |path: &str, content: &str| {
+            deref(
+                &doc,
+                &doc["paths"][path]["post"]["requestBody"]["content"][content]["schema"],
+            )
+            .clone()
+        };
+        let document = body("/api/ai/invoice-extract", "multipart/form-data");
+        assert_eq!(document["required"], serde_json::json!(["document"]));
+        let file = &document["properties"]["document"];
+        assert_eq!(
+            file["contentMediaType"], "application/octet-stream",
+            "{document}"
+        );
+        assert!(
+            file["pattern"].is_null(),
+            "a file may hold NUL bytes: {file}"
+        );
+        assert!(
+            body("/api/catalog/upload", "multipart/form-data")["properties"]["file"].is_object()
+        );
+        assert_eq!(body("/api/contacts/import", "text/csv")["type"], "string");
+        assert!(
+            body("/api/email/inbound", "multipart/form-data")["properties"]["headers"].is_object()
+        );
+        assert_eq!(
+            body("/api/webhooks/stripe", "application/json")["required"],
+            serde_json::json!(["type"])
+        );
+        for (path, header) in [
+            ("/api/webhooks/stripe", "Stripe-Signature"),
+            ("/api/webhooks/voice", "X-Voice-Signature"),
+        ] {
+            let params = doc["paths"][path]["post"]["parameters"].to_string();
+            assert!(
+                params.contains(header) && params.contains(r#""in":"header""#),
+                "{path}: {params}"
+            );
+        }
+        // Text in JSON bodies, including nested components, refuses NUL as `reject_nul` does.
+        let voice = body("/api/webhooks/voice", "application/json");
+        assert_eq!(
+            voice["properties"]["id"]["pattern"],
+            crate::validate::NO_NUL,
+            "{voice}"
+        );
+        let answer = &doc["components"]["schemas"]["ContactView"]["properties"]["firstName"];
+        assert!(
+            answer["pattern"].is_null(),
+            "answers are left as they are: {answer}"
+        );
     }
 
     #[test]

@@ -274,11 +274,35 @@ async fn job_list(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CreateJob {
+    /// A job kind this build runs.
+    #[schema(schema_with = kind_schema)]
     kind: String,
+    /// The kind's payload (default `{}`), checked as that kind reads it.
     #[serde(default)]
     payload: Option<Value>,
+    /// 1–200 bytes: a second job with the same key is not made (the first one is answered).
+    #[schema(schema_with = idempotency_key_schema)]
     idempotency_key: Option<String>,
     run_at: Option<DateTime<Utc>>,
+}
+
+/// The kinds of [`jobs::kinds::registry`], the queue's (`Queue::spec` refuses any other).
+fn kind_names() -> Vec<&'static str> {
+    jobs::kinds::registry().kinds().collect()
+}
+
+fn kind_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&kind_names())
+}
+
+/// 1–200 characters: the check counts bytes, which this document cannot (a key of more than 200
+/// bytes in at most 200 characters is refused).
+fn idempotency_key_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::{Type, schema::SchemaType};
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .min_length(Some(1))
+        .max_length(Some(200))
 }
 
 async fn job_create(
@@ -417,9 +441,14 @@ async fn job_retry(
     admin: AdminUser,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
-    if state.queue.retry(&id).await?.is_some() {
-        audit_action(&state, &admin, "job.retry", &id).await?;
-        return Ok(accepted(&id, "queued"));
+    match state.queue.retry(&id).await {
+        Ok(Some(_)) => {
+            audit_action(&state, &admin, "job.retry", &id).await?;
+            return Ok(accepted(&id, "queued"));
+        }
+        Ok(None) => {}
+        Err(e) if same_key_active(&e) => return Err(ApiError::conflict(SAME_KEY_ACTIVE)),
+        Err(e) => return Err(e.into()),
     }
     match state.queue.db.job_get_by_id(&id).await? {
         None => Err(ApiError::not_found("Job not found")),
@@ -428,6 +457,14 @@ async fn job_retry(
             job.status
         ))),
     }
+}
+
+/// A retried job is one of a kind's jobs with an active key (one search, one send) while another
+/// job of that key waits or runs: the unique index refuses a second one, and nothing changes.
+const SAME_KEY_ACTIVE: &str = "Another job for the same work is already waiting or running; retry this one when it has finished";
+
+fn same_key_active(e: &jobs::queue::QueueError) -> bool {
+    matches!(e, jobs::queue::QueueError::Db(sqlx::Error::Database(d)) if d.is_unique_violation())
 }
 
 async fn job_cancel(
@@ -581,9 +618,32 @@ const BULK_ACTIONS: [&str; 4] = ["retry", "cancel", "delete", "run_now"];
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct JobBulkInput {
+    #[schema(required = true, schema_with = bulk_action_schema)]
     action: Option<String>,
+    /// One kind's jobs; `null` or `""`: every kind's.
+    #[schema(schema_with = bulk_kind_schema)]
     kind: Option<String>,
+    /// Only jobs in this status; `null` or `""`: any.
+    #[schema(schema_with = bulk_status_schema)]
     status: Option<String>,
+}
+
+fn bulk_action_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&BULK_ACTIONS)
+}
+
+/// [`kind_names`], or `null` or `""`.
+fn bulk_kind_schema() -> utoipa::openapi::ObjectBuilder {
+    let mut all = vec![""];
+    all.extend(kind_names());
+    crate::validate::one_of_or_null(&all)
+}
+
+/// [`STATUSES`], or `null` or `""`.
+fn bulk_status_schema() -> utoipa::openapi::ObjectBuilder {
+    let mut all = vec![""];
+    all.extend(STATUSES);
+    crate::validate::one_of_or_null(&all)
 }
 
 /// What a bulk action did: the action and how many jobs it changed.
@@ -630,7 +690,13 @@ async fn jobs_bulk(
             status: status.as_deref(),
             now: now_ms(),
         })
-        .await?;
+        .await
+        .map_err(|e| match e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => {
+                ApiError::conflict(SAME_KEY_ACTIVE)
+            }
+            e => e.into(),
+        })?;
     if affected > 0 && (action == "retry" || action == "run_now") {
         match &kind {
             Some(k) => state.queue.nudge(k).await?,

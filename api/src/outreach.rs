@@ -26,12 +26,19 @@ pub(crate) fn routes() -> Routes {
 /// apply) or, without `sequenceId`, a new bulk campaign.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct OutreachPreviewInput {
+struct PreviewFields {
     #[serde(flatten)]
     selection: Selection,
+    #[serde(default, deserialize_with = "crate::validate::object_or_null")]
     target_filters: Option<TargetFilters>,
     sequence_id: Option<String>,
 }
+
+crate::validate::body_variant!(
+    /// [`PreviewFields`] that select someone.
+    OutreachPreviewInput(PreviewFields),
+    crate::targeting::something_selected
+);
 
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -49,7 +56,7 @@ struct Preview {
 async fn preview(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(input): Json<OutreachPreviewInput>,
+    Json(OutreachPreviewInput(input)): Json<OutreachPreviewInput>,
 ) -> ApiResult<Json<Preview>> {
     if input.selection.is_empty() && input.target_filters.is_none() {
         return Err(ApiError::unprocessable("Select contacts first"));

@@ -82,7 +82,8 @@ struct TimelineQuery {
     /// Items per page, 1–100 (default 50).
     #[param(minimum = 1, maximum = 100)]
     limit: Option<i64>,
-    /// The `nextCursor` of the previous page.
+    /// The `nextCursor` of the previous page; blank is none.
+    #[param(schema_with = cursor_schema)]
     before: Option<String>,
     /// `all` (default), `emails`, `calls` (with text messages), `meetings`, `notes` or `tasks`.
     #[param(schema_with = show_schema)]
@@ -94,6 +95,39 @@ fn show_schema() -> utoipa::openapi::ObjectBuilder {
     crate::validate::one_of(&TIMELINE_SHOWS).description(Some(
         "`all` (default), `emails`, `calls` (with text messages), `meetings`, `notes` or `tasks`.",
     ))
+}
+
+/// A cursor as [`cursor_encode`] writes it (URL-safe base64 without padding of `{at}:{id}`), for
+/// an `at` of 13 digits (the milliseconds of 2001 to 2286) and an id of 1–100 printable ASCII
+/// characters; or blank. Base64 turns 3 bytes into 4 characters, 6 bits each: a character class
+/// per position says which bits the bytes there may have (digits `0x30`–`0x39`, `:` `0x3A`,
+/// printable `0x20`–`0x7F`), so whatever matches decodes to such a cursor.
+fn cursor_pattern() -> String {
+    // The first 6 bits of a digit, with the 2 after them: 0x30–0x37 any, 0x38–0x39 only 00 or 01.
+    let digit_then = "(?:[MN][DTjz]|O[DT])";
+    // Three digits.
+    let digits = format!("{digit_then}[AEIMQUYcgk][w-z0-5]");
+    // A digit, `:`, and the id's first character (from 0x40 its top bits are 01, else 00 and the
+    // last 6 bits at least 0x20).
+    let digit_colon_char = format!("{digit_then}(?:o[g-z0-9_-]|p[A-Za-z0-9_-])");
+    // Three printable characters: the first 6 bits of the first; its last 2 and the second's first
+    // 4; the second's last 4 and the third's first 2 (00 needs its last 6 at least 0x20).
+    let high = "[I-Za-f]";
+    let middle = "[C-HS-Xi-nyz0-3]";
+    let chars =
+        format!("{high}{middle}(?:[AEIMQUYcgkosw048][g-z0-9_-]|[BFJNRVZdhlptx159][A-Za-z0-9_-])");
+    // One or two last characters, the bits after them 0.
+    let tail = format!("{high}(?:[AQgw]|{middle}[AEIMQUYcgkosw048])");
+    // 13 digits and `:` and 1 + 3 × k + 0, 1 or 2 id characters: at most 100.
+    format!(
+        "^[ \\t]*(?:(?:{digits}){{4}}{digit_colon_char}(?:(?:{chars}){{0,33}}|(?:{chars}){{0,32}}{tail}))?[ \\t]*$"
+    )
+}
+
+fn cursor_schema() -> utoipa::openapi::ObjectBuilder {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .pattern(Some(cursor_pattern()))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -469,4 +503,76 @@ async fn related_meetings(
         .into_iter()
         .map(MeetingRef::from)
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+    fn pattern() -> regex::Regex {
+        regex::Regex::new(&cursor_pattern()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_cursor_pattern_takes_the_cursors_we_write() {
+        let re = pattern();
+        let printable: Vec<char> = (0x20u8..=0x7F).map(char::from).collect();
+        for len in 1..=100 {
+            let id: String = printable.iter().cycle().skip(len).take(len).collect();
+            for at in [
+                1_000_000_000_000,
+                1_234_567_890_123,
+                1_700_000_000_000,
+                9_876_543_210_999,
+            ] {
+                assert!(re.is_match(&cursor_encode(at, &id)), "{at}:{id}");
+            }
+        }
+        assert!(re.is_match("") && re.is_match(" \t"));
+        let long = cursor_encode(1_700_000_000_000, &"x".repeat(101));
+        assert!(!re.is_match(&long));
+    }
+
+    /// Each group of 4 characters is two halves the pattern checks on their own (a tail's
+    /// characters one by one): every half it takes, the rest of a cursor as written, decodes.
+    #[test]
+    fn what_the_cursor_pattern_takes_is_a_cursor() {
+        let re = pattern();
+        // 4 groups of digits, a digit with `:` and a character, 3 groups of characters, then no
+        // tail, 2 tail characters (1 byte) or 3 (2 bytes).
+        for (id, tail) in [
+            ("em:01JABCD", 0_usize),
+            ("em:01JABCDE", 2),
+            ("em:01JABCDEF", 3),
+        ] {
+            let cursor = cursor_encode(1_700_000_000_000, id);
+            let mut halves: Vec<usize> = (0..32).step_by(2).collect();
+            halves.extend((32..32 + tail).take(tail.saturating_sub(1)));
+            for at in halves {
+                let mut taken = 0;
+                for (a, b) in BASE64
+                    .iter()
+                    .flat_map(|a| BASE64.iter().map(move |b| (*a, *b)))
+                {
+                    let mut bytes = cursor.clone().into_bytes();
+                    bytes[at] = a;
+                    bytes[at + 1] = b;
+                    let candidate = String::from_utf8_lossy(&bytes).into_owned();
+                    if !re.is_match(&candidate) {
+                        continue;
+                    }
+                    let decoded = cursor_decode(&candidate);
+                    assert!(
+                        decoded
+                            .is_some_and(|(_, id)| id.bytes().all(|c| (0x20..=0x7F).contains(&c))),
+                        "{candidate}"
+                    );
+                    taken += 1;
+                }
+                assert!(taken > 1, "{id} at {at}");
+            }
+        }
+    }
 }

@@ -13,6 +13,8 @@ use axum::response::{IntoResponse, Response};
 use jobs::kinds::{AiScore, BulkAiScore, CompanyEnrich, ContactEnrich, ContactVerify, HIGH_VALUE};
 use jobs::queue::{JobKind, NewJob};
 use serde::{Deserialize, Serialize};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
 
 use crate::enqueue::accepted;
 use crate::error::{ApiError, ApiResult};
@@ -75,12 +77,39 @@ async fn score_one(
 /// list's filters match (`contactFilter`, the list's own query parameters), up to 10,000.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ScoreBulkBody {
+struct ScoreBulk {
     #[serde(flatten)]
     selection: Selection,
     #[serde(default)]
     use_enterprise_model: bool,
 }
+
+/// The three ways a [`Selection`] names contacts; naming none is refused (`selected_ids`), as is
+/// a selection whose companies or filters hold no contacts (that depends on the data).
+fn something_named(base: RefOr<Schema>) -> RefOr<Schema> {
+    use utoipa::openapi::ObjectBuilder;
+    use utoipa::openapi::schema::ArrayBuilder;
+    let some = || ArrayBuilder::new().min_items(Some(1)).into();
+    crate::validate::one_shape_of(
+        base,
+        vec![
+            vec![("contactIds", some())],
+            vec![("companyIds", some())],
+            vec![(
+                "contactFilter",
+                ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::Type::Object)
+                    .into(),
+            )],
+        ],
+    )
+}
+
+crate::validate::body_variant!(
+    /// [`ScoreBulk`], which names contacts.
+    ScoreBulkBody(ScoreBulk),
+    something_named
+);
 
 /// The selected contacts' ids; `empty` is the answer when nothing is selected or matches.
 async fn selected_ids(
@@ -108,7 +137,7 @@ async fn selected_ids(
 async fn score_many(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(body): Json<ScoreBulkBody>,
+    Json(ScoreBulkBody(body)): Json<ScoreBulkBody>,
 ) -> ApiResult<Response> {
     let ids = selected_ids(&state, &body.selection, NO_CONTACTS).await?;
     // Only contacts that need it (seed 002 §5): never scored or below the rescoring threshold.
@@ -227,15 +256,21 @@ async fn enrich_one(
 /// Which contacts, as [`ScoreBulkBody`].
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct EnrichBody {
+struct Enrich {
     #[serde(flatten)]
     selection: Selection,
 }
 
+crate::validate::body_variant!(
+    /// [`Enrich`], which names contacts.
+    EnrichBody(Enrich),
+    something_named
+);
+
 async fn enrich_many(
     State(state): State<AppState>,
     _: CurrentUser,
-    Json(body): Json<EnrichBody>,
+    Json(EnrichBody(body)): Json<EnrichBody>,
 ) -> ApiResult<Response> {
     let contact_ids = selected_ids(
         &state,
@@ -281,10 +316,19 @@ async fn enrich_company(
     Ok(accepted(&job, &status))
 }
 
-/// Picked companies.
+/// 1 to [`MAX_COMPANY_ENRICH`] company ids (repeats count once).
+fn company_ids_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::String))
+        .min_items(Some(1))
+        .max_items(Some(MAX_COMPANY_ENRICH))
+}
+
+/// Picked companies; at least one must have a website (that depends on the data).
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CompanyEnrichBody {
+    #[schema(schema_with = company_ids_schema)]
     company_ids: Vec<String>,
 }
 

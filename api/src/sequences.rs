@@ -27,6 +27,8 @@ use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use sqlx::types::Json as SqlJson;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
@@ -55,6 +57,17 @@ const RULE_TRIGGERS: [&str; 6] = [
     "keyword",
 ];
 const RULE_ACTIONS: [&str; 4] = ["stop_sequence", "mark_responded", "create_task", "notify"];
+/// What a condition step checks.
+const CONDITION_CHECKS: [&str; 4] = ["opened", "clicked", "replied", SCORE_CHECK];
+/// The check that compares the contact's score with the step's `value`.
+const SCORE_CHECK: &str = "scoreAtLeast";
+/// What an action step does (one at least).
+const ACTION_KEYS: [&str; 4] = ["setStatus", "addTag", "createDeal", "notify"];
+/// The text an email step (or each of its variants) may hold.
+const EMAIL_TEXT_KEYS: [&str; 3] = ["subject", "body", "templateId"];
+const EMAIL_FORMATS: [&str; 2] = ["text", "html"];
+/// The variants of an A/B email step.
+const VARIANTS: [&str; 2] = ["A", "B"];
 
 pub(crate) fn routes() -> Routes {
     use Access::User;
@@ -62,7 +75,7 @@ pub(crate) fn routes() -> Routes {
         .get("/api/email-sequences", User, sequence_list)
         .returns_list::<SequenceView>()
         .post("/api/email-sequences", User, sequence_create)
-        .body::<SequenceBody>()
+        .body::<NewSequenceBody>()
         .creates::<SequenceView>()
         .get("/api/email-sequences/{id}", User, sequence_get)
         .returns::<SequenceDetail>()
@@ -74,7 +87,7 @@ pub(crate) fn routes() -> Routes {
         .get("/api/email-sequences/{id}/steps", User, step_list)
         .returns_list::<StepView>()
         .post("/api/email-sequences/{id}/steps", User, step_create)
-        .body::<StepBody>()
+        .body::<NewStepBody>()
         .creates::<StepView>()
         .post(
             "/api/email-sequences/{id}/steps/reorder",
@@ -115,7 +128,7 @@ pub(crate) fn routes() -> Routes {
         .get("/api/reply-rules", User, rule_list)
         .returns_list::<RuleView>()
         .post("/api/reply-rules", User, rule_create)
-        .body::<RuleBody>()
+        .body::<NewRuleBody>()
         .creates::<RuleView>()
         .patch("/api/reply-rules/{id}", User, rule_update)
         .body::<RuleBody>()
@@ -267,6 +280,81 @@ fn step_type_schema() -> utoipa::openapi::ObjectBuilder {
     crate::validate::one_of(&STEP_TYPES)
 }
 
+/// A name of at least 2 characters once trimmed.
+fn name_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::trimmed_text(2, None).description(Some("At least 2 characters."))
+}
+
+/// A description of at least 10 characters once trimmed.
+fn description_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::trimmed_text(10, None).description(Some("At least 10 characters."))
+}
+
+fn trigger_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&TRIGGERS)
+}
+
+/// A whole number from `min` that fits the stored column (`i32`).
+fn stored_int(min: i64) -> utoipa::openapi::ObjectBuilder {
+    crate::validate::integer(Some(min), Some(i64::from(i32::MAX)))
+}
+
+fn max_daily_schema() -> utoipa::openapi::ObjectBuilder {
+    stored_int(1).description(Some("At least 1."))
+}
+
+fn order_schema() -> utoipa::openapi::ObjectBuilder {
+    stored_int(0).description(Some("0 or more; a new step without it goes last."))
+}
+
+fn delay_schema() -> utoipa::openapi::ObjectBuilder {
+    stored_int(0).description(Some("0 or more."))
+}
+
+/// Texts, each any (a list of words, of tags).
+fn texts() -> utoipa::openapi::schema::ArrayBuilder {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::String))
+}
+
+/// [`exit_rules`]: `statuses` (contact statuses) and `tags`, each a list, and nothing else.
+fn exit_rules_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder};
+    utoipa::openapi::ObjectBuilder::new()
+        .property(
+            "statuses",
+            ArrayBuilder::new().items(crate::validate::one_of(&jobs::domain::contacts::STATUSES)),
+        )
+        .property("tags", texts())
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .description(Some(
+            "An enrollment whose contact has one of these statuses or tags exits before its next step.",
+        ))
+}
+
+/// An A/B test's settings, or null: `splitPercent` (1–99) and whatever else it keeps.
+fn ab_test_config_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::Type;
+    use utoipa::openapi::schema::SchemaType;
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Object, Type::Null]))
+        .property(
+            "splitPercent",
+            crate::validate::integer(Some(1), Some(99))
+                .description(Some("Percent of enrollments that get variant A.")),
+        )
+}
+
+/// A free-form object (a step's rules, a trigger's settings), not null.
+fn object_schema() -> utoipa::openapi::ObjectBuilder {
+    utoipa::openapi::ObjectBuilder::new()
+}
+
+/// A free-form object, or null.
+fn object_or_null_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::or_null(utoipa::openapi::ObjectBuilder::new()).into()
+}
+
 /// A sequence with its enrollment counts.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -385,50 +473,62 @@ async fn sequence_list(State(state): State<AppState>, _: CurrentUser) -> ApiResu
     Ok(axum::Json(items).into_response())
 }
 
-/// A sequence to create (name and description required), or the fields of one to change.
+/// The fields of a sequence to change: each may be left out, none may be null but `sendingWindow`
+/// and `abTestConfig` (which clear them).
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SequenceBody {
-    /// At least 2 characters.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = name_schema)]
     name: Field<String>,
-    /// At least 10 characters.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = description_schema)]
     description: Field<String>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = sequence_status_schema)]
     status: Field<String>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = trigger_schema)]
     trigger_type: Field<String>,
+    /// What the trigger matches (a stage, a tag).
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(schema_with = object_schema)]
     trigger_config: Field<JsonObject>,
     /// The bulk campaigns' targeting filters.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = TargetFilters)]
     enrollment_rules: Field<JsonObject>,
-    /// `statuses` and `tags`, each a list of text.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(schema_with = exit_rules_schema)]
     exit_rules: Field<JsonObject>,
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<SendingWindow>)]
     sending_window: Field<JsonObject>,
     #[serde(default)]
-    #[schema(value_type = Option<bool>)]
+    #[schema(value_type = bool)]
     ab_testing_enabled: Field<bool>,
-    /// `splitPercent`: 1–99.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(schema_with = ab_test_config_schema)]
     ab_test_config: Field<JsonObject>,
-    /// At least 1.
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(schema_with = max_daily_schema)]
     max_daily_enrollments: Field<i64>,
 }
+
+crate::validate::body_variant!(
+    /// A new sequence: [`SequenceBody`] with its name and description.
+    NewSequenceBody(SequenceBody),
+    |base| {
+        crate::validate::requiring(
+            base,
+            "A sequence to create: its name and description are required.",
+            vec![
+                ("name", name_schema().into()),
+                ("description", description_schema().into()),
+            ],
+        )
+    }
+);
 
 /// Applies the fields present in `body` to `s` (all of them when creating).
 fn apply_sequence(body: SequenceBody, s: &mut SequenceRow, creating: bool) -> ApiResult<()> {
@@ -511,7 +611,7 @@ fn apply_sequence(body: SequenceBody, s: &mut SequenceRow, creating: bool) -> Ap
 async fn sequence_create(
     State(state): State<AppState>,
     _: CurrentUser,
-    Body(body): Body<SequenceBody>,
+    Body(NewSequenceBody(body)): Body<NewSequenceBody>,
 ) -> ApiResult<Response> {
     let now = now_ms();
     let mut s = SequenceRow {
@@ -755,37 +855,144 @@ async fn steps_view(state: &AppState, id: &str) -> ApiResult<Response> {
     Ok(axum::Json(items).into_response())
 }
 
-/// A step to add (name required), or the fields of one to change.
+/// The fields of a step to change: each may be left out, none may be null but
+/// `conditionalRules`. A `config` is checked against the step's type (stored, or given).
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct StepBody {
-    /// At least 2 characters.
+struct StepFields {
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = name_schema)]
     name: Field<String>,
     #[serde(default)]
     #[serde(rename = "type")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = step_type_schema)]
     kind: Field<String>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(schema_with = order_schema)]
     step_order: Field<i64>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(schema_with = delay_schema)]
     delay_minutes: Field<i64>,
-    /// What the step does; checked against its type.
+    /// What the step does.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(schema_with = object_schema)]
     config: Field<JsonObject>,
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(schema_with = object_or_null_schema)]
     conditional_rules: Field<JsonObject>,
 }
+
+/// `base` (a step's fields) whose `config` fits its type as [`step_config`] checks it: one shape
+/// per type. A new step (`creating`) without `type` is an email, whose config may be left out;
+/// a condition or an action needs its config. A change is checked against the stored type and
+/// config where it leaves them out, so only what it gives is described.
+fn config_by_type(base: RefOr<Schema>, creating: bool) -> RefOr<Schema> {
+    use crate::validate::{integer, one_of};
+    use utoipa::openapi::schema::{AllOfBuilder, AnyOfBuilder, SchemaType};
+    use utoipa::openapi::{ObjectBuilder, Type};
+    let text = || ObjectBuilder::new().schema_type(Type::String);
+    let texts = || {
+        EMAIL_TEXT_KEYS
+            .iter()
+            .fold(ObjectBuilder::new(), |o, k| o.property(*k, text()))
+    };
+    let email = texts().property("format", one_of(&EMAIL_FORMATS)).property(
+        "variants",
+        ObjectBuilder::new()
+            .property_names(Some(one_of(&VARIANTS)))
+            .additional_properties(Some(texts())),
+    );
+    let checks: Vec<&str> = CONDITION_CHECKS
+        .into_iter()
+        .filter(|c| *c != SCORE_CHECK)
+        .collect();
+    let condition = AnyOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .property("check", one_of(&checks))
+                .required("check"),
+        )
+        .item(
+            ObjectBuilder::new()
+                .property("check", one_of(&[SCORE_CHECK]))
+                .required("check")
+                .property("value", integer(Some(0), Some(100)))
+                .required("value"),
+        );
+    let deal = ObjectBuilder::new().property("title", text()).property(
+        "value",
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(0))
+            .maximum(Some(i64::MAX))
+            .description(Some("Whole dollars.")),
+    );
+    let fields = ObjectBuilder::new()
+        .property("setStatus", one_of(&jobs::domain::contacts::STATUSES))
+        .property("addTag", text())
+        .property("notify", text())
+        .property("createDeal", deal);
+    let one_action = ACTION_KEYS.iter().fold(AnyOfBuilder::new(), |any, k| {
+        any.item(
+            ObjectBuilder::new()
+                .schema_type(SchemaType::AnyValue)
+                .required(*k),
+        )
+    });
+    let action = AllOfBuilder::new().item(fields).item(one_action);
+    let others: Vec<&str> = STEP_TYPES
+        .into_iter()
+        .filter(|t| !["email", "condition", "action"].contains(t))
+        .collect();
+    let shape = |kind: &[&str]| {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::AnyValue)
+            .property("type", one_of(kind))
+    };
+    let needs = |o: ObjectBuilder, fields: &[&str]| {
+        if creating {
+            fields.iter().fold(o, |o, f| o.required(*f))
+        } else {
+            o
+        }
+    };
+    let shapes = AnyOfBuilder::new()
+        .item(shape(&["email"]).property("config", email))
+        .item(needs(
+            shape(&["condition"]).property("config", condition),
+            &["type", "config"],
+        ))
+        .item(needs(
+            shape(&["action"]).property("config", action),
+            &["type", "config"],
+        ))
+        .item(needs(shape(&others), &["type"]));
+    AllOfBuilder::new().item(base).item(shapes).into()
+}
+
+crate::validate::body_variant!(
+    /// A new step: [`StepFields`] with its name, its config fitting its type.
+    NewStepBody(StepFields),
+    |base| {
+        let base = crate::validate::requiring(
+            base,
+            "A step to add: its name is required, and its config fits its type.",
+            vec![("name", name_schema().into())],
+        );
+        config_by_type(base, true)
+    }
+);
+
+crate::validate::body_variant!(
+    /// A change to a step: [`StepFields`], a config given with a type fitting it.
+    StepBody(StepFields),
+    |base| config_by_type(base, false)
+);
 
 /// Applies the fields present in `body`; an email step may name a template, which must exist.
 async fn apply_step(
     state: &AppState,
-    body: StepBody,
+    body: StepFields,
     s: &mut StepRow,
     creating: bool,
 ) -> ApiResult<()> {
@@ -847,12 +1054,12 @@ fn step_config(kind: &str, cfg: &Value) -> Result<(), String> {
     };
     match kind {
         "email" => {
-            for key in ["subject", "body", "templateId"] {
+            for key in EMAIL_TEXT_KEYS {
                 text(cfg, key)?;
             }
             if cfg
                 .get("format")
-                .is_some_and(|f| !matches!(f.as_str(), Some("text" | "html")))
+                .is_some_and(|f| !f.as_str().is_some_and(|f| EMAIL_FORMATS.contains(&f)))
             {
                 return Err("config.format must be text or html".into());
             }
@@ -861,25 +1068,24 @@ fn step_config(kind: &str, cfg: &Value) -> Result<(), String> {
                     .as_object()
                     .ok_or("config.variants must be an object with A and/or B")?;
                 for (name, v) in map {
-                    if name != "A" && name != "B" || !v.is_object() {
+                    if !VARIANTS.contains(&name.as_str()) || !v.is_object() {
                         return Err(
                             "config.variants holds A and/or B, each with subject, body or templateId"
                                 .into(),
                         );
                     }
-                    for key in ["subject", "body", "templateId"] {
+                    for key in EMAIL_TEXT_KEYS {
                         text(v, key)?;
                     }
                 }
             }
         }
         "condition" => {
-            let checks = ["opened", "clicked", "replied", "scoreAtLeast"];
             match cfg.get("check").and_then(Value::as_str) {
-                Some(c) if checks.contains(&c) => {}
-                _ => return Err(one_of_message("config.check", &checks)),
+                Some(c) if CONDITION_CHECKS.contains(&c) => {}
+                _ => return Err(one_of_message("config.check", &CONDITION_CHECKS)),
             }
-            if cfg.get("check").and_then(Value::as_str) == Some("scoreAtLeast")
+            if cfg.get("check").and_then(Value::as_str) == Some(SCORE_CHECK)
                 && !cfg
                     .get("value")
                     .is_some_and(|v| v.as_i64().is_some_and(|n| (0..=100).contains(&n)))
@@ -907,10 +1113,7 @@ fn step_config(kind: &str, cfg: &Value) -> Result<(), String> {
                     );
                 }
             }
-            if !["setStatus", "addTag", "createDeal", "notify"]
-                .iter()
-                .any(|k| cfg.get(*k).is_some())
-            {
+            if !ACTION_KEYS.iter().any(|k| cfg.get(*k).is_some()) {
                 return Err("An action step needs setStatus, addTag, createDeal or notify".into());
             }
         }
@@ -923,7 +1126,7 @@ async fn step_create(
     State(state): State<AppState>,
     _: CurrentUser,
     Path(id): Path<String>,
-    Body(body): Body<StepBody>,
+    Body(NewStepBody(body)): Body<NewStepBody>,
 ) -> ApiResult<Response> {
     load(&state, &id).await?;
     // Without a place, a new step goes last (after a reorder, order 0 is the first step's).
@@ -934,7 +1137,7 @@ async fn step_create(
             .step_list(&id)
             .await?
             .last()
-            .map(|s| s.step_order + 1),
+            .map(|s| s.step_order.saturating_add(1)),
         _ => None,
     };
     let now = now_ms();
@@ -976,7 +1179,7 @@ async fn step_update(
     State(state): State<AppState>,
     _: CurrentUser,
     Path((id, step_id)): Path<(String, String)>,
-    Body(body): Body<StepBody>,
+    Body(StepBody(body)): Body<StepBody>,
 ) -> ApiResult<Response> {
     let mut s = find_step(&state, &id, &step_id).await?;
     apply_step(&state, body, &mut s, false).await?;
@@ -1045,11 +1248,18 @@ async fn step_reorder(
 /// filters) and/or the campaigns' targeting; the sequence's enrollmentRules narrow either.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct EnrollInput {
+struct EnrollFields {
     #[serde(flatten)]
     selection: Selection,
+    #[serde(default, deserialize_with = "crate::validate::object_or_null")]
     target_filters: Option<TargetFilters>,
 }
+
+crate::validate::body_variant!(
+    /// [`EnrollFields`] that select someone.
+    EnrollInput(EnrollFields),
+    crate::targeting::something_selected
+);
 
 /// Who went in, who the selection named, who was skipped and why, and today's allowance left.
 #[derive(Serialize, utoipa::ToSchema)]
@@ -1067,7 +1277,7 @@ async fn enroll(
     State(state): State<AppState>,
     _: CurrentUser,
     Path(id): Path<String>,
-    Json(input): Json<EnrollInput>,
+    Json(EnrollInput(input)): Json<EnrollInput>,
 ) -> ApiResult<Response> {
     let s = load(&state, &id).await?;
     if s.status == "archived" {
@@ -1239,30 +1449,90 @@ async fn rule_list(State(state): State<AppState>, _: CurrentUser) -> ApiResult<R
     Ok(axum::Json(rules).into_response())
 }
 
-/// A reply rule to create (name required), or the fields of one to change.
+fn rule_trigger_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&RULE_TRIGGERS)
+}
+
+fn rule_action_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&RULE_ACTIONS)
+}
+
+/// The fields of a reply rule to change: each may be left out, none may be null. A `keyword` rule
+/// keeps at least one keyword.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct RuleBody {
-    /// At least 2 characters.
+struct RuleFields {
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = name_schema)]
     name: Field<String>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = rule_trigger_schema)]
     trigger_type: Field<String>,
     /// Needed by a `keyword` rule.
     #[serde(default)]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(schema_with = texts)]
     keywords: Field<Vec<String>>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = rule_action_schema)]
     action: Field<String>,
     #[serde(default)]
-    #[schema(value_type = Option<bool>)]
+    #[schema(value_type = bool)]
     is_active: Field<bool>,
 }
 
-fn apply_rule(body: RuleBody, r: &mut ReplyRuleRow, creating: bool) -> ApiResult<()> {
+/// The trigger `keyword`, which needs a keyword.
+const KEYWORD_TRIGGER: &str = "keyword";
+
+/// `base` (a rule's fields) where a `keyword` trigger comes with a keyword: its trigger is another
+/// one (or left out), or it has keywords. A new rule (`creating`) without a trigger is `any_reply`
+/// and needs none; a change is checked against the stored trigger and keywords where it leaves
+/// them out, so only a keyword trigger given with no keywords is described.
+fn keyword_rule(base: RefOr<Schema>, creating: bool) -> RefOr<Schema> {
+    use utoipa::openapi::ObjectBuilder;
+    use utoipa::openapi::schema::{AllOfBuilder, AnyOfBuilder, SchemaType};
+    let others: Vec<&str> = RULE_TRIGGERS
+        .into_iter()
+        .filter(|t| *t != KEYWORD_TRIGGER)
+        .collect();
+    let any = AnyOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(SchemaType::AnyValue)
+                .property("triggerType", crate::validate::one_of(&others)),
+        )
+        .item({
+            let some = ObjectBuilder::new()
+                .schema_type(SchemaType::AnyValue)
+                .property("keywords", texts().min_items(Some(1)));
+            if creating {
+                some.required("keywords")
+            } else {
+                some
+            }
+        });
+    AllOfBuilder::new().item(base).item(any).into()
+}
+
+crate::validate::body_variant!(
+    /// A new reply rule: [`RuleFields`] with its name (and a keyword for a keyword rule).
+    NewRuleBody(RuleFields),
+    |base| {
+        let base = crate::validate::requiring(
+            base,
+            "A reply rule to create: its name is required, and a keyword rule needs a keyword.",
+            vec![("name", name_schema().into())],
+        );
+        keyword_rule(base, true)
+    }
+);
+
+crate::validate::body_variant!(
+    /// A change to a reply rule: [`RuleFields`], a keyword trigger not given with no keywords.
+    RuleBody(RuleFields),
+    |base| keyword_rule(base, false)
+);
+
+fn apply_rule(body: RuleFields, r: &mut ReplyRuleRow, creating: bool) -> ApiResult<()> {
     let mut errors = Errors::default();
     match text(&body.name) {
         Some(Some(n)) if n.chars().count() >= 2 => r.name = n,
@@ -1291,7 +1561,7 @@ fn apply_rule(body: RuleBody, r: &mut ReplyRuleRow, creating: bool) -> ApiResult
         Err(()) => errors.add("isActive", "isActive must be true or false"),
     }
     let no_keywords = r.keywords.0.as_array().is_none_or(|a| a.is_empty());
-    if r.trigger_type == "keyword" && no_keywords {
+    if r.trigger_type == KEYWORD_TRIGGER && no_keywords {
         errors.add("keywords", "A keyword rule needs at least one keyword");
     }
     errors.check()
@@ -1300,7 +1570,7 @@ fn apply_rule(body: RuleBody, r: &mut ReplyRuleRow, creating: bool) -> ApiResult
 async fn rule_create(
     State(state): State<AppState>,
     _: CurrentUser,
-    Body(body): Body<RuleBody>,
+    Body(NewRuleBody(body)): Body<NewRuleBody>,
 ) -> ApiResult<Response> {
     let now = now_ms();
     let mut r = ReplyRuleRow {
@@ -1323,7 +1593,7 @@ async fn rule_update(
     State(state): State<AppState>,
     _: CurrentUser,
     Path(id): Path<String>,
-    Body(body): Body<RuleBody>,
+    Body(RuleBody(body)): Body<RuleBody>,
 ) -> ApiResult<Response> {
     let db = &state.queue.db;
     let mut r = db

@@ -8,12 +8,14 @@ use jobs::domain::contacts::{self as rules, STATUSES, is_status};
 use jobs::domain::{like_pattern, non_empty, one_of_message};
 use jobs::geo::state_code;
 use serde::{Deserialize, Serialize};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::validate::field_error;
 
-/// Targeting shared by bulk campaigns and sequence enrollment.
-#[derive(Deserialize, Default, utoipa::ToSchema)]
+/// Targeting shared by bulk campaigns and sequence enrollment (its schema: [`target_filters_schema`]).
+#[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TargetFilters {
     pub(crate) score_min: Option<i32>,
@@ -23,6 +25,71 @@ pub(crate) struct TargetFilters {
     #[serde(default)]
     pub(crate) states: Vec<String>,
 }
+
+/// The states [`state_code`] reads: two-letter codes and names.
+pub(crate) fn state_values() -> Vec<&'static str> {
+    let mut all: Vec<&str> = jobs::geo::STATES.iter().map(|(code, _)| *code).collect();
+    all.extend(jobs::geo::STATES.iter().map(|(_, name)| *name));
+    all
+}
+
+/// [`TargetFilters`] as [`check_filters`] takes them. That `scoreMin` is not above `scoreMax` is
+/// said as "some score lies between them": one of 101 alternatives, each a score both sides
+/// hold (a side left out or null holds any).
+fn target_filters_schema() -> RefOr<Schema> {
+    use utoipa::openapi::schema::{AllOfBuilder, AnyOfBuilder, ArrayBuilder, SchemaType};
+    use utoipa::openapi::{ObjectBuilder, Type};
+    let score = |description: &str| {
+        crate::validate::integer(Some(0), Some(100))
+            .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
+            .description(Some(description))
+    };
+    let fields = ObjectBuilder::new()
+        .property("scoreMin", score("The lowest score, 0–100."))
+        .property(
+            "scoreMax",
+            score("The highest score, 0–100 and not below scoreMin."),
+        )
+        .property(
+            "statuses",
+            ArrayBuilder::new().items(crate::validate::one_of(&STATUSES)),
+        )
+        .property(
+            "states",
+            ArrayBuilder::new()
+                .items(crate::validate::one_of(&state_values()))
+                .description(Some("US states, as codes or names.")),
+        );
+    let bound = |min: Option<f64>, max: Option<f64>| {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::AnyValue)
+            .minimum(min)
+            .maximum(max)
+    };
+    let ordered = (0..=100).fold(AnyOfBuilder::new(), |any, k| {
+        let k = f64::from(k);
+        any.item(
+            ObjectBuilder::new()
+                .property("scoreMin", bound(None, Some(k)))
+                .property("scoreMax", bound(Some(k), None)),
+        )
+    });
+    AllOfBuilder::new()
+        .item(fields)
+        .item(ordered)
+        .description(Some(
+            "Targeting shared by bulk campaigns and sequence enrollment.",
+        ))
+        .into()
+}
+
+impl utoipa::PartialSchema for TargetFilters {
+    fn schema() -> RefOr<Schema> {
+        target_filters_schema()
+    }
+}
+
+impl utoipa::ToSchema for TargetFilters {}
 
 impl TargetFilters {
     /// The validated audience (states as two-letter codes).
@@ -90,6 +157,22 @@ pub(crate) fn status_checked(status: &str) -> ApiResult<String> {
     }
 }
 
+/// One of `values`, `""` (read as absent) or null.
+fn one_of_or_blank(values: &[&str]) -> utoipa::openapi::ObjectBuilder {
+    crate::validate::or_null(crate::validate::one_of_or_empty(values)).into()
+}
+
+/// A contact status ([`STATUSES`]), blank or null.
+fn status_filter_schema() -> utoipa::openapi::ObjectBuilder {
+    one_of_or_blank(&STATUSES)
+}
+
+/// A region's name (`rules::region_names`), blank or null.
+fn region_schema() -> utoipa::openapi::ObjectBuilder {
+    one_of_or_blank(&rules::region_names())
+        .description(Some("A region's name: its companies' states."))
+}
+
 /// The contacts list's filters (`GET /api/contacts`): the list, its export and "select all N
 /// matching" read them alike.
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
@@ -97,7 +180,9 @@ pub(crate) fn status_checked(status: &str) -> ApiResult<String> {
 pub(crate) struct ContactListFilter {
     pub(crate) q: Option<String>,
     pub(crate) role: Option<String>,
+    #[schema(schema_with = status_filter_schema)]
     pub(crate) status: Option<String>,
+    #[schema(schema_with = region_schema)]
     pub(crate) region: Option<String>,
     pub(crate) company_id: Option<String>,
 }
@@ -141,13 +226,43 @@ impl ContactListFilter {
 /// Most contacts one bulk action takes.
 pub(crate) const MAX_SELECTION: usize = 10_000;
 
+/// Ids, at most [`MAX_SELECTION`] (repeats count once, so the document's count is a floor), or null.
+fn ids_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    use utoipa::openapi::schema::{ArrayBuilder, SchemaType};
+    use utoipa::openapi::{ObjectBuilder, Type};
+    ArrayBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Array, Type::Null]))
+        .items(ObjectBuilder::new().schema_type(Type::String))
+        .max_items(Some(MAX_SELECTION))
+}
+
+/// `base`, a body that holds a [`Selection`] and `targetFilters`, requiring one of them to select
+/// something (`Selection::is_empty` and no targeting is refused).
+pub(crate) fn something_selected(base: RefOr<Schema>) -> RefOr<Schema> {
+    use utoipa::openapi::ObjectBuilder;
+    use utoipa::openapi::schema::ArrayBuilder;
+    let some = || ArrayBuilder::new().min_items(Some(1)).into();
+    crate::validate::one_shape_of(
+        base,
+        vec![
+            vec![("contactIds", some())],
+            vec![("companyIds", some())],
+            vec![("contactFilter", ObjectBuilder::new().into())],
+            vec![("targetFilters", ObjectBuilder::new().into())],
+        ],
+    )
+}
+
 /// Who a bulk action is for: contacts picked by hand, the contacts of picked companies (discovery
 /// results), or every contact the contacts list's filters match. Several parts add up.
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Selection {
+    #[schema(schema_with = ids_schema)]
     pub(crate) contact_ids: Option<Vec<String>>,
+    #[schema(schema_with = ids_schema)]
     pub(crate) company_ids: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "crate::validate::object_or_null")]
     pub(crate) contact_filter: Option<ContactListFilter>,
 }
 
@@ -211,5 +326,45 @@ impl Skipped {
             outside_rules: counts.outside_rules(),
             over_daily_limit: (counts.eligible - added).max(0),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    /// The document's scores are the check's: some alternative holds exactly when `check_filters`
+    /// takes the pair (either side may be left out).
+    #[test]
+    fn score_order_is_the_checks() {
+        let schema = serde_json::to_value(target_filters_schema()).unwrap_or_default();
+        let alternatives = schema["allOf"][1]["anyOf"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(alternatives.len(), 101);
+        let holds = |bound: &Value, v: Option<i32>| {
+            v.is_none_or(|v| {
+                bound["minimum"].as_i64().is_none_or(|m| i64::from(v) >= m)
+                    && bound["maximum"].as_i64().is_none_or(|m| i64::from(v) <= m)
+            })
+        };
+        let scores = (0..=100).map(Some).chain([None]);
+        for min in scores.clone() {
+            for max in scores.clone() {
+                let admitted = alternatives.iter().any(|a| {
+                    holds(&a["properties"]["scoreMin"], min)
+                        && holds(&a["properties"]["scoreMax"], max)
+                });
+                let filters = TargetFilters {
+                    score_min: min,
+                    score_max: max,
+                    ..TargetFilters::default()
+                };
+                assert_eq!(admitted, check_filters(&filters).is_ok(), "{min:?} {max:?}");
+            }
+        }
+        assert!(schema.to_string().contains(&json!("Texas").to_string()));
     }
 }

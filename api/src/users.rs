@@ -92,21 +92,23 @@ async fn user_list(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CreateUserBody {
+    /// An address as `users::email_is_valid` takes it (this document says ASCII).
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(required = true, schema_with = email_schema)]
     email: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = name_schema)]
     first_name: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = name_schema)]
     last_name: Field<Text>,
+    /// 8–1,024 characters, spaces included (a number: its digits).
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(required = true, schema_with = password_schema)]
     password: Field<Text>,
-    /// `admin` or `user` (default).
+    /// `admin` or `user` (left out: `user`).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = role_schema)]
     role: Field<Text>,
 }
 
@@ -116,25 +118,58 @@ struct CreateUserBody {
 struct UpdateUserBody {
     /// `admin` or `user`.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = role_schema)]
     role: Field<Text>,
     /// `true` disables the account (its sessions end), `false` enables it again.
     #[serde(default)]
-    #[schema(value_type = Option<bool>)]
+    #[schema(value_type = bool)]
     disabled: Field<bool>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = name_schema)]
     first_name: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = name_schema)]
     last_name: Field<Text>,
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct PasswordBody {
+    /// 8–1,024 characters, spaces included (a number: its digits).
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(required = true, schema_with = password_schema)]
     password: Field<Text>,
+}
+
+/// [`users::email_is_valid`]'s addresses, at most [`MAX_EMAIL_CHARS`].
+fn email_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::email().max_length(Some(MAX_EMAIL_CHARS))
+}
+
+/// A name, or `null` or blank (none): at most [`MAX_NAME_CHARS`] once trimmed.
+fn name_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::text_or_null().max_length(Some(MAX_NAME_CHARS))
+}
+
+/// A new password as [`users::password_problem`] takes it: text of 8–1,024 characters, or a
+/// number ([`Text`] reads it as its digits) with at least 8 of them: from 10,000,000 up, or from
+/// -1,000,000 down.
+fn password_schema() -> utoipa::openapi::schema::OneOfBuilder {
+    use utoipa::openapi::{ObjectBuilder, Type};
+    let number = || ObjectBuilder::new().schema_type(Type::Number);
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(users::MIN_PASSWORD_CHARS))
+                .max_length(Some(users::MAX_PASSWORD_CHARS)),
+        )
+        .item(number().minimum(Some(1e7)))
+        .item(number().maximum(Some(-1e6)))
+}
+
+/// [`Role::NAMES`] (`null` or blank is refused: only a role left out is the default).
+fn role_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(Role::NAMES)
 }
 
 /// A name: absent → `None`; null or blank → `Some(None)`.

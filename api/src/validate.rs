@@ -330,6 +330,254 @@ pub(crate) async fn check_refs(
     }
 }
 
+/// A character `str::trim` removes (Unicode `White_Space`): what [`NOT_SPACE`] leaves out but NUL.
+pub(crate) const SPACE: &str =
+    r"[\t\n\x0B\f\r \x85\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]";
+
+/// The pattern of text of `min`..=`max` characters once trimmed (`min` at least 1, `max` at least
+/// 2 or none), without NUL: exactly what a handler that trims and counts characters takes.
+fn trimmed_pattern(min: usize, max: Option<usize>) -> String {
+    // The first and the last character that are not space, and any between them.
+    let between = |low: usize| match max {
+        Some(max) => format!("[^\\x00]{{{low},{}}}", max - 2),
+        None => format!("[^\\x00]{{{low},}}"),
+    };
+    let text = if min <= 1 {
+        format!("{NOT_SPACE}({}{NOT_SPACE})?", between(0))
+    } else {
+        format!("{NOT_SPACE}{}{NOT_SPACE}", between(min - 2))
+    };
+    format!("^{SPACE}*{text}{SPACE}*$")
+}
+
+/// Text of `min`..=`max` characters once trimmed ([`trimmed_pattern`]).
+pub(crate) fn trimmed_text(min: usize, max: Option<usize>) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(trimmed_pattern(min, max)))
+}
+
+/// [`trimmed_text`], or `null`.
+pub(crate) fn trimmed_text_or_null(min: usize, max: Option<usize>) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::String,
+            Type::Null,
+        ]))
+        .pattern(Some(trimmed_pattern(min, max)))
+}
+
+/// `base` (an object's schema) described as `description`, with `fields` required, each described
+/// as given: the body of a create, which requires what the body of an update (`base`) may leave out.
+pub(crate) fn requiring(
+    base: RefOr<Schema>,
+    description: &str,
+    fields: Vec<(&str, RefOr<Schema>)>,
+) -> RefOr<Schema> {
+    match base {
+        RefOr::T(Schema::Object(mut o)) => {
+            o.description = Some(description.to_string());
+            for (name, schema) in fields {
+                o.properties.insert(name.to_string(), schema);
+                if !o.required.iter().any(|r| r == name) {
+                    o.required.push(name.to_string());
+                }
+            }
+            RefOr::T(Schema::Object(o))
+        }
+        other => other,
+    }
+}
+
+/// A nested object read as [`Object`] (a list is refused, not read positionally as serde reads a
+/// struct): `#[serde(default, deserialize_with = "crate::validate::object")]`.
+pub(crate) fn object<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<T, D::Error> {
+    Object::<T>::deserialize(d).map(|Object(t)| t)
+}
+
+/// [`object`], or `null` (`None`).
+pub(crate) fn object_or_null<'de, D: Deserializer<'de>, T: DeserializeOwned>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    Option::<Object<T>>::deserialize(d).map(|o| o.map(|Object(t)| t))
+}
+
+/// A body read exactly as `$base` but documented as `$edit` makes `$base`'s schema, under a name of
+/// its own: a create that requires what an update of the same body leaves out, or a rule across
+/// fields that no field's schema can say.
+macro_rules! body_variant {
+    ($(#[$doc:meta])* $name:ident($base:ty), $edit:expr) => {
+        $(#[$doc])*
+        #[derive(serde::Deserialize)]
+        #[serde(transparent)]
+        struct $name($base);
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                let edit: fn(
+                    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+                ) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> = $edit;
+                edit(<$base as utoipa::PartialSchema>::schema())
+            }
+        }
+
+        impl utoipa::ToSchema for $name {
+            fn name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+
+            fn schemas(
+                schemas: &mut Vec<(
+                    String,
+                    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+                )>,
+            ) {
+                <$base as utoipa::ToSchema>::schemas(schemas);
+            }
+        }
+    };
+}
+pub(crate) use body_variant;
+
+/// Text that is blank once trimmed: what leaves a field unset, or at its default.
+pub(crate) fn blank() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(format!("^{SPACE}*$")))
+}
+
+/// `schema` or `null`: `null` joins its types and, if it lists values, its values.
+pub(crate) fn or_null(schema: ObjectBuilder) -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::SchemaType;
+    let mut o = schema.build();
+    o.schema_type = match o.schema_type {
+        SchemaType::Type(t) => SchemaType::from_iter([t, Type::Null]),
+        SchemaType::Array(mut ts) => {
+            ts.push(Type::Null);
+            SchemaType::Array(ts)
+        }
+        SchemaType::AnyValue => SchemaType::AnyValue,
+    };
+    if let Some(values) = &mut o.enum_values {
+        values.push(Value::Null);
+    }
+    o
+}
+
+/// [`Text`] as `Fields::text` reads it: a string or a number (its text), or `null`.
+pub(crate) fn text_or_null() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+        Type::String,
+        Type::Number,
+        Type::Null,
+    ]))
+}
+
+/// [`Text`] that is not blank once trimmed (a number's text never is).
+pub(crate) fn not_blank_text() -> ObjectBuilder {
+    let mut o = not_blank().build();
+    o.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Number]);
+    o.into()
+}
+
+/// A character of an email address in [`email`]'s ASCII: printable, neither space nor `@`.
+const EMAIL_CHAR: &str = r"[\x21-\x3F\x41-\x7E]";
+/// [`EMAIL_CHAR`] but `.`: a character of a label of the domain.
+const DOMAIN_CHAR: &str = r"[\x21-\x2D\x2F-\x3F\x41-\x7E]";
+
+/// An email address as `jobs::domain::contacts::is_valid_email` takes it (one `@`, a local part, a
+/// dotted domain, no spaces, at most 254 bytes), in ASCII: the part of what it takes whose length
+/// in characters is its length in bytes.
+pub(crate) fn email() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(format!(
+            "^{EMAIL_CHAR}+@{DOMAIN_CHAR}+(\\.{DOMAIN_CHAR}+)+$"
+        )))
+        .max_length(Some(254))
+}
+
+/// Any JSON value: a field the handler reads whatever it holds (its description says how). Text
+/// holds no NUL (`crate::extract::reject_nul`; a pattern applies to strings only).
+pub(crate) fn any_value() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::AnyValue)
+        .pattern(Some(NO_NUL))
+}
+
+/// `base` (an object's schema) with `fields` described as given, still optional: a create that
+/// takes for a field what an update (`base`) refuses, such as a blank that picks the default.
+pub(crate) fn describing(base: RefOr<Schema>, fields: Vec<(&str, RefOr<Schema>)>) -> RefOr<Schema> {
+    match base {
+        RefOr::T(Schema::Object(mut o)) => {
+            for (name, schema) in fields {
+                o.properties.insert(name.to_string(), schema);
+            }
+            RefOr::T(Schema::Object(o))
+        }
+        other => other,
+    }
+}
+
+/// A shape of [`one_shape_of`]: `fields` present and as described.
+pub(crate) fn shape(fields: Vec<(&str, RefOr<Schema>)>) -> ObjectBuilder {
+    fields
+        .into_iter()
+        .fold(ObjectBuilder::new(), |o, (name, schema)| {
+            o.property(name, schema).required(name)
+        })
+}
+
+/// `base` (a body's schema) that also has one of `shapes`, each fields present and as described: a
+/// body that must name its target one way or another ([`one_of_shapes`]).
+pub(crate) fn one_shape_of(
+    base: RefOr<Schema>,
+    shapes: Vec<Vec<(&str, RefOr<Schema>)>>,
+) -> RefOr<Schema> {
+    one_of_shapes(base, shapes.into_iter().map(shape).collect())
+}
+
+/// `base` (a body's schema) that also has one of `shapes` (`anyOf`). An object stays one, its
+/// properties where clients read them: utoipa's object has no `allOf`, so the rule goes in as that
+/// keyword by its extensions (written in place); another schema (a flattened body's `allOf`) gets
+/// the rule as one more part.
+pub(crate) fn one_of_shapes(base: RefOr<Schema>, shapes: Vec<ObjectBuilder>) -> RefOr<Schema> {
+    use utoipa::openapi::schema::{AllOf, AnyOf};
+    let mut any = AnyOf::new();
+    any.items = shapes.into_iter().map(Into::into).collect();
+    match base {
+        RefOr::T(Schema::Object(mut o)) => {
+            let rule = serde_json::to_value(Schema::AnyOf(any)).unwrap_or_default();
+            let extensions = o.extensions.get_or_insert_with(Default::default);
+            match extensions.get_mut("allOf") {
+                Some(Value::Array(rules)) => rules.push(rule),
+                _ => {
+                    extensions.insert("allOf".to_string(), Value::Array(vec![rule]));
+                }
+            }
+            RefOr::T(Schema::Object(o))
+        }
+        RefOr::T(Schema::AllOf(mut all)) => {
+            all.items.push(Schema::AnyOf(any).into());
+            RefOr::T(Schema::AllOf(all))
+        }
+        other => {
+            let mut all = AllOf::new();
+            all.items.push(other);
+            all.items.push(Schema::AnyOf(any).into());
+            RefOr::T(Schema::AllOf(all))
+        }
+    }
+}
+
+/// `schema` (a string's) as a [`Text`] takes it: a number, read as its text, also passes. Only for
+/// rules that every number's text meets (not blank, a pattern of it, a length past 25 or so).
+pub(crate) fn text_like(schema: ObjectBuilder) -> ObjectBuilder {
+    let mut o = schema.build();
+    o.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Number]);
+    o.into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

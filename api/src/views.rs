@@ -95,7 +95,7 @@ impl utoipa::IntoParams for ScreenQuery {
             "screen",
             true,
             "The screen whose views to list.",
-            crate::validate::one_of(&SCREENS),
+            screen_schema(),
         )]
     }
 }
@@ -117,16 +117,28 @@ async fn view_list(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct ViewBody {
+    /// The table the view is of.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = screen_schema)]
     screen: Field<Text>,
+    /// 1–80 characters once trimmed; a name the user has on the screen (in any case) is replaced.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = name_schema)]
     name: Field<Text>,
     /// The table's settings, as the web app writes them (a JSON object of at most 4 KB).
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(required = true, value_type = Object)]
     state: Field<Object<Map<String, Value>>>,
+}
+
+/// [`SCREENS`].
+fn screen_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of(&SCREENS)
+}
+
+/// 1–[`NAME_MAX`] characters once trimmed; a number is its text.
+fn name_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::text_like(crate::validate::trimmed_text(1, Some(NAME_MAX)))
 }
 
 /// Saves a view; a name the user already has on that screen (whatever its case) is replaced:

@@ -20,6 +20,10 @@ use crate::{Access, AppState, Routes};
 pub const MISSING: &str =
     "Missing Information: Please select a contact, agent, and provide a call purpose";
 const MAX_CAPABILITIES: usize = 20;
+/// Most characters of an agent's name.
+const MAX_NAME_CHARS: usize = 100;
+/// Most characters of a call's purpose.
+const MAX_PURPOSE_CHARS: usize = 2000;
 
 pub(crate) fn routes() -> Routes {
     Routes::new()
@@ -28,7 +32,7 @@ pub(crate) fn routes() -> Routes {
         .get("/api/kojie/voice-agents", Access::User, agent_list)
         .returns_list::<AgentView>()
         .post("/api/kojie/voice-agents", Access::User, agent_create)
-        .body::<AgentBody>()
+        .body::<NewAgentBody>()
         .creates::<AgentView>()
         .patch("/api/kojie/voice-agents/{id}", Access::User, agent_update)
         .body::<AgentBody>()
@@ -41,7 +45,7 @@ pub(crate) fn routes() -> Routes {
             Access::User,
             schedule_followup,
         )
-        .body::<CallBody>()
+        .body::<FollowupBody>()
         .returns_status::<CallQueued>(202)
         .get("/api/kojie/calls", Access::User, call_list)
         .query::<CallQuery>()
@@ -49,6 +53,8 @@ pub(crate) fn routes() -> Routes {
         .get("/api/kojie/calls/{id}", Access::User, call_get)
         .returns::<CallView>()
         .post("/api/webhooks/voice", Access::Public, webhook)
+        .body::<jobs::voice::Callback>()
+        .signed_by("X-Voice-Signature")
         .no_content()
 }
 
@@ -179,14 +185,55 @@ async fn agent_list(
     Ok(axum::Json(agents.iter().map(agent_json).collect()))
 }
 
+/// An agent's name: not blank, at most [`MAX_NAME_CHARS`] characters once trimmed.
+fn agent_name_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::trimmed_text(1, Some(MAX_NAME_CHARS))
+        .description(Some("At most 100 characters."))
+}
+
+/// [`agent_name_schema`], or null (the name stays as it is).
+fn agent_name_or_null_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::trimmed_text_or_null(1, Some(MAX_NAME_CHARS))
+        .description(Some("At most 100 characters."))
+}
+
+/// One of [`AGENT_STATUSES`], or null (it stays as it is).
+fn agent_status_or_null_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_null(&AGENT_STATUSES)
+}
+
+/// At most [`MAX_CAPABILITIES`] (blank ones and repeats are dropped, so the document's count of
+/// items is a floor of what is taken), or null.
+fn capabilities_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    use utoipa::openapi::{Type, schema::SchemaType};
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Array, Type::Null]))
+        .items(utoipa::openapi::ObjectBuilder::new().schema_type(Type::String))
+        .max_items(Some(MAX_CAPABILITIES))
+}
+
+/// The fields of an agent to change; a field left out or null stays as it is.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct AgentBody {
+    #[schema(schema_with = agent_name_or_null_schema)]
     name: Option<String>,
+    #[schema(schema_with = agent_status_or_null_schema)]
     status: Option<String>,
+    #[schema(schema_with = capabilities_schema)]
     capabilities: Option<Vec<String>>,
     description: Option<String>,
 }
+
+crate::validate::body_variant!(
+    /// A new agent: [`AgentBody`] with its name.
+    NewAgentBody(AgentBody),
+    |base| crate::validate::requiring(
+        base,
+        "A new agent (active unless said otherwise).",
+        vec![("name", agent_name_schema().into())]
+    )
+);
 
 /// Applies a body to an agent (a new one starts active, without capabilities).
 fn apply_agent(a: &mut VoiceAgentRow, b: AgentBody) -> ApiResult<()> {
@@ -196,7 +243,7 @@ fn apply_agent(a: &mut VoiceAgentRow, b: AgentBody) -> ApiResult<()> {
     if a.name.is_empty() {
         return Err(ApiError::unprocessable("Agent name is required"));
     }
-    if a.name.chars().count() > 100 {
+    if a.name.chars().count() > MAX_NAME_CHARS {
         return Err(ApiError::unprocessable(
             "Agent name must be at most 100 characters",
         ));
@@ -231,7 +278,7 @@ fn apply_agent(a: &mut VoiceAgentRow, b: AgentBody) -> ApiResult<()> {
 async fn agent_create(
     State(state): State<AppState>,
     _user: CurrentUser,
-    Json(body): Json<AgentBody>,
+    Json(NewAgentBody(body)): Json<NewAgentBody>,
 ) -> ApiResult<Response> {
     let now = now_ms();
     let mut agent = VoiceAgentRow {
@@ -289,14 +336,51 @@ fn call_json(c: &VoiceCallRow) -> CallView {
     }
 }
 
+/// Required text (not blank).
+fn required_text() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::not_blank()
+}
+
+/// Not blank, at most [`MAX_PURPOSE_CHARS`] characters once trimmed.
+fn purpose_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::trimmed_text(1, Some(MAX_PURPOSE_CHARS))
+        .description(Some("At most 2,000 characters."))
+}
+
+/// A call to place: an active agent calls a contact with a phone number.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CallBody {
+    #[schema(schema_with = required_text, required = true)]
     contact_id: Option<String>,
+    #[schema(schema_with = required_text, required = true)]
     agent_id: Option<String>,
+    #[schema(schema_with = purpose_schema, required = true)]
     purpose: Option<String>,
+    /// Follow-ups only.
     scheduled_for: Option<String>,
 }
+
+/// When to call back: an RFC 3339 date-time, in the future and within a year.
+fn scheduled_for_schema() -> utoipa::openapi::ObjectBuilder {
+    use utoipa::openapi::schema::{KnownFormat, SchemaFormat};
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+        .description(Some(
+            "When to call back: a date-time in the future and within a year.",
+        ))
+}
+
+crate::validate::body_variant!(
+    /// A follow-up call: [`CallBody`] with when to place it.
+    FollowupBody(CallBody),
+    |base| crate::validate::requiring(
+        base,
+        "A call to place later: an active agent calls a contact with a phone number.",
+        vec![("scheduledFor", scheduled_for_schema().into())]
+    )
+);
 
 /// Checks the call and stores it with its job (at `run_at`, when scheduled) in one transaction.
 async fn place(
@@ -318,7 +402,7 @@ async fn place(
     ) else {
         return Err(ApiError::unprocessable(MISSING));
     };
-    if purpose.chars().count() > 2000 {
+    if purpose.chars().count() > MAX_PURPOSE_CHARS {
         return Err(ApiError::unprocessable(
             "The call purpose must be at most 2,000 characters",
         ));
@@ -399,7 +483,7 @@ async fn voice_call(
 async fn schedule_followup(
     State(state): State<AppState>,
     user: CurrentUser,
-    Json(body): Json<CallBody>,
+    Json(FollowupBody(body)): Json<FollowupBody>,
 ) -> ApiResult<Response> {
     let Some(when) = body
         .scheduled_for
@@ -517,4 +601,49 @@ async fn webhook(
         tracing::warn!(provider_call_id = %cb.id, "voice callback for a call we did not place");
     }
     Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The document's agent name is the check's: trimmed, not blank, at most 100 characters (one
+    /// that `str::trim` alone removes, U+3000, stands for the others).
+    #[test]
+    fn agent_names_are_described_as_checked() {
+        let schema = serde_json::to_value(agent_name_schema().build()).unwrap_or_default();
+        let pattern = regex::Regex::new(schema["pattern"].as_str().unwrap_or_default());
+        let Ok(pattern) = pattern else {
+            panic!("{schema}")
+        };
+        let long = "é".repeat(MAX_NAME_CHARS);
+        for name in [
+            "A".to_string(),
+            " \t\u{3000}Ann\n".to_string(),
+            "Ann  Lee".to_string(),
+            String::new(),
+            " \u{3000}\u{85} ".to_string(),
+            long.clone(),
+            format!("  {long}\u{2028}"),
+            format!("{long}x"),
+        ] {
+            let mut agent = VoiceAgentRow {
+                id: String::new(),
+                name: String::new(),
+                status: "active".into(),
+                capabilities: sqlx::types::Json(Vec::new()),
+                description: None,
+                created_at: 0,
+                updated_at: 0,
+            };
+            let body = AgentBody {
+                name: Some(name.clone()),
+                status: None,
+                capabilities: None,
+                description: None,
+            };
+            let taken = apply_agent(&mut agent, body).is_ok();
+            assert_eq!(pattern.is_match(&name), taken, "{name:?}");
+        }
+    }
 }

@@ -12,7 +12,7 @@ use jobs::db::{
     WebhookEndpointWrite, event_body,
 };
 use jobs::domain::webhooks::{
-    self as rules, EVENT_TYPES, MAX_DESCRIPTION_CHARS, MAX_ENDPOINTS, TEST_EVENT,
+    self as rules, EVENT_TYPES, MAX_DESCRIPTION_CHARS, MAX_ENDPOINTS, MAX_URL_CHARS, TEST_EVENT,
 };
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
@@ -169,18 +169,18 @@ struct CreateBody {
     /// `https://…` (plain http and private addresses only with `WEBHOOK_ALLOW_PRIVATE=true`),
     /// at most 2,000 characters.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(required = true, schema_with = url_schema)]
     url: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = description_schema)]
     description: Field<Text>,
     /// One or more of `GET /api/admin/webhooks/event-types`.
     #[serde(default)]
-    #[schema(value_type = Vec<String>)]
+    #[schema(required = true, schema_with = event_types_schema)]
     event_types: Field<Vec<Value>>,
     /// Default `true`.
     #[serde(default)]
-    #[schema(value_type = Option<bool>)]
+    #[schema(value_type = bool)]
     enabled: Field<bool>,
 }
 
@@ -189,18 +189,49 @@ struct CreateBody {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct UpdateBody {
+    /// As when created: a URL that is given may not be `null` or blank.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = url_schema)]
     url: Field<Text>,
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = description_schema)]
     description: Field<Text>,
+    /// One or more of `GET /api/admin/webhooks/event-types`.
     #[serde(default)]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(schema_with = event_types_schema)]
     event_types: Field<Vec<Value>>,
     #[serde(default)]
-    #[schema(value_type = Option<bool>)]
+    #[schema(value_type = bool)]
     enabled: Field<bool>,
+}
+
+/// A label of a host name: letters and digits (`url::Url` takes any of them as a name).
+const HOST_LABEL: &str = "[a-z0-9]{1,30}";
+
+/// URLs `rules::url_problem` takes whatever `WEBHOOK_ALLOW_PRIVATE` says: `https://`, a dotted
+/// host name whose last label starts with a letter and has at most 8 letters or digits (never an
+/// address, never `localhost` or a name under it; `*` may follow), then anything but `#` after a
+/// `/` or `?` (`url::Url` escapes it); at most [`MAX_URL_CHARS`], spaces or tabs around them.
+fn url_schema() -> utoipa::openapi::ObjectBuilder {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .pattern(Some(format!(
+            r"^[ \t]*https://({HOST_LABEL}\.){{1,3}}[a-z][a-z0-9]{{1,7}}\**([/?][^#\x00]*)?[ \t]*$"
+        )))
+        .max_length(Some(MAX_URL_CHARS))
+}
+
+/// At most [`MAX_DESCRIPTION_CHARS`] once trimmed; `null` or blank is none.
+fn description_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::text_or_null().max_length(Some(MAX_DESCRIPTION_CHARS))
+}
+
+/// At least one name of [`EVENT_TYPES`] (a repeated one counts once).
+fn event_types_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    let names: Vec<&str> = EVENT_TYPES.iter().map(|e| e.name).collect();
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(crate::validate::one_of(&names))
+        .min_items(Some(1))
 }
 
 /// The URL: absent → `None`; else checked (required when `required`).
@@ -566,6 +597,7 @@ async fn send_test(
 #[serde(rename_all = "camelCase")]
 struct DeliveryQuery {
     /// `pending`, `delivered` or `failed`.
+    #[param(schema_with = delivery_status_filter_schema)]
     status: Option<String>,
     /// 1–1000 (default 100).
     #[param(minimum = 1, maximum = 1000)]
@@ -605,6 +637,12 @@ const DELIVERY_STATUSES: [&str; 3] = ["pending", "delivered", "failed"];
 
 fn delivery_status_schema() -> utoipa::openapi::ObjectBuilder {
     crate::validate::one_of(&DELIVERY_STATUSES)
+}
+
+/// [`DELIVERY_STATUSES`], or `""` (read as absent).
+fn delivery_status_filter_schema() -> utoipa::openapi::ObjectBuilder {
+    crate::validate::one_of_or_empty(&DELIVERY_STATUSES)
+        .description(Some("`pending`, `delivered` or `failed`."))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -761,5 +799,39 @@ mod tests {
         let mut f = Fields::default();
         assert_eq!(read_event_types(&mut f, &Field::Absent, false), None);
         assert!(f.finish().is_ok());
+    }
+
+    #[test]
+    fn the_url_pattern_takes_only_urls_the_rules_take() {
+        let pattern = url_schema().build().pattern.unwrap_or_default();
+        let re = regex::Regex::new(&pattern).unwrap_or_else(|e| panic!("{e}"));
+        for url in [
+            "https://example.com",
+            " https://hooks.example.com/a/b.c/_~- ",
+            "https://0.1.aa/",
+            "https://a.localhos",
+            "https://localhost.example.org//",
+            "https://abcdefghijklmnopqrstuvwxyz0123.b.c.a1234567/..",
+            "https://a.bb**",
+            "https://a.bb/x y\t\n%zz*",
+            "https://a.bb?q=1&r=[]",
+        ] {
+            assert!(re.is_match(url), "{url}");
+            for allow_private in [false, true] {
+                assert_eq!(rules::url_problem(url.trim(), allow_private), None, "{url}");
+            }
+        }
+        for url in [
+            "https://localhost",
+            "https://a.localhost",
+            "https://127.0.0.1",
+            "http://example.com",
+            "https://example.com#x",
+            "https://user@example.com",
+            "https://a.bb *",
+            "https://a.1",
+        ] {
+            assert!(!re.is_match(url), "{url}");
+        }
     }
 }

@@ -104,6 +104,106 @@ impl SendingWindow {
     }
 }
 
+/// Two-digit numbers `lo..=hi`, zero-padded, as a regex alternation (`0[5-9]|1[0-2]`).
+fn two_digits(lo: u32, hi: u32) -> String {
+    (lo / 10..=hi / 10)
+        .map(|tens| {
+            let from = if tens == lo / 10 { lo % 10 } else { 0 };
+            let to = if tens == hi / 10 { hi % 10 } else { 9 };
+            format!("{tens}[{from}-{to}]")
+        })
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// A window as [`SendingWindow::parse`] takes it: days (any case), `HH:MM` times (zero-padded: what
+/// the document admits of `%H:%M`) and a time zone's name (`chrono_tz`'s). That the end is after
+/// the start is said as: the end's hour is later (some hour the start is before and the end is
+/// not), or the hours are the same and the end's minute is later (likewise).
+impl utoipa::PartialSchema for SendingWindow {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AllOfBuilder, AnyOfBuilder, ArrayBuilder, SchemaType};
+        use utoipa::openapi::{ObjectBuilder, Type};
+        let text = |pattern: String| {
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some(pattern))
+        };
+        let day = DAYS
+            .iter()
+            .map(|(name, _)| {
+                name.chars()
+                    .map(|c| format!("[{c}{}]", c.to_ascii_uppercase()))
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("|");
+        let time = || {
+            text(format!("^({}):({})$", two_digits(0, 23), two_digits(0, 59)))
+                .description(Some("HH:MM, 24-hour."))
+        };
+        let zones: Vec<&str> = chrono_tz::TZ_VARIANTS.iter().map(|tz| tz.name()).collect();
+        let shape = ObjectBuilder::new()
+            .property(
+                "days",
+                ArrayBuilder::new()
+                    .items(text(format!("^({day})$")))
+                    .min_items(Some(1)),
+            )
+            .required("days")
+            .property("start", time())
+            .required("start")
+            .property(
+                "end",
+                time().description(Some("HH:MM, 24-hour; after start.")),
+            )
+            .required("end")
+            .property(
+                "timezone",
+                crate::domain::one_of_schema(&zones)
+                    .description(Some("The sender's time zone (an IANA name).")),
+            )
+            .required("timezone")
+            .additional_properties(Some(
+                utoipa::openapi::schema::AdditionalProperties::FreeForm(false),
+            ));
+        let apart = |start: String, end: String| {
+            ObjectBuilder::new()
+                .schema_type(SchemaType::AnyValue)
+                .property("start", text(start))
+                .property("end", text(end))
+        };
+        let hour_before = (1..=23).map(|h| {
+            apart(
+                format!("^({}):", two_digits(0, h - 1)),
+                format!("^({}):", two_digits(h, 23)),
+            )
+        });
+        let same_hour = (0..=23).fold(AnyOfBuilder::new(), |any, h| {
+            any.item(apart(format!("^{h:02}:"), format!("^{h:02}:")))
+        });
+        let minute_before = (1..=59).fold(AnyOfBuilder::new(), |any, m| {
+            any.item(apart(
+                format!(":({})$", two_digits(0, m - 1)),
+                format!(":({})$", two_digits(m, 59)),
+            ))
+        });
+        let ordered = hour_before
+            .fold(AnyOfBuilder::new(), |any, branch| any.item(branch))
+            .item(AllOfBuilder::new().item(same_hour).item(minute_before));
+        AllOfBuilder::new()
+            .item(shape)
+            .item(ordered)
+            .description(Some(
+                "When messages may go out: on these days, from start to end in the recipient's \
+                 time zone when known, else the sender's.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for SendingWindow {}
+
 /// A local time on a day as UTC ms; a time skipped by a clock change moves to the hour after.
 fn at(tz: Tz, day: NaiveDate, time: NaiveTime) -> i64 {
     let local = day.and_time(time);
@@ -204,5 +304,82 @@ mod tests {
         assert!(bad(with("end", json!("09:00"))).contains("after"));
         assert!(bad(with("timezone", json!("Mars/Base"))).contains("Mars/Base"));
         assert!(bad(json!({ "days": ["tue"] })).contains("needs"));
+    }
+
+    thread_local! {
+        static PATTERNS: std::cell::RefCell<std::collections::HashMap<String, regex::Regex>> =
+            Default::default();
+    }
+
+    /// Whether `v` is valid against `schema`, for the keywords the window's schema uses.
+    fn admits(schema: &Value, v: &Value) -> bool {
+        let Some(o) = schema.as_object() else {
+            panic!("not a schema: {schema}")
+        };
+        let all = |k: &str| o.get(k).and_then(Value::as_array).into_iter().flatten();
+        let typed = match o.get("type").and_then(Value::as_str) {
+            Some("object") => v.is_object(),
+            Some("string") => v.is_string(),
+            Some("array") => v.is_array(),
+            _ => true,
+        };
+        let pattern = o.get("pattern").and_then(Value::as_str).is_none_or(|p| {
+            v.as_str().is_none_or(|t| {
+                PATTERNS.with_borrow_mut(|compiled| {
+                    compiled
+                        .entry(p.to_string())
+                        .or_insert_with(|| regex::Regex::new(p).unwrap_or_else(|e| panic!("{e}")))
+                        .is_match(t)
+                })
+            })
+        });
+        let listed = o
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_none_or(|e| e.contains(v));
+        let items = o.get("items").is_none_or(|i| {
+            v.as_array().is_none_or(|a| {
+                a.len() as u64 >= o.get("minItems").and_then(Value::as_u64).unwrap_or(0)
+                    && a.iter().all(|x| admits(i, x))
+            })
+        });
+        let fields = v.as_object().is_none_or(|m| {
+            let props = o.get("properties").and_then(Value::as_object);
+            all("required").all(|r| r.as_str().is_some_and(|r| m.contains_key(r)))
+                && m.iter().all(|(k, x)| match props.and_then(|p| p.get(k)) {
+                    Some(s) => admits(s, x),
+                    None => o.get("additionalProperties") != Some(&json!(false)),
+                })
+        });
+        let any = o.get("anyOf").is_none() || all("anyOf").any(|s| admits(s, v));
+        typed && pattern && listed && items && fields && any && all("allOf").all(|s| admits(s, v))
+    }
+
+    /// The document's window is the parser's: the same times (every 7 minutes, both ways round),
+    /// days and zones are taken and refused.
+    #[test]
+    fn the_schema_takes_what_parse_takes() {
+        let schema = serde_json::to_value(<SendingWindow as utoipa::PartialSchema>::schema())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let window = |days: Value, start: &str, end: &str, tz: &str| json!({ "days": days, "start": start, "end": end, "timezone": tz });
+        let times: Vec<String> = (0..24 * 60)
+            .step_by(7)
+            .map(|m| format!("{:02}:{:02}", m / 60, m % 60))
+            .collect();
+        for start in times.iter().step_by(5) {
+            for end in &times {
+                let w = window(json!(["Mon", "fri"]), start, end, "America/Chicago");
+                assert_eq!(admits(&schema, &w), SendingWindow::parse(&w).is_ok(), "{w}");
+            }
+        }
+        for w in [
+            window(json!([]), "09:00", "10:00", "UTC"),
+            window(json!(["funday"]), "09:00", "10:00", "UTC"),
+            window(json!(["SUN"]), "09:00", "09:01", "Europe/Paris"),
+            window(json!(["sun"]), "09:00", "10:00", "Mars/Base"),
+            json!({ "days": ["sun"], "start": "09:00", "end": "10:00" }),
+        ] {
+            assert_eq!(admits(&schema, &w), SendingWindow::parse(&w).is_ok(), "{w}");
+        }
     }
 }

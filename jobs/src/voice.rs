@@ -10,7 +10,8 @@ use crate::db::{ActivityInsert, Db};
 
 pub const OUTCOMES: [&str; 4] = ["qualified", "not_interested", "callback", "voicemail"];
 
-#[derive(Debug, Deserialize)]
+/// A status callback as the voice service sends it.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Callback {
     pub id: String,

@@ -288,6 +288,61 @@ async fn cancel_queued_and_running(db: TestDb) {
     app.stop().await;
 }
 
+/// A job whose work is already waiting again under the same active key (a new search, a new send)
+/// is not retried beside it: 409, the job stays as it was, alone or in a bulk retry.
+async fn retry_beside_an_active_twin_is_a_conflict(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let admin = app.admin().await;
+    let twin = || NewJob::new("noop", json!({})).unique_while_active("same-work");
+    let first = app.queue.enqueue(twin()).await.unwrap().id;
+    let res = admin
+        .post(app.url(&format!("/api/ops/jobs/{first}/cancel")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let second = app.queue.enqueue(twin()).await.unwrap().id;
+    assert_ne!(first, second, "the cancelled job no longer holds the key");
+    let res = admin
+        .post(app.url(&format!("/api/ops/jobs/{first}/retry")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 409);
+    let message = res.json::<Value>().await.unwrap()["message"].clone();
+    assert!(
+        message
+            .as_str()
+            .unwrap_or_default()
+            .contains("already waiting or running"),
+        "{message}"
+    );
+    let res = admin
+        .post(app.url("/api/ops/jobs/bulk"))
+        .json(&json!({"action": "retry", "kind": "noop", "status": "cancelled"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 409);
+    assert_eq!(app.job(&admin, &first).await["status"], "cancelled");
+    assert_eq!(app.job(&admin, &second).await["status"], "queued");
+    // Once the twin is done with, the job can be retried.
+    let res = admin
+        .post(app.url(&format!("/api/ops/jobs/{second}/cancel")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let res = admin
+        .post(app.url(&format!("/api/ops/jobs/{first}/retry")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 202);
+    assert_eq!(app.job(&admin, &first).await["status"], "queued");
+    app.stop().await;
+}
+
 /// A domain row and its job commit or roll back together.
 async fn transactional_enqueue(db: TestDb) {
     let app = TestApp::idle(&db).await;
@@ -805,6 +860,7 @@ both_backends!(
     idempotency_key_dedupes,
     time_budget_stops_job,
     cancel_queued_and_running,
+    retry_beside_an_active_twin_is_a_conflict,
     transactional_enqueue,
     scheduler_prunes_finished_jobs,
     sigkill_rescue_and_long_healthy_job,

@@ -41,24 +41,39 @@ pub const REPORT_CONTACTS: i64 = 3;
 pub fn revenue_dollars(v: &Value) -> Result<Option<i64>, String> {
     const MSG: &str =
         "revenue must be a whole, non-negative number of dollars (e.g. 5000000 for $5M)";
+    let capped = |n: i64| {
+        if n > super::MAX_DOLLARS {
+            Err(format!(
+                "revenue must be at most {} dollars",
+                super::MAX_DOLLARS
+            ))
+        } else {
+            Ok(Some(n))
+        }
+    };
     match v {
         Value::Null => Ok(None),
         Value::String(s) if s.trim().is_empty() => Ok(None),
-        Value::String(s) => s
-            .trim()
-            .parse::<i64>()
-            .ok()
-            .filter(|n| *n >= 0)
-            .map(Some)
-            .ok_or_else(|| MSG.to_string()),
+        Value::String(s) => {
+            let t = s.trim();
+            // More digits than the cap has is over it, leading zeros or not.
+            if t.trim_start_matches('+').len() > super::MAX_DOLLARS_DIGITS {
+                return capped(i64::MAX);
+            }
+            t.parse::<i64>()
+                .ok()
+                .filter(|n| *n >= 0)
+                .ok_or_else(|| MSG.to_string())
+                .and_then(capped)
+        }
         Value::Number(n) => {
             if let Some(i) = n.as_i64() {
-                return if i >= 0 { Ok(Some(i)) } else { Err(MSG.into()) };
+                return if i >= 0 { capped(i) } else { Err(MSG.into()) };
             }
             match n.as_f64() {
                 // 2^53: beyond it an f64 no longer holds every whole number.
                 Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 9_007_199_254_740_992.0 => {
-                    Ok(Some(f as i64))
+                    capped(f as i64)
                 }
                 _ => Err(MSG.into()),
             }
@@ -82,6 +97,13 @@ mod tests {
         assert!(revenue_dollars(&json!(10.5)).is_err());
         assert!(revenue_dollars(&json!(10.005)).is_err());
         assert!(revenue_dollars(&json!(true)).is_err());
+        // Capped, so the sums of every company's revenue cannot overflow.
+        assert_eq!(
+            revenue_dollars(&json!(999_999_999_999_i64)),
+            Ok(Some(999_999_999_999))
+        );
+        assert!(revenue_dollars(&json!(1_000_000_000_000_i64)).is_err());
+        assert!(revenue_dollars(&json!("0000000000001")).is_err());
     }
 
     #[test]

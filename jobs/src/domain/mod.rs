@@ -1,6 +1,12 @@
 //! Domain rules with the seeds' messages and enumerations: no I/O. The api validates requests with
 //! them and the import job validates rows with the same functions, so both say the same thing.
 
+/// The most dollars a company's revenue or a deal's value may be: the sums over every record
+/// (pipeline, board, reports) then stay far inside 64 bits.
+pub const MAX_DOLLARS: i64 = 999_999_999_999;
+/// Digits of [`MAX_DOLLARS`]: text with more is over it.
+pub const MAX_DOLLARS_DIGITS: usize = 12;
+
 pub mod activity_feed;
 pub mod analytics;
 pub mod campaigns;

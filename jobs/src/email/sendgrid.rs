@@ -39,9 +39,13 @@ pub fn verify_signature(
 
 /// One event as SendGrid posts it. Custom args (`unique_args`) arrive as top-level fields, so
 /// the id we put in `X-SMTPAPI` comes back as `prospector_message_id`.
-#[derive(Debug, Clone, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize, utoipa::ToSchema)]
+#[schema(as = SendgridEvent)]
 pub struct Event {
     pub email: Option<String>,
+    /// Unix seconds; a whole number written as a float (`1700000000.0`) is read too.
+    #[serde(default, deserialize_with = "whole_seconds")]
+    #[schema(value_type = Option<i64>)]
     pub timestamp: Option<i64>,
     pub event: String,
     pub sg_event_id: Option<String>,
@@ -54,6 +58,24 @@ pub struct Event {
     #[serde(rename = "type")]
     pub bounce_type: Option<String>,
     pub prospector_message_id: Option<String>,
+}
+
+fn whole_seconds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    let n: Option<serde_json::Number> = serde::Deserialize::deserialize(d)?;
+    match n {
+        None => Ok(None),
+        Some(n) => n
+            .as_i64()
+            .or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0)
+                    .map(|f| f as i64)
+            })
+            .map(Some)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!("invalid timestamp `{n}`, expected whole seconds"))
+            }),
+    }
 }
 
 /// The webhook body: a JSON array of events.
@@ -71,6 +93,13 @@ mod tests {
     // the timestamp followed by exactly this JSON, with no trailing "\r\n" (checked: the body
     // with "\r\n" appended does not verify). The check covers every byte, so the api must pass
     // the raw body through untouched.
+    #[test]
+    fn a_whole_float_timestamp_is_read() {
+        let events = parse_events(br#"[{"event":"open","timestamp":1700000000.0}]"#).unwrap();
+        assert_eq!(events[0].timestamp, Some(1_700_000_000));
+        assert!(parse_events(br#"[{"event":"open","timestamp":1.5}]"#).is_err());
+    }
+
     const KEY: &str = "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEEDr2LjtURuePQzplybdC+u4CwrqDqBaWjcMMsTbhdbcwHBcepxo7yAQGhHPTnlvFYPAZFceEu/1FwCM/QmGUhA==";
     const SIGNATURE: &str = "MEUCIQCtIHJeH93Y+qpYeWrySphQgpNGNr/U+UyUlBkU6n7RAwIgJTz2C+8a8xonZGi6BpSzoQsbVRamr2nlxFDWYNH2j/0=";
     const TIMESTAMP: &str = "1588788367";

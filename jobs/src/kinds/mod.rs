@@ -39,7 +39,7 @@ pub use company_enrich::CompanyEnrich;
 pub use contact_enrich::{ContactEnrich, MAX_ENRICH};
 pub use contact_import::ContactImport;
 pub use contact_verify::ContactVerify;
-pub use discovery_scan::{DiscoveryScan, ScanError};
+pub use discovery_scan::{DiscoveryScan, SEARCH_MODES, ScanError};
 pub use document_ai::DocumentAi;
 pub use email_send::EmailSend;
 pub use invoice_pdf::InvoicePdf;

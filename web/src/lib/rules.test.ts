@@ -1,10 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+
+import type { UsState } from '@/types/api';
 
 import {
   delayHint,
   formatOpenRate,
   parseCityState,
   parseDelay,
+  parseTargetStates,
+  unknownStatesMessage,
+  US_STATE_VALUES,
   US_STATES,
   compatibilityLabel,
   contactTier,
@@ -126,5 +131,25 @@ describe('open rate', () => {
     expect(formatOpenRate(0, { openTracked: 0 })).toBe('Not tracked');
     expect(formatOpenRate(50, { openTracked: 2 })).toBe('50%');
     expect(formatOpenRate(12.5, undefined)).toBe('12.5%');
+  });
+});
+
+describe('targeting states', () => {
+  it('lists every state the targeting takes, each once', () => {
+    expectTypeOf<(typeof US_STATE_VALUES)[number]>().toEqualTypeOf<UsState>();
+    expect(new Set(US_STATE_VALUES).size).toBe(100);
+    expect(US_STATE_VALUES.filter((s) => s.length === 2).sort()).toEqual(Object.values(US_STATES).sort());
+  });
+
+  it('reads codes and names in any case, in the list\'s own spelling', () => {
+    expect(parseTargetStates('TX, Oklahoma')).toEqual({ states: ['TX', 'Oklahoma'], unknown: [] });
+    expect(parseTargetStates(' tx ,new   mexico,, ')).toEqual({ states: ['TX', 'New Mexico'], unknown: [] });
+    expect(parseTargetStates('')).toEqual({ states: [], unknown: [] });
+  });
+
+  it('tells the entries that name no state', () => {
+    expect(parseTargetStates('TX, Texass, ZZ')).toEqual({ states: ['TX'], unknown: ['Texass', 'ZZ'] });
+    expect(unknownStatesMessage(['Texass'])).toBe('Unknown state "Texass": use a US state name or two-letter code');
+    expect(unknownStatesMessage(['Texass', 'ZZ'])).toBe('Unknown states "Texass", "ZZ": use a US state name or two-letter code');
   });
 });

@@ -1,5 +1,8 @@
 /** The seeds' display rules: score colour bands, labels, tiers and number formats. */
 
+import type { UsState } from '@/types/api';
+import type { ContactListFilter } from '@/types/openapi.gen';
+
 export type Band = 'green' | 'yellow' | 'red';
 
 /** Company and contact score colour (seed 001 §9): 80+ green, 60–79 yellow, else red. */
@@ -98,6 +101,41 @@ export const US_STATES: Record<string, string> = {
 
 const STATE_CODES = new Set(Object.values(US_STATES));
 
+/** Every state the campaigns' and sequences' targeting takes: the 50 codes, then the 50 names. */
+export const US_STATE_VALUES = [
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY',
+  'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND',
+  'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+  'Alabama', 'Alaska', 'Arizona', 'Arkansas', 'California', 'Colorado', 'Connecticut', 'Delaware',
+  'Florida', 'Georgia', 'Hawaii', 'Idaho', 'Illinois', 'Indiana', 'Iowa', 'Kansas', 'Kentucky',
+  'Louisiana', 'Maine', 'Maryland', 'Massachusetts', 'Michigan', 'Minnesota', 'Mississippi', 'Missouri',
+  'Montana', 'Nebraska', 'Nevada', 'New Hampshire', 'New Jersey', 'New Mexico', 'New York',
+  'North Carolina', 'North Dakota', 'Ohio', 'Oklahoma', 'Oregon', 'Pennsylvania', 'Rhode Island',
+  'South Carolina', 'South Dakota', 'Tennessee', 'Texas', 'Utah', 'Vermont', 'Virginia', 'Washington',
+  'West Virginia', 'Wisconsin', 'Wyoming',
+] as const satisfies readonly UsState[];
+
+/**
+ * A targeting's states as typed, comma-separated ("TX, Oklahoma"): each entry a code or a name, read
+ * as the server reads it (any case, spaces collapsed) and given in the list's own spelling
+ * ("tx" is TX); `unknown`: the entries that name no state.
+ */
+export function parseTargetStates(text: string): { states: UsState[]; unknown: string[] } {
+  const states: UsState[] = [];
+  const unknown: string[] = [];
+  for (const entry of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const key = entry.replace(/\s+/g, ' ').toLowerCase();
+    const state = US_STATE_VALUES.find((s) => s.toLowerCase() === key);
+    if (state) states.push(state);
+    else unknown.push(entry);
+  }
+  return { states, unknown };
+}
+
+/** The message for states `parseTargetStates` did not know (the server's words). */
+export const unknownStatesMessage = (unknown: readonly string[]): string =>
+  `Unknown state${unknown.length === 1 ? '' : 's'} ${unknown.map((s) => `"${s}"`).join(', ')}: use a US state name or two-letter code`;
+
 /** A state name or two-letter code as its code, else null. */
 export function stateCode(text: string): string | null {
   const t = text.trim().replace(/\s+/g, ' ');
@@ -167,4 +205,4 @@ export const REGIONS = [
   ['new-mexico', 'New Mexico'],
   ['oklahoma', 'Oklahoma'],
   ['arizona', 'Arizona'],
-] as const;
+] as const satisfies readonly (readonly [NonNullable<ContactListFilter['region']>, string])[];

@@ -9,12 +9,16 @@ import type {
   ActivityView,
   AuditEntry,
   CalendarConnection,
+  CompanyBulkStatusBody,
   CompanyEnrichmentView,
   CompanyView,
+  ContactBody,
   ContactView,
+  CreateJob,
   DealView,
   JobAccepted,
   JobAttempt,
+  JobBulkInput,
   JobProgress,
   JobView,
   JobWorker,
@@ -23,6 +27,7 @@ import type {
   paths,
   QueueStatsView,
   SessionUser,
+  TargetFilters,
 } from './openapi.gen';
 
 type Verb = 'get' | 'put' | 'post' | 'delete' | 'patch';
@@ -66,7 +71,51 @@ export const RETRYABLE_JOB_STATUSES: readonly JobStatus[] = ['failed', 'cancelle
 export const WAITING_JOB_STATUSES: readonly JobStatus[] = ['queued', 'scheduled', 'retrying'];
 
 /** `POST /api/ops/jobs/bulk` actions. */
-export type BulkJobAction = 'retry' | 'cancel' | 'delete' | 'run_now';
+export type BulkJobAction = JobBulkInput['action'];
+
+/** A job kind, as the server documents it (`jobs::kinds`). */
+export type JobKind = CreateJob['kind'];
+
+export const JOB_KINDS = [
+  'ai_score',
+  'ai_task',
+  'bulk_ai_score',
+  'bulk_campaign_send',
+  'calendar_sync',
+  'company_enrich',
+  'contact_enrich',
+  'contact_import',
+  'contact_verify',
+  'discovery_scan',
+  'document_ai',
+  'email_send',
+  'invoice_pdf',
+  'invoice_send',
+  'mailbox_sync',
+  'mailbox_tick',
+  'noop',
+  'prune_jobs',
+  'record_merge',
+  'reminder_batch',
+  'reminder_send',
+  'reminder_tick',
+  'sender_domain_check',
+  'sequence_step_send',
+  'sequence_tick',
+  'sequence_trigger',
+  'sms_send',
+  'voice_call',
+  'webhook_deliver',
+] as const satisfies readonly JobKind[];
+
+/** A contact's status, as the server takes it (`jobs::domain::contacts`). */
+export type ContactStatus = NonNullable<ContactBody['status']>;
+
+/** A company's status, as the server takes it (`jobs::domain::companies`). */
+export type CompanyStatus = CompanyBulkStatusBody['status'];
+
+/** A US state as the campaigns' and sequences' targeting takes it: a two-letter code or a name. */
+export type UsState = NonNullable<TargetFilters['states']>[number];
 
 export const isTerminalStatus = (status: JobStatus | undefined): boolean =>
   status !== undefined && TERMINAL_JOB_STATUSES.includes(status);

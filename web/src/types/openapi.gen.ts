@@ -3076,11 +3076,14 @@ export interface components {
             timestamp: string;
             type: string;
         };
+        /** @description The fields of an agent to change; a field left out or null stays as it is. */
         AgentBody: {
             capabilities?: string[] | null;
             description?: string | null;
+            /** @description At most 100 characters. */
             name?: string | null;
-            status?: string | null;
+            /** @enum {string|null} */
+            status?: "active" | "inactive" | null;
         };
         AgentView: {
             capabilities: string[];
@@ -3478,7 +3481,7 @@ export interface components {
             status: string;
             subject?: string | null;
             /** @description `scoreMin`, `scoreMax`, `statuses`, `states`. */
-            targetFilters: Record<string, never>;
+            targetFilters: Record<string, unknown>;
             templateId?: string | null;
             /** Format: int64 */
             totalRecipients: number;
@@ -3579,10 +3582,13 @@ export interface components {
             /** Format: int64 */
             upcomingMeetings: number;
         };
+        /** @description A call to place: an active agent calls a contact with a phone number. */
         CallBody: {
-            agentId?: string | null;
-            contactId?: string | null;
-            purpose?: string | null;
+            agentId: string;
+            contactId: string;
+            /** @description At most 2,000 characters. */
+            purpose: string;
+            /** @description Follow-ups only. */
             scheduledFor?: string | null;
         };
         /** @description A call stored and its `voice_call` job queued (or scheduled). */
@@ -3622,19 +3628,36 @@ export interface components {
             transcript?: string | null;
             updatedAt: string;
         };
+        /** @description A status callback as the voice service sends it. */
+        Callback: {
+            /** Format: int32 */
+            durationSeconds?: number | null;
+            id: string;
+            outcome?: string | null;
+            status: string;
+            summary?: string | null;
+            transcript?: string | null;
+        };
+        /** @description A bulk campaign's fields; [`CampaignBulkInput`] says which are required. */
         CampaignBulkInput: {
             /** @description Written in the composer: what is sent (else the template's body). */
             body?: string | null;
             description?: string | null;
-            fromEmail?: string | null;
-            name?: string | null;
-            scheduleAt?: string | null;
+            /** @description The address it is sent from (else the configured sender). */
+            fromEmail?: string | (string | null);
+            name: string;
+            /** @description When to send it; a time to come makes it `scheduled`. */
+            scheduleAt?: string | (string | null);
             selectedContactIds?: string[] | null;
-            subject?: string | null;
+            subject: string;
             targetFilters?: components["schemas"]["TargetFilters"];
-            /** @description The template it started from; optional when `body` is given. */
+            /** @description The template it started from (it must exist); optional when `body` is given. */
             templateId?: string | null;
-        };
+        } & ({
+            body: string;
+        } | {
+            templateId: string;
+        });
         CampaignPerformance: {
             /** Format: int64 */
             contactsContacted: number;
@@ -3674,6 +3697,10 @@ export interface components {
             reason: string;
             until?: string | null;
         };
+        CatalogUpload: {
+            /** @description The product catalog as CSV or XLSX, at most 10 MiB (the part may also be named `catalog` or `document`) */
+            file: string;
+        };
         /** @description What an upload loaded, and the whole catalog after it. */
         CatalogUploaded: {
             added: number;
@@ -3705,29 +3732,29 @@ export interface components {
             industry?: string | null;
             name?: string | null;
             phone?: string | null;
-            revenue?: unknown;
+            revenue?: number | string | null;
             /** Format: int64 */
             score?: number | null;
-            state?: string | null;
-            status?: string | null;
+            state?: ("AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "Alabama" | "Alaska" | "Arizona" | "Arkansas" | "California" | "Colorado" | "Connecticut" | "Delaware" | "Florida" | "Georgia" | "Hawaii" | "Idaho" | "Illinois" | "Indiana" | "Iowa" | "Kansas" | "Kentucky" | "Louisiana" | "Maine" | "Maryland" | "Massachusetts" | "Michigan" | "Minnesota" | "Mississippi" | "Missouri" | "Montana" | "Nebraska" | "Nevada" | "New Hampshire" | "New Jersey" | "New Mexico" | "New York" | "North Carolina" | "North Dakota" | "Ohio" | "Oklahoma" | "Oregon" | "Pennsylvania" | "Rhode Island" | "South Carolina" | "South Dakota" | "Tennessee" | "Texas" | "Utah" | "Vermont" | "Virginia" | "Washington" | "West Virginia" | "Wisconsin" | "Wyoming" | null) | string;
+            /** @enum {string|null} */
+            status?: "discovered" | "prospect" | "qualified" | "contacted" | "interested" | "partner" | "not_interested" | null;
             website?: string | null;
             zipCode?: string | null;
         };
         CompanyBulkDeleteBody: {
-            /** @description 1–1,000 company ids. */
-            companyIds?: string[];
+            companyIds: string[];
         };
         CompanyBulkStatusBody: {
-            /** @description 1–1,000 company ids. */
-            companyIds?: string[];
-            status: string;
+            companyIds: string[];
+            /** @enum {string} */
+            status: "discovered" | "prospect" | "qualified" | "contacted" | "interested" | "partner" | "not_interested";
         };
         CompanyData: {
             city?: string | null;
             industry?: string | null;
             state?: string | null;
         };
-        /** @description Picked companies. */
+        /** @description Picked companies; at least one must have a website (that depends on the data). */
         CompanyEnrichBody: {
             companyIds: string[];
         };
@@ -3816,36 +3843,41 @@ export interface components {
             website?: string | null;
             zipCode?: string | null;
         };
-        /** @description A subject and body, rendered for a contact (preview) or sent to the signed-in user (test). */
+        /**
+         * @description A subject and body, sent to the signed-in user as a test ([`ContactPreviewInput`]: rendered
+         *     for a contact).
+         */
         ComposerPreviewInput: {
-            body?: string | null;
-            /** @description The contact whose merge values fill the fields (optional for a test send). */
+            body: string;
+            /** @description The contact whose merge values fill the fields (else the user's own). */
             contactId?: string | null;
             /** @description A campaign's own from-address, when it has one. */
             fromEmail?: string | null;
-            subject?: string | null;
+            subject: string;
         };
         /** @description The connection form. */
         ConnectBody: {
-            /** @description `password` (default) or `xoauth2`. */
-            auth?: string | null;
-            /** @description Default `INBOX`. */
-            folder?: string | null;
-            /** @description The IMAP server, e.g. `imap.gmail.com` or `outlook.office365.com`. */
-            host?: string;
-            /** @description The app password; required with `auth: "password"`. */
-            password?: string | null;
-            /**
-             * Format: int32
-             * @description 1–65535; default 993 with `implicit` TLS, else 143.
-             */
-            port?: number | null;
-            /** @description `implicit` (default), `starttls` or `none`. */
-            tls?: string | null;
-            /** @description The account's login, usually its address. */
-            username?: string;
-        };
+            /** @enum {string|null} */
+            auth?: "" | "password" | "xoauth2" | null;
+            folder?: string | number | null;
+            host: string | number;
+            password?: string | number | null;
+            port?: number | string | null;
+            /** @enum {string|null} */
+            tls?: "" | "implicit" | "starttls" | "none" | null;
+            username: string | number;
+        } & ({
+            /** @enum {string} */
+            auth: "xoauth2";
+        } | {
+            password: string | number;
+        });
+        /**
+         * @description An edit of a contact: each field left out (or a null name, email, status or score) stays as
+         *     it is; a null or blank text field is cleared.
+         */
         ContactBody: {
+            /** @description An existing company's id ("Unknown company" otherwise). */
             companyId?: string | null;
             department?: string | null;
             email?: string | null;
@@ -3857,7 +3889,8 @@ export interface components {
             /** Format: int64 */
             score?: number | null;
             source?: string | null;
-            status?: string | null;
+            /** @enum {string|null} */
+            status?: "discovered" | "verified" | "contacted" | "qualified" | "new_lead" | "email_sent" | "meeting_scheduled" | "customer" | "lost" | "responded" | "hot" | "warm" | "cold" | null;
             tags?: string[] | null;
             title?: string | null;
         };
@@ -3868,15 +3901,24 @@ export interface components {
         };
         ContactBulkDeleteBody: {
             contactFilter?: null | components["schemas"]["ContactListFilter"];
-            /** @description Picked contacts; with the filter's matches, at most 10,000. */
             contactIds?: string[] | null;
-        };
+        } & ({
+            contactIds: string[];
+        } | {
+            contactFilter: components["schemas"]["ContactListFilter"];
+        });
         ContactBulkStatusBody: {
             contactFilter?: null | components["schemas"]["ContactListFilter"];
-            /** @description At most 1,000 picked contacts. */
             contactIds?: string[] | null;
-            status: string;
-        };
+            /** @enum {string} */
+            status: "discovered" | "verified" | "contacted" | "qualified" | "new_lead" | "email_sent" | "meeting_scheduled" | "customer" | "lost" | "responded" | "hot" | "warm" | "cold";
+        } & ({
+            contactIds: string[];
+        } | {
+            contactFilter: components["schemas"]["ContactListFilter"];
+        });
+        /** @description A CSV file of at most 50 MiB whose header row names the columns (first name, last name and email at least) */
+        ContactCsv: string;
         /**
          * @description The contacts list's filters (`GET /api/contacts`): the list, its export and "select all N
          *     matching" read them alike.
@@ -3884,9 +3926,23 @@ export interface components {
         ContactListFilter: {
             companyId?: string | null;
             q?: string | null;
-            region?: string | null;
+            /**
+             * @description A region's name: its companies' states.
+             * @enum {string|null}
+             */
+            region?: "" | "southwest" | "arkansas" | "texas" | "louisiana" | "mississippi" | "new-mexico" | "oklahoma" | "arizona" | null;
             role?: string | null;
-            status?: string | null;
+            /** @enum {string|null} */
+            status?: "" | "discovered" | "verified" | "contacted" | "qualified" | "new_lead" | "email_sent" | "meeting_scheduled" | "customer" | "lost" | "responded" | "hot" | "warm" | "cold" | null;
+        };
+        /** @description A subject and body, rendered for a contact (who has an email address). */
+        ContactPreviewInput: {
+            body: string;
+            /** @description The contact whose merge values fill the fields. */
+            contactId: string;
+            /** @description A campaign's own from-address, when it has one. */
+            fromEmail?: string | null;
+            subject: string;
         };
         ContactRef: {
             email?: string | null;
@@ -3939,46 +3995,48 @@ export interface components {
             verifiedBy: string[];
         };
         ContentBody: {
-            context?: null | components["schemas"]["ContentContext"];
-            type?: string | null;
+            context: components["schemas"]["ContentContext"];
+            /**
+             * @description `email` when left out.
+             * @enum {string|null}
+             */
+            type?: "email" | "proposal" | "report" | null;
         };
         ContentContext: {
-            description?: string | null;
+            /** @description What to write about. */
+            description: string;
             type?: string | null;
         };
         /** @description A prospect to turn into a deal. */
         ConvertBody: {
-            prospectId?: string | null;
-            /** @description `company` or `contact`. */
-            type?: string | null;
+            prospectId: string | number;
+            /** @enum {string} */
+            type: "company" | "contact";
         };
         CreateBody: {
-            description?: string | null;
+            description?: string | number | null;
             /** @description Default `true`. */
-            enabled?: boolean | null;
-            /** @description One or more of `GET /api/admin/webhooks/event-types`. */
-            eventTypes?: string[];
-            /**
-             * @description `https://…` (plain http and private addresses only with `WEBHOOK_ALLOW_PRIVATE=true`),
-             *     at most 2,000 characters.
-             */
-            url?: string;
+            enabled?: boolean;
+            eventTypes: ("contact.created" | "contact.updated" | "contact.status_changed" | "contact.unsubscribed" | "deal.stage_changed" | "deal.won" | "deal.lost" | "email.sent" | "email.opened" | "email.clicked" | "email.replied" | "email.bounced" | "meeting.booked" | "invoice.paid" | "job.failed")[];
+            url: string;
         };
         CreateJob: {
             idempotencyKey?: string | null;
-            kind: string;
+            /** @enum {string} */
+            kind: "ai_score" | "ai_task" | "bulk_ai_score" | "bulk_campaign_send" | "calendar_sync" | "company_enrich" | "contact_enrich" | "contact_import" | "contact_verify" | "discovery_scan" | "document_ai" | "email_send" | "invoice_pdf" | "invoice_send" | "mailbox_sync" | "mailbox_tick" | "noop" | "prune_jobs" | "record_merge" | "reminder_batch" | "reminder_send" | "reminder_tick" | "sender_domain_check" | "sequence_step_send" | "sequence_tick" | "sequence_trigger" | "sms_send" | "voice_call" | "webhook_deliver";
+            /** @description The kind's payload (default `{}`), checked as that kind reads it. */
             payload?: unknown;
             /** Format: date-time */
             runAt?: string | null;
         };
         /** @description A new account: email and password required; the role is `user` unless given. */
         CreateUserBody: {
-            email?: string;
-            firstName?: string | null;
-            lastName?: string | null;
-            password?: string;
-            /** @description `admin` or `user` (default). */
-            role?: string | null;
+            email: string;
+            firstName?: string | number | null;
+            lastName?: string | number | null;
+            password: string | number;
+            /** @enum {string} */
+            role?: "admin" | "user";
         };
         /** @description The Customers screen's tiles. */
         CustomerStatsView: {
@@ -4054,18 +4112,21 @@ export interface components {
              */
             value: number;
         };
-        /** @description A deal to create (title and value required), or the fields of one to change. */
+        /**
+         * @description A deal to change: each field left out stays as it is; title, value and stage cannot be emptied,
+         *     other text is cleared by null or blank.
+         */
         DealBody: {
-            companyId?: string | null;
-            contactId?: string | null;
-            description?: string | null;
-            /** @description `YYYY-MM-DD`. */
+            companyId?: string | number | null;
+            contactId?: string | number | null;
+            description?: string | number | null;
             expectedCloseDate?: string | null;
-            notes?: string | null;
-            probability?: null | components["schemas"]["NumberOrText"];
-            stage?: string | null;
-            title?: string | null;
-            value?: null | components["schemas"]["NumberOrText"];
+            notes?: string | number | null;
+            probability?: unknown;
+            /** @enum {string} */
+            stage?: "qualification" | "proposal" | "negotiation" | "decision" | "closed_won" | "closed_lost";
+            title?: string | number;
+            value?: number | string;
         };
         DealRef: {
             id: string;
@@ -4137,23 +4198,39 @@ export interface components {
             /** @description Free text ("Dallas, TX"); parsed into `city` and `state` when those are not given. */
             cityState?: string | null;
             companyName?: string | null;
-            companyType?: string | null;
+            companyType?: ("bath-shower" | "kitchen-bath" | "accessible-bath" | "luxury-bath" | "plumbing" | "roofing" | "home-improvement" | null) | string;
             competitorAnalysis?: boolean;
-            discoverySource?: null | components["schemas"]["SourceChoice"];
+            /** @description A search mode, a source, or a list of them (at most one search mode). */
+            discoverySource?: null | (("city_state_search" | "region_search" | "osm" | "google_places" | "catalog" | "llm") | string) | (("city_state_search" | "region_search" | "osm" | "google_places" | "catalog" | "llm") | string)[];
             /** @description True when any enhanced flag is on (the seed sends it; we derive it). */
             enhancedMode?: boolean;
             leadQualification?: boolean;
             marketIntelligence?: boolean;
-            region?: string | null;
-            revenueRange?: string | null;
-            state?: string | null;
+            region?: ("southwest" | "arkansas" | "texas" | "louisiana" | "mississippi" | "new-mexico" | "oklahoma" | "arizona" | null) | string;
+            revenueRange?: ("2-5M" | "5-10M" | "10-25M" | "25-50M" | "50M+" | null) | string;
+            state?: ("AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "Alabama" | "Alaska" | "Arizona" | "Arkansas" | "California" | "Colorado" | "Connecticut" | "Delaware" | "Florida" | "Georgia" | "Hawaii" | "Idaho" | "Illinois" | "Indiana" | "Iowa" | "Kansas" | "Kentucky" | "Louisiana" | "Maine" | "Maryland" | "Massachusetts" | "Michigan" | "Minnesota" | "Mississippi" | "Missouri" | "Montana" | "Nebraska" | "Nevada" | "New Hampshire" | "New Jersey" | "New Mexico" | "New York" | "North Carolina" | "North Dakota" | "Ohio" | "Oklahoma" | "Oregon" | "Pennsylvania" | "Rhode Island" | "South Carolina" | "South Dakota" | "Tennessee" | "Texas" | "Utah" | "Vermont" | "Virginia" | "Washington" | "West Virginia" | "Wisconsin" | "Wyoming" | null) | string;
             territoryOptimization?: boolean;
-        };
+        } & (({
+            companyName: string;
+        } | {
+            /** @enum {string} */
+            companyType: "bath-shower" | "kitchen-bath" | "accessible-bath" | "luxury-bath" | "plumbing" | "roofing" | "home-improvement";
+            /** @enum {string} */
+            region: "southwest" | "arkansas" | "texas" | "louisiana" | "mississippi" | "new-mexico" | "oklahoma" | "arizona";
+            /** @enum {string} */
+            revenueRange: "2-5M" | "5-10M" | "10-25M" | "25-50M" | "50M+";
+        }) & ({
+            city: string;
+        } | {
+            /** @enum {string} */
+            state: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "Alabama" | "Alaska" | "Arizona" | "Arkansas" | "California" | "Colorado" | "Connecticut" | "Delaware" | "Florida" | "Georgia" | "Hawaii" | "Idaho" | "Illinois" | "Indiana" | "Iowa" | "Kansas" | "Kentucky" | "Louisiana" | "Maine" | "Maryland" | "Massachusetts" | "Michigan" | "Minnesota" | "Mississippi" | "Missouri" | "Montana" | "Nebraska" | "Nevada" | "New Hampshire" | "New Jersey" | "New Mexico" | "New York" | "North Carolina" | "North Dakota" | "Ohio" | "Oklahoma" | "Oregon" | "Pennsylvania" | "Rhode Island" | "South Carolina" | "South Dakota" | "Tennessee" | "Texas" | "Utah" | "Vermont" | "Virginia" | "Washington" | "West Virginia" | "Wisconsin" | "Wyoming";
+        } | {
+            cityState?: (string | null) | string;
+        }));
         DismissBody: {
-            /** @description The records that are not duplicates of each other (2–51). */
-            ids?: string[] | null;
-            /** @description `company` or `contact`. */
-            recordType?: string | null;
+            ids: string[];
+            /** @enum {string} */
+            recordType: "company" | "contact";
         };
         Dismissed: {
             /**
@@ -4161,6 +4238,10 @@ export interface components {
              * @description Pairs newly remembered as not duplicates.
              */
             dismissedPairs: number;
+        };
+        DocumentUpload: {
+            /** @description A JPG, PNG, PDF, DOC or DOCX file of at most 15 MB */
+            document: string;
         };
         DomainCheck: {
             dkim: components["schemas"]["RecordCheck"];
@@ -4360,10 +4441,11 @@ export interface components {
             subject?: string | null;
             to: string;
         };
+        /** @description A message to a contact (who has an email address and is not suppressed). */
         EmailInput: {
-            contactId?: string | null;
-            message?: string | null;
-            subject?: string | null;
+            contactId: string;
+            message: string;
+            subject: string;
         };
         EmailQueued: {
             jobId: string;
@@ -4372,7 +4454,7 @@ export interface components {
         };
         /** @description A sequence with its enrollment counts. */
         EmailSequence: {
-            abTestConfig?: Record<string, never> | null;
+            abTestConfig?: Record<string, unknown> | null;
             abTestingEnabled: boolean;
             /** Format: int64 */
             activeEnrollments: number;
@@ -4386,20 +4468,20 @@ export interface components {
             createdAt: string;
             description: string;
             /** @description The bulk campaigns' targeting filters, states as codes. */
-            enrollmentRules: Record<string, never>;
+            enrollmentRules: Record<string, unknown>;
             /** @description `statuses` and `tags`. */
-            exitRules: Record<string, never>;
+            exitRules: Record<string, unknown>;
             figures?: null | components["schemas"]["EmailFigures"];
             id: string;
             /** Format: int32 */
             maxDailyEnrollments: number;
             name: string;
-            sendingWindow?: Record<string, never> | null;
+            sendingWindow?: Record<string, unknown> | null;
             /** @enum {string} */
             status: "draft" | "active" | "paused" | "archived";
             /** Format: int64 */
             totalEnrollments: number;
-            triggerConfig: Record<string, never>;
+            triggerConfig: Record<string, unknown>;
             triggerType: string;
             updatedAt: string;
         };
@@ -4434,14 +4516,28 @@ export interface components {
             webhookUrl: string;
         };
         /** @description Which contacts, as [`ScoreBulkBody`]. */
-        EnrichBody: components["schemas"]["Selection"];
+        EnrichBody: components["schemas"]["Selection"] & ({
+            contactIds: unknown[];
+        } | {
+            companyIds: unknown[];
+        } | {
+            contactFilter: Record<string, unknown>;
+        });
         /**
          * @description Who to enroll: a selection (picked contacts, picked companies' contacts, the contacts list's
          *     filters) and/or the campaigns' targeting; the sequence's enrollmentRules narrow either.
          */
         EnrollInput: components["schemas"]["Selection"] & {
             targetFilters?: null | components["schemas"]["TargetFilters"];
-        };
+        } & ({
+            contactIds: unknown[];
+        } | {
+            companyIds: unknown[];
+        } | {
+            contactFilter: Record<string, unknown>;
+        } | {
+            targetFilters: Record<string, unknown>;
+        });
         EnrollmentRef: {
             /** Format: int32 */
             currentStep: number;
@@ -4483,6 +4579,18 @@ export interface components {
         FeedUrl: {
             url: string;
         };
+        /** @description A call to place later: an active agent calls a contact with a phone number. */
+        FollowupBody: {
+            agentId: string;
+            contactId: string;
+            /** @description At most 2,000 characters. */
+            purpose: string;
+            /**
+             * Format: date-time
+             * @description When to call back: a date-time in the future and within a year.
+             */
+            scheduledFor: string;
+        };
         /** @description `ok` (the process answers) or `ready` (and its database does). */
         HealthStatus: {
             status: string;
@@ -4500,6 +4608,22 @@ export interface components {
             /** @description The reply rules that acted on it. */
             rulesFired?: string[] | null;
         };
+        InboundParse: {
+            /** @description The whole MIME message, when the parse is set to send it raw */
+            email?: string;
+            /** @description The sender */
+            from?: string;
+            /** @description The message's header lines */
+            headers?: string;
+            /** @description The HTML body */
+            html?: string;
+            /** @description The subject */
+            subject?: string;
+            /** @description The plain-text body */
+            text?: string;
+            /** @description The recipients */
+            to?: string;
+        };
         Insights: {
             /** Format: int64 */
             averageScore: number;
@@ -4510,7 +4634,8 @@ export interface components {
             totalContacts: number;
         };
         InsightsBody: {
-            data?: unknown;
+            /** @description The rows to look at. */
+            data: unknown[];
         };
         /** @description Integrations of one type. */
         IntegrationCategory: {
@@ -4530,25 +4655,27 @@ export interface components {
             totalPotential: number;
         };
         IntelligenceBody: {
-            companyName?: string | null;
-            query?: string | null;
+            companyName: string;
+            query: string;
         };
         /** @description An invoice to create; amounts are dollars (numbers or text). */
         InvoiceBody: {
-            billingAddress?: string | null;
-            customerEmail?: string | null;
-            customerName?: string | null;
-            customerPhone?: string | null;
-            /** @description `YYYY-MM-DD`; today when absent. */
+            billingAddress?: string | number | null;
+            customerEmail?: (string | null) | string;
+            customerName: string | number;
+            customerPhone?: string | number | null;
             date?: string | null;
-            discountAmount?: null | components["schemas"]["NumberOrText"];
-            /** @description `YYYY-MM-DD`; 30 days after the date when absent. */
+            discountAmount?: number | string | null;
             dueDate?: string | null;
-            /** @description `INV-<time>` when absent. */
-            invoiceNumber?: string | null;
-            lineItems?: components["schemas"]["LineItemBody"][] | null;
-            notes?: string | null;
-            taxRate?: null | components["schemas"]["NumberOrText"];
+            invoiceNumber?: string | number | null;
+            lineItems: {
+                description: string;
+                productId?: unknown;
+                quantity: number | string;
+                unitPrice: number | string;
+            }[];
+            notes?: string | number | null;
+            taxRate?: number | string | null;
         };
         /** @description The history's tiles for every invoice the filters match, not only the page the board shows. */
         InvoiceSummary: {
@@ -4619,9 +4746,12 @@ export interface components {
             workerId?: string | null;
         };
         JobBulkInput: {
-            action?: string | null;
-            kind?: string | null;
-            status?: string | null;
+            /** @enum {string} */
+            action: "retry" | "cancel" | "delete" | "run_now";
+            /** @enum {string|null} */
+            kind?: "" | "ai_score" | "ai_task" | "bulk_ai_score" | "bulk_campaign_send" | "calendar_sync" | "company_enrich" | "contact_enrich" | "contact_import" | "contact_verify" | "discovery_scan" | "document_ai" | "email_send" | "invoice_pdf" | "invoice_send" | "mailbox_sync" | "mailbox_tick" | "noop" | "prune_jobs" | "record_merge" | "reminder_batch" | "reminder_send" | "reminder_tick" | "sender_domain_check" | "sequence_step_send" | "sequence_tick" | "sequence_trigger" | "sms_send" | "voice_call" | "webhook_deliver" | null;
+            /** @enum {string|null} */
+            status?: "" | "queued" | "scheduled" | "running" | "retrying" | "succeeded" | "failed" | "cancelled" | null;
         };
         JobHistory: {
             /** Format: int64 */
@@ -4693,14 +4823,27 @@ export interface components {
             workflowTemplates: components["schemas"]["AutomationWorkflowTemplate"][];
         };
         LeadForm: {
+            /** @enum {string|null} */
+            annualRevenue?: "" | "5-10M" | "10-25M" | "25-50M" | "50M+" | null;
+            city?: string | null;
+            companyName: string;
+            /** @enum {string|null} */
+            companyType?: "" | "bath-shower" | "kitchen-bath" | "accessible-bath" | "luxury-bath" | "plumbing" | "roofing" | "home-improvement" | null;
+            contactName: string;
+            email: string;
+            fax?: string | null;
+            message?: string | null;
+            phone?: string | null;
+            /** @enum {string|null} */
+            state?: "" | "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "Alabama" | "Alaska" | "Arizona" | "Arkansas" | "California" | "Colorado" | "Connecticut" | "Delaware" | "Florida" | "Georgia" | "Hawaii" | "Idaho" | "Illinois" | "Indiana" | "Iowa" | "Kansas" | "Kentucky" | "Louisiana" | "Maine" | "Maryland" | "Massachusetts" | "Michigan" | "Minnesota" | "Mississippi" | "Missouri" | "Montana" | "Nebraska" | "Nevada" | "New Hampshire" | "New Jersey" | "New Mexico" | "New York" | "North Carolina" | "North Dakota" | "Ohio" | "Oklahoma" | "Oregon" | "Pennsylvania" | "Rhode Island" | "South Carolina" | "South Dakota" | "Tennessee" | "Texas" | "Utah" | "Vermont" | "Virginia" | "Washington" | "West Virginia" | "Wisconsin" | "Wyoming" | null;
+        } | {
             annualRevenue?: string | null;
             city?: string | null;
             companyName?: string | null;
             companyType?: string | null;
             contactName?: string | null;
             email?: string | null;
-            /** @description Honeypot: people never see it, bots fill it. */
-            fax?: string | null;
+            fax: string;
             message?: string | null;
             phone?: string | null;
             state?: string | null;
@@ -4717,14 +4860,6 @@ export interface components {
             stage: "new_lead" | "email_sent" | "meeting_scheduled" | "qualified";
             title: string;
         };
-        /** @description A line of an invoice body. */
-        LineItemBody: {
-            /** @description Required, at most 500 characters. */
-            description?: string | null;
-            productId?: string | null;
-            quantity?: null | components["schemas"]["NumberOrText"];
-            unitPrice?: null | components["schemas"]["NumberOrText"];
-        };
         LineItemView: {
             description: string;
             id: string;
@@ -4736,9 +4871,10 @@ export interface components {
             /** Format: double */
             unitPrice: number;
         };
+        /** @description The email is trimmed and lower-cased before it is looked up; the password is taken as typed. */
         LoginBody: {
-            email?: string | null;
-            password?: string | null;
+            email: string;
+            password: string;
         };
         /** @description A new mailbox with the connection test it started. */
         MailboxConnected: {
@@ -4777,7 +4913,7 @@ export interface components {
         MarketView: {
             /** @description False when the shipped file has no figures (see `note`). */
             available: boolean;
-            counties: Record<string, never>[];
+            counties: Record<string, unknown>[];
             note?: string | null;
             source?: string | null;
             /** @description Establishments per target state. */
@@ -4833,21 +4969,25 @@ export interface components {
                 [key: string]: components["schemas"]["McpProtocolHealth"];
             };
         };
-        /** @description A meeting to schedule (title and date required), or the fields of one to change. */
+        /**
+         * @description A meeting to change: each field left out stays as it is; title, date, type and status cannot be
+         *     emptied, other text is cleared by null or blank.
+         */
         MeetingBody: {
-            agenda?: string | null;
-            /** @description Comma-separated names (a list of names is joined the same way). */
-            attendees?: string | null;
-            companyId?: string | null;
-            contactId?: string | null;
-            description?: string | null;
-            duration?: null | components["schemas"]["NumberOrText"];
-            location?: string | null;
-            meetingType?: string | null;
-            /** @description An ISO 8601 date-time; without an offset it is UTC. */
-            scheduledDate?: string | null;
-            status?: string | null;
-            title?: string | null;
+            agenda?: string | number | null;
+            attendees?: (string | number | null) | unknown[];
+            companyId?: string | number | null;
+            contactId?: string | number | null;
+            description?: string | number | null;
+            duration?: number | string | null;
+            location?: string | number | null;
+            /** @enum {string} */
+            meetingType?: "discovery" | "demo" | "proposal" | "closing" | "follow-up";
+            /** Format: date-time */
+            scheduledDate?: string;
+            /** @enum {string} */
+            status?: "scheduled" | "confirmed" | "completed" | "cancelled" | "no_show";
+            title?: string | number;
         };
         MeetingRef: {
             id: string;
@@ -4878,19 +5018,27 @@ export interface components {
             title: string;
         };
         MergeBody: {
-            /** @description The records folded into it (1–50). */
-            mergeIds?: string[] | null;
-            /** @description `company` or `contact`. */
-            recordType?: string | null;
-            /** @description The record that stays. */
-            survivorId?: string | null;
+            mergeIds: string[];
+            /** @enum {string} */
+            recordType: "company" | "contact";
+            survivorId: string | number;
         };
         MergeBulkBody: {
-            /** @description The kind of duplicate to merge every group of. */
-            reason?: string | null;
-            /** @description `company` or `contact`. */
-            recordType?: string | null;
-        };
+            /** @enum {string} */
+            reason: "domain" | "phone" | "name" | "email";
+            /** @enum {string} */
+            recordType: "company" | "contact";
+        } & ({
+            /** @enum {string} */
+            reason: "domain" | "phone" | "name";
+            /** @enum {string} */
+            recordType: "company";
+        } | {
+            /** @enum {string} */
+            reason: "email" | "phone" | "name";
+            /** @enum {string} */
+            recordType: "contact";
+        });
         MergeField: {
             key: string;
             label: string;
@@ -4935,22 +5083,209 @@ export interface components {
             survivorId: string;
         };
         MoveBody: {
-            direction: string;
+            /** @enum {string} */
+            direction: "forward" | "back";
         };
         NamedRef: {
             id: string;
             name: string;
         };
+        /** @description A new agent (active unless said otherwise). */
+        NewAgentBody: {
+            capabilities?: string[] | null;
+            description?: string | null;
+            /** @description At most 100 characters. */
+            name: string;
+            /** @enum {string|null} */
+            status?: "active" | "inactive" | null;
+        };
+        /** @description A new company: its name is required. */
+        NewCompanyBody: {
+            address?: string | null;
+            city?: string | null;
+            description?: string | null;
+            /** Format: int64 */
+            employees?: number | null;
+            industry?: string | null;
+            name: string;
+            phone?: string | null;
+            revenue?: number | string | null;
+            /** Format: int64 */
+            score?: number | null;
+            state?: ("AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "Alabama" | "Alaska" | "Arizona" | "Arkansas" | "California" | "Colorado" | "Connecticut" | "Delaware" | "Florida" | "Georgia" | "Hawaii" | "Idaho" | "Illinois" | "Indiana" | "Iowa" | "Kansas" | "Kentucky" | "Louisiana" | "Maine" | "Maryland" | "Massachusetts" | "Michigan" | "Minnesota" | "Mississippi" | "Missouri" | "Montana" | "Nebraska" | "Nevada" | "New Hampshire" | "New Jersey" | "New Mexico" | "New York" | "North Carolina" | "North Dakota" | "Ohio" | "Oklahoma" | "Oregon" | "Pennsylvania" | "Rhode Island" | "South Carolina" | "South Dakota" | "Tennessee" | "Texas" | "Utah" | "Vermont" | "Virginia" | "Washington" | "West Virginia" | "Wisconsin" | "Wyoming" | null) | string;
+            /** @enum {string|null} */
+            status?: "discovered" | "prospect" | "qualified" | "contacted" | "interested" | "partner" | "not_interested" | null;
+            website?: string | null;
+            zipCode?: string | null;
+        };
+        /** @description A new contact: its names and email are required. */
+        NewContactBody: {
+            /** @description An existing company's id ("Unknown company" otherwise). */
+            companyId?: string | null;
+            department?: string | null;
+            email: string;
+            firstName: string;
+            lastName: string;
+            linkedinUrl?: string | null;
+            notes?: string | null;
+            phone?: string | null;
+            /** Format: int64 */
+            score?: number | null;
+            source?: string | null;
+            /** @enum {string|null} */
+            status?: "discovered" | "verified" | "contacted" | "qualified" | "new_lead" | "email_sent" | "meeting_scheduled" | "customer" | "lost" | "responded" | "hot" | "warm" | "cold" | null;
+            tags?: string[] | null;
+            title?: string | null;
+        };
+        /** @description A new deal: its title and value are required. */
+        NewDealBody: {
+            companyId?: string | number | null;
+            contactId?: string | number | null;
+            description?: string | number | null;
+            expectedCloseDate?: string | null;
+            notes?: string | number | null;
+            probability?: unknown;
+            stage?: ("qualification" | "proposal" | "negotiation" | "decision" | "closed_won" | "closed_lost" | null) | string;
+            title: string | number;
+            value: number | string;
+        };
+        /** @description A meeting to schedule: its title and date are required. */
+        NewMeetingBody: {
+            agenda?: string | number | null;
+            attendees?: (string | number | null) | unknown[];
+            companyId?: string | number | null;
+            contactId?: string | number | null;
+            description?: string | number | null;
+            duration?: number | string | null;
+            location?: string | number | null;
+            meetingType?: ("discovery" | "demo" | "proposal" | "closing" | "follow-up" | null) | string;
+            /** Format: date-time */
+            scheduledDate: string;
+            /** @enum {string} */
+            status?: "scheduled" | "confirmed" | "completed" | "cancelled" | "no_show";
+            title: string | number;
+        };
+        NewRuleBody: {
+            /** @enum {string} */
+            action?: "stop_sequence" | "mark_responded" | "create_task" | "notify";
+            isActive?: boolean;
+            keywords?: string[];
+            /** @description At least 2 characters. */
+            name: string;
+            /** @enum {string} */
+            triggerType?: "any_reply" | "positive_reply" | "negative_reply" | "out_of_office" | "unsubscribe_request" | "keyword";
+        } & ({
+            /** @enum {string} */
+            triggerType?: "any_reply" | "positive_reply" | "negative_reply" | "out_of_office" | "unsubscribe_request";
+        } | {
+            keywords: string[];
+        });
+        /** @description A sequence to create: its name and description are required. */
+        NewSequenceBody: {
+            abTestConfig?: {
+                /**
+                 * Format: int64
+                 * @description Percent of enrollments that get variant A.
+                 */
+                splitPercent?: number;
+            } | null;
+            abTestingEnabled?: boolean;
+            /** @description At least 10 characters. */
+            description: string;
+            /** @description The bulk campaigns' targeting filters. */
+            enrollmentRules?: components["schemas"]["TargetFilters"];
+            /** @description An enrollment whose contact has one of these statuses or tags exits before its next step. */
+            exitRules?: {
+                statuses?: ("discovered" | "verified" | "contacted" | "qualified" | "new_lead" | "email_sent" | "meeting_scheduled" | "customer" | "lost" | "responded" | "hot" | "warm" | "cold")[];
+                tags?: string[];
+            };
+            /**
+             * Format: int64
+             * @description At least 1.
+             */
+            maxDailyEnrollments?: number;
+            /** @description At least 2 characters. */
+            name: string;
+            sendingWindow?: null | components["schemas"]["SendingWindow"];
+            /** @enum {string} */
+            status?: "draft" | "active" | "paused" | "archived";
+            triggerConfig?: Record<string, unknown>;
+            /** @enum {string} */
+            triggerType?: "manual" | "contact_created" | "deal_stage_changed" | "form_submitted" | "tag_added";
+        };
+        NewStepBody: {
+            conditionalRules?: Record<string, unknown> | null;
+            config?: Record<string, unknown>;
+            /**
+             * Format: int64
+             * @description 0 or more.
+             */
+            delayMinutes?: number;
+            /** @description At least 2 characters. */
+            name: string;
+            /**
+             * Format: int64
+             * @description 0 or more; a new step without it goes last.
+             */
+            stepOrder?: number;
+            /** @enum {string} */
+            type?: "email" | "delay" | "condition" | "action" | "ab_test";
+        } & ({
+            config?: {
+                body?: string;
+                /** @enum {string} */
+                format?: "text" | "html";
+                subject?: string;
+                templateId?: string;
+                variants?: {
+                    [key: string]: {
+                        body?: string;
+                        subject?: string;
+                        templateId?: string;
+                    };
+                };
+            };
+            /** @enum {string} */
+            type?: "email";
+        } | {
+            config: {
+                /** @enum {string} */
+                check: "opened" | "clicked" | "replied";
+            } | {
+                /** @enum {string} */
+                check: "scoreAtLeast";
+                /** Format: int64 */
+                value: number;
+            };
+            /** @enum {string} */
+            type: "condition";
+        } | {
+            config: {
+                addTag?: string;
+                createDeal?: {
+                    title?: string;
+                    /** @description Whole dollars. */
+                    value?: number;
+                };
+                notify?: string;
+                /** @enum {string} */
+                setStatus?: "discovered" | "verified" | "contacted" | "qualified" | "new_lead" | "email_sent" | "meeting_scheduled" | "customer" | "lost" | "responded" | "hot" | "warm" | "cold";
+            } & (unknown | unknown | unknown | unknown);
+            /** @enum {string} */
+            type: "action";
+        } | {
+            /** @enum {string} */
+            type: "delay" | "ab_test";
+        });
         NextNumber: {
             /** @description `INV-2026-0007`. */
             invoiceNumber: string;
         };
         NoteBody: {
-            /** @description 1–10,000 characters. */
-            body?: string | null;
-            entityId?: string | null;
-            /** @description `company`, `contact` or `deal`. */
-            entityType?: string | null;
+            body: string | number;
+            entityId: string | number;
+            /** @enum {string} */
+            entityType: "company" | "contact" | "deal";
         };
         NoteView: {
             author?: string | null;
@@ -4966,8 +5301,6 @@ export interface components {
             /** @description Always empty. */
             scoringResults: string[];
         };
-        /** @description A number, or its digits as text */
-        NumberOrText: number | string;
         /** @description A job with what only ops see: its payload, its lock and every attempt. */
         OpsJobDetail: components["schemas"]["JobView"] & {
             attemptHistory: components["schemas"]["JobAttempt"][];
@@ -4978,8 +5311,8 @@ export interface components {
         };
         OutreachBody: {
             companyData?: null | components["schemas"]["CompanyData"];
-            companyName?: string | null;
-            contactName?: string | null;
+            companyName: string;
+            contactName: string;
         };
         /**
          * @description A selection and where it would go: a sequence (its rules, enrollments and daily allowance
@@ -4988,9 +5321,17 @@ export interface components {
         OutreachPreviewInput: components["schemas"]["Selection"] & {
             sequenceId?: string | null;
             targetFilters?: null | components["schemas"]["TargetFilters"];
-        };
+        } & ({
+            contactIds: unknown[];
+        } | {
+            companyIds: unknown[];
+        } | {
+            contactFilter: Record<string, unknown>;
+        } | {
+            targetFilters: Record<string, unknown>;
+        });
         PasswordBody: {
-            password?: string;
+            password: string | number;
         };
         /** @description Revenue and payments (seed 002's payment analytics). */
         PaymentAnalytics: {
@@ -5008,12 +5349,17 @@ export interface components {
         };
         /** @description A payment of an invoice, named by its id or by `metadata.invoiceNumber`. */
         PaymentBody: {
-            amount?: null | components["schemas"]["NumberOrText"];
-            /** @description `usd`, the only one. */
+            amount?: number | string;
             currency?: string | null;
-            invoiceId?: string | null;
+            invoiceId?: string | number | null;
             metadata?: null | components["schemas"]["PaymentMetadata"];
-        };
+        } & ({
+            invoiceId: string | number;
+        } | {
+            metadata: {
+                invoiceNumber: string;
+            };
+        });
         /** @description A payment to take in the browser (Stripe), or the demo's record of one. */
         PaymentIntentView: {
             /**
@@ -5197,12 +5543,22 @@ export interface components {
             name: string;
             state: string;
         };
+        /** @description What a reminder batch does; left out or null: email and SMS, personalized, no automation. */
         RemindersInput: {
             includeEmail?: boolean | null;
             includeSMS?: boolean | null;
             personalizeMessages?: boolean | null;
             triggerAutomation?: boolean | null;
-        };
+        } & ({
+            /** @enum {boolean|null} */
+            includeEmail?: true | null;
+        } | {
+            /** @enum {boolean|null} */
+            includeSMS?: true | null;
+        } | {
+            /** @enum {boolean} */
+            triggerAutomation: true;
+        });
         /** @description A draft as it would be sent. */
         RenderedPreview: {
             from: string;
@@ -5249,16 +5605,21 @@ export interface components {
             /** Format: int64 */
             revenueCents: number;
         };
-        /** @description A reply rule to create (name required), or the fields of one to change. */
         RuleBody: {
-            action?: string | null;
-            isActive?: boolean | null;
-            /** @description Needed by a `keyword` rule. */
-            keywords?: string[] | null;
+            /** @enum {string} */
+            action?: "stop_sequence" | "mark_responded" | "create_task" | "notify";
+            isActive?: boolean;
+            keywords?: string[];
             /** @description At least 2 characters. */
-            name?: string | null;
-            triggerType?: string | null;
-        };
+            name?: string;
+            /** @enum {string} */
+            triggerType?: "any_reply" | "positive_reply" | "negative_reply" | "out_of_office" | "unsubscribe_request" | "keyword";
+        } & ({
+            /** @enum {string} */
+            triggerType?: "any_reply" | "positive_reply" | "negative_reply" | "out_of_office" | "unsubscribe_request";
+        } | {
+            keywords?: string[];
+        });
         SampleEvents: {
             success: boolean;
             /** Format: int64 */
@@ -5275,7 +5636,13 @@ export interface components {
          */
         ScoreBulkBody: components["schemas"]["Selection"] & {
             useEnterpriseModel?: boolean;
-        };
+        } & ({
+            contactIds: unknown[];
+        } | {
+            companyIds: unknown[];
+        } | {
+            contactFilter: Record<string, unknown>;
+        });
         SearchAnswer: {
             groups: components["schemas"]["SearchGroup"][];
             query: string;
@@ -5309,6 +5676,27 @@ export interface components {
             /** @description A note above the invoice, at most 2000 characters kept. */
             message?: string | null;
         };
+        /**
+         * @description One event as SendGrid posts it. Custom args (`unique_args`) arrive as top-level fields, so
+         *     the id we put in `X-SMTPAPI` comes back as `prospector_message_id`.
+         */
+        SendgridEvent: {
+            email?: string | null;
+            event: string;
+            prospector_message_id?: string | null;
+            reason?: string | null;
+            sg_event_id?: string | null;
+            sg_message_id?: string | null;
+            "smtp-id"?: string | null;
+            /**
+             * Format: int64
+             * @description Unix seconds; a whole number written as a float (`1700000000.0`) is read too.
+             */
+            timestamp?: number | null;
+            /** @description `bounce` or `blocked` on bounce events. */
+            type?: string | null;
+            url?: string | null;
+        };
         /** @description What a batch of events did: recorded, already seen (`sg_event_id`), or not tracked. */
         SendgridWebhookReceipt: {
             /** Format: int64 */
@@ -5319,32 +5707,376 @@ export interface components {
             /** Format: int64 */
             recorded: number;
         };
+        /** @description When messages may go out: on these days, from start to end in the recipient's time zone when known, else the sender's. */
+        SendingWindow: {
+            days: string[];
+            /** @description HH:MM, 24-hour; after start. */
+            end: string;
+            /** @description HH:MM, 24-hour. */
+            start: string;
+            /**
+             * @description The sender's time zone (an IANA name).
+             * @enum {string}
+             */
+            timezone: "Africa/Abidjan" | "Africa/Accra" | "Africa/Addis_Ababa" | "Africa/Algiers" | "Africa/Asmara" | "Africa/Asmera" | "Africa/Bamako" | "Africa/Bangui" | "Africa/Banjul" | "Africa/Bissau" | "Africa/Blantyre" | "Africa/Brazzaville" | "Africa/Bujumbura" | "Africa/Cairo" | "Africa/Casablanca" | "Africa/Ceuta" | "Africa/Conakry" | "Africa/Dakar" | "Africa/Dar_es_Salaam" | "Africa/Djibouti" | "Africa/Douala" | "Africa/El_Aaiun" | "Africa/Freetown" | "Africa/Gaborone" | "Africa/Harare" | "Africa/Johannesburg" | "Africa/Juba" | "Africa/Kampala" | "Africa/Khartoum" | "Africa/Kigali" | "Africa/Kinshasa" | "Africa/Lagos" | "Africa/Libreville" | "Africa/Lome" | "Africa/Luanda" | "Africa/Lubumbashi" | "Africa/Lusaka" | "Africa/Malabo" | "Africa/Maputo" | "Africa/Maseru" | "Africa/Mbabane" | "Africa/Mogadishu" | "Africa/Monrovia" | "Africa/Nairobi" | "Africa/Ndjamena" | "Africa/Niamey" | "Africa/Nouakchott" | "Africa/Ouagadougou" | "Africa/Porto-Novo" | "Africa/Sao_Tome" | "Africa/Timbuktu" | "Africa/Tripoli" | "Africa/Tunis" | "Africa/Windhoek" | "America/Adak" | "America/Anchorage" | "America/Anguilla" | "America/Antigua" | "America/Araguaina" | "America/Argentina/Buenos_Aires" | "America/Argentina/Catamarca" | "America/Argentina/ComodRivadavia" | "America/Argentina/Cordoba" | "America/Argentina/Jujuy" | "America/Argentina/La_Rioja" | "America/Argentina/Mendoza" | "America/Argentina/Rio_Gallegos" | "America/Argentina/Salta" | "America/Argentina/San_Juan" | "America/Argentina/San_Luis" | "America/Argentina/Tucuman" | "America/Argentina/Ushuaia" | "America/Aruba" | "America/Asuncion" | "America/Atikokan" | "America/Atka" | "America/Bahia" | "America/Bahia_Banderas" | "America/Barbados" | "America/Belem" | "America/Belize" | "America/Blanc-Sablon" | "America/Boa_Vista" | "America/Bogota" | "America/Boise" | "America/Buenos_Aires" | "America/Cambridge_Bay" | "America/Campo_Grande" | "America/Cancun" | "America/Caracas" | "America/Catamarca" | "America/Cayenne" | "America/Cayman" | "America/Chicago" | "America/Chihuahua" | "America/Ciudad_Juarez" | "America/Coral_Harbour" | "America/Cordoba" | "America/Costa_Rica" | "America/Coyhaique" | "America/Creston" | "America/Cuiaba" | "America/Curacao" | "America/Danmarkshavn" | "America/Dawson" | "America/Dawson_Creek" | "America/Denver" | "America/Detroit" | "America/Dominica" | "America/Edmonton" | "America/Eirunepe" | "America/El_Salvador" | "America/Ensenada" | "America/Fort_Nelson" | "America/Fort_Wayne" | "America/Fortaleza" | "America/Glace_Bay" | "America/Godthab" | "America/Goose_Bay" | "America/Grand_Turk" | "America/Grenada" | "America/Guadeloupe" | "America/Guatemala" | "America/Guayaquil" | "America/Guyana" | "America/Halifax" | "America/Havana" | "America/Hermosillo" | "America/Indiana/Indianapolis" | "America/Indiana/Knox" | "America/Indiana/Marengo" | "America/Indiana/Petersburg" | "America/Indiana/Tell_City" | "America/Indiana/Vevay" | "America/Indiana/Vincennes" | "America/Indiana/Winamac" | "America/Indianapolis" | "America/Inuvik" | "America/Iqaluit" | "America/Jamaica" | "America/Jujuy" | "America/Juneau" | "America/Kentucky/Louisville" | "America/Kentucky/Monticello" | "America/Knox_IN" | "America/Kralendijk" | "America/La_Paz" | "America/Lima" | "America/Los_Angeles" | "America/Louisville" | "America/Lower_Princes" | "America/Maceio" | "America/Managua" | "America/Manaus" | "America/Marigot" | "America/Martinique" | "America/Matamoros" | "America/Mazatlan" | "America/Mendoza" | "America/Menominee" | "America/Merida" | "America/Metlakatla" | "America/Mexico_City" | "America/Miquelon" | "America/Moncton" | "America/Monterrey" | "America/Montevideo" | "America/Montreal" | "America/Montserrat" | "America/Nassau" | "America/New_York" | "America/Nipigon" | "America/Nome" | "America/Noronha" | "America/North_Dakota/Beulah" | "America/North_Dakota/Center" | "America/North_Dakota/New_Salem" | "America/Nuuk" | "America/Ojinaga" | "America/Panama" | "America/Pangnirtung" | "America/Paramaribo" | "America/Phoenix" | "America/Port-au-Prince" | "America/Port_of_Spain" | "America/Porto_Acre" | "America/Porto_Velho" | "America/Puerto_Rico" | "America/Punta_Arenas" | "America/Rainy_River" | "America/Rankin_Inlet" | "America/Recife" | "America/Regina" | "America/Resolute" | "America/Rio_Branco" | "America/Rosario" | "America/Santa_Isabel" | "America/Santarem" | "America/Santiago" | "America/Santo_Domingo" | "America/Sao_Paulo" | "America/Scoresbysund" | "America/Shiprock" | "America/Sitka" | "America/St_Barthelemy" | "America/St_Johns" | "America/St_Kitts" | "America/St_Lucia" | "America/St_Thomas" | "America/St_Vincent" | "America/Swift_Current" | "America/Tegucigalpa" | "America/Thule" | "America/Thunder_Bay" | "America/Tijuana" | "America/Toronto" | "America/Tortola" | "America/Vancouver" | "America/Virgin" | "America/Whitehorse" | "America/Winnipeg" | "America/Yakutat" | "America/Yellowknife" | "Antarctica/Casey" | "Antarctica/Davis" | "Antarctica/DumontDUrville" | "Antarctica/Macquarie" | "Antarctica/Mawson" | "Antarctica/McMurdo" | "Antarctica/Palmer" | "Antarctica/Rothera" | "Antarctica/South_Pole" | "Antarctica/Syowa" | "Antarctica/Troll" | "Antarctica/Vostok" | "Arctic/Longyearbyen" | "Asia/Aden" | "Asia/Almaty" | "Asia/Amman" | "Asia/Anadyr" | "Asia/Aqtau" | "Asia/Aqtobe" | "Asia/Ashgabat" | "Asia/Ashkhabad" | "Asia/Atyrau" | "Asia/Baghdad" | "Asia/Bahrain" | "Asia/Baku" | "Asia/Bangkok" | "Asia/Barnaul" | "Asia/Beirut" | "Asia/Bishkek" | "Asia/Brunei" | "Asia/Calcutta" | "Asia/Chita" | "Asia/Choibalsan" | "Asia/Chongqing" | "Asia/Chungking" | "Asia/Colombo" | "Asia/Dacca" | "Asia/Damascus" | "Asia/Dhaka" | "Asia/Dili" | "Asia/Dubai" | "Asia/Dushanbe" | "Asia/Famagusta" | "Asia/Gaza" | "Asia/Harbin" | "Asia/Hebron" | "Asia/Ho_Chi_Minh" | "Asia/Hong_Kong" | "Asia/Hovd" | "Asia/Irkutsk" | "Asia/Istanbul" | "Asia/Jakarta" | "Asia/Jayapura" | "Asia/Jerusalem" | "Asia/Kabul" | "Asia/Kamchatka" | "Asia/Karachi" | "Asia/Kashgar" | "Asia/Kathmandu" | "Asia/Katmandu" | "Asia/Khandyga" | "Asia/Kolkata" | "Asia/Krasnoyarsk" | "Asia/Kuala_Lumpur" | "Asia/Kuching" | "Asia/Kuwait" | "Asia/Macao" | "Asia/Macau" | "Asia/Magadan" | "Asia/Makassar" | "Asia/Manila" | "Asia/Muscat" | "Asia/Nicosia" | "Asia/Novokuznetsk" | "Asia/Novosibirsk" | "Asia/Omsk" | "Asia/Oral" | "Asia/Phnom_Penh" | "Asia/Pontianak" | "Asia/Pyongyang" | "Asia/Qatar" | "Asia/Qostanay" | "Asia/Qyzylorda" | "Asia/Rangoon" | "Asia/Riyadh" | "Asia/Saigon" | "Asia/Sakhalin" | "Asia/Samarkand" | "Asia/Seoul" | "Asia/Shanghai" | "Asia/Singapore" | "Asia/Srednekolymsk" | "Asia/Taipei" | "Asia/Tashkent" | "Asia/Tbilisi" | "Asia/Tehran" | "Asia/Tel_Aviv" | "Asia/Thimbu" | "Asia/Thimphu" | "Asia/Tokyo" | "Asia/Tomsk" | "Asia/Ujung_Pandang" | "Asia/Ulaanbaatar" | "Asia/Ulan_Bator" | "Asia/Urumqi" | "Asia/Ust-Nera" | "Asia/Vientiane" | "Asia/Vladivostok" | "Asia/Yakutsk" | "Asia/Yangon" | "Asia/Yekaterinburg" | "Asia/Yerevan" | "Atlantic/Azores" | "Atlantic/Bermuda" | "Atlantic/Canary" | "Atlantic/Cape_Verde" | "Atlantic/Faeroe" | "Atlantic/Faroe" | "Atlantic/Jan_Mayen" | "Atlantic/Madeira" | "Atlantic/Reykjavik" | "Atlantic/South_Georgia" | "Atlantic/St_Helena" | "Atlantic/Stanley" | "Australia/ACT" | "Australia/Adelaide" | "Australia/Brisbane" | "Australia/Broken_Hill" | "Australia/Canberra" | "Australia/Currie" | "Australia/Darwin" | "Australia/Eucla" | "Australia/Hobart" | "Australia/LHI" | "Australia/Lindeman" | "Australia/Lord_Howe" | "Australia/Melbourne" | "Australia/NSW" | "Australia/North" | "Australia/Perth" | "Australia/Queensland" | "Australia/South" | "Australia/Sydney" | "Australia/Tasmania" | "Australia/Victoria" | "Australia/West" | "Australia/Yancowinna" | "Brazil/Acre" | "Brazil/DeNoronha" | "Brazil/East" | "Brazil/West" | "CET" | "CST6CDT" | "Canada/Atlantic" | "Canada/Central" | "Canada/Eastern" | "Canada/Mountain" | "Canada/Newfoundland" | "Canada/Pacific" | "Canada/Saskatchewan" | "Canada/Yukon" | "Chile/Continental" | "Chile/EasterIsland" | "Cuba" | "EET" | "EST" | "EST5EDT" | "Egypt" | "Eire" | "Etc/GMT" | "Etc/GMT+0" | "Etc/GMT+1" | "Etc/GMT+10" | "Etc/GMT+11" | "Etc/GMT+12" | "Etc/GMT+2" | "Etc/GMT+3" | "Etc/GMT+4" | "Etc/GMT+5" | "Etc/GMT+6" | "Etc/GMT+7" | "Etc/GMT+8" | "Etc/GMT+9" | "Etc/GMT-0" | "Etc/GMT-1" | "Etc/GMT-10" | "Etc/GMT-11" | "Etc/GMT-12" | "Etc/GMT-13" | "Etc/GMT-14" | "Etc/GMT-2" | "Etc/GMT-3" | "Etc/GMT-4" | "Etc/GMT-5" | "Etc/GMT-6" | "Etc/GMT-7" | "Etc/GMT-8" | "Etc/GMT-9" | "Etc/GMT0" | "Etc/Greenwich" | "Etc/UCT" | "Etc/UTC" | "Etc/Universal" | "Etc/Zulu" | "Europe/Amsterdam" | "Europe/Andorra" | "Europe/Astrakhan" | "Europe/Athens" | "Europe/Belfast" | "Europe/Belgrade" | "Europe/Berlin" | "Europe/Bratislava" | "Europe/Brussels" | "Europe/Bucharest" | "Europe/Budapest" | "Europe/Busingen" | "Europe/Chisinau" | "Europe/Copenhagen" | "Europe/Dublin" | "Europe/Gibraltar" | "Europe/Guernsey" | "Europe/Helsinki" | "Europe/Isle_of_Man" | "Europe/Istanbul" | "Europe/Jersey" | "Europe/Kaliningrad" | "Europe/Kiev" | "Europe/Kirov" | "Europe/Kyiv" | "Europe/Lisbon" | "Europe/Ljubljana" | "Europe/London" | "Europe/Luxembourg" | "Europe/Madrid" | "Europe/Malta" | "Europe/Mariehamn" | "Europe/Minsk" | "Europe/Monaco" | "Europe/Moscow" | "Europe/Nicosia" | "Europe/Oslo" | "Europe/Paris" | "Europe/Podgorica" | "Europe/Prague" | "Europe/Riga" | "Europe/Rome" | "Europe/Samara" | "Europe/San_Marino" | "Europe/Sarajevo" | "Europe/Saratov" | "Europe/Simferopol" | "Europe/Skopje" | "Europe/Sofia" | "Europe/Stockholm" | "Europe/Tallinn" | "Europe/Tirane" | "Europe/Tiraspol" | "Europe/Ulyanovsk" | "Europe/Uzhgorod" | "Europe/Vaduz" | "Europe/Vatican" | "Europe/Vienna" | "Europe/Vilnius" | "Europe/Volgograd" | "Europe/Warsaw" | "Europe/Zagreb" | "Europe/Zaporozhye" | "Europe/Zurich" | "GB" | "GB-Eire" | "GMT" | "GMT+0" | "GMT-0" | "GMT0" | "Greenwich" | "HST" | "Hongkong" | "Iceland" | "Indian/Antananarivo" | "Indian/Chagos" | "Indian/Christmas" | "Indian/Cocos" | "Indian/Comoro" | "Indian/Kerguelen" | "Indian/Mahe" | "Indian/Maldives" | "Indian/Mauritius" | "Indian/Mayotte" | "Indian/Reunion" | "Iran" | "Israel" | "Jamaica" | "Japan" | "Kwajalein" | "Libya" | "MET" | "MST" | "MST7MDT" | "Mexico/BajaNorte" | "Mexico/BajaSur" | "Mexico/General" | "NZ" | "NZ-CHAT" | "Navajo" | "PRC" | "PST8PDT" | "Pacific/Apia" | "Pacific/Auckland" | "Pacific/Bougainville" | "Pacific/Chatham" | "Pacific/Chuuk" | "Pacific/Easter" | "Pacific/Efate" | "Pacific/Enderbury" | "Pacific/Fakaofo" | "Pacific/Fiji" | "Pacific/Funafuti" | "Pacific/Galapagos" | "Pacific/Gambier" | "Pacific/Guadalcanal" | "Pacific/Guam" | "Pacific/Honolulu" | "Pacific/Johnston" | "Pacific/Kanton" | "Pacific/Kiritimati" | "Pacific/Kosrae" | "Pacific/Kwajalein" | "Pacific/Majuro" | "Pacific/Marquesas" | "Pacific/Midway" | "Pacific/Nauru" | "Pacific/Niue" | "Pacific/Norfolk" | "Pacific/Noumea" | "Pacific/Pago_Pago" | "Pacific/Palau" | "Pacific/Pitcairn" | "Pacific/Pohnpei" | "Pacific/Ponape" | "Pacific/Port_Moresby" | "Pacific/Rarotonga" | "Pacific/Saipan" | "Pacific/Samoa" | "Pacific/Tahiti" | "Pacific/Tarawa" | "Pacific/Tongatapu" | "Pacific/Truk" | "Pacific/Wake" | "Pacific/Wallis" | "Pacific/Yap" | "Poland" | "Portugal" | "ROC" | "ROK" | "Singapore" | "Turkey" | "UCT" | "US/Alaska" | "US/Aleutian" | "US/Arizona" | "US/Central" | "US/East-Indiana" | "US/Eastern" | "US/Hawaii" | "US/Indiana-Starke" | "US/Michigan" | "US/Mountain" | "US/Pacific" | "US/Samoa" | "UTC" | "Universal" | "W-SU" | "WET" | "Zulu";
+        } & ({
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | (({
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        }) & ({
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        } | {
+            end?: string;
+            start?: string;
+        })));
         SentimentBody: {
-            companyName?: string | null;
-            industry?: string | null;
+            companyName: string;
+            industry: string;
         };
-        /** @description A sequence to create (name and description required), or the fields of one to change. */
+        /**
+         * @description The fields of a sequence to change: each may be left out, none may be null but `sendingWindow`
+         *     and `abTestConfig` (which clear them).
+         */
         SequenceBody: {
-            /** @description `splitPercent`: 1–99. */
-            abTestConfig?: Record<string, never> | null;
-            abTestingEnabled?: boolean | null;
+            abTestConfig?: {
+                /**
+                 * Format: int64
+                 * @description Percent of enrollments that get variant A.
+                 */
+                splitPercent?: number;
+            } | null;
+            abTestingEnabled?: boolean;
             /** @description At least 10 characters. */
-            description?: string | null;
+            description?: string;
             /** @description The bulk campaigns' targeting filters. */
-            enrollmentRules?: Record<string, never> | null;
-            /** @description `statuses` and `tags`, each a list of text. */
-            exitRules?: Record<string, never> | null;
+            enrollmentRules?: components["schemas"]["TargetFilters"];
+            /** @description An enrollment whose contact has one of these statuses or tags exits before its next step. */
+            exitRules?: {
+                statuses?: ("discovered" | "verified" | "contacted" | "qualified" | "new_lead" | "email_sent" | "meeting_scheduled" | "customer" | "lost" | "responded" | "hot" | "warm" | "cold")[];
+                tags?: string[];
+            };
             /**
              * Format: int64
              * @description At least 1.
              */
-            maxDailyEnrollments?: number | null;
+            maxDailyEnrollments?: number;
             /** @description At least 2 characters. */
-            name?: string | null;
-            sendingWindow?: Record<string, never> | null;
-            status?: string | null;
-            triggerConfig?: Record<string, never> | null;
-            triggerType?: string | null;
+            name?: string;
+            sendingWindow?: null | components["schemas"]["SendingWindow"];
+            /** @enum {string} */
+            status?: "draft" | "active" | "paused" | "archived";
+            triggerConfig?: Record<string, unknown>;
+            /** @enum {string} */
+            triggerType?: "manual" | "contact_created" | "deal_stage_changed" | "form_submitted" | "tag_added";
         };
         /** @description Who went in, who the selection named, who was skipped and why, and today's allowance left. */
         SequenceEnrolled: {
@@ -5376,8 +6108,8 @@ export interface components {
         };
         /** @description A step in running order, with its counts (and each A/B variant's). */
         SequenceStep: components["schemas"]["SequenceStepTotals"] & {
-            conditionalRules?: Record<string, never> | null;
-            config: Record<string, never>;
+            conditionalRules?: Record<string, unknown> | null;
+            config: Record<string, unknown>;
             createdAt: string;
             /** Format: int32 */
             delayMinutes: number;
@@ -5465,15 +6197,25 @@ export interface components {
             /** Format: int64 */
             totalRecipients: number;
         };
+        /** @description A single campaign: its name and description are required. */
         SingleInput: {
-            aiModel?: string | null;
-            description?: string | null;
-            name?: string | null;
-            targetAudience?: string | null;
+            /**
+             * @description `gpt-5` when left out.
+             * @enum {string|null}
+             */
+            aiModel?: "" | "gpt-5" | "claude-4" | "gemini" | null;
+            description: string;
+            name: string;
+            /**
+             * @description Who it is for; `all-active` when left out.
+             * @enum {string|null}
+             */
+            targetAudience?: "" | "high-value" | "medium-value" | "all-active" | null;
         };
+        /** @description The message of a single campaign: its subject and body are required. */
         SingleSendInput: {
-            body?: string | null;
-            subject?: string | null;
+            body: string;
+            subject: string;
         };
         /** @description Who an "add to sequence" or "add to campaign" reached and who it skipped, and why. */
         Skipped: {
@@ -5498,7 +6240,7 @@ export interface components {
             status: string;
         };
         SmsInput: {
-            message?: string | null;
+            message: string;
             type?: string | null;
         };
         /** @description `discoverySource`: one value or a list. */
@@ -5528,11 +6270,8 @@ export interface components {
         };
         /** @description The invoice's new status. */
         StatusBody: {
-            /**
-             * @description An `Option` (not `#[serde(default)]`): read as before, a missing or null status is the
-             *     field's error, and a list body is serde's.
-             */
-            status?: string | null;
+            /** @enum {string} */
+            status: "draft" | "sent" | "paid" | "overdue";
         };
         /** @description The answer of a bulk status change. */
         StatusOutcome: {
@@ -5550,18 +6289,79 @@ export interface components {
              */
             updated: number;
         };
-        /** @description A step to add (name required), or the fields of one to change. */
         StepBody: {
-            conditionalRules?: Record<string, never> | null;
-            /** @description What the step does; checked against its type. */
-            config?: Record<string, never> | null;
-            /** Format: int64 */
-            delayMinutes?: number | null;
+            conditionalRules?: Record<string, unknown> | null;
+            config?: Record<string, unknown>;
+            /**
+             * Format: int64
+             * @description 0 or more.
+             */
+            delayMinutes?: number;
             /** @description At least 2 characters. */
-            name?: string | null;
-            /** Format: int64 */
-            stepOrder?: number | null;
-            type?: string | null;
+            name?: string;
+            /**
+             * Format: int64
+             * @description 0 or more; a new step without it goes last.
+             */
+            stepOrder?: number;
+            /** @enum {string} */
+            type?: "email" | "delay" | "condition" | "action" | "ab_test";
+        } & ({
+            config?: {
+                body?: string;
+                /** @enum {string} */
+                format?: "text" | "html";
+                subject?: string;
+                templateId?: string;
+                variants?: {
+                    [key: string]: {
+                        body?: string;
+                        subject?: string;
+                        templateId?: string;
+                    };
+                };
+            };
+            /** @enum {string} */
+            type?: "email";
+        } | {
+            config?: {
+                /** @enum {string} */
+                check: "opened" | "clicked" | "replied";
+            } | {
+                /** @enum {string} */
+                check: "scoreAtLeast";
+                /** Format: int64 */
+                value: number;
+            };
+            /** @enum {string} */
+            type?: "condition";
+        } | {
+            config?: {
+                addTag?: string;
+                createDeal?: {
+                    title?: string;
+                    /** @description Whole dollars. */
+                    value?: number;
+                };
+                notify?: string;
+                /** @enum {string} */
+                setStatus?: "discovered" | "verified" | "contacted" | "qualified" | "new_lead" | "email_sent" | "meeting_scheduled" | "customer" | "lost" | "responded" | "hot" | "warm" | "cold";
+            } & (unknown | unknown | unknown | unknown);
+            /** @enum {string} */
+            type?: "action";
+        } | {
+            /** @enum {string} */
+            type?: "delay" | "ab_test";
+        });
+        StripeEvent: {
+            data?: {
+                object?: {
+                    /** @description The payment intent's id */
+                    id?: string;
+                };
+            };
+            /** @description The event type, e.g. `payment_intent.succeeded` */
+            type: string;
         };
         /** @description What the webhook did with an event. */
         StripeWebhookReceipt: {
@@ -5598,28 +6398,335 @@ export interface components {
         };
         /** @description Targeting shared by bulk campaigns and sequence enrollment. */
         TargetFilters: {
-            /** Format: int32 */
+            /**
+             * Format: int64
+             * @description The highest score, 0–100 and not below scoreMin.
+             */
             scoreMax?: number | null;
-            /** Format: int32 */
+            /**
+             * Format: int64
+             * @description The lowest score, 0–100.
+             */
             scoreMin?: number | null;
-            states?: string[];
-            statuses?: string[];
-        };
+            /** @description US states, as codes or names. */
+            states?: ("AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "Alabama" | "Alaska" | "Arizona" | "Arkansas" | "California" | "Colorado" | "Connecticut" | "Delaware" | "Florida" | "Georgia" | "Hawaii" | "Idaho" | "Illinois" | "Indiana" | "Iowa" | "Kansas" | "Kentucky" | "Louisiana" | "Maine" | "Maryland" | "Massachusetts" | "Michigan" | "Minnesota" | "Mississippi" | "Missouri" | "Montana" | "Nebraska" | "Nevada" | "New Hampshire" | "New Jersey" | "New Mexico" | "New York" | "North Carolina" | "North Dakota" | "Ohio" | "Oklahoma" | "Oregon" | "Pennsylvania" | "Rhode Island" | "South Carolina" | "South Dakota" | "Tennessee" | "Texas" | "Utah" | "Vermont" | "Virginia" | "Washington" | "West Virginia" | "Wisconsin" | "Wyoming")[];
+            statuses?: ("discovered" | "verified" | "contacted" | "qualified" | "new_lead" | "email_sent" | "meeting_scheduled" | "customer" | "lost" | "responded" | "hot" | "warm" | "cold")[];
+        } & ({
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        } | {
+            scoreMax?: unknown;
+            scoreMin?: unknown;
+        });
         TaskBody: {
-            /** @description `YYYY-MM-DD`, or null. */
             dueDate?: string | null;
-            entityId?: string | null;
-            /** @description `company`, `contact` or `deal`. */
-            entityType?: string | null;
-            /** @description 1–500 characters. */
-            title?: string | null;
+            entityId: string | number;
+            /** @enum {string} */
+            entityType: "company" | "contact" | "deal";
+            title: string | number;
         };
         /** @description The fields of a task to change; an absent one stays as it is. */
         TaskPatch: {
-            done?: boolean | null;
-            /** @description `YYYY-MM-DD`, or null to clear it. */
+            done?: boolean;
             dueDate?: string | null;
-            title?: string | null;
+            title?: string | number;
         };
         TaskView: {
             assignee?: string | null;
@@ -5634,11 +6741,13 @@ export interface components {
             id: string;
             title: string;
         };
+        /** @description A template: its name, subject and body are required. */
         TemplateInput: {
-            body?: string | null;
+            body: string;
+            /** @description `custom` when left out. */
             category?: string | null;
-            name?: string | null;
-            subject?: string | null;
+            name: string;
+            subject: string;
         };
         /** @description A test message queued for its `email_send` job. */
         TestQueued: {
@@ -5671,7 +6780,8 @@ export interface components {
         TriggerInput: {
             /** @description The stage or tag the sequence's triggerConfig may name. */
             detail?: string | null;
-            triggerEvent?: string | null;
+            /** @enum {string} */
+            triggerEvent: "contact_created" | "deal_stage_changed" | "form_submitted" | "tag_added";
         };
         /** @description The trigger's job. */
         TriggerQueued: {
@@ -5700,19 +6810,19 @@ export interface components {
          *     endpoint (its failure streak starts again at 0).
          */
         UpdateBody: {
-            description?: string | null;
-            enabled?: boolean | null;
-            eventTypes?: string[] | null;
-            url?: string | null;
+            description?: string | number | null;
+            enabled?: boolean;
+            eventTypes?: ("contact.created" | "contact.updated" | "contact.status_changed" | "contact.unsubscribed" | "deal.stage_changed" | "deal.won" | "deal.lost" | "email.sent" | "email.opened" | "email.clicked" | "email.replied" | "email.bounced" | "meeting.booked" | "invoice.paid" | "job.failed")[];
+            url?: string;
         };
         /** @description The fields of an account to change; absent ones stay as they are. */
         UpdateUserBody: {
             /** @description `true` disables the account (its sessions end), `false` enables it again. */
-            disabled?: boolean | null;
-            firstName?: string | null;
-            lastName?: string | null;
-            /** @description `admin` or `user`. */
-            role?: string | null;
+            disabled?: boolean;
+            firstName?: string | number | null;
+            lastName?: string | number | null;
+            /** @enum {string} */
+            role?: "admin" | "user";
         };
         /** @description An account as the Users screen shows it (never its password hash). */
         UserAdminView: {
@@ -5729,10 +6839,11 @@ export interface components {
             role: string;
         };
         ViewBody: {
-            name?: string | null;
-            screen?: string | null;
+            name: string | number;
+            /** @enum {string} */
+            screen: "companies" | "contacts" | "customers" | "discovery-results" | "invoices";
             /** @description The table's settings, as the web app writes them (a JSON object of at most 4 KB). */
-            state?: Record<string, never> | null;
+            state: Record<string, unknown>;
         };
         ViewOut: {
             createdAt: string;
@@ -5877,9 +6988,11 @@ export type CalendarStats = components['schemas']['CalendarStats'];
 export type CallBody = components['schemas']['CallBody'];
 export type CallQueued = components['schemas']['CallQueued'];
 export type CallView = components['schemas']['CallView'];
+export type Callback = components['schemas']['Callback'];
 export type CampaignBulkInput = components['schemas']['CampaignBulkInput'];
 export type CampaignPerformance = components['schemas']['CampaignPerformance'];
 export type CampaignWaiting = components['schemas']['CampaignWaiting'];
+export type CatalogUpload = components['schemas']['CatalogUpload'];
 export type CatalogUploaded = components['schemas']['CatalogUploaded'];
 export type CheckStatus = components['schemas']['CheckStatus'];
 export type CompaniesEnriching = components['schemas']['CompaniesEnriching'];
@@ -5898,7 +7011,9 @@ export type ContactBody = components['schemas']['ContactBody'];
 export type ContactBrief = components['schemas']['ContactBrief'];
 export type ContactBulkDeleteBody = components['schemas']['ContactBulkDeleteBody'];
 export type ContactBulkStatusBody = components['schemas']['ContactBulkStatusBody'];
+export type ContactCsv = components['schemas']['ContactCsv'];
 export type ContactListFilter = components['schemas']['ContactListFilter'];
+export type ContactPreviewInput = components['schemas']['ContactPreviewInput'];
 export type ContactRef = components['schemas']['ContactRef'];
 export type ContactRelated = components['schemas']['ContactRelated'];
 export type ContactView = components['schemas']['ContactView'];
@@ -5921,6 +7036,7 @@ export type DeliverabilitySettings = components['schemas']['DeliverabilitySettin
 export type DiscoveryScan = components['schemas']['DiscoveryScan'];
 export type DismissBody = components['schemas']['DismissBody'];
 export type Dismissed = components['schemas']['Dismissed'];
+export type DocumentUpload = components['schemas']['DocumentUpload'];
 export type DomainCheck = components['schemas']['DomainCheck'];
 export type DomainCheckLatest = components['schemas']['DomainCheckLatest'];
 export type DupGroup = components['schemas']['DupGroup'];
@@ -5950,8 +7066,10 @@ export type ErrorBody = components['schemas']['ErrorBody'];
 export type Execution = components['schemas']['Execution'];
 export type ExecutionMetrics = components['schemas']['ExecutionMetrics'];
 export type FeedUrl = components['schemas']['FeedUrl'];
+export type FollowupBody = components['schemas']['FollowupBody'];
 export type HealthStatus = components['schemas']['HealthStatus'];
 export type InboundOutcome = components['schemas']['InboundOutcome'];
+export type InboundParse = components['schemas']['InboundParse'];
 export type Insights = components['schemas']['Insights'];
 export type InsightsBody = components['schemas']['InsightsBody'];
 export type IntegrationCategory = components['schemas']['IntegrationCategory'];
@@ -5974,7 +7092,6 @@ export type KindPaused = components['schemas']['KindPaused'];
 export type KojieAiCapabilities = components['schemas']['KojieAiCapabilities'];
 export type LeadForm = components['schemas']['LeadForm'];
 export type LeadStage = components['schemas']['LeadStage'];
-export type LineItemBody = components['schemas']['LineItemBody'];
 export type LineItemView = components['schemas']['LineItemView'];
 export type LoginBody = components['schemas']['LoginBody'];
 export type MailboxConnected = components['schemas']['MailboxConnected'];
@@ -5997,11 +7114,18 @@ export type MergeMoved = components['schemas']['MergeMoved'];
 export type MergeOutcome = components['schemas']['MergeOutcome'];
 export type MoveBody = components['schemas']['MoveBody'];
 export type NamedRef = components['schemas']['NamedRef'];
+export type NewAgentBody = components['schemas']['NewAgentBody'];
+export type NewCompanyBody = components['schemas']['NewCompanyBody'];
+export type NewContactBody = components['schemas']['NewContactBody'];
+export type NewDealBody = components['schemas']['NewDealBody'];
+export type NewMeetingBody = components['schemas']['NewMeetingBody'];
+export type NewRuleBody = components['schemas']['NewRuleBody'];
+export type NewSequenceBody = components['schemas']['NewSequenceBody'];
+export type NewStepBody = components['schemas']['NewStepBody'];
 export type NextNumber = components['schemas']['NextNumber'];
 export type NoteBody = components['schemas']['NoteBody'];
 export type NoteView = components['schemas']['NoteView'];
 export type NothingToScore = components['schemas']['NothingToScore'];
-export type NumberOrText = components['schemas']['NumberOrText'];
 export type OpsJobDetail = components['schemas']['OpsJobDetail'];
 export type OutreachBody = components['schemas']['OutreachBody'];
 export type OutreachPreviewInput = components['schemas']['OutreachPreviewInput'];
@@ -6037,7 +7161,9 @@ export type SearchGroup = components['schemas']['SearchGroup'];
 export type SearchHit = components['schemas']['SearchHit'];
 export type Selection = components['schemas']['Selection'];
 export type SendBody = components['schemas']['SendBody'];
+export type SendgridEvent = components['schemas']['SendgridEvent'];
 export type SendgridWebhookReceipt = components['schemas']['SendgridWebhookReceipt'];
+export type SendingWindow = components['schemas']['SendingWindow'];
 export type SentimentBody = components['schemas']['SentimentBody'];
 export type SequenceBody = components['schemas']['SequenceBody'];
 export type SequenceEnrolled = components['schemas']['SequenceEnrolled'];
@@ -6061,6 +7187,7 @@ export type StateCount = components['schemas']['StateCount'];
 export type StatusBody = components['schemas']['StatusBody'];
 export type StatusOutcome = components['schemas']['StatusOutcome'];
 export type StepBody = components['schemas']['StepBody'];
+export type StripeEvent = components['schemas']['StripeEvent'];
 export type StripeWebhookReceipt = components['schemas']['StripeWebhookReceipt'];
 export type Suppression = components['schemas']['Suppression'];
 export type SuppressionLifted = components['schemas']['SuppressionLifted'];
@@ -6663,8 +7790,7 @@ export interface operations {
     get_api_admin_webhooks__id__deliveries: {
         parameters: {
             query?: {
-                /** @description `pending`, `delivered` or `failed`. */
-                status?: string | null;
+                status?: "" | "pending" | "delivered" | "failed";
                 /** @description 1–1000 (default 100). */
                 limit?: number | null;
                 offset?: number | null;
@@ -6878,7 +8004,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentUpload"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -7086,7 +8216,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentUpload"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -8379,7 +9513,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CatalogUpload"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -8473,7 +9611,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CompanyBody"];
+                "application/json": components["schemas"]["NewCompanyBody"];
             };
         };
         responses: {
@@ -8640,14 +9778,10 @@ export interface operations {
                 state?: "" | "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "Alabama" | "Alaska" | "Arizona" | "Arkansas" | "California" | "Colorado" | "Connecticut" | "Delaware" | "Florida" | "Georgia" | "Hawaii" | "Idaho" | "Illinois" | "Indiana" | "Iowa" | "Kansas" | "Kentucky" | "Louisiana" | "Maine" | "Maryland" | "Massachusetts" | "Michigan" | "Minnesota" | "Mississippi" | "Missouri" | "Montana" | "Nebraska" | "Nevada" | "New Hampshire" | "New Jersey" | "New Mexico" | "New York" | "North Carolina" | "North Dakota" | "Ohio" | "Oklahoma" | "Oregon" | "Pennsylvania" | "Rhode Island" | "South Carolina" | "South Dakota" | "Tennessee" | "Texas" | "Utah" | "Vermont" | "Virginia" | "Washington" | "West Virginia" | "Wisconsin" | "Wyoming";
                 status?: "" | "discovered" | "prospect" | "qualified" | "contacted" | "interested" | "partner" | "not_interested";
                 scoreBand?: "" | "high" | "medium" | "low";
-                include?: "" | "contacts";
                 /** @description Comma-separated company ids, at most 1,000 (a scan's results, the rows picked for an export). */
                 ids?: string | null;
                 sort?: "" | "created" | "name" | "state" | "score" | "revenue" | "employees" | "status";
                 dir?: "" | "asc" | "desc";
-                /** @description 1–1000 (default 100); the list only. */
-                limit?: number | null;
-                offset?: number | null;
             };
             header?: never;
             path?: never;
@@ -8976,8 +10110,7 @@ export interface operations {
             query?: {
                 /** @description Items per page, 1–100 (default 50). */
                 limit?: number | null;
-                /** @description The `nextCursor` of the previous page. */
-                before?: string | null;
+                before?: string;
                 show?: "all" | "emails" | "calls" | "meetings" | "notes" | "tasks";
             };
             header?: never;
@@ -9081,7 +10214,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ContactBody"];
+                "application/json": components["schemas"]["NewContactBody"];
             };
         };
         responses: {
@@ -9351,9 +10484,6 @@ export interface operations {
                 ids?: string | null;
                 sort?: "" | "created" | "name" | "score" | "status" | "company" | "lastContacted";
                 dir?: "" | "asc" | "desc";
-                /** @description 1–1000 (default 100); the list only. */
-                limit?: number | null;
-                offset?: number | null;
             };
             header?: never;
             path?: never;
@@ -9397,7 +10527,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "text/csv": components["schemas"]["ContactCsv"];
+            };
+        };
         responses: {
             /** @description OK */
             202: {
@@ -9889,8 +11023,7 @@ export interface operations {
             query?: {
                 /** @description Items per page, 1–100 (default 50). */
                 limit?: number | null;
-                /** @description The `nextCursor` of the previous page. */
-                before?: string | null;
+                before?: string;
                 show?: "all" | "emails" | "calls" | "meetings" | "notes" | "tasks";
             };
             header?: never;
@@ -10301,8 +11434,7 @@ export interface operations {
     get_api_deals: {
         parameters: {
             query?: {
-                /** @description One of the stages, or `all`. */
-                stage?: string | null;
+                stage?: "" | "all" | "qualification" | "proposal" | "negotiation" | "decision" | "closed_won" | "closed_lost";
                 companyId?: string | null;
                 contactId?: string | null;
                 /** @description 1–1000 (default 100). */
@@ -10355,7 +11487,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DealBody"];
+                "application/json": components["schemas"]["NewDealBody"];
             };
         };
         responses: {
@@ -10678,8 +11810,7 @@ export interface operations {
             query?: {
                 /** @description Items per page, 1–100 (default 50). */
                 limit?: number | null;
-                /** @description The `nextCursor` of the previous page. */
-                before?: string | null;
+                before?: string;
                 show?: "all" | "emails" | "calls" | "meetings" | "notes" | "tasks";
             };
             header?: never;
@@ -11189,7 +12320,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SequenceBody"];
+                "application/json": components["schemas"]["NewSequenceBody"];
             };
         };
         responses: {
@@ -11525,7 +12656,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["StepBody"];
+                "application/json": components["schemas"]["NewStepBody"];
             };
         };
         responses: {
@@ -11851,8 +12982,7 @@ export interface operations {
     get_api_email_analytics: {
         parameters: {
             query?: {
-                /** @description Days back, 1–365 (`30` or `30d`; default 30). */
-                timeframe?: string | null;
+                timeframe?: string;
             };
             header?: never;
             path?: never;
@@ -11974,7 +13104,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["InboundParse"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -12052,7 +13186,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ComposerPreviewInput"];
+                "application/json": components["schemas"]["ContactPreviewInput"];
             };
         };
         responses: {
@@ -12299,7 +13433,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendgridEvent"][];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -12925,7 +14063,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CallBody"];
+                "application/json": components["schemas"]["FollowupBody"];
             };
         };
         responses: {
@@ -13005,7 +14143,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AgentBody"];
+                "application/json": components["schemas"]["NewAgentBody"];
             };
         };
         responses: {
@@ -13658,7 +14796,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MeetingBody"];
+                "application/json": components["schemas"]["NewMeetingBody"];
             };
         };
         responses: {
@@ -14997,7 +16135,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RuleBody"];
+                "application/json": components["schemas"]["NewRuleBody"];
             };
         };
         responses: {
@@ -15492,11 +16630,18 @@ export interface operations {
     post_api_webhooks_stripe: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The provider's signature of the body with the shared secret */
+                "Stripe-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StripeEvent"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -15530,11 +16675,18 @@ export interface operations {
     post_api_webhooks_voice: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The provider's signature of the body with the shared secret */
+                "X-Voice-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Callback"];
+            };
+        };
         responses: {
             /** @description Done; no body */
             204: {

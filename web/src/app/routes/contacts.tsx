@@ -12,7 +12,7 @@ import { CONTACT_SORTS, useContacts, type ContactFilters as Filters } from '@/fe
 import { BulkContactActions } from '@/features/contacts/components/bulk-contact-actions';
 import { ContactCard } from '@/features/contacts/components/contact-card';
 import { ContactFilters } from '@/features/contacts/components/contact-filters';
-import { ContactFormDialog } from '@/features/contacts/components/contact-form-dialog';
+import { ALL_STATUSES, ContactFormDialog } from '@/features/contacts/components/contact-form-dialog';
 import { ContactSelectionActions } from '@/features/contacts/components/contact-selection-actions';
 import { CONTACT_COLUMNS, ContactsTable, contactName } from '@/features/contacts/components/contacts-table';
 import { EmailHistoryDialog } from '@/features/contacts/components/email-history-dialog';
@@ -23,10 +23,17 @@ import { NewCampaignDialog } from '@/features/outreach/components/new-campaign-d
 import { SelectionBar } from '@/features/outreach/components/selection-bar';
 import { SavedViews } from '@/features/views/components/saved-views';
 import { formatTotal } from '@/lib/api-client';
+import { isOneOf } from '@/lib/guards';
+import { REGIONS } from '@/lib/rules';
 import type { Contact } from '@/types/api';
 
 const PAGE_SIZE = 50;
 const FILTER_KEYS = ['q', 'role', 'region', 'status'] as const;
+const REGION_VALUES = REGIONS.map(([region]) => region);
+
+/** A list filter from the address as the server's selection takes it: blank (any) or one of `values`, else left out. */
+const listed = <T extends string>(values: readonly T[], value: string | undefined): T | '' | undefined =>
+  value === '' || isOneOf(values, value) ? value : undefined;
 
 type DialogState =
   | { kind: 'add' }
@@ -58,7 +65,14 @@ export function ContactsRoute() {
   const total = contacts.data?.total;
   // Contacts ticked by hand, or every contact the filters match (the server resolves those).
   const picked: ContactSelection = selection.allMatching
-    ? { contactFilter: { q: filters.q, role: filters.role, status: filters.status, region: filters.region } }
+    ? {
+        contactFilter: {
+          q: filters.q,
+          role: filters.role,
+          status: listed(ALL_STATUSES, filters.status),
+          region: listed(REGION_VALUES, filters.region),
+        },
+      }
     : { contactIds: [...selection.picked] };
   const selectedCount = selection.allMatching ? (total ?? 0) : selection.picked.size;
   const floor = selection.allMatching && contacts.data?.exact === false ? '+' : '';

@@ -16,7 +16,7 @@ import { useDismissDuplicates } from '@/features/merge/api/dismiss-duplicates';
 import { useDuplicates } from '@/features/merge/api/get-duplicates';
 import { useMergeAll } from '@/features/merge/api/merge-all';
 import { MERGE_TOUCHES, useMergeRecords } from '@/features/merge/api/merge-records';
-import { REASONS, type DuplicateReason, type DuplicateRecord, type MergeRecordType } from '@/features/merge/api/types';
+import { duplicateKind, REASONS, type DuplicateRecord, type MergeRecordType } from '@/features/merge/api/types';
 import { DuplicateGroupCard } from '@/features/merge/components/duplicate-group-card';
 
 const PAGE = 20;
@@ -36,8 +36,9 @@ type Pending = { survivor: DuplicateRecord; merged: DuplicateRecord[] };
 export function DuplicatesRoute() {
   const [search, setSearch] = useSearchParams();
   const recordType: MergeRecordType = search.get('type') === 'contact' ? 'contact' : 'company';
-  const reasonParam = search.get('reason');
-  const reason = REASONS[recordType].some(([r]) => r === reasonParam) ? (reasonParam as DuplicateReason) : undefined;
+  // The kind of duplicate shown, when the address names one of the record type's.
+  const kind = duplicateKind(recordType, search.get('reason'));
+  const reason = kind?.reason;
   const offset = Math.max(0, Number.parseInt(search.get('offset') ?? '0', 10) || 0);
   const groups = useDuplicates({ recordType, reason, limit: PAGE, offset });
   const [pending, setPending] = useState<Pending | null>(null);
@@ -183,7 +184,7 @@ export function DuplicatesRoute() {
           }}
         />
       ) : null}
-      {confirmAll && reason ? (
+      {confirmAll && kind ? (
         <ConfirmDialog
           title={`Merge every group (${reasonLabel?.toLowerCase()})?`}
           description={`A background job merges each of the ${page?.total.toLocaleString() ?? ''} groups into its most complete record (then the one with the most history, then the oldest). Groups with a pair marked as not duplicates are left for you. This cannot be undone.`}
@@ -191,7 +192,7 @@ export function DuplicatesRoute() {
           danger
           pending={mergeAll.isPending}
           error={mergeAll.error ? errorMessage(mergeAll.error) : undefined}
-          onConfirm={() => mergeAll.mutate({ recordType, reason })}
+          onConfirm={() => mergeAll.mutate(kind)}
           onCancel={() => {
             mergeAll.reset();
             setConfirmAll(false);

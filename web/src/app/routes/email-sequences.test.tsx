@@ -238,6 +238,25 @@ describe('Email Sequences', { timeout: 20_000 }, () => {
     expect(db.enrollments[0]).toMatchObject({ status: 'exited', exitReason: 'unenrolled' });
   });
 
+  it('reads the states typed in any case, and names the ones that are no state', async () => {
+    const s = makeSequence({ name: 'Dealers', status: 'active' });
+    const { user } = renderApp(`/admin/email-sequences?sequence=${s.id}&section=enrollments`, { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Enroll Contacts' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enroll Contacts' });
+    await user.type(within(dialog).getByLabelText('States'), 'tx, Texass');
+    await user.click(within(dialog).getByRole('button', { name: 'Enroll' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Unknown state "Texass": use a US state name or two-letter code',
+    );
+    expect(db.enrollRequests).toHaveLength(0);
+
+    await user.clear(within(dialog).getByLabelText('States'));
+    await user.type(within(dialog).getByLabelText('States'), 'tx, new mexico');
+    await user.click(within(dialog).getByRole('button', { name: 'Enroll' }));
+    expect(await within(dialog).findByRole('status')).toHaveTextContent(/^Enrolled /);
+    expect(db.enrollRequests[0]).toEqual({ targetFilters: { statuses: [], states: ['TX', 'New Mexico'] } });
+  });
+
   it('enrolls by filters and by picked contacts, and says how many went in', async () => {
     const s = makeSequence({ name: 'Dealers', status: 'active' });
     makeContact({ firstName: 'Pat', lastName: 'Picked', email: 'pat@example.com' });

@@ -127,6 +127,18 @@ describe('Jobs page', () => {
     expect(requests.some((r) => r.search === '?kind=email_send&limit=50&offset=0')).toBe(true);
   });
 
+  it('offers bulk actions for a kind the server knows, none for another', async () => {
+    seedJobs(1, { status: 'failed' });
+    const first = renderApp('/admin/ops?kind=noop', { signedIn: true });
+    expect(await screen.findByText(/^Total: /)).toBeInTheDocument();
+    expect(screen.getByRole('group', { name: 'Bulk actions' })).toBeInTheDocument();
+    first.unmount();
+
+    renderApp('/admin/ops?kind=gone', { signedIn: true });
+    expect(await screen.findByText(/^Total: /)).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Bulk actions' })).not.toBeInTheDocument();
+  });
+
   it('shows the queue summary per kind', async () => {
     seedJobs(2, { status: 'succeeded' });
     seedJobs(1, { status: 'failed' });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { PageHeader } from '@/components/ui/page-header';
-import { useLeadBoard } from '@/features/leads/api/get-lead-board';
+import { useLeadBoard, type LeadStageName } from '@/features/leads/api/get-lead-board';
 import { BulkMoveForm } from '@/features/leads/components/bulk-move-form';
 import { LeadBoard } from '@/features/leads/components/lead-board';
 import { AddToSequenceDialog } from '@/features/outreach/components/add-to-sequence-dialog';
@@ -12,7 +12,7 @@ import { SelectionBar } from '@/features/outreach/components/selection-bar';
 export function LeadsRoute() {
   const [bulk, setBulk] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [target, setTarget] = useState('');
+  const [target, setTarget] = useState<LeadStageName | ''>('');
   const [action, setAction] = useState<'enroll' | 'campaign' | null>(null);
 
   const toggle = (id: string) =>

@@ -1,22 +1,23 @@
 import { useId, useState } from 'react';
 
 import { errorMessage } from '@/lib/api-client';
+import { isOneOf } from '@/lib/guards';
 
 import { Button } from './button';
 import { ConfirmDialog } from './confirm-dialog';
 import { Select } from './select';
 
 /** "Set status" for a selection: pick one of `statuses`, then Apply. */
-export function BulkStatus({
+export function BulkStatus<S extends string>({
   statuses,
   pending,
   onApply,
 }: {
-  statuses: readonly string[];
+  statuses: readonly S[];
   pending: boolean;
-  onApply: (status: string) => void;
+  onApply: (status: S) => void;
 }) {
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<S | ''>('');
   const labelId = useId();
   return (
     <>
@@ -27,11 +28,11 @@ export function BulkStatus({
           size="sm"
           className="w-40"
           value={status}
-          onValueChange={setStatus}
+          onValueChange={(v) => setStatus(isOneOf(statuses, v) ? v : '')}
           options={statuses.map((s) => [s, s.replaceAll('_', ' ')] as const)}
         />
       </span>
-      <Button size="sm" disabled={!status || pending} onClick={() => onApply(status)}>
+      <Button size="sm" disabled={!status || pending} onClick={() => status && onApply(status)}>
         {pending ? 'Applying…' : 'Apply'}
       </Button>
     </>

@@ -4,6 +4,7 @@ import { COMPANY_STATUSES } from '@/features/companies/components/company-filter
 import type { EmailHistory } from '@/features/contacts/api/get-email-history';
 import type { CampaignPerformance } from '@/features/dashboard/api/get-campaign-performance';
 import type { CustomerReport } from '@/features/dashboard/api/get-customer-report';
+import { isOneOf } from '@/lib/guards';
 import type { Company, Contact, Deal } from '@/types/api';
 import type {
   CustomerStatsView,
@@ -393,7 +394,7 @@ export const crmHandlers = [
     '/api/companies/bulk-status',
     authed(async ({ request }) => {
       const { companyIds, status } = (await request.json()) as { companyIds?: string[]; status: string };
-      if (!COMPANY_STATUSES.includes(status)) return fieldError(`status must be one of: ${COMPANY_STATUSES.join(', ')}`, 'status');
+      if (!isOneOf(COMPANY_STATUSES, status)) return fieldError(`status must be one of: ${COMPANY_STATUSES.join(', ')}`, 'status');
       const rows = selectedCompanies(companyIds);
       if (rows instanceof Response) return rows;
       const changed = rows.filter((c) => c.status !== status);

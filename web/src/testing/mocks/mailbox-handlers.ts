@@ -49,13 +49,14 @@ export const mailboxHandlers = [
       );
     }
     const tls = body.tls === 'starttls' || body.tls === 'none' ? body.tls : 'implicit';
+    // The server takes numbers for its text fields and digits for the port.
     const mailbox = makeMailbox({
-      host: body.host,
-      port: body.port ?? (tls === 'implicit' ? 993 : 143),
+      host: String(body.host),
+      port: body.port == null ? (tls === 'implicit' ? 993 : 143) : Number(body.port),
       tls,
       auth: body.auth ?? 'password',
-      username: body.username,
-      folder: body.folder ?? 'INBOX',
+      username: String(body.username),
+      folder: body.folder == null ? 'INBOX' : String(body.folder),
     });
     mailboxState.mailboxes.push(mailbox);
     const job = makeJob({ kind: 'mailbox_sync', status: 'queued' });

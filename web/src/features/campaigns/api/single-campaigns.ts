@@ -12,18 +12,22 @@ import type { TargetFilters } from './types';
  */
 export type { SingleCampaign };
 
+/** Who a single campaign is for, and the model that writes it, as `POST /api/campaigns` takes them. */
+export type Audience = NonNullable<SingleInput['targetAudience']>;
+export type AiModel = NonNullable<SingleInput['aiModel']>;
+
 export const AUDIENCES = [
   ['high-value', 'High-value leads (85+)'],
   ['medium-value', 'Medium-value leads (45–84)'],
   ['all-active', 'All active contacts'],
-] as const;
+] as const satisfies readonly (readonly [Audience, string])[];
 /** The contacts each audience names, as the server selects them (for the preview's contact list). */
 export const AUDIENCE_FILTERS: Record<string, TargetFilters> = {
   'high-value': { scoreMin: 85 },
   'medium-value': { scoreMin: 45, scoreMax: 84 },
   'all-active': {},
 };
-export const AI_MODELS = ['gpt-5', 'claude-4', 'gemini'] as const;
+export const AI_MODELS = ['gpt-5', 'claude-4', 'gemini'] as const satisfies readonly AiModel[];
 
 export type NewSingleCampaign = SingleInput;
 

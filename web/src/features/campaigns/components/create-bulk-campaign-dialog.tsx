@@ -12,6 +12,7 @@ import { FormActions } from '@/components/ui/form-actions';
 import { FormError } from '@/components/ui/form-error';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
+import type { ContactStatus, UsState } from '@/types/api';
 
 import { useCreateBulkCampaign } from '../api/create-bulk-campaign';
 import { useAudienceContacts } from '../api/get-audience-contacts';
@@ -35,8 +36,8 @@ const TARGET_STATUSES = [
   'hot',
   'warm',
   'cold',
-];
-const TARGET_STATES = ['TX', 'LA', 'AR', 'MS', 'NM', 'OK', 'AZ'];
+] as const satisfies readonly ContactStatus[];
+const TARGET_STATES = ['TX', 'LA', 'AR', 'MS', 'NM', 'OK', 'AZ'] as const satisfies readonly UsState[];
 type FormValues = {
   name: string;
   description: string;
@@ -44,8 +45,8 @@ type FormValues = {
   scheduleAt: string;
   scoreMin: string;
   scoreMax: string;
-  statuses: string[];
-  states: string[];
+  statuses: ContactStatus[];
+  states: UsState[];
 };
 
 

@@ -7,11 +7,11 @@ import { FormSelect } from '@/components/ui/select';
 import { serverMessageOr } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 
-import { AI_MODELS, AUDIENCES, useCreateSingleCampaign } from '../api/single-campaigns';
+import { AI_MODELS, AUDIENCES, useCreateSingleCampaign, type AiModel, type Audience } from '../api/single-campaigns';
 
 export const MISSING_INFORMATION = 'Please provide campaign name and description.';
 
-type FormValues = { name: string; description: string; targetAudience: string; aiModel: string };
+type FormValues = { name: string; description: string; targetAudience: Audience; aiModel: AiModel };
 
 /** Creates a single campaign for an audience; a name and a description are required. */
 export function SingleCampaignForm() {

@@ -2,9 +2,19 @@ import { inputClass, Field } from '@/components/ui/field';
 import { SearchInput } from '@/components/ui/search-input';
 import { Select } from '@/components/ui/select';
 
+import type { CompanyStatus } from '@/types/api';
+
 import type { CompanyFilters as Filters } from '../api/get-companies';
 
-export const COMPANY_STATUSES = ['discovered', 'prospect', 'qualified', 'contacted', 'interested', 'partner', 'not_interested'];
+export const COMPANY_STATUSES = [
+  'discovered',
+  'prospect',
+  'qualified',
+  'contacted',
+  'interested',
+  'partner',
+  'not_interested',
+] as const satisfies readonly CompanyStatus[];
 const STATES: readonly (readonly [string, string])[] = [
   ['TX', 'Texas'],
   ['LA', 'Louisiana'],

@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { companiesKeys } from '@/features/companies/api/query-keys';
 import { recordsKeys } from '@/features/records/api/query-keys';
 import { api } from '@/lib/api-client';
-import type { ContactBulkDeleteBody, DeleteOutcome, StatusOutcome } from '@/types/openapi.gen';
+import type { ContactStatus } from '@/types/api';
+import type { ContactBulkDeleteBody, ContactBulkStatusBody, DeleteOutcome, StatusOutcome } from '@/types/openapi.gen';
 
 import { CONTACTS_URL } from './get-contacts';
 import { contactsKeys } from './query-keys';
@@ -17,8 +18,8 @@ export type BulkStatusAnswer = StatusOutcome;
 export type BulkDeleteAnswer = DeleteOutcome;
 
 /** Sets the selection's status in one transaction (an unknown id changes nothing). */
-export const bulkContactStatus = ({ selection, status }: { selection: ContactSelection; status: string }) =>
-  api.post<BulkStatusAnswer>(`${CONTACTS_URL}/bulk-status`, { status, ...selection });
+export const bulkContactStatus = ({ selection, status }: { selection: ContactSelection; status: ContactStatus }) =>
+  api.post<BulkStatusAnswer>(`${CONTACTS_URL}/bulk-status`, { status, ...selection } satisfies ContactBulkStatusBody);
 
 /** Deletes the selection in one transaction, with its notes, tasks, enrollments and calls. */
 export const bulkDeleteContacts = (selection: ContactSelection) => api.post<BulkDeleteAnswer>(`${CONTACTS_URL}/bulk-delete`, selection);

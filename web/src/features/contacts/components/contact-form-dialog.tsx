@@ -11,8 +11,9 @@ import { Select } from '@/components/ui/select';
 import { getCompanies } from '@/features/companies/api/get-companies';
 import { companiesKeys } from '@/features/companies/api/query-keys';
 import { ApiError } from '@/lib/api-client';
+import { isOneOf } from '@/lib/guards';
 import { toast } from '@/stores/toasts';
-import type { Contact } from '@/types/api';
+import type { Contact, ContactStatus } from '@/types/api';
 
 import { useSaveContact, type ContactInput } from '../api/save-contact';
 
@@ -22,7 +23,7 @@ export const REQUIRED_FIELDS_TEXT = 'Please fill in first name, last name, and e
 export const INVALID_EMAIL = 'Please enter a valid email address.';
 
 /** Statuses offered when adding a contact; discovered is the default. */
-export const ADD_STATUSES = ['discovered', 'verified', 'contacted', 'qualified'] as const;
+export const ADD_STATUSES = ['discovered', 'verified', 'contacted', 'qualified'] as const satisfies readonly ContactStatus[];
 /** Editing may set any status, e.g. new_lead to put a contact on the lead pipeline. */
 export const ALL_STATUSES = [
   ...ADD_STATUSES,
@@ -35,7 +36,7 @@ export const ALL_STATUSES = [
   'hot',
   'warm',
   'cold',
-] as const;
+] as const satisfies readonly ContactStatus[];
 
 const required = (label: string) => z.string().trim().min(1, `${label} is required`);
 
@@ -47,7 +48,7 @@ export const contactSchema = z.object({
   title: z.string().trim(),
   department: z.string().trim(),
   companyId: z.string(),
-  status: z.string().min(1),
+  status: z.enum(ALL_STATUSES),
   notes: z.string().trim(),
 });
 
@@ -80,6 +81,7 @@ export function ContactFormDialog({ contact, onClose }: Props) {
   const editing = contact !== undefined;
   // The company picked in this dialog, as shown; the contact's own until another is picked.
   const [companyLabel, setCompanyLabel] = useState(contact?.companyName ?? '');
+  const currentStatus = contact?.status;
   const {
     register,
     handleSubmit,
@@ -95,7 +97,7 @@ export function ContactFormDialog({ contact, onClose }: Props) {
       title: contact?.title ?? '',
       department: contact?.department ?? '',
       companyId: contact?.companyId ?? '',
-      status: contact?.status ?? 'discovered',
+      status: isOneOf(ALL_STATUSES, currentStatus) ? currentStatus : 'discovered',
       notes: contact?.notes ?? '',
     },
   });
@@ -122,7 +124,7 @@ export function ContactFormDialog({ contact, onClose }: Props) {
   });
 
   const missingRequired = isSubmitted && (errors.firstName || errors.lastName || (errors.email && errors.email.message !== INVALID_EMAIL));
-  const statuses: readonly string[] = editing ? ALL_STATUSES : ADD_STATUSES;
+  const statuses: readonly ContactStatus[] = editing ? ALL_STATUSES : ADD_STATUSES;
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={editing ? 'Edit Contact' : 'Add Contact'} size="lg">

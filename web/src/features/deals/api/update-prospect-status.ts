@@ -4,7 +4,7 @@ import { companiesKeys } from '@/features/companies/api/query-keys';
 import { updateCompany } from '@/features/companies/api/update-company';
 import { contactsKeys } from '@/features/contacts/api/query-keys';
 import { updateContact } from '@/features/contacts/api/save-contact';
-import type { Company, Contact } from '@/types/api';
+import type { Company, CompanyStatus, Contact, ContactStatus } from '@/types/api';
 
 import { dealsKeys } from './query-keys';
 
@@ -13,18 +13,22 @@ export const COMPANY_PROSPECT_STATUSES = [
   ['contacted', 'Contacted'],
   ['qualified', 'Qualified'],
   ['not_interested', 'Not Interested'],
-] as const;
+] as const satisfies readonly (readonly [CompanyStatus, string])[];
 export const CONTACT_PROSPECT_STATUSES = [
   ['contacted', 'Contacted'],
   ['meeting_scheduled', 'Schedule Meeting'],
   ['qualified', 'Qualified'],
   ['lost', 'Not Interested'],
-] as const;
+] as const satisfies readonly (readonly [ContactStatus, string])[];
 
-export type ProspectStatusInput = { type: 'company' | 'contact'; id: string; status: string };
+export type ProspectStatusInput =
+  | { type: 'company'; id: string; status: CompanyStatus }
+  | { type: 'contact'; id: string; status: ContactStatus };
 
-export const updateProspectStatus = ({ type, id, status }: ProspectStatusInput): Promise<Company | Contact> =>
-  type === 'company' ? updateCompany({ id, update: { status } }) : updateContact(id, { status });
+export const updateProspectStatus = (input: ProspectStatusInput): Promise<Company | Contact> =>
+  input.type === 'company'
+    ? updateCompany({ id: input.id, update: { status: input.status } })
+    : updateContact(input.id, { status: input.status });
 
 export const useUpdateProspectStatus = (options: { onSuccess?: () => void; onError?: () => void }) => {
   const queryClient = useQueryClient();

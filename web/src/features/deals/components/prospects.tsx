@@ -3,6 +3,7 @@ import { ScoreBadge, StatusPill } from '@/components/ui/score-badge';
 import { Card, ErrorState, Skeleton } from '@/components/ui/states';
 import { Select } from '@/components/ui/select';
 import { serverMessageOr } from '@/lib/api-client';
+import { isOneOf } from '@/lib/guards';
 import { formatRevenue } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
 
@@ -10,17 +11,18 @@ import { useConvertProspect } from '../api/convert-prospect';
 import { useProspects } from '../api/get-prospects';
 import { COMPANY_PROSPECT_STATUSES, CONTACT_PROSPECT_STATUSES, useUpdateProspectStatus } from '../api/update-prospect-status';
 
-function StatusSelect({
+function StatusSelect<S extends string>({
   name,
   options,
   onChange,
   disabled,
 }: {
   name: string;
-  options: readonly (readonly [string, string])[];
-  onChange: (status: string) => void;
+  options: readonly (readonly [S, string])[];
+  onChange: (status: S) => void;
   disabled: boolean;
 }) {
+  const statuses = options.map(([status]) => status);
   return (
     <Select
       aria-label={`Set status of ${name}`}
@@ -29,7 +31,9 @@ function StatusSelect({
       value=""
       placeholder="Set status…"
       disabled={disabled}
-      onValueChange={(v) => v && onChange(v)}
+      onValueChange={(v) => {
+        if (isOneOf(statuses, v)) onChange(v);
+      }}
       options={options}
     />
   );

@@ -4,12 +4,13 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
-import type { BulkJobAction, JobStatus } from '@/types/api';
+import type { BulkJobAction, JobKind, JobStatus } from '@/types/api';
 
 import { useBulkJobs } from '../api/bulk-jobs';
 
 type BulkActionsProps = {
-  kind: string;
+  /** A kind the server knows, or '' for every kind. */
+  kind: JobKind | '';
   status: JobStatus | '';
 };
 

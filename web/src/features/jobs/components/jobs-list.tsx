@@ -6,7 +6,8 @@ import { Spinner } from '@/components/ui/spinner';
 import { Select } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
-import { JOB_STATUSES, type JobStatus } from '@/types/api';
+import { isOneOf } from '@/lib/guards';
+import { JOB_KINDS, JOB_STATUSES, type JobStatus } from '@/types/api';
 
 import { JOBS_PAGE_SIZE, useJobs } from '../api/get-jobs';
 import { useQueues } from '../api/get-queues';
@@ -108,7 +109,8 @@ export function JobsList({ filters, onFiltersChange, selectedJobId, onSelectJob 
         </div>
       </div>
 
-      <BulkActions kind={filters.kind} status={filters.status} />
+      {/* Bulk actions need a kind the server knows (or every kind): it refuses any other. */}
+      {filters.kind === '' || isOneOf(JOB_KINDS, filters.kind) ? <BulkActions kind={filters.kind} status={filters.status} /> : null}
 
       {jobs.isPending ? (
         <div className="p-4">

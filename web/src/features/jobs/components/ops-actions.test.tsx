@@ -126,13 +126,13 @@ describe('Bulk actions over the filter', () => {
 
   it('shows the server message when a bulk action is refused', async () => {
     server.use(
-      http.post('/api/ops/jobs/bulk', () => HttpResponse.json({ message: 'Unknown job kind: gone' }, { status: 422 })),
+      http.post('/api/ops/jobs/bulk', () => HttpResponse.json({ message: 'The queue is busy: try again' }, { status: 422 })),
     );
-    const { user } = renderWithProviders(<BulkActions kind="gone" status="" />);
+    const { user } = renderWithProviders(<BulkActions kind="voice_call" status="" />);
     await user.click(screen.getByRole('button', { name: 'Delete all' }));
     const dialog = await screen.findByRole('dialog');
-    expect(dialog).toHaveTextContent('Every succeeded, failed, cancelled job of kind gone will be deleted.');
+    expect(dialog).toHaveTextContent('Every succeeded, failed, cancelled job of kind voice_call will be deleted.');
     await user.click(within(dialog).getByRole('button', { name: 'Delete all' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Unknown job kind: gone');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The queue is busy: try again');
   });
 });

@@ -1,10 +1,11 @@
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Select } from '@/components/ui/select';
+import { isOneOf } from '@/lib/guards';
 import { toast } from '@/stores/toasts';
 
 import { useBulkMoveLeads } from '../api/bulk-move-leads';
-import { useLeadBoard } from '../api/get-lead-board';
+import { useLeadBoard, type LeadStageName } from '../api/get-lead-board';
 
 /** Moves the selected leads to one stage; `onMoved` clears the selection. */
 export function BulkMoveForm({
@@ -14,11 +15,12 @@ export function BulkMoveForm({
   onMoved,
 }: {
   selected: Set<string>;
-  target: string;
-  onTargetChange: (stage: string) => void;
+  target: LeadStageName | '';
+  onTargetChange: (stage: LeadStageName) => void;
   onMoved: () => void;
 }) {
   const stages = useLeadBoard().data ?? [];
+  const stageNames = stages.map((s) => s.stage);
   const bulkMove = useBulkMoveLeads({
     onSuccess: (r) => {
       toast({ title: 'Leads Moved', description: `${r.updated} of ${r.matched} contacts moved.`, variant: 'success' });
@@ -39,7 +41,9 @@ export function BulkMoveForm({
       <Field label="Move selected to">
         <Select
           value={target}
-          onValueChange={onTargetChange}
+          onValueChange={(v) => {
+            if (isOneOf(stageNames, v)) onTargetChange(v);
+          }}
           placeholder="Choose a stage"
           options={stages.map((s) => [s.stage, s.title] as const)}
         />

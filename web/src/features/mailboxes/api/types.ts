@@ -4,7 +4,7 @@ import type { MailboxView, paths } from '@/types/openapi.gen';
 export type MailboxTls = MailboxView['tls'];
 
 /** How the mailbox signs in: an app password, or the user's Google grant (XOAUTH2). */
-export type MailboxAuth = 'password' | 'xoauth2';
+export type MailboxAuth = Exclude<NonNullable<ConnectMailboxInput['auth']>, ''>;
 
 /** `GET /api/mailboxes`: a connected mailbox as the server shows it (never its password). */
 export type Mailbox = MailboxView;

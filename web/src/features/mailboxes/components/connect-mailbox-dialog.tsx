@@ -80,13 +80,14 @@ export function ConnectMailboxDialog({ onClose, onConnected }: { onClose: () => 
     const found = check(host.trim(), port.trim(), username.trim(), password, auth);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
+    // The Google grant signs in by itself; an app password goes with `password`.
+    const login =
+      auth === 'xoauth2' ? { auth, username: username.trim() } : { auth, username: username.trim(), password };
     connect.mutate({
       host: host.trim(),
       port: Number(port),
       tls,
-      auth,
-      username: username.trim(),
-      ...(auth === 'password' ? { password } : {}),
+      ...login,
       folder: folder.trim() || 'INBOX',
     });
   };

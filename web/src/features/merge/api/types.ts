@@ -1,10 +1,14 @@
-import type { DupRecord, paths } from '@/types/openapi.gen';
+import { isOneOf } from '@/lib/guards';
+import type { DupRecord, MergeBulkBody, paths } from '@/types/openapi.gen';
 
 /** What is merged: a company or a contact (docs/merge.md). */
-export type MergeRecordType = 'company' | 'contact';
+export type MergeRecordType = MergeBulkBody['recordType'];
 
 /** The kinds of duplicate: companies by website, phone, name and city; contacts by email, phone, name. */
-export type DuplicateReason = 'domain' | 'phone' | 'name' | 'email';
+export type DuplicateReason = MergeBulkBody['reason'];
+
+/** One record type's kind of duplicate, as `POST /api/merge/bulk` takes it. */
+export type DuplicateKind<T extends MergeRecordType = MergeRecordType> = Extract<MergeBulkBody, { recordType: T }>;
 
 /** A record as the Duplicates screen and the record pages' notice show it (`href`: its page's root path). */
 export type DuplicateRecord = DupRecord;
@@ -19,7 +23,7 @@ export type PossibleDuplicate = paths['/api/companies/{id}/duplicates']['get']['
 export type MergeOutcome = paths['/api/merge']['post']['responses'][200]['content']['application/json'];
 
 /** The reasons of each record type, as the filter offers them. */
-export const REASONS: Record<MergeRecordType, readonly (readonly [DuplicateReason, string])[]> = {
+export const REASONS = {
   company: [
     ['domain', 'Same website'],
     ['phone', 'Same phone'],
@@ -30,4 +34,13 @@ export const REASONS: Record<MergeRecordType, readonly (readonly [DuplicateReaso
     ['phone', 'Same phone'],
     ['name', 'Same name at the same company'],
   ],
-};
+} as const satisfies { [T in MergeRecordType]: readonly (readonly [DuplicateKind<T>['reason'], string])[] };
+
+const COMPANY_REASONS = REASONS.company.map(([reason]) => reason);
+const CONTACT_REASONS = REASONS.contact.map(([reason]) => reason);
+
+/** The kind of duplicate the address names (`?reason=`), when it is one of the record type's; else none. */
+export function duplicateKind(recordType: MergeRecordType, reason: string | null): DuplicateKind | undefined {
+  if (recordType === 'company') return isOneOf(COMPANY_REASONS, reason) ? { recordType, reason } : undefined;
+  return isOneOf(CONTACT_REASONS, reason) ? { recordType, reason } : undefined;
+}

@@ -1,11 +1,13 @@
-import type { paths, Selection, Skipped } from '@/types/openapi.gen';
+import type { ContactListFilter, paths, Selection as SelectionParts, Skipped } from '@/types/openapi.gen';
 
 /**
- * Who a bulk action is for (POST /api/outreach/preview, POST /api/email-sequences/{id}/enrollments):
- * contacts picked by hand, every contact of picked companies (discovery results), or every contact
- * the contacts list's filters match ("select all N matching").
+ * Who a bulk action is for (POST /api/outreach/preview, POST /api/email-sequences/{id}/enrollments,
+ * the contacts' bulk enrich and AI score): contacts picked by hand, every contact of picked companies
+ * (discovery results), or every contact the contacts list's filters match ("select all N matching");
+ * the server takes a selection with at least one of them.
  */
-export type { Selection };
+export type Selection = SelectionParts &
+  ({ contactIds: string[] } | { companyIds: string[] } | { contactFilter: ContactListFilter });
 
 /** Contacts left out, each counted once for the first reason that applies. */
 export type { Skipped };

@@ -1,5 +1,7 @@
+import type { ContactStatus } from '@/types/api';
 import type {
   EmailSequence,
+  NewRuleBody,
   paths,
   SequenceStep as GenSequenceStep,
   SequenceWaiting,
@@ -38,8 +40,18 @@ type StepView = paths['/api/email-sequences/{id}/steps']['get']['responses'][200
 // `config` is the step runner's object (its keys depend on `type`); its schema says only "object".
 export type SequenceStep = Omit<StepView, 'config'> & { config: Record<string, unknown> };
 
-export const RULE_TRIGGERS = ['any_reply', 'positive_reply', 'negative_reply', 'out_of_office', 'unsubscribe_request', 'keyword'] as const;
-export const RULE_ACTIONS = ['stop_sequence', 'mark_responded', 'create_task', 'notify'] as const;
+/** What a reply must be for a reply rule to act, and what it then does. */
+export type RuleTrigger = NonNullable<NewRuleBody['triggerType']>;
+export type RuleAction = NonNullable<NewRuleBody['action']>;
+export const RULE_TRIGGERS = [
+  'any_reply',
+  'positive_reply',
+  'negative_reply',
+  'out_of_office',
+  'unsubscribe_request',
+  'keyword',
+] as const satisfies readonly RuleTrigger[];
+export const RULE_ACTIONS = ['stop_sequence', 'mark_responded', 'create_task', 'notify'] as const satisfies readonly RuleAction[];
 
 export type ReplyRule = paths['/api/reply-rules']['get']['responses'][200]['content']['application/json'][number];
 
@@ -56,7 +68,7 @@ export const CONTACT_STATUSES = [
   'hot',
   'warm',
   'cold',
-] as const;
+] as const satisfies readonly ContactStatus[];
 
 export const ENROLLMENT_STATUSES = ['active', 'completed', 'exited'] as const;
 

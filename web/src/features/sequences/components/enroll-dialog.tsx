@@ -7,6 +7,8 @@ import { FormError } from '@/components/ui/form-error';
 import { Pager } from '@/components/ui/pager';
 import { SearchInput } from '@/components/ui/search-input';
 import { useContacts } from '@/features/contacts/api/get-contacts';
+import { parseTargetStates, unknownStatesMessage } from '@/lib/rules';
+import type { ContactStatus } from '@/types/api';
 
 import { useEnrollContacts, type EnrollInput } from '../api/enrollments';
 import { CONTACT_STATUSES, type EnrollResult, type TargetFilters } from '../api/types';
@@ -75,7 +77,7 @@ export function EnrollDialog({ sequenceId, onClose }: { sequenceId: string; onCl
   const [mode, setMode] = useState<'filters' | 'pick'>('filters');
   const [scoreMin, setScoreMin] = useState('');
   const [scoreMax, setScoreMax] = useState('');
-  const [statuses, setStatuses] = useState<string[]>([]);
+  const [statuses, setStatuses] = useState<ContactStatus[]>([]);
   const [states, setStates] = useState('');
   const [picked, setPicked] = useState(new Map<string, string>());
   const [problem, setProblem] = useState('');
@@ -87,14 +89,13 @@ export function EnrollDialog({ sequenceId, onClose }: { sequenceId: string; onCl
       if (picked.size === 0) return setProblem('Pick at least one contact');
       body = { contactIds: [...picked.keys()] };
     } else {
+      const typed = parseTargetStates(states);
+      if (typed.unknown.length > 0) return setProblem(unknownStatesMessage(typed.unknown));
       const filters: TargetFilters = {
         ...(scoreMin ? { scoreMin: Number(scoreMin) } : {}),
         ...(scoreMax ? { scoreMax: Number(scoreMax) } : {}),
         statuses,
-        states: states
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
+        states: typed.states,
       };
       body = { targetFilters: filters };
     }

@@ -9,11 +9,12 @@ import { FormError } from '@/components/ui/form-error';
 import { EmptyState, ErrorState, Skeleton } from '@/components/ui/states';
 import { Select } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api-client';
+import { isOneOf } from '@/lib/guards';
 import { toast } from '@/stores/toasts';
 
 import { useReplyRules } from '../api/get-reply-rules';
 import { useCreateReplyRule, useDeleteReplyRule, useUpdateReplyRule } from '../api/reply-rules';
-import { RULE_ACTIONS, RULE_TRIGGERS, type ReplyRule } from '../api/types';
+import { RULE_ACTIONS, RULE_TRIGGERS, type ReplyRule, type RuleAction, type RuleTrigger } from '../api/types';
 import { NAME_MESSAGE } from './create-sequence-dialog';
 
 const words = (s: string) => s.replaceAll('_', ' ');
@@ -21,9 +22,11 @@ const words = (s: string) => s.replaceAll('_', ' ');
 /** 'Add Reply Rule' / 'Edit Reply Rule': what a reply must be, and what then happens. */
 function ReplyRuleDialog({ rule, onClose }: { rule?: ReplyRule; onClose: () => void }) {
   const [name, setName] = useState(rule?.name ?? '');
-  const [triggerType, setTrigger] = useState(rule?.triggerType ?? 'any_reply');
+  const savedTrigger = rule?.triggerType;
+  const savedAction = rule?.action;
+  const [triggerType, setTrigger] = useState<RuleTrigger>(isOneOf(RULE_TRIGGERS, savedTrigger) ? savedTrigger : 'any_reply');
   const [keywords, setKeywords] = useState((rule?.keywords ?? []).join(', '));
-  const [action, setAction] = useState(rule?.action ?? 'stop_sequence');
+  const [action, setAction] = useState<RuleAction>(isOneOf(RULE_ACTIONS, savedAction) ? savedAction : 'stop_sequence');
   const [isActive, setActive] = useState(rule?.isActive ?? true);
   const [errors, setErrors] = useState<{ name?: string; keywords?: string }>({});
   const done = (r: ReplyRule) => {
@@ -55,7 +58,13 @@ function ReplyRuleDialog({ rule, onClose }: { rule?: ReplyRule; onClose: () => v
           <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
         <Field label="When a reply is">
-          <Select value={triggerType} onValueChange={setTrigger} options={RULE_TRIGGERS.map((t) => [t, words(t)] as const)} />
+          <Select
+            value={triggerType}
+            onValueChange={(v) => {
+              if (isOneOf(RULE_TRIGGERS, v)) setTrigger(v);
+            }}
+            options={RULE_TRIGGERS.map((t) => [t, words(t)] as const)}
+          />
         </Field>
         {triggerType === 'keyword' ? (
           <Field label="Keywords" hint="Separated by commas, e.g. not interested, remove me" error={errors.keywords}>
@@ -63,7 +72,13 @@ function ReplyRuleDialog({ rule, onClose }: { rule?: ReplyRule; onClose: () => v
           </Field>
         ) : null}
         <Field label="Then">
-          <Select value={action} onValueChange={setAction} options={RULE_ACTIONS.map((a) => [a, words(a)] as const)} />
+          <Select
+            value={action}
+            onValueChange={(v) => {
+              if (isOneOf(RULE_ACTIONS, v)) setAction(v);
+            }}
+            options={RULE_ACTIONS.map((a) => [a, words(a)] as const)}
+          />
         </Field>
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" role="switch" checked={isActive} onChange={(e) => setActive(e.target.checked)} />

@@ -4,7 +4,9 @@ import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
 import { FormError } from '@/components/ui/form-error';
 import { Select } from '@/components/ui/select';
+import { parseTargetStates, unknownStatesMessage } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
+import type { ContactStatus } from '@/types/api';
 
 import { useUpdateSequence } from '../api/change-sequence';
 import { CONTACT_STATUSES, SEQUENCE_STATUSES, type Sequence, type SequenceStatus } from '../api/types';
@@ -31,23 +33,25 @@ export function SequenceSettings({ sequence }: { sequence: Sequence }) {
   const [maxDaily, setMaxDaily] = useState(String(sequence.maxDailyEnrollments));
   const [scoreMin, setScoreMin] = useState(rules.scoreMin == null ? '' : String(rules.scoreMin));
   const [scoreMax, setScoreMax] = useState(rules.scoreMax == null ? '' : String(rules.scoreMax));
-  const [statuses, setStatuses] = useState<string[]>(rules.statuses ?? []);
+  const [statuses, setStatuses] = useState<ContactStatus[]>(rules.statuses ?? []);
   const [states, setStates] = useState((rules.states ?? []).join(', '));
   const [windowOn, setWindowOn] = useState(Boolean(win));
   const [days, setDays] = useState<string[]>(win?.days ?? ['tue', 'wed', 'thu']);
   const [start, setStart] = useState(win?.start ?? '10:00');
   const [end, setEnd] = useState(win?.end ?? '14:00');
   const [timezone, setTimezone] = useState(win?.timezone ?? browserZone());
-  const [errors, setErrors] = useState<{ name?: string; description?: string; maxDaily?: string }>({});
+  const [errors, setErrors] = useState<{ name?: string; description?: string; maxDaily?: string; states?: string }>({});
   const save = useUpdateSequence({ onSuccess: (s) => toast({ title: 'Sequence Saved', description: s.name, variant: 'success' }) });
 
   const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     const max = Number(maxDaily);
+    const typed = parseTargetStates(states);
     const found = {
       ...(name.trim().length < 2 ? { name: NAME_MESSAGE } : {}),
       ...(description.trim().length < 10 ? { description: DESCRIPTION_MESSAGE } : {}),
       ...(Number.isInteger(max) && max >= 1 ? {} : { maxDaily: 'Max daily enrollments must be at least 1' }),
+      ...(typed.unknown.length > 0 ? { states: unknownStatesMessage(typed.unknown) } : {}),
     };
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -61,15 +65,12 @@ export function SequenceSettings({ sequence }: { sequence: Sequence }) {
         ...(scoreMin ? { scoreMin: Number(scoreMin) } : {}),
         ...(scoreMax ? { scoreMax: Number(scoreMax) } : {}),
         statuses,
-        states: states
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
+        states: typed.states,
       },
       sendingWindow: windowOn ? { days, start, end, timezone } : null,
     });
   };
-  const toggle = (list: string[], item: string, on: boolean) => (on ? [...list, item] : list.filter((x) => x !== item));
+  const toggle = <T,>(list: T[], item: T, on: boolean) => (on ? [...list, item] : list.filter((x) => x !== item));
 
   return (
     <form aria-label="Sequence settings" onSubmit={submit} noValidate className="space-y-4">
@@ -96,7 +97,7 @@ export function SequenceSettings({ sequence }: { sequence: Sequence }) {
           <Field label="Rule: maximum score">
             <input type="number" min={0} max={100} className={inputClass} value={scoreMax} onChange={(e) => setScoreMax(e.target.value)} />
           </Field>
-          <Field label="Rule: states" hint="e.g. TX, Oklahoma; empty: any">
+          <Field label="Rule: states" hint="e.g. TX, Oklahoma; empty: any" error={errors.states}>
             <input className={inputClass} value={states} onChange={(e) => setStates(e.target.value)} />
           </Field>
         </div>

@@ -12,7 +12,7 @@ import { delayHint, parseDelay } from '@/lib/rules';
 import { toast } from '@/stores/toasts';
 
 import { useCreateStep, useUpdateStep } from '../api/change-sequence';
-import type { SequenceStep } from '../api/types';
+import type { SequenceStep, StepType } from '../api/types';
 import { NAME_MESSAGE } from './create-sequence-dialog';
 
 /** What the dialog offers; `ab_email` is an email step with A and B content, `ab_test` an old split-only step. */
@@ -59,7 +59,7 @@ type State = ReturnType<typeof initial>;
 type Errors = Partial<Record<'name' | 'email' | 'a' | 'b' | 'minScore' | 'addTag', string>>;
 
 /** The step's type and config as the server's step runner reads them, or the first problem. */
-function toStep(v: State): { errors: Errors; type: string; config: Record<string, unknown> } {
+function toStep(v: State): { errors: Errors; type: StepType; config: Record<string, unknown> } {
   const errors: Errors = {};
   if (v.name.trim().length < 2) errors.name = NAME_MESSAGE;
   const complete = (c: EmailDraft) => c.subject.trim() !== '' && c.body.trim() !== '';

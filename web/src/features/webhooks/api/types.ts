@@ -1,4 +1,9 @@
-import type { paths, WebhookAttempt, WebhookEndpoint } from '@/types/openapi.gen';
+import type {
+  paths,
+  WebhookAttempt,
+  WebhookEndpoint,
+  WebhookEventType as WebhookEventTypeView,
+} from '@/types/openapi.gen';
 
 /**
  * An endpoint as the admin's Webhooks screen reads it (`GET /api/admin/webhooks`); never its secret.
@@ -11,8 +16,15 @@ export type { WebhookEndpoint };
 export type WebhookEndpointWithSecret =
   paths['/api/admin/webhooks/{id}/rotate-secret']['post']['responses'][200]['content']['application/json'];
 
+/** An event's name, as an endpoint subscribes to it (`eventTypes`). */
+export type WebhookEventName =
+  NonNullable<paths['/api/admin/webhooks']['post']['requestBody']>['content']['application/json']['eventTypes'][number];
+
 /** One event an endpoint may subscribe to (`GET /api/admin/webhooks/event-types`). */
-export type WebhookEventType = paths['/api/admin/webhooks/event-types']['get']['responses'][200]['content']['application/json'][number];
+export type WebhookEventType = Omit<WebhookEventTypeView, 'type'> & {
+  // The server lists the names `eventTypes` takes (`jobs::domain::webhooks::EVENT_TYPES`); its schema says string.
+  type: WebhookEventName;
+};
 
 /** One attempt of a delivery; `response` is the first 4 KB of the receiver's answer. */
 export type { WebhookAttempt };

@@ -11,7 +11,7 @@ import { toast } from '@/stores/toasts';
 
 import { useCreateWebhook } from '../api/create-webhook';
 import { useWebhookEventTypes } from '../api/get-event-types';
-import type { WebhookEndpointWithSecret } from '../api/types';
+import type { WebhookEndpointWithSecret, WebhookEventName } from '../api/types';
 
 import { groupEvents } from './event-labels';
 import { SecretReveal } from './secret-reveal';
@@ -37,7 +37,7 @@ export function CreateWebhookDialog({ onClose }: { onClose: () => void }) {
   const catalogue = useWebhookEventTypes();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<string[]>([]);
+  const [events, setEvents] = useState<WebhookEventName[]>([]);
   const [errors, setErrors] = useState<Errors>({});
   const [created, setCreated] = useState<WebhookEndpointWithSecret | null>(null);
   const eventsErrorId = useId();
@@ -62,7 +62,7 @@ export function CreateWebhookDialog({ onClose }: { onClose: () => void }) {
     if (Object.keys(found).length > 0) return;
     create.mutate({ url: trimmed, description: description.trim() || null, eventTypes: events });
   };
-  const toggle = (type: string, on: boolean) =>
+  const toggle = (type: WebhookEventName, on: boolean) =>
     setEvents((current) => (on ? [...current, type] : current.filter((t) => t !== type)));
 
   if (created) {

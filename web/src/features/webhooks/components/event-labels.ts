@@ -2,7 +2,7 @@ import type { WebhookEventType } from '../api/types';
 
 /** A label for every event name, from the server's catalogue; the test event has its own. */
 export function eventLabeller(catalogue: WebhookEventType[] | undefined): (type: string) => string {
-  const labels = new Map((catalogue ?? []).map((e) => [e.type, e.label]));
+  const labels = new Map<string, string>((catalogue ?? []).map((e) => [e.type, e.label]));
   labels.set('webhook.test', 'Test event');
   return (type) => labels.get(type) ?? type;
 }
