@@ -4,7 +4,7 @@
 //! status endpoints are computed from the jobs table, the configuration and the CRM's data.
 //! Contract: docs/voice-and-ai.md.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use axum::extract::multipart::MultipartRejection;
@@ -816,21 +816,24 @@ async fn workflows(
     let db = &state.queue.db;
     let seqs = db.sequence_list().await?;
     let ids: Vec<String> = seqs.iter().map(|s| s.id.clone()).collect();
-    let counts = db.sequence_counts(&ids).await?;
+    let enrolled: HashMap<String, i64> = db
+        .sequence_counts(&ids)
+        .await?
+        .into_iter()
+        .map(|c| (c.sequence_id, c.total))
+        .collect();
+    // One statement for every sequence's steps: the overview lists all sequences.
+    let mut steps: HashMap<String, (Vec<String>, i64)> = HashMap::new();
+    for st in db.step_outlines(&ids).await? {
+        let entry = steps.entry(st.sequence_id).or_default();
+        entry.0.push(st.kind);
+        entry.1 += i64::from(st.delay_minutes);
+    }
     let mut out = Vec::new();
     for s in seqs {
-        let steps = db.step_list(&s.id).await?;
-        let delay: i64 = steps.iter().map(|st| i64::from(st.delay_minutes)).sum();
-        let enrolled = counts
-            .iter()
-            .find(|c| c.sequence_id == s.id)
-            .map_or(0, |c| c.total);
-        out.push((
-            s,
-            steps.into_iter().map(|st| st.kind).collect(),
-            delay,
-            enrolled,
-        ));
+        let (kinds, delay) = steps.remove(&s.id).unwrap_or_default();
+        let total = enrolled.get(&s.id).copied().unwrap_or(0);
+        out.push((s, kinds, delay, total));
     }
     Ok(out)
 }

@@ -236,7 +236,7 @@ async fn callback(State(state): State<AppState>, Query(q): Query<CallbackQuery>)
             .refresh_token
             .as_deref()
             .map(|t| sealer.seal(t, &user_id)),
-        expires_at: now + grant.expires_in * 1000,
+        expires_at: now.saturating_add(grant.expires_in.saturating_mul(1000)),
         error: None,
         connected_at: now,
         updated_at: now,

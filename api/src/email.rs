@@ -668,7 +668,10 @@ async fn webhook(
             url: e.url.clone(),
             detail: e.reason.clone(),
             is_demo: false,
-            occurred_at: e.timestamp.map(|t| t * 1000).unwrap_or_else(now_ms),
+            occurred_at: e
+                .timestamp
+                .map(|t| t.saturating_mul(1000))
+                .unwrap_or_else(now_ms),
         };
         if apply_event(db, &mailing, &event).await? {
             recorded += 1;

@@ -182,10 +182,68 @@ async fn sequences_steps_and_rules(db: TestDb) {
         (status, st["delayMinutes"].as_i64(), st["name"].as_str()),
         (200, Some(60), Some("Wait two days"))
     );
+    // The automation overview shows each sequence's steps in running order (read for all sequences
+    // in one statement), a sequence without steps as still in development.
+    let (status, empty) = create(
+        &app,
+        &user,
+        json!({ "name": "Empty one", "description": "No steps written yet", "status": "active" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{empty}");
+    let overview = app.get_json(&user, "/api/email-automation/status").await;
+    let workflow = |wid: &str| {
+        overview["automationWorkflows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["id"] == wid)
+            .map(|w| (w["components"].clone(), w["status"].clone()))
+    };
+    assert_eq!(
+        workflow(&id),
+        Some((json!(["email", "email", "delay"]), json!("ready"))),
+        "{overview}"
+    );
+    assert_eq!(
+        workflow(empty["id"].as_str().unwrap()),
+        Some((json!([]), json!("development")))
+    );
+    let (status, _) = send(user.delete(app.url(&format!(
+        "/api/email-sequences/{}",
+        empty["id"].as_str().unwrap()
+    ))))
+    .await;
+    assert_eq!(status, 204);
     let (status, _) = send(user.delete(seq(&format!("/steps/{}", step_ids[1])))).await;
     assert_eq!(status, 204);
     let (status, _) = send(user.delete(seq(&format!("/steps/{}", step_ids[1])))).await;
     assert_eq!(status, 404);
+
+    // Free-form rules keep any number JSON can carry: Postgres writes the edges of f64 out in full
+    // (309 digits), and reading them back once answered 500 on every route that lists the step.
+    let edges = json!({
+        "max": f64::MAX, "min": f64::MIN, "tiny": 5e-324, "big": u64::MAX, "low": i64::MIN
+    });
+    let (status, st) = send(
+        user.post(seq("/steps"))
+            .json(&json!({ "name": "Edge rules", "type": "delay", "conditionalRules": edges })),
+    )
+    .await;
+    assert_eq!(status, 201, "{st}");
+    let edge_id = st["id"].as_str().unwrap().to_string();
+    let steps = app
+        .get_json(&user, &format!("/api/email-sequences/{id}/steps"))
+        .await;
+    let stored = steps
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == edge_id.as_str())
+        .map(|s| s["conditionalRules"].clone());
+    assert_eq!(stored, Some(edges));
+    let (status, _) = send(user.delete(seq(&format!("/steps/{edge_id}")))).await;
+    assert_eq!(status, 204);
 
     // Reply rules.
     let (status, r) = send(

@@ -42,6 +42,15 @@ pub struct SequenceCounts {
     pub completed: i64,
 }
 
+/// A step's kind and delay, read for many sequences at once (the automation overview).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct StepOutline {
+    pub sequence_id: String,
+    #[sqlx(rename = "type")]
+    pub kind: String,
+    pub delay_minutes: i32,
+}
+
 /// The step columns, in the order [`StepRow`] reads them.
 macro_rules! step_columns {
     () => {
@@ -309,6 +318,11 @@ const STEP_LIST: Sql = select!(
     "sequence_steps",
     "WHERE sequence_id = ?1
          ORDER BY step_order, created_at, id"
+);
+const STEP_OUTLINES: Sql = in_list!(
+    "SELECT sequence_id, type, delay_minutes FROM sequence_steps WHERE sequence_id IN ",
+    1,
+    " ORDER BY sequence_id, step_order, created_at, id"
 );
 const STEP_INSERT: Sql = sql!(concat!(
     "INSERT INTO sequence_steps (",
@@ -611,6 +625,11 @@ impl Db {
     /// In running order.
     pub async fn step_list(&self, sequence_id: &str) -> Result<Vec<StepRow>, sqlx::Error> {
         fetch!(self, fetch_all, query_as(STEP_LIST), sequence_id)
+    }
+    /// The steps of these sequences in running order, one statement for all of them.
+    pub async fn step_outlines(&self, ids: &[String]) -> Result<Vec<StepOutline>, sqlx::Error> {
+        let ids = Value::from(ids.to_vec()).to_string();
+        fetch!(self, fetch_all, query_as(STEP_OUTLINES), &ids)
     }
     pub async fn step_insert(&self, s: &StepRow) -> Result<(), sqlx::Error> {
         exec!(

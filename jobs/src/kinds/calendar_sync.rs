@@ -136,7 +136,7 @@ impl<'a> Session<'a> {
         match self.google.refresh(&refresh).await {
             Ok(grant) => {
                 let uid = self.account.user_id.clone();
-                let expires_at = now + grant.expires_in * 1000;
+                let expires_at = now.saturating_add(grant.expires_in.saturating_mul(1000));
                 let rotated = grant
                     .refresh_token
                     .as_deref()

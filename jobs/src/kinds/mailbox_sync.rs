@@ -237,7 +237,7 @@ async fn google_token(ctx: &JobContext, user_id: &str) -> Result<String, Failure
     db.calendar_account_tokens(
         user_id,
         &google.sealer.seal(&grant.access_token, user_id),
-        now + grant.expires_in * 1000,
+        now.saturating_add(grant.expires_in.saturating_mul(1000)),
         rotated.as_deref(),
         now,
     )
