@@ -8,17 +8,21 @@
 # (file contents, provider signatures, rules between two fields or on stored data) say which
 # refusals they may give, and why, in scripts/schemathesis.toml. One worker: Python 3.11's parser
 # is not thread-safe (CPython gh-106905) and two workers crashed Schemathesis now and then.
-# A request may take up to 60 s: `GET /api/email-automation/status` reads every sequence's steps
-# one query each, which passed 10 s on Postgres once the run had made many sequences (issue 22).
-# Installs schemathesis (pinned) into .venv-fuzz on first use.
+# A request may take up to 60 s: `make test-reliability` runs the two passes side by side on two
+# cores, and a run makes thousands of rows that the list routes then read.
+# Installs schemathesis (pinned) into .venv-fuzz on first use, under a lock: the two passes start
+# together on a fresh machine.
 set -euo pipefail
 bin="$(realpath "${1:-target/debug/prospector}")"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.venv-fuzz"
-if [ ! -x "$venv/bin/st" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check schemathesis==4.32.5
-fi
+(
+  flock 9
+  if [ ! -x "$venv/bin/st" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check schemathesis==4.32.5
+  fi
+) 9>"$root/.venv-fuzz.lock"
 work="$(mktemp -d)"
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 password="$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')"

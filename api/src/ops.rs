@@ -297,12 +297,15 @@ fn kind_schema() -> utoipa::openapi::ObjectBuilder {
 
 /// 1–200 characters: the check counts bytes, which this document cannot (a key of more than 200
 /// bytes in at most 200 characters is refused).
+/// An idempotency key's longest, in characters as the document counts them (not bytes).
+const IDEMPOTENCY_KEY_MAX: usize = 200;
+
 fn idempotency_key_schema() -> utoipa::openapi::ObjectBuilder {
     use utoipa::openapi::{Type, schema::SchemaType};
     utoipa::openapi::ObjectBuilder::new()
         .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
         .min_length(Some(1))
-        .max_length(Some(200))
+        .max_length(Some(IDEMPOTENCY_KEY_MAX))
 }
 
 async fn job_create(
@@ -315,11 +318,11 @@ async fn job_create(
         errors.insert("kind".to_string(), "kind is required".to_string());
     }
     if let Some(key) = &body.idempotency_key
-        && (key.is_empty() || key.len() > 200)
+        && (key.is_empty() || key.chars().count() > IDEMPOTENCY_KEY_MAX)
     {
         errors.insert(
             "idempotencyKey".to_string(),
-            "idempotencyKey must be 1 to 200 characters".to_string(),
+            format!("idempotencyKey must be 1 to {IDEMPOTENCY_KEY_MAX} characters"),
         );
     }
     if !errors.is_empty() {

@@ -594,6 +594,15 @@ async fn bad_job_input(db: TestDb) {
     .await;
     assert_eq!(s, 200);
     assert_eq!(v, json!([]), "audit after rejected requests");
+
+    // The limit counts characters, as the document's maxLength does: 200 two-byte ones fit.
+    let (status, job) = send(
+        admin
+            .post(app.url(path))
+            .json(&json!({"kind": "noop", "idempotencyKey": "é".repeat(200)})),
+    )
+    .await;
+    assert_eq!(status, 202, "{job}");
     app.stop().await;
 }
 
