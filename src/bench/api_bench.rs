@@ -282,6 +282,8 @@ async fn load(db: &Db, sizes: &Sizes) -> anyhow::Result<Seeded> {
         db.seed_deals(&chunk).await?;
         start = end;
     }
+    // The history the app writes for each contact it creates (the activity feed reads it).
+    db.seed_contact_activities().await?;
     // What an import of this size does when it ends: compact the search index, refresh statistics.
     db.compact_after_load().await?;
     Ok(Seeded {

@@ -507,7 +507,82 @@ async fn open_rate_is_of_the_messages_with_the_pixel(db: TestDb) {
     app.stop().await;
 }
 
+/// Issue 22: the activity feed reads each source only as far as the page reaches, and counts its
+/// length only as far as the dashboard needs ("Show more"): exact when short, a floor beyond the
+/// cap past the page, and newest first across the stored and the derived entries.
+async fn activity_feed_counts_only_as_far_as_it_needs(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let user = app.user().await;
+    let total_of = |res: &reqwest::Response| {
+        let n: i64 = res.headers()["x-total-count"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let exact = res.headers().get("x-total-count-exact").is_none();
+        (n, exact)
+    };
+    let now = now_ms();
+    for i in 0..1_100i64 {
+        exec!(
+            &app.db,
+            "INSERT INTO activities (id, type, description, entity_type, entity_id, actor_id, created_at)
+             VALUES ($1, 'contact_created', $2, NULL, NULL, NULL, $3)",
+            ulid::Ulid::new().to_string(),
+            format!("Contact {i}"),
+            now - 1_000 * (1_100 - i)
+        );
+        if i == 49 {
+            let res = user
+                .get(app.url("/api/activities?limit=5"))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(
+                total_of(&res),
+                (50, true),
+                "a short feed is counted exactly"
+            );
+        }
+    }
+    // A campaign created after every stored activity comes first.
+    exec!(
+        &app.db,
+        "INSERT INTO campaigns (id, kind, name, status, created_at, updated_at)
+         VALUES ('feed-campaign', 'bulk', 'Newest', 'draft', $1, $1)",
+        now
+    );
+    let res = user
+        .get(app.url("/api/activities?limit=5&offset=10"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        total_of(&res),
+        (1_015, false),
+        "counted to the cap past the page, and said to be a floor"
+    );
+    let page: Vec<Value> = res.json().await.unwrap();
+    let names: Vec<&str> = page
+        .iter()
+        .map(|e| e["summary"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 5);
+    assert!(names[0].contains("Contact 1090"), "{names:?}");
+    let first = app.get_json(&user, "/api/activities?limit=2").await;
+    assert_eq!(first[0]["kind"], "campaign_created", "{first}");
+    assert!(
+        first[1]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Contact 1099"),
+        "{first}"
+    );
+    app.stop().await;
+}
+
 both_backends!(
+    activity_feed_counts_only_as_far_as_it_needs,
     open_rate_is_of_the_messages_with_the_pixel,
     the_same_counts_on_every_screen,
     rollups_match_a_recount,

@@ -15,49 +15,96 @@ const INSERT: Sql = sql!(
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
 );
 /// Every feed entry: `kind`, when (`at`), what it is about (`ref_type`, `ref_id`), a name or the
-/// recorded description, a count and details (a scan's payload or result, a campaign's kind).
+/// recorded description, a count and details (a scan's payload or result, a campaign's kind). Each
+/// source is read newest first and only as far as the page reaches (`$reach`: offset + limit), so a
+/// page merges a few rows per source (through `activities_created` for the stored ones) instead
+/// of sorting every row of the history.
+macro_rules! newest {
+    ($reach:literal, $select:expr) => {
+        concat!(
+            "SELECT * FROM (SELECT * FROM (",
+            $select,
+            ") s ORDER BY at DESC, id DESC LIMIT ",
+            $reach,
+            ") n"
+        )
+    };
+}
 macro_rules! feed {
-    () => {
-        "SELECT a.id AS id, a.type AS kind, a.created_at AS at, a.entity_type AS ref_type,
-             a.entity_id AS ref_id, a.description AS name, CAST(0 AS BIGINT) AS n,
-             CAST(NULL AS TEXT) AS detail
-         FROM activities a
-         UNION ALL
-         SELECT j.id, 'scan_started', j.created_at, 'scan', j.id, CAST(NULL AS TEXT), CAST(0 AS BIGINT),
-             CAST(j.payload AS TEXT)
-         FROM jobs j WHERE j.kind = 'discovery_scan'
-         UNION ALL
-         SELECT j.id || ':end', CASE WHEN j.status = 'succeeded' THEN 'scan_finished' ELSE 'scan_failed' END,
-             j.finished_at, 'scan', j.id, j.error, CAST(0 AS BIGINT), CAST(j.result AS TEXT)
-         FROM jobs j
-         WHERE j.kind = 'discovery_scan' AND j.status IN ('succeeded', 'failed') AND j.finished_at IS NOT NULL
-         UNION ALL
-         SELECT c.id, 'campaign_created', c.created_at, 'campaign', c.id, c.name, CAST(0 AS BIGINT), c.kind
-         FROM campaigns c
-         UNION ALL
-         SELECT c.id || ':sent', 'campaign_finished', c.sent_at, 'campaign', c.id, c.name,
-             CAST(c.total_recipients AS BIGINT), c.kind
-         FROM campaigns c WHERE c.sent_at IS NOT NULL
-         UNION ALL
-         SELECT coalesce(m.campaign_id, se.sequence_id) || ':' || CAST(m.sent_at / 3600000 AS TEXT),
-             'emails_sent', MAX(m.sent_at),
-             CASE WHEN m.campaign_id IS NULL THEN 'sequence' ELSE 'campaign' END,
-             coalesce(m.campaign_id, se.sequence_id), coalesce(c.name, s.name), COUNT(*), c.kind
-         FROM email_messages m
-         LEFT JOIN campaigns c ON c.id = m.campaign_id
-         LEFT JOIN sequence_enrollments se ON se.id = m.enrollment_id
-         LEFT JOIN email_sequences s ON s.id = se.sequence_id
-         WHERE m.sent_at IS NOT NULL AND coalesce(m.campaign_id, se.sequence_id) IS NOT NULL
-           AND m.dedupe_key NOT LIKE 'reminder:%' AND m.dedupe_key NOT LIKE 'test:%'
-         GROUP BY m.campaign_id, se.sequence_id, c.name, s.name, c.kind, m.sent_at / 3600000"
+    ($reach:literal) => {
+        concat!(
+            newest!(
+                $reach,
+                "SELECT a.id AS id, a.type AS kind, a.created_at AS at, a.entity_type AS ref_type,
+                     a.entity_id AS ref_id, a.description AS name, CAST(0 AS BIGINT) AS n,
+                     CAST(NULL AS TEXT) AS detail
+                 FROM activities a"
+            ),
+            " UNION ALL ",
+            newest!(
+                $reach,
+                "SELECT j.id AS id, 'scan_started' AS kind, j.created_at AS at, 'scan' AS ref_type,
+                     j.id AS ref_id, CAST(NULL AS TEXT) AS name, CAST(0 AS BIGINT) AS n,
+                     CAST(j.payload AS TEXT) AS detail
+                 FROM jobs j WHERE j.kind = 'discovery_scan'"
+            ),
+            " UNION ALL ",
+            newest!(
+                $reach,
+                "SELECT j.id || ':end' AS id,
+                     CASE WHEN j.status = 'succeeded' THEN 'scan_finished' ELSE 'scan_failed' END AS kind,
+                     j.finished_at AS at, 'scan' AS ref_type, j.id AS ref_id, j.error AS name,
+                     CAST(0 AS BIGINT) AS n, CAST(j.result AS TEXT) AS detail
+                 FROM jobs j
+                 WHERE j.kind = 'discovery_scan' AND j.status IN ('succeeded', 'failed')
+                   AND j.finished_at IS NOT NULL"
+            ),
+            " UNION ALL ",
+            newest!(
+                $reach,
+                "SELECT c.id AS id, 'campaign_created' AS kind, c.created_at AS at,
+                     'campaign' AS ref_type, c.id AS ref_id, c.name AS name, CAST(0 AS BIGINT) AS n,
+                     c.kind AS detail
+                 FROM campaigns c"
+            ),
+            " UNION ALL ",
+            newest!(
+                $reach,
+                "SELECT c.id || ':sent' AS id, 'campaign_finished' AS kind, c.sent_at AS at,
+                     'campaign' AS ref_type, c.id AS ref_id, c.name AS name,
+                     CAST(c.total_recipients AS BIGINT) AS n, c.kind AS detail
+                 FROM campaigns c WHERE c.sent_at IS NOT NULL"
+            ),
+            " UNION ALL ",
+            newest!(
+                $reach,
+                "SELECT coalesce(m.campaign_id, se.sequence_id) || ':' || CAST(m.sent_at / 3600000 AS TEXT) AS id,
+                     'emails_sent' AS kind, MAX(m.sent_at) AS at,
+                     CASE WHEN m.campaign_id IS NULL THEN 'sequence' ELSE 'campaign' END AS ref_type,
+                     coalesce(m.campaign_id, se.sequence_id) AS ref_id, coalesce(c.name, s.name) AS name,
+                     COUNT(*) AS n, c.kind AS detail
+                 FROM email_messages m
+                 LEFT JOIN campaigns c ON c.id = m.campaign_id
+                 LEFT JOIN sequence_enrollments se ON se.id = m.enrollment_id
+                 LEFT JOIN email_sequences s ON s.id = se.sequence_id
+                 WHERE m.sent_at IS NOT NULL AND coalesce(m.campaign_id, se.sequence_id) IS NOT NULL
+                   AND m.dedupe_key NOT LIKE 'reminder:%' AND m.dedupe_key NOT LIKE 'test:%'
+                 GROUP BY m.campaign_id, se.sequence_id, c.name, s.name, c.kind, m.sent_at / 3600000"
+            )
+        )
     };
 }
 const FEED: Sql = sql!(concat!(
     "SELECT id, kind, at, ref_type, ref_id, name, n, detail FROM (",
-    feed!(),
+    feed!("?3"),
     ") f ORDER BY at DESC, id DESC LIMIT ?1 OFFSET ?2"
 ));
-const FEED_COUNT: Sql = sql!(concat!("SELECT COUNT(*) FROM (", feed!(), ") f"));
+/// The feed's length counted up to `?1`: the dashboard only asks whether there is more.
+const FEED_COUNT: Sql = sql!(concat!(
+    "SELECT COUNT(*) FROM (SELECT 1 AS one FROM (",
+    feed!("?1"),
+    ") f LIMIT ?1) capped"
+));
 
 pub struct ActivityInsert<'a> {
     /// Values per seed 000 §3: `contact_created`, `company_updated`, `meeting_scheduled`, ...
@@ -83,20 +130,27 @@ pub struct FeedRow {
 }
 
 impl Db {
-    /// A page of the feed, newest first, and the feed's length.
+    /// A page of the feed, newest first, and the feed's length: exact up to [`COUNT_CAP`] past
+    /// the page, a floor beyond.
     pub async fn activity_feed(
         &self,
         limit: i64,
         offset: i64,
-    ) -> Result<(Vec<FeedRow>, i64), sqlx::Error> {
+    ) -> Result<(Vec<FeedRow>, Total), sqlx::Error> {
+        let reach = offset.saturating_add(limit);
         on_db!(self, pool, [list = FEED, count = FEED_COUNT], {
-            let rows = sqlx::query_as(list)
+            let rows: Vec<FeedRow> = sqlx::query_as(list)
                 .bind(limit)
                 .bind(offset)
+                .bind(reach)
                 .fetch_all(pool)
                 .await?;
-            let total = sqlx::query_scalar(count).fetch_one(pool).await?;
-            Ok((rows, total))
+            if let Some(total) = Total::of_short_page(offset, limit, rows.len()) {
+                return Ok((rows, total));
+            }
+            let cap = reach.saturating_add(COUNT_CAP);
+            let n: i64 = sqlx::query_scalar(count).bind(cap).fetch_one(pool).await?;
+            Ok((rows, Total { n, exact: n < cap }))
         })
     }
 }

@@ -92,6 +92,13 @@ const SEED_CONTACTS: Sql = sql!(
     "INSERT INTO contacts (id, company_id, first_name, last_name, email, phone, title, department, status, \
              score, source, tags, is_verified, created_at, updated_at) "
 );
+/// The history a contact created through the app leaves: one `contact_created` activity each.
+const SEED_CONTACT_ACTIVITIES: Sql = sql!(
+    "INSERT INTO activities (id, type, description, entity_type, entity_id, actor_id, created_at)
+     SELECT 'seed-' || id, 'contact_created', 'Contact ' || first_name || ' ' || last_name || ' created',
+         'contact', id, NULL, created_at
+     FROM contacts"
+);
 const SEED_DEALS: Sql = sql!(
     "INSERT INTO deals (id, title, description, value, stage, probability, expected_close_date, \
              actual_close_date, contact_id, company_id, stage_changed_at, created_at, updated_at) "
@@ -261,6 +268,10 @@ impl Db {
     }
     /// After a bulk load (an import, the demo data, a benchmark's seed): compact the search
     /// indexes and refresh the statistics, as [`COMPACT_SQLITE`] says.
+    /// One `contact_created` activity per contact, as if each had been created through the app.
+    pub async fn seed_contact_activities(&self) -> Result<u64, sqlx::Error> {
+        exec!(self, SEED_CONTACT_ACTIVITIES)
+    }
     pub async fn compact_after_load(&self) -> Result<(), sqlx::Error> {
         match self {
             Db::Sqlite(pools) => sqlx::raw_sql(COMPACT_SQLITE)
