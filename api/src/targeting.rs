@@ -316,7 +316,7 @@ impl Skipped {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{Value, json};
+    use serde_json::json;
 
     /// The document's score ranges are the check's, side by side (either side may be left out);
     /// the order between them, said in words, is checked: an inverted pair is refused on
