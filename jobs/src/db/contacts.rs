@@ -429,9 +429,12 @@ const CONTACT_GET_FOR_UPDATE: Sql = locking!(
 /// The list's page: the inner select (see [`push_page`]) is closed by `) c` and joined.
 const CONTACT_PAGE: Sql = sql!(concat!("SELECT ", contact_columns!(), " FROM ("));
 const CONTACT_PAGE_JOIN: &str = ") c LEFT JOIN companies co ON co.id = c.company_id";
-/// As [`CONTACT_PAGE_JOIN`] after an inner select of ids.
+/// As [`CONTACT_PAGE_JOIN`] after an inner select of ids. `CROSS JOIN` keeps the page's ids the
+/// outer loop on SQLite: with plans that do not watch bound values (`SQLITE_ENABLE_QPSG`) the
+/// planner, not knowing the LIMIT, scanned every contact and looked each up in the page instead
+/// (28 ms against 1 ms at 100k contacts). Postgres plans it as the inner join it is.
 const CONTACT_PAGE_BY_ID: &str =
-    ") p JOIN contacts c ON c.id = p.id LEFT JOIN companies co ON co.id = c.company_id";
+    ") p CROSS JOIN contacts c LEFT JOIN companies co ON co.id = c.company_id WHERE c.id = p.id";
 /// Kept by the triggers of migration 0022 in the write's transaction.
 const ROLLUP_COUNT: Sql = sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup");
 const ROLLUP_STATUS_COUNT: Sql =
