@@ -454,7 +454,77 @@ async fn readiness_blocks_real_sending_without_a_postal_address(db: TestDb) {
     app.stop().await;
 }
 
+/// The contacts a campaign reaches are marked contacted (`new_lead` → `email_sent`), also when an
+/// earlier run recorded a send and stopped before marking its contact: the next run puts it right.
+async fn contacts_reached_are_marked_contacted_even_after_a_stop(db: TestDb) {
+    let sink = SmtpSink::start();
+    let app = app_with(&db, sink.mailing(None)).await;
+    let admin = app.admin().await;
+    let user = app.user().await;
+    app.set_send_limits(&admin, 1000, 1000).await;
+    let ann = insert_contact(&app.db, "Ann", "ann@example.test", 90).await;
+    let bob = insert_contact(&app.db, "Bob", "bob@example.test", 90).await;
+    let (_, c) = send(
+        user.post(app.url("/api/campaigns/bulk-email"))
+            .json(&json!({
+                "name": "Reach", "subject": "Hi", "templateId": "follow-up", "targetFilters": {}
+            })),
+    )
+    .await;
+    let id = c["id"].as_str().unwrap().to_string();
+    // What a run that stopped between its two commits leaves: Ann's send recorded, Ann untouched.
+    let sent_at = now_ms() - 60_000;
+    exec!(
+        &app.db,
+        "INSERT INTO email_messages (id, dedupe_key, campaign_id, contact_id, to_email, from_email,
+             message_id, status, attempts, sent_at, created_at)
+         VALUES ($1, $2, $3, $4, 'ann@example.test', 'sales@example.test', $5, 'sent', 1, $6, $6)",
+        ulid::Ulid::new().to_string(),
+        format!("campaign:{id}:{ann}"),
+        &id,
+        &ann,
+        format!("earlier.{ann}@example.test"),
+        sent_at
+    );
+    let (status, s) =
+        send(user.post(app.url(&format!("/api/campaigns/bulk-email/{id}/send")))).await;
+    assert_eq!(status, 200, "{s}");
+    app.wait_status(&user, s["jobId"].as_str().unwrap(), "succeeded", T)
+        .await;
+    let sent = sink.messages();
+    assert_eq!(sent.len(), 1, "Ann is not sent to again");
+    assert!(sent[0].to.iter().any(|t| t.contains("bob@example.test")));
+
+    let a = app.get_json(&user, &format!("/api/contacts/{ann}")).await;
+    assert_eq!(a["status"], "email_sent", "{a}");
+    let at = |v: &Value| {
+        chrono::DateTime::parse_from_rfc3339(v["lastContactedAt"].as_str().unwrap())
+            .unwrap()
+            .timestamp_millis()
+    };
+    assert_eq!(at(&a), sent_at, "{a}");
+    let b = app.get_json(&user, &format!("/api/contacts/{bob}")).await;
+    assert_eq!(b["status"], "email_sent", "{b}");
+    assert!(at(&b) > sent_at, "{b}");
+    // The list and its status filter agree with the records.
+    let list = app
+        .get_json(&user, "/api/contacts?status=email_sent&limit=10")
+        .await;
+    let mut ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    ids.sort();
+    let mut want = vec![ann.as_str(), bob.as_str()];
+    want.sort();
+    assert_eq!(ids, want, "{list}");
+    app.stop().await;
+}
+
 both_backends!(
+    contacts_reached_are_marked_contacted_even_after_a_stop,
     single_campaigns_send_to_their_audience,
     preview_is_what_is_sent_and_tests_count_nowhere,
     saved_templates_change_and_go,

@@ -942,6 +942,16 @@ async fn kill_the_worker_mid_campaign(db: TestDb) {
             other => panic!("{to} ended {other}"),
         }
     }
+    // Every contact a recorded send reached is marked contacted for it, also those whose
+    // marking the kill cut off (the restarted run puts them right).
+    let unmarked: i64 = scalar(
+        &app.db,
+        "SELECT COUNT(*) FROM email_messages m JOIN contacts c ON c.id = m.contact_id
+         WHERE m.status = 'sent' AND (c.status <> 'email_sent' OR c.last_contacted_at IS NULL
+             OR c.last_contacted_at < m.sent_at)",
+    )
+    .await;
+    assert_eq!(unmarked, 0, "contacts reached and not marked contacted");
     // Rows claimed and not yet recorded are at most 6 × MAIL_SEND_CONCURRENCY (the run's permits).
     assert!(
         in_doubt <= 48,

@@ -229,6 +229,16 @@ pub struct MessageFinish {
     pub at: i64,
 }
 
+impl MessageFinish {
+    /// The contact an accepted message reached, and when.
+    pub fn contacted(&self) -> Option<(&str, i64)> {
+        match self.outcome {
+            SendOutcome::Sent => self.message.contact_id.as_deref().map(|c| (c, self.at)),
+            _ => None,
+        }
+    }
+}
+
 /// A direct message (`POST /api/contacts/email`) or any other one-off.
 pub struct MessageInsert<'a> {
     pub id: &'a str,
@@ -463,6 +473,19 @@ const ORPHANS_RESOLVE: Sql = sql!(
      WHERE campaign_id = ?1 AND status = 'sending' AND NOT EXISTS (
          SELECT 1 FROM jobs j WHERE j.id = email_messages.claim_job_id
              AND j.status = 'running' AND j.attempts = email_messages.claim_attempt)"
+);
+/// The campaign's sent messages whose contact is not yet marked contacted for them (a run that
+/// ended between recording a send and touching its contact), put right as
+/// [`CONTACTS_CONTACTED`] would have.
+const CONTACTS_CONTACTED_RECONCILE: Sql = sql!(
+    "UPDATE contacts SET last_contacted_at = m.at,
+         updated_at = CASE WHEN updated_at > m.at THEN updated_at ELSE m.at END,
+         status = CASE WHEN status = 'new_lead' THEN 'email_sent' ELSE status END
+     FROM (SELECT contact_id, MAX(sent_at) AS at FROM email_messages
+           WHERE campaign_id = ?1 AND status = 'sent' AND contact_id IS NOT NULL
+           GROUP BY contact_id) m
+     WHERE contacts.id = m.contact_id
+         AND (contacts.last_contacted_at IS NULL OR contacts.last_contacted_at < m.at)"
 );
 /// Postgres skips rows another sending lane's open transaction holds.
 // Two statements, each read in the order of the (campaign_id, status, id) index: one with an
@@ -781,6 +804,11 @@ impl Db {
     /// not have reached the server and are never sent again.
     pub async fn messages_orphans_resolve(&self, campaign_id: &str) -> Result<u64, sqlx::Error> {
         exec!(self, ORPHANS_RESOLVE, campaign_id)
+    }
+    /// Marks contacted the contacts of the campaign's sent messages that an earlier run recorded
+    /// but stopped before touching; the number put right.
+    pub async fn campaign_contacts_reconcile(&self, campaign_id: &str) -> Result<u64, sqlx::Error> {
+        exec!(self, CONTACTS_CONTACTED_RECONCILE, campaign_id)
     }
     /// (id, email) of the first `limit` contacts with an email.
     pub async fn contacts_with_email(
@@ -1119,16 +1147,14 @@ impl Tx {
             attempt
         )
     }
-    /// Writes each outcome, its `sent`/`bounced` event, and touches the contacts sent to: three
-    /// statements for the whole batch.
+    /// Writes each outcome and its `sent`/`bounced` event (two statements for the whole batch): the
+    /// ledger. The contacts sent to are touched by [`Self::contacts_contacted`].
     pub async fn messages_finish(&mut self, items: &[MessageFinish]) -> Result<(), sqlx::Error> {
         if items.is_empty() {
             return Ok(());
         }
         let mut rows = Vec::with_capacity(items.len());
         let mut events = Vec::with_capacity(items.len());
-        // The latest send per contact, in id order.
-        let mut contacted: std::collections::BTreeMap<&str, i64> = Default::default();
         for item in items {
             let m = &item.message;
             let (status, retry_at, error, event) = match &item.outcome {
@@ -1148,12 +1174,6 @@ impl Tx {
                     "event_type": event, "detail": error, "at": item.at,
                 }));
             }
-            if status == "sent"
-                && let Some(contact) = &m.contact_id
-            {
-                let at = contacted.entry(contact).or_insert(item.at);
-                *at = (*at).max(item.at);
-            }
         }
         exec_tx!(self, MESSAGES_FINISH, Value::from(rows).to_string())?;
         if !events.is_empty() {
@@ -1163,14 +1183,28 @@ impl Tx {
                 Value::from(events).to_string()
             )?;
         }
-        if !contacted.is_empty() {
-            let contacts: Vec<Value> = contacted
-                .into_iter()
-                .map(|(id, at)| serde_json::json!({ "id": id, "at": at }))
-                .collect();
-            exec_tx!(self, CONTACTS_CONTACTED, Value::from(contacts).to_string())?;
-        }
         self.webhook_emit_sent(items).await?;
+        Ok(())
+    }
+    /// Marks the contacts of sent messages contacted (`new_lead` becomes `email_sent`): one
+    /// statement for any number of `(contact, sent at)` pairs, the latest per contact, in id order.
+    pub async fn contacts_contacted<'a>(
+        &mut self,
+        sent: impl IntoIterator<Item = (&'a str, i64)>,
+    ) -> Result<(), sqlx::Error> {
+        let mut latest: std::collections::BTreeMap<&str, i64> = Default::default();
+        for (contact, at) in sent {
+            let t = latest.entry(contact).or_insert(at);
+            *t = (*t).max(at);
+        }
+        if latest.is_empty() {
+            return Ok(());
+        }
+        let contacts: Vec<Value> = latest
+            .into_iter()
+            .map(|(id, at)| serde_json::json!({ "id": id, "at": at }))
+            .collect();
+        exec_tx!(self, CONTACTS_CONTACTED, Value::from(contacts).to_string())?;
         Ok(())
     }
 }
