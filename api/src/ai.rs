@@ -16,7 +16,7 @@ use jobs::ai::{
     CONTENT_TYPES, ContentResult, InsightsResult, IntelligenceResult, MAX_INSIGHT_ROWS,
     OutreachResult, SentimentResult, Task,
 };
-use jobs::db::{AiDocumentRow, CompanyFilter, Db, FigureScope, JobList, figure_total};
+use jobs::db::{AiDocumentRow, CompanyFilter, Db, FigureScope, figure_total};
 use jobs::domain::analytics::{
     self, AGENTS, AnalyticsInput, Call, EmailCounts, MODEL_KINDS, ModelRun, ReplyOutcome,
     kind_counts, ratio, round3,
@@ -511,28 +511,6 @@ async fn document_upload(
 
 // ---- analytics and status ----
 
-async fn recent(
-    state: &AppState,
-    kind: &str,
-    status: Option<&str>,
-    limit: i64,
-) -> ApiResult<Vec<jobs::db::JobRow>> {
-    let (rows, _) = state
-        .queue
-        .db
-        .job_list(&JobList {
-            kind: Some(kind),
-            status,
-            text: None,
-            from: None,
-            until: None,
-            limit,
-            offset: 0,
-        })
-        .await?;
-    Ok(rows)
-}
-
 /// Reads what the analytics count ([`jobs::domain::analytics`] computes them).
 async fn analytics(
     State(state): State<AppState>,
@@ -543,16 +521,13 @@ async fn analytics(
     let outcomes = db.reply_outcomes(20_000).await?;
     let calls = db.voice_call_list(None, 1000).await?;
     let companies = db.company_total(&CompanyFilter::default(), 0).await?.n;
-    let mut last_runs = BTreeMap::new();
-    for (kind, ..) in AGENTS {
-        if let Some(j) = recent(&state, kind, None, 1).await?.into_iter().next() {
-            last_runs.insert(kind, j.finished_at.unwrap_or(j.created_at));
-        }
-    }
-    let mut runs = Vec::new();
-    for kind in MODEL_KINDS {
-        runs.extend(recent(&state, kind, Some("succeeded"), 500).await?);
-    }
+    let agents = AGENTS.map(|(kind, ..)| kind);
+    let newest = db.job_recent(&agents, None, 1).await?;
+    let last_runs: BTreeMap<&str, i64> = newest
+        .iter()
+        .map(|j| (j.kind.as_str(), j.finished_at.unwrap_or(j.created_at)))
+        .collect();
+    let runs = db.job_recent(&MODEL_KINDS, Some("succeeded"), 500).await?;
     let month = month_of_email(db).await?;
     let (_, active_campaigns) = db.campaign_list("bulk", 1, 0).await?;
     let outcomes: Vec<ReplyOutcome<'_>> = outcomes

@@ -551,6 +551,25 @@ async fn ai_tools_templates_and_model(tdb: TestDb) {
         "{a}"
     );
     assert_eq!(a["modelPerformance"]["template"]["usage"], 4);
+    // Each agent's last run is its newest job's end; an agent that never ran has none.
+    let last: i64 = scalar(
+        &app.db,
+        "SELECT MAX(finished_at) FROM jobs WHERE kind = 'ai_task'",
+    )
+    .await;
+    let shown = chrono::DateTime::parse_from_rfc3339(
+        content["lastTrainingUpdate"].as_str().expect("a last run"),
+    )
+    .unwrap()
+    .timestamp_millis();
+    assert_eq!(shown, last, "{a}");
+    let never = a["agentPerformance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["agentId"] == "bulk_ai_score")
+        .unwrap();
+    assert!(never["lastTrainingUpdate"].is_null(), "{a}");
     // The default queue keeps finished runs a week: the counts cover that window.
     assert_eq!(a["jobRetentionDays"], 7.0);
     assert_eq!(a["totalAgents"], 6);

@@ -281,6 +281,12 @@ const JOB_LIST: Sql = sql!(concat!(
     " ORDER BY created_at DESC, id DESC LIMIT ?6 OFFSET ?7"
 ));
 const JOB_LIST_COUNT: Sql = sql!(concat!("SELECT COUNT(*) FROM jobs WHERE ", job_filter!()));
+/// One kind's part of [`Db::job_recent`], followed by the kind.
+const JOB_RECENT_OF_KIND: Sql = sql!(concat!(
+    "SELECT * FROM (SELECT ",
+    job_columns!(),
+    " FROM jobs WHERE kind = "
+));
 /// One statement claims a batch. Differs: Postgres skips rows other workers hold; SQLite's one
 /// write lock serialises the claims already.
 const JOB_FETCH: Sql = locking!(
@@ -461,6 +467,35 @@ impl Db {
                 .fetch_one(pool)
                 .await?;
             Ok((rows, total))
+        })
+    }
+    /// The newest `per_kind` jobs of each kind (only those with `status` when given), in one
+    /// statement: a kind's part reads its newest rows in index order, so the screen that shows
+    /// several kinds' last runs makes one round trip, not two a kind.
+    pub async fn job_recent(
+        &self,
+        kinds: &[&str],
+        status: Option<&str>,
+        per_kind: i64,
+    ) -> Result<Vec<JobRow>, sqlx::Error> {
+        if kinds.is_empty() {
+            return Ok(Vec::new());
+        }
+        on_db!(self, pool, [q = JOB_RECENT_OF_KIND], {
+            let mut qb = sqlx::QueryBuilder::new("");
+            for (i, kind) in kinds.iter().enumerate() {
+                if i > 0 {
+                    qb.push(" UNION ALL ");
+                }
+                qb.push(q).push_bind(*kind);
+                if let Some(status) = status {
+                    qb.push(" AND status = ").push_bind(status);
+                }
+                qb.push(" ORDER BY created_at DESC, id DESC LIMIT ")
+                    .push_bind(per_kind)
+                    .push(format!(") r{i}"));
+            }
+            qb.build_query_as().fetch_all(pool).await
         })
     }
     pub async fn job_fetch(&self, p: &JobFetch<'_>) -> Result<Vec<FetchedJob>, sqlx::Error> {
