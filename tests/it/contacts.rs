@@ -261,6 +261,14 @@ async fn list_filters_and_paging(db: TestDb) {
         emails(&list(&app, &u, "/api/contacts?q=installer").await.0),
         ["dan@tx.com"]
     );
+    // A page shorter than the matches: the total is counted (on SQLite from the search index).
+    let (page, total) = list(&app, &u, "/api/contacts?q=smith&limit=1").await;
+    assert_eq!((page.len(), total), (1, 2));
+    let (page, total) = list(&app, &u, "/api/contacts?q=smith&role=manager&limit=1").await;
+    assert_eq!(
+        (emails(&page).join(","), total),
+        ("cara@ca.com".to_string(), 1)
+    );
     // A literal % is not a wildcard.
     assert_eq!(list(&app, &u, "/api/contacts?q=%25").await.1, 0);
 

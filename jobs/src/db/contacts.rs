@@ -368,6 +368,9 @@ pub(crate) trait ContactsDialect: sqlx::Database {
     /// true where the search index yields its matches newest first; false (nothing pushed) where
     /// the page is read in list order with [`Self::push_contact_search`] as a filter.
     fn push_search_source(qb: &mut QueryBuilder<Self>, q: &str) -> bool;
+    /// Pushes `SELECT 1 FROM <matches of q>` read from the search index alone and returns true
+    /// where that index holds exactly one entry per contact; false (nothing pushed) elsewhere.
+    fn push_search_count_source(qb: &mut QueryBuilder<Self>, q: &str) -> bool;
     /// Pushes ` <list contains the value before>` (the list as one bind), e.g. after `lower(email)`.
     fn push_in_list(qb: &mut QueryBuilder<Self>, list: &[String]);
 }
@@ -569,6 +572,21 @@ where
         qb.push("SELECT ").push(columns).push(" FROM contacts c");
         push_filter(qb, f);
         false
+    }
+}
+
+/// The filter's matches for a capped count: a search with no other filter from the search index
+/// alone where it can (SQLite's FTS table: looking up each match's contact row read a page of
+/// `contacts` per match, up to the cap), else [`push_matches`].
+fn push_count_matches<DB: ContactsDialect>(qb: &mut QueryBuilder<DB>, f: &ContactFilter)
+where
+    String: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
+    if !f
+        .search_alone()
+        .is_some_and(|q| DB::push_search_count_source(qb, q))
+    {
+        push_matches(qb, f, "1");
     }
 }
 
@@ -878,7 +896,7 @@ impl Db {
                 }
                 let n: i64 = on_db!(self, pool, [q = CONTACT_COUNT_CAPPED], {
                     let mut count = QueryBuilder::new(q);
-                    push_matches(&mut count, f, "1");
+                    push_count_matches(&mut count, f);
                     count
                         .push(" LIMIT ")
                         .push_bind(cap.saturating_add(1))

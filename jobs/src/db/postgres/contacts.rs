@@ -31,6 +31,11 @@ impl ContactsDialect for Postgres {
         false
     }
 
+    // Differs: the trigram index is not one entry per contact; the count reads the rows.
+    fn push_search_count_source(_: &mut QueryBuilder<Postgres>, _: &str) -> bool {
+        false
+    }
+
     // Differs: a list binds as a text[] compared with = ANY (SQLite: a JSON array, json_each).
     fn push_in_list(qb: &mut QueryBuilder<Postgres>, list: &[String]) {
         qb.push(" = ANY(").push_bind(list).push(")");

@@ -43,6 +43,17 @@ impl ContactsDialect for Sqlite {
         true
     }
 
+    // Differs: the FTS table holds one row per contact (migration 0005's triggers), so a search
+    // alone is counted from it without reading the contacts.
+    fn push_search_count_source(qb: &mut QueryBuilder<Sqlite>, q: &str) -> bool {
+        if q.chars().count() < 3 {
+            return false;
+        }
+        qb.push("SELECT 1 FROM contacts_search WHERE contacts_search MATCH ")
+            .push_bind(fts_phrase(q));
+        true
+    }
+
     // Differs: a list binds as one JSON array read with json_each() (Postgres: a text[], = ANY).
     fn push_in_list(qb: &mut QueryBuilder<Sqlite>, list: &[String]) {
         qb.push(" IN (SELECT value FROM json_each(")
