@@ -168,6 +168,17 @@ async fn list_filters(db: TestDb) {
         names(&list(&app, &u, "/api/companies?q=bath").await.0),
         ["Austin Access", "Lone Star Baths"]
     );
+    // A page shorter than the matches: the total of the search is counted, alone and beside
+    // other filters.
+    let (page, total) = list(&app, &u, "/api/companies?q=bath&limit=1").await;
+    assert_eq!((page.len(), total), (1, 2));
+    let (page, total) = list(&app, &u, "/api/companies?q=bath&state=TX&limit=1").await;
+    assert_eq!((page.len(), total), (1, 2));
+    let (page, total) = list(&app, &u, "/api/companies?q=bath&status=qualified&limit=1").await;
+    assert_eq!(
+        (names(&page).join(","), total),
+        ("Lone Star Baths".to_string(), 1)
+    );
     assert_eq!(
         names(&list(&app, &u, "/api/companies?q=la").await.0),
         ["Bayou Kitchens", "Lone Star Baths"],

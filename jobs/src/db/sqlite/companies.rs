@@ -2,6 +2,7 @@
 
 use sqlx::{QueryBuilder, Sqlite};
 
+use super::fts_phrase;
 use crate::db::CompanySearch;
 use crate::domain::like_pattern;
 
@@ -10,7 +11,7 @@ impl CompanySearch for Sqlite {
     fn push_company_search(qb: &mut QueryBuilder<Sqlite>, q: &str) {
         if q.chars().count() >= 3 {
             // The trigram index finds any substring of 3+ characters (migration 0005).
-            let phrase = format!("\"{}\"", q.replace('"', "\"\""));
+            let phrase = fts_phrase(q);
             qb.push(
                 " AND rowid IN (SELECT rowid FROM companies_search WHERE companies_search MATCH ",
             )

@@ -2,6 +2,7 @@
 
 use sqlx::{QueryBuilder, Sqlite};
 
+use super::fts_phrase;
 use crate::db::ContactsDialect;
 use crate::domain::like_pattern;
 
@@ -60,9 +61,4 @@ impl ContactsDialect for Sqlite {
             .push_bind(serde_json::Value::from(list).to_string())
             .push("))");
     }
-}
-
-/// `q` as one FTS5 phrase: the trigram index then finds it as a substring.
-fn fts_phrase(q: &str) -> String {
-    format!("\"{}\"", q.replace('"', "\"\""))
 }

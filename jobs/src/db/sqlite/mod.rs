@@ -7,3 +7,8 @@ mod contacts;
 mod queue;
 
 pub use queue::*;
+
+/// `q` as one FTS5 phrase: the trigram index then finds it as a substring.
+pub(crate) fn fts_phrase(q: &str) -> String {
+    format!("\"{}\"", q.replace('"', "\"\""))
+}
