@@ -51,6 +51,16 @@ async fn campaign(app: &TestApp, c: &Client, id: &str) -> Value {
         .await
 }
 
+/// A bulk campaign from the built-in follow-up template to every contact; its id.
+async fn follow_up_campaign(app: &TestApp, c: &Client, name: &str) -> String {
+    let (status, v) = send(c.post(app.url("/api/campaigns/bulk-email")).json(&json!({
+        "name": name, "subject": "Hi", "templateId": "follow-up", "targetFilters": {}
+    })))
+    .await;
+    assert_eq!(status, 201, "{v}");
+    v["id"].as_str().unwrap().to_string()
+}
+
 /// The plain-text part of a message, without the footer (postal address, unsubscribe link).
 fn text_before_footer(text: &str) -> String {
     text.replace("\r\n", "\n")
@@ -236,14 +246,7 @@ async fn hourly_limit_says_why_and_until_when(db: TestDb) {
     for i in 0..5 {
         insert_contact(&app.db, "Lim", &format!("l{i}@example.test"), 90).await;
     }
-    let (_, c) = send(
-        user.post(app.url("/api/campaigns/bulk-email"))
-            .json(&json!({
-                "name": "Limited", "subject": "Hi", "templateId": "follow-up", "targetFilters": {}
-            })),
-    )
-    .await;
-    let id = c["id"].as_str().unwrap().to_string();
+    let id = follow_up_campaign(&app, &user, "Limited").await;
     let (_, s) = send(user.post(app.url(&format!("/api/campaigns/bulk-email/{id}/send")))).await;
     app.wait_status(&user, s["jobId"].as_str().unwrap(), "succeeded", T)
         .await;
@@ -281,14 +284,7 @@ async fn a_dead_send_job_fails_the_campaign(db: TestDb) {
     let admin = app.admin().await;
     let user = app.user().await;
     insert_contact(&app.db, "Ann", "ann@example.test", 90).await;
-    let (_, c) = send(
-        user.post(app.url("/api/campaigns/bulk-email"))
-            .json(&json!({
-                "name": "Doomed", "subject": "Hi", "templateId": "follow-up", "targetFilters": {}
-            })),
-    )
-    .await;
-    let id = c["id"].as_str().unwrap().to_string();
+    let id = follow_up_campaign(&app, &user, "Doomed").await;
     // Retry is only for a failed campaign.
     let (status, _) =
         send(user.post(app.url(&format!("/api/campaigns/bulk-email/{id}/retry")))).await;
@@ -403,14 +399,7 @@ async fn readiness_blocks_real_sending_without_a_postal_address(db: TestDb) {
             .contains("MAIL_POSTAL_ADDRESS")
     );
 
-    let (_, c) = send(
-        user.post(app.url("/api/campaigns/bulk-email"))
-            .json(&json!({
-                "name": "Blocked", "subject": "Hi", "templateId": "follow-up", "targetFilters": {}
-            })),
-    )
-    .await;
-    let id = c["id"].as_str().unwrap().to_string();
+    let id = follow_up_campaign(&app, &user, "Blocked").await;
     let (status, b) =
         send(user.post(app.url(&format!("/api/campaigns/bulk-email/{id}/send")))).await;
     assert_eq!(status, 409, "{b}");
@@ -464,14 +453,7 @@ async fn contacts_reached_are_marked_contacted_even_after_a_stop(db: TestDb) {
     app.set_send_limits(&admin, 1000, 1000).await;
     let ann = insert_contact(&app.db, "Ann", "ann@example.test", 90).await;
     let bob = insert_contact(&app.db, "Bob", "bob@example.test", 90).await;
-    let (_, c) = send(
-        user.post(app.url("/api/campaigns/bulk-email"))
-            .json(&json!({
-                "name": "Reach", "subject": "Hi", "templateId": "follow-up", "targetFilters": {}
-            })),
-    )
-    .await;
-    let id = c["id"].as_str().unwrap().to_string();
+    let id = follow_up_campaign(&app, &user, "Reach").await;
     // What a run that stopped between its two commits leaves: Ann's send recorded, Ann untouched.
     let sent_at = now_ms() - 60_000;
     exec!(
