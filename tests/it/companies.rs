@@ -256,6 +256,84 @@ async fn list_filters(db: TestDb) {
     app.stop().await;
 }
 
+/// A search's pages, whichever way the page is read (SQLite walks the list order's index for a
+/// term that matches many, sorts the matches of a rare one): the list's order, each company once,
+/// and the same total on every page, past the last one too.
+async fn search_pages_in_list_order(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let u = app.user().await;
+    // Equal scores in pairs, so the name decides between them.
+    for (name, score) in [
+        ("Gulf Bath Co", 90),
+        ("alpine Bath Works", 90),
+        ("Prairie Bath Pros", 75),
+        ("Canyon Bath Group", 75),
+        ("Harbor Bath Solutions", 60),
+        ("Delta Bath Co", 40),
+        ("Summit Bath Works", 95),
+        ("Bayou Bath Pros", 20),
+    ] {
+        create(&app, &u, json!({"name": name, "score": score})).await;
+    }
+    for (name, score) in [
+        ("Desert Tile", 99),
+        ("Mesa Showers", 50),
+        ("Ridge Kitchens", 10),
+    ] {
+        create(&app, &u, json!({"name": name, "score": score})).await;
+    }
+    let order = [
+        "Summit Bath Works",
+        "alpine Bath Works",
+        "Gulf Bath Co",
+        "Canyon Bath Group",
+        "Prairie Bath Pros",
+        "Harbor Bath Solutions",
+        "Delta Bath Co",
+        "Bayou Bath Pros",
+    ];
+    let in_order = |items: &[Value]| -> Vec<String> {
+        items
+            .iter()
+            .map(|c| c["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    for limit in [3, 8, 50] {
+        let mut walked = Vec::new();
+        let mut offset = 0;
+        while offset < order.len() {
+            let path = format!("/api/companies?q=bath&limit={limit}&offset={offset}");
+            let (page, total) = list(&app, &u, &path).await;
+            assert_eq!(total, 8, "{path}");
+            walked.extend(in_order(&page));
+            offset += limit;
+        }
+        assert_eq!(walked, order, "pages of {limit}");
+    }
+    // Sorted by a column: the matches are read and sorted.
+    let mut by_name = order.to_vec();
+    by_name.sort_by_key(|n| n.to_lowercase());
+    let mut walked = Vec::new();
+    for offset in [0, 3, 6] {
+        let path = format!("/api/companies?q=bath&sort=name&limit=3&offset={offset}");
+        let (page, total) = list(&app, &u, &path).await;
+        assert_eq!(total, 8, "{path}");
+        walked.extend(in_order(&page));
+    }
+    assert_eq!(walked, by_name);
+    let (page, total) = list(&app, &u, "/api/companies?q=bath&limit=3&offset=9").await;
+    assert_eq!((page.len(), total), (0, 8), "past the last page");
+    // One match among eleven: its page and total.
+    let (page, total) = list(&app, &u, "/api/companies?q=harbor%20bath&limit=3").await;
+    assert_eq!(
+        (in_order(&page), total),
+        (vec!["Harbor Bath Solutions".to_string()], 1)
+    );
+    let (page, total) = list(&app, &u, "/api/companies?q=zzqxv&limit=3").await;
+    assert_eq!((page.len(), total), (0, 0));
+    app.stop().await;
+}
+
 async fn edit_dialog_and_status(db: TestDb) {
     let app = TestApp::idle(&db).await;
     let u = app.user().await;
@@ -884,6 +962,7 @@ async fn bulk_status_and_delete(db: TestDb) {
 both_backends!(
     create_and_validation,
     list_filters,
+    search_pages_in_list_order,
     edit_dialog_and_status,
     customer_report,
     list_sorts_and_export,

@@ -364,6 +364,20 @@ impl Db {
         &self,
         p: &CompanyList<'_>,
     ) -> Result<(Vec<CompanyRow>, Total), sqlx::Error> {
+        if let Some(search) = self.company_search_alone(p).await? {
+            let page = if search.matches > p.offset {
+                self.company_rows([COMPANY_PAGE, COMPANY_PAGE_DEEP], p, search.walk)
+                    .await?
+            } else {
+                Vec::new()
+            };
+            let cap = p.offset.saturating_add(COUNT_CAP);
+            let total = Total {
+                n: search.matches.min(cap),
+                exact: search.matches <= cap,
+            };
+            return Ok((page, total));
+        }
         let page = self.company_page(p).await?;
         let total = match Total::of_short_page(p.offset, p.limit, page.len()) {
             Some(total) => total,
@@ -372,8 +386,30 @@ impl Db {
         Ok((page, total))
     }
     pub async fn company_page(&self, p: &CompanyList<'_>) -> Result<Vec<CompanyRow>, sqlx::Error> {
-        self.company_rows([COMPANY_PAGE, COMPANY_PAGE_DEEP], p)
+        self.company_rows([COMPANY_PAGE, COMPANY_PAGE_DEEP], p, false)
             .await
+    }
+    /// A search with no other filter, in the list's default order, on SQLite: planned from its
+    /// matches counted in the FTS table (see [`sqlite::companies::SearchAlone`]).
+    async fn company_search_alone(
+        &self,
+        p: &CompanyList<'_>,
+    ) -> Result<Option<sqlite::companies::SearchAlone>, sqlx::Error> {
+        let f = p.filter;
+        let (Db::Sqlite(pools), Some(q), None) = (self, &f.q, p.sort) else {
+            return Ok(None);
+        };
+        let alone = f.state.is_none()
+            && f.status.is_none()
+            && f.score_min.is_none()
+            && f.score_max.is_none()
+            && f.ids.is_none();
+        if !alone {
+            return Ok(None);
+        }
+        let cap = p.offset.saturating_add(COUNT_CAP);
+        let reach = p.offset.saturating_add(p.limit);
+        sqlite::companies::SearchAlone::plan(pools.read(), q, cap, reach).await
     }
     /// The filter's total: from the rollup (migration 0022) for state, status and a score band;
     /// with a search, a list of ids or another score range, counted up to `offset` + [`COUNT_CAP`].
@@ -431,23 +467,31 @@ impl Db {
         &self,
         p: &CompanyList<'_>,
     ) -> Result<Vec<CompanyRow>, sqlx::Error> {
-        self.company_rows([COMPANY_PAGE_REPORT, COMPANY_PAGE_REPORT_DEEP], p)
+        self.company_rows([COMPANY_PAGE_REPORT, COMPANY_PAGE_REPORT_DEEP], p, false)
             .await
     }
     /// `[first, deep]`: the first page reads its rows whole; a later one its ids first, then
     /// only its rows whole, because Postgres computes a row's columns (the contact count's
     /// subquery among them) for every row an OFFSET skips: a page 20 deep counted the contacts of
     /// 1,008 companies. The first page stays one plain statement (cheaper to plan, and a search
-    /// is planned for each term).
+    /// is planned for each term), but for a search on SQLite, which computes every match's
+    /// columns before it sorts them. `walk`: the ids come from the list order's index, each
+    /// entry checked against the search's matches (SQLite, [`sqlite::companies::SearchAlone`]).
     async fn company_rows(
         &self,
         [first, deep]: [Sql; 2],
         p: &CompanyList<'_>,
+        walk: bool,
     ) -> Result<Vec<CompanyRow>, sqlx::Error> {
         let order = company_order(p.sort);
-        let select = if p.offset > 0 { deep } else { first };
+        let sorts_whole_rows = matches!(self, Db::Sqlite(_)) && p.filter.q.is_some();
+        let ids_first = p.offset > 0 || sorts_whole_rows;
+        let select = if ids_first { deep } else { first };
         on_db!(self, pool, [q = select], {
             let mut qb = QueryBuilder::new(q);
+            if walk {
+                qb.push(sqlite::companies::WALK_ORDER);
+            }
             push_filter(&mut qb, p.filter);
             qb.push(" ORDER BY ")
                 .push(&order)
@@ -455,7 +499,7 @@ impl Db {
                 .push_bind(p.limit)
                 .push(" OFFSET ")
                 .push_bind(p.offset);
-            if p.offset > 0 {
+            if ids_first {
                 qb.push(COMPANY_PAGE_BY_ID).push(" ORDER BY ").push(&order);
             }
             qb.build_query_as()

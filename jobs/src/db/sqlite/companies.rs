@@ -1,6 +1,6 @@
 //! Companies, SQLite dialect: only what differs (the rest is written once in `db/companies.rs`).
 
-use sqlx::{QueryBuilder, Sqlite};
+use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 
 use super::fts_phrase;
 use crate::db::CompanySearch;
@@ -29,5 +29,47 @@ impl CompanySearch for Sqlite {
                 .push_bind(pat)
                 .push(" ESCAPE '\\')");
         }
+    }
+}
+
+/// After the inner `FROM companies` of a page's ids: walk the list's default order.
+pub(crate) const WALK_ORDER: &str = " INDEXED BY companies_order";
+/// A search's matches from the FTS table alone (one row per company, migration 0005's
+/// triggers), up to ?2; then the largest rowid, which bounds the number of companies.
+const SEARCH_ALONE: &str = "SELECT
+     (SELECT COUNT(*) FROM (SELECT 1 FROM companies_search WHERE companies_search MATCH ?1 LIMIT ?2)),
+     (SELECT COALESCE(MAX(rowid), 0) FROM companies)";
+
+/// How the first pages of a search with no other filter are read, in the list's default order.
+/// Sorting the matches reads each one's row (~1 µs at 20,000 companies); walking the order's
+/// index checks each entry against the matches (~0.04 µs) and stops at the page's end, about
+/// `companies × reach / matches` entries in. A common word ("garcia", 832 matches) took the
+/// first 0.95 ms, the walk 0.19 ms; a rare one is the other way round (1 match: 0.4 ms against
+/// a walk of every entry, 1.2 ms).
+pub(crate) struct SearchAlone {
+    /// Counted up to the cap passed to [`SearchAlone::plan`], and one more.
+    pub matches: i64,
+    pub walk: bool,
+}
+
+impl SearchAlone {
+    /// None for a term the trigram index cannot look up (under 3 characters).
+    pub(crate) async fn plan(
+        pool: &SqlitePool,
+        q: &str,
+        cap: i64,
+        reach: i64,
+    ) -> Result<Option<Self>, sqlx::Error> {
+        if q.chars().count() < 3 {
+            return Ok(None);
+        }
+        let (matches, rows): (i64, i64) = sqlx::query_as(SEARCH_ALONE)
+            .bind(fts_phrase(q))
+            .bind(cap.saturating_add(1))
+            .fetch_one(pool)
+            .await?;
+        // The measured costs above, ~25 to 1: walk when it checks fewer than 25 entries a match.
+        let walk = matches.saturating_mul(matches).saturating_mul(25) >= rows.saturating_mul(reach);
+        Ok(Some(Self { matches, walk }))
     }
 }
