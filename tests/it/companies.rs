@@ -331,6 +331,42 @@ async fn search_pages_in_list_order(db: TestDb) {
     );
     let (page, total) = list(&app, &u, "/api/companies?q=zzqxv&limit=3").await;
     assert_eq!((page.len(), total), (0, 0));
+
+    // More matches than are counted (1,000 past the offset): the order holds, the total says so.
+    exec!(
+        &app.db,
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+         INSERT INTO companies (id, name, score, status, created_at, updated_at)
+         SELECT 'ZB' || i, 'Zed Bath ' || i, 10, 'discovered', 0, 0 FROM n"
+    );
+    // "Zed Bath 1000", the last company written, sorts fourth of them.
+    let zeds = ["Zed Bath 1", "Zed Bath 10", "Zed Bath 100", "Zed Bath 1000"];
+    let from_six: Vec<&str> = order[6..].iter().chain(&zeds).copied().collect();
+    for (limit, offset, names, total, exact) in [
+        (3, 0, &order[..3], 1000, "false"),
+        (6, 6, &from_six[..], 1006, "false"),
+        (
+            3,
+            1005,
+            &["Zed Bath 997", "Zed Bath 998", "Zed Bath 999"][..],
+            1008,
+            "true",
+        ),
+    ] {
+        let path = format!("/api/companies?q=bath&limit={limit}&offset={offset}");
+        let res = u.get(app.url(&path)).send().await.unwrap();
+        assert_eq!(res.status(), 200, "{path}");
+        let header = |name: &str| {
+            res.headers()
+                .get(name)
+                .map_or("true", |v| v.to_str().unwrap())
+                .to_string()
+        };
+        let counted = (header("x-total-count"), header("x-total-count-exact"));
+        let page: Vec<Value> = res.json().await.unwrap();
+        assert_eq!(in_order(&page), names, "{path}");
+        assert_eq!(counted, (total.to_string(), exact.to_string()), "{path}");
+    }
     app.stop().await;
 }
 

@@ -366,7 +366,7 @@ impl Db {
     ) -> Result<(Vec<CompanyRow>, Total), sqlx::Error> {
         if let Some(search) = self.company_search_alone(p).await? {
             let page = if search.matches > p.offset {
-                self.company_rows([COMPANY_PAGE, COMPANY_PAGE_DEEP], p, search.walk)
+                self.company_rows([COMPANY_PAGE, COMPANY_PAGE_DEEP], p, Some(&search))
                     .await?
             } else {
                 Vec::new()
@@ -386,7 +386,7 @@ impl Db {
         Ok((page, total))
     }
     pub async fn company_page(&self, p: &CompanyList<'_>) -> Result<Vec<CompanyRow>, sqlx::Error> {
-        self.company_rows([COMPANY_PAGE, COMPANY_PAGE_DEEP], p, false)
+        self.company_rows([COMPANY_PAGE, COMPANY_PAGE_DEEP], p, None)
             .await
     }
     /// A search with no other filter, in the list's default order, on SQLite: planned from its
@@ -467,7 +467,7 @@ impl Db {
         &self,
         p: &CompanyList<'_>,
     ) -> Result<Vec<CompanyRow>, sqlx::Error> {
-        self.company_rows([COMPANY_PAGE_REPORT, COMPANY_PAGE_REPORT_DEEP], p, false)
+        self.company_rows([COMPANY_PAGE_REPORT, COMPANY_PAGE_REPORT_DEEP], p, None)
             .await
     }
     /// `[first, deep]`: the first page reads its rows whole; a later one its ids first, then
@@ -475,13 +475,14 @@ impl Db {
     /// subquery among them) for every row an OFFSET skips: a page 20 deep counted the contacts of
     /// 1,008 companies. The first page stays one plain statement (cheaper to plan, and a search
     /// is planned for each term), but for a search on SQLite, which computes every match's
-    /// columns before it sorts them. `walk`: the ids come from the list order's index, each
-    /// entry checked against the search's matches (SQLite, [`sqlite::companies::SearchAlone`]).
+    /// columns before it sorts them. `alone`: a search alone as
+    /// [`sqlite::companies::SearchAlone`] planned it (its matches, and whether the ids come from
+    /// the list order's index, each entry checked against them).
     async fn company_rows(
         &self,
         [first, deep]: [Sql; 2],
         p: &CompanyList<'_>,
-        walk: bool,
+        alone: Option<&sqlite::companies::SearchAlone>,
     ) -> Result<Vec<CompanyRow>, sqlx::Error> {
         let order = company_order(p.sort);
         let sorts_whole_rows = matches!(self, Db::Sqlite(_)) && p.filter.q.is_some();
@@ -489,10 +490,20 @@ impl Db {
         let select = if ids_first { deep } else { first };
         on_db!(self, pool, [q = select], {
             let mut qb = QueryBuilder::new(q);
-            if walk {
+            if alone.is_some_and(|a| a.walk) {
                 qb.push(sqlite::companies::WALK_ORDER);
             }
-            push_filter(&mut qb, p.filter);
+            let matched = alone.and_then(|a| a.matched.clone());
+            // The same statement for every term: kept prepared.
+            let keep = matched.is_some() || keep_prepared(p.filter.q.as_deref());
+            match matched {
+                Some(matched) => {
+                    qb.push(sqlite::companies::MATCHED)
+                        .push_bind(matched)
+                        .push("))");
+                }
+                None => push_filter(&mut qb, p.filter),
+            }
             qb.push(" ORDER BY ")
                 .push(&order)
                 .push(" LIMIT ")
@@ -502,10 +513,7 @@ impl Db {
             if ids_first {
                 qb.push(COMPANY_PAGE_BY_ID).push(" ORDER BY ").push(&order);
             }
-            qb.build_query_as()
-                .persistent(keep_prepared(p.filter.q.as_deref()))
-                .fetch_all(pool)
-                .await
+            qb.build_query_as().persistent(keep).fetch_all(pool).await
         })
     }
     pub async fn company_report_summary(
