@@ -189,6 +189,8 @@ test('contacts and companies as dense tables', { timeout: 300_000 }, async (t) =
       await page.getByRole('heading', { level: 1, name: 'Company Prospects' }).waitFor();
       const companies = page.getByRole('table', { name: 'Companies' });
       await companies.getByRole('rowheader').nth(2).waitFor();
+      // The search alone, in the list's order (best score first, then name: the scores are equal).
+      await expectNames(companies, [`Acme Bath ${RUN}`, `Bayou Tubs ${RUN}`, `Delta Showers ${RUN}`]);
       await companies.getByRole('button', { name: 'Revenue', exact: true }).click();
       // Largest first, unknown last.
       await expectNames(companies, [`Bayou Tubs ${RUN}`, `Acme Bath ${RUN}`, `Delta Showers ${RUN}`]);
