@@ -445,6 +445,18 @@ async fn the_same_counts_on_every_screen(db: TestDb) {
         .get_json(&user, "/api/activities?limit=2&offset=1")
         .await;
     assert_eq!(page.as_array().unwrap()[..], feed[1..3]);
+    // A page shorter than the feed: its length is counted, every source (stored, scans, campaigns,
+    // send batches) in it.
+    let res = user
+        .get(app.url("/api/activities?limit=3"))
+        .send()
+        .await
+        .unwrap();
+    assert!(res.headers().get("x-total-count-exact").is_none());
+    assert_eq!(
+        res.headers()["x-total-count"],
+        feed.len().to_string().as_str()
+    );
     app.stop().await;
 }
 

@@ -30,66 +30,109 @@ macro_rules! newest {
         )
     };
 }
+// Each source's rows (`FROM … WHERE …`), shared by the page and the count.
+macro_rules! stored {
+    () => {
+        " FROM activities a"
+    };
+}
+macro_rules! scans_started {
+    () => {
+        " FROM jobs j WHERE j.kind = 'discovery_scan'"
+    };
+}
+macro_rules! scans_ended {
+    () => {
+        " FROM jobs j
+         WHERE j.kind = 'discovery_scan' AND j.status IN ('succeeded', 'failed')
+           AND j.finished_at IS NOT NULL"
+    };
+}
+macro_rules! campaigns_created {
+    () => {
+        " FROM campaigns c"
+    };
+}
+macro_rules! campaigns_sent {
+    () => {
+        " FROM campaigns c WHERE c.sent_at IS NOT NULL"
+    };
+}
+macro_rules! send_batches {
+    () => {
+        " FROM email_messages m
+         LEFT JOIN campaigns c ON c.id = m.campaign_id
+         LEFT JOIN sequence_enrollments se ON se.id = m.enrollment_id
+         LEFT JOIN email_sequences s ON s.id = se.sequence_id
+         WHERE m.sent_at IS NOT NULL AND coalesce(m.campaign_id, se.sequence_id) IS NOT NULL
+           AND m.dedupe_key NOT LIKE 'reminder:%' AND m.dedupe_key NOT LIKE 'test:%'
+         GROUP BY m.campaign_id, se.sequence_id, c.name, s.name, c.kind, m.sent_at / 3600000"
+    };
+}
 macro_rules! feed {
     ($reach:literal) => {
         concat!(
             newest!(
                 $reach,
-                "SELECT a.id AS id, a.type AS kind, a.created_at AS at, a.entity_type AS ref_type,
-                     a.entity_id AS ref_id, a.description AS name, CAST(0 AS BIGINT) AS n,
-                     CAST(NULL AS TEXT) AS detail
-                 FROM activities a"
+                concat!(
+                    "SELECT a.id AS id, a.type AS kind, a.created_at AS at, a.entity_type AS ref_type,
+                         a.entity_id AS ref_id, a.description AS name, CAST(0 AS BIGINT) AS n,
+                         CAST(NULL AS TEXT) AS detail",
+                    stored!()
+                )
             ),
             " UNION ALL ",
             newest!(
                 $reach,
-                "SELECT j.id AS id, 'scan_started' AS kind, j.created_at AS at, 'scan' AS ref_type,
-                     j.id AS ref_id, CAST(NULL AS TEXT) AS name, CAST(0 AS BIGINT) AS n,
-                     CAST(j.payload AS TEXT) AS detail
-                 FROM jobs j WHERE j.kind = 'discovery_scan'"
+                concat!(
+                    "SELECT j.id AS id, 'scan_started' AS kind, j.created_at AS at, 'scan' AS ref_type,
+                         j.id AS ref_id, CAST(NULL AS TEXT) AS name, CAST(0 AS BIGINT) AS n,
+                         CAST(j.payload AS TEXT) AS detail",
+                    scans_started!()
+                )
             ),
             " UNION ALL ",
             newest!(
                 $reach,
-                "SELECT j.id || ':end' AS id,
-                     CASE WHEN j.status = 'succeeded' THEN 'scan_finished' ELSE 'scan_failed' END AS kind,
-                     j.finished_at AS at, 'scan' AS ref_type, j.id AS ref_id, j.error AS name,
-                     CAST(0 AS BIGINT) AS n, CAST(j.result AS TEXT) AS detail
-                 FROM jobs j
-                 WHERE j.kind = 'discovery_scan' AND j.status IN ('succeeded', 'failed')
-                   AND j.finished_at IS NOT NULL"
+                concat!(
+                    "SELECT j.id || ':end' AS id,
+                         CASE WHEN j.status = 'succeeded' THEN 'scan_finished' ELSE 'scan_failed' END AS kind,
+                         j.finished_at AS at, 'scan' AS ref_type, j.id AS ref_id, j.error AS name,
+                         CAST(0 AS BIGINT) AS n, CAST(j.result AS TEXT) AS detail",
+                    scans_ended!()
+                )
             ),
             " UNION ALL ",
             newest!(
                 $reach,
-                "SELECT c.id AS id, 'campaign_created' AS kind, c.created_at AS at,
-                     'campaign' AS ref_type, c.id AS ref_id, c.name AS name, CAST(0 AS BIGINT) AS n,
-                     c.kind AS detail
-                 FROM campaigns c"
+                concat!(
+                    "SELECT c.id AS id, 'campaign_created' AS kind, c.created_at AS at,
+                         'campaign' AS ref_type, c.id AS ref_id, c.name AS name, CAST(0 AS BIGINT) AS n,
+                         c.kind AS detail",
+                    campaigns_created!()
+                )
             ),
             " UNION ALL ",
             newest!(
                 $reach,
-                "SELECT c.id || ':sent' AS id, 'campaign_finished' AS kind, c.sent_at AS at,
-                     'campaign' AS ref_type, c.id AS ref_id, c.name AS name,
-                     CAST(c.total_recipients AS BIGINT) AS n, c.kind AS detail
-                 FROM campaigns c WHERE c.sent_at IS NOT NULL"
+                concat!(
+                    "SELECT c.id || ':sent' AS id, 'campaign_finished' AS kind, c.sent_at AS at,
+                         'campaign' AS ref_type, c.id AS ref_id, c.name AS name,
+                         CAST(c.total_recipients AS BIGINT) AS n, c.kind AS detail",
+                    campaigns_sent!()
+                )
             ),
             " UNION ALL ",
             newest!(
                 $reach,
-                "SELECT coalesce(m.campaign_id, se.sequence_id) || ':' || CAST(m.sent_at / 3600000 AS TEXT) AS id,
-                     'emails_sent' AS kind, MAX(m.sent_at) AS at,
-                     CASE WHEN m.campaign_id IS NULL THEN 'sequence' ELSE 'campaign' END AS ref_type,
-                     coalesce(m.campaign_id, se.sequence_id) AS ref_id, coalesce(c.name, s.name) AS name,
-                     COUNT(*) AS n, c.kind AS detail
-                 FROM email_messages m
-                 LEFT JOIN campaigns c ON c.id = m.campaign_id
-                 LEFT JOIN sequence_enrollments se ON se.id = m.enrollment_id
-                 LEFT JOIN email_sequences s ON s.id = se.sequence_id
-                 WHERE m.sent_at IS NOT NULL AND coalesce(m.campaign_id, se.sequence_id) IS NOT NULL
-                   AND m.dedupe_key NOT LIKE 'reminder:%' AND m.dedupe_key NOT LIKE 'test:%'
-                 GROUP BY m.campaign_id, se.sequence_id, c.name, s.name, c.kind, m.sent_at / 3600000"
+                concat!(
+                    "SELECT coalesce(m.campaign_id, se.sequence_id) || ':' || CAST(m.sent_at / 3600000 AS TEXT) AS id,
+                         'emails_sent' AS kind, MAX(m.sent_at) AS at,
+                         CASE WHEN m.campaign_id IS NULL THEN 'sequence' ELSE 'campaign' END AS ref_type,
+                         coalesce(m.campaign_id, se.sequence_id) AS ref_id, coalesce(c.name, s.name) AS name,
+                         COUNT(*) AS n, c.kind AS detail",
+                    send_batches!()
+                )
             )
         )
     };
@@ -99,12 +142,42 @@ const FEED: Sql = sql!(concat!(
     feed!("?3"),
     ") f ORDER BY at DESC, id DESC LIMIT ?1 OFFSET ?2"
 ));
-/// The feed's length counted up to `?1`: the dashboard only asks whether there is more.
-const FEED_COUNT: Sql = sql!(concat!(
-    "SELECT COUNT(*) FROM (SELECT 1 AS one FROM (",
-    feed!("?1"),
-    ") f LIMIT ?1) capped"
-));
+/// A source's entries counted up to `?1`.
+macro_rules! capped {
+    ($rows:expr) => {
+        concat!("(SELECT COUNT(*) FROM (SELECT 1", $rows, " LIMIT ?1) x)")
+    };
+}
+/// The feed's length, counted up to `?1` (the caller caps it): the dashboard only asks whether
+/// there is more.
+// Differs: SQLite sums its sources' lengths, each counted up to `?1` from an index (0.12 ms at
+// 100,000 activities), where counting the union of the feed's own selects read every counted
+// activity's row (3.2 ms). Postgres counts that union (0.26 ms): the sum, with its LIMITs unknown
+// when prepared, was planned again at each run (0.42 ms; the route went 1,460–1,514 → 1,180–1,229
+// requests/s).
+const FEED_COUNT: Sql = Sql {
+    sqlite: sql!(concat!(
+        "SELECT ",
+        capped!(stored!()),
+        " + ",
+        capped!(scans_started!()),
+        " + ",
+        capped!(scans_ended!()),
+        " + ",
+        capped!(campaigns_created!()),
+        " + ",
+        capped!(campaigns_sent!()),
+        " + ",
+        capped!(send_batches!())
+    ))
+    .sqlite,
+    postgres: sql!(concat!(
+        "SELECT COUNT(*) FROM (SELECT 1 AS one FROM (",
+        feed!("?1"),
+        ") f LIMIT ?1) capped"
+    ))
+    .postgres,
+};
 
 pub struct ActivityInsert<'a> {
     /// Values per seed 000 §3: `contact_created`, `company_updated`, `meeting_scheduled`, ...
@@ -149,7 +222,8 @@ impl Db {
                 return Ok((rows, total));
             }
             let cap = reach.saturating_add(COUNT_CAP);
-            let n: i64 = sqlx::query_scalar(count).bind(cap).fetch_one(pool).await?;
+            let sum: i64 = sqlx::query_scalar(count).bind(cap).fetch_one(pool).await?;
+            let n = sum.min(cap);
             Ok((rows, Total { n, exact: n < cap }))
         })
     }
