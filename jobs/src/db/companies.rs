@@ -493,7 +493,7 @@ impl Db {
             if alone.is_some_and(|a| a.walk) {
                 qb.push(sqlite::companies::WALK_ORDER);
             }
-            let matched = alone.and_then(|a| a.matched.clone());
+            let matched = alone.and_then(|a| a.matched.as_deref());
             // The same statement for every term: kept prepared.
             let keep = matched.is_some() || keep_prepared(p.filter.q.as_deref());
             match matched {
