@@ -157,8 +157,12 @@ test('the boards: drag and drop with the mouse and the keyboard, one step at a t
     await t.test('Escape puts a picked-up deal back; nothing is sent', async () => {
       const proposal = page.getByRole('region', { name: 'Proposal' });
       await proposal.getByRole('button', { name: `Drag ${dealTitle}` }).focus();
+      // dnd-kit's keyboard sensor listens for the next key only after the pick-up has rendered:
+      // each key waits for the announcement of the one before it.
       await page.keyboard.press('Space');
+      await announced(page, `Picked up ${dealTitle} in Proposal. It can move to Negotiation.`);
       await page.keyboard.press('ArrowRight');
+      await announced(page, `Over Negotiation. Drop to move ${dealTitle} there.`);
       await page.keyboard.press('Escape');
       await announced(page, `Cancelled. ${dealTitle} stays in Proposal.`);
       await page.waitForTimeout(300);
