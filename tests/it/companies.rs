@@ -494,7 +494,7 @@ async fn customer_report(db: TestDb) {
     let u = app.user().await;
     let long = "x".repeat(250);
     let big = create(&app, &u, json!({"name": "Big", "state": "TX", "revenue": 10000000, "employees": 100, "status": "qualified", "score": 90, "description": long})).await;
-    create(&app, &u, json!({"name": "Mid", "state": "TX", "revenue": 5000000, "employees": 51, "status": "interested", "score": 70})).await;
+    let mid = create(&app, &u, json!({"name": "Mid", "state": "TX", "revenue": 5000000, "employees": 51, "status": "interested", "score": 70})).await;
     create(
         &app,
         &u,
@@ -510,6 +510,9 @@ async fn customer_report(db: TestDb) {
     for n in 0..5 {
         contact(&app, &u, &big, n, 60 + n as i64).await;
     }
+    // Each company's best contacts are its own: Mid's best scores above any of Big's.
+    contact(&app, &u, &mid, 10, 55).await;
+    contact(&app, &u, &mid, 11, 95).await;
 
     let r = app.get_json(&u, "/api/companies/report?state=tx").await;
     assert_eq!(r["state"], "TX");
@@ -542,7 +545,21 @@ async fn customer_report(db: TestDb) {
         .map(|c| c["score"].as_i64().unwrap())
         .collect();
     assert_eq!(scores, [64, 63, 62], "best contacts first");
-    assert_eq!(companies[1]["moreContacts"], 0);
+    let m = &companies[1];
+    assert_eq!(
+        m["contacts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (
+                c["score"].as_i64().unwrap(),
+                c["companyName"].as_str().unwrap()
+            ))
+            .collect::<Vec<_>>(),
+        [(95, "Mid"), (55, "Mid")]
+    );
+    assert_eq!(m["moreContacts"], 0);
+    assert_eq!(companies[2]["contacts"], json!([]));
 
     let empty = app.get_json(&u, "/api/companies/report?state=NM").await;
     assert_eq!(

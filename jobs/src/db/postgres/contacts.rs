@@ -40,6 +40,18 @@ impl ContactsDialect for Postgres {
     fn push_in_list(qb: &mut QueryBuilder<Postgres>, list: &[String]) {
         qb.push(" = ANY(").push_bind(list).push(")");
     }
+
+    // Differs: a LATERAL subquery reads each company's first entries of `contacts_company_rank`
+    // (SQLite, without LATERAL: rowids from a correlated list subquery).
+    fn push_best_of_companies(qb: &mut QueryBuilder<Postgres>, ids: &[String], per_company: i64) {
+        qb.push(
+            " FROM companies co CROSS JOIN LATERAL (SELECT * FROM contacts x \
+             WHERE x.company_id = co.id ORDER BY x.score DESC, x.created_at, x.id LIMIT ",
+        )
+        .push_bind(per_company)
+        .push(") c WHERE co.id");
+        Self::push_in_list(qb, ids);
+    }
 }
 
 /// The longest run of at least four digits in a term that has more than digits (an address's

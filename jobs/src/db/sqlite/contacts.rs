@@ -61,4 +61,18 @@ impl ContactsDialect for Sqlite {
             .push_bind(serde_json::Value::from(list).to_string())
             .push("))");
     }
+
+    // Differs: SQLite has no LATERAL join; the rows are taken by rowid from each company's first
+    // entries of `contacts_company_rank` (Postgres: a LATERAL subquery with its LIMIT).
+    fn push_best_of_companies(qb: &mut QueryBuilder<Sqlite>, ids: &[String], per_company: i64) {
+        // CROSS JOIN keeps the companies the outer loop.
+        qb.push(" FROM companies co CROSS JOIN contacts c WHERE co.id");
+        Self::push_in_list(qb, ids);
+        qb.push(
+            " AND c.rowid IN (SELECT x.rowid FROM contacts x WHERE x.company_id = co.id \
+             ORDER BY x.score DESC, x.created_at, x.id LIMIT ",
+        )
+        .push_bind(per_company)
+        .push(")");
+    }
 }
