@@ -626,9 +626,6 @@ where
         .push(outer);
 }
 const CONTACT_IDS: Sql = sql!("SELECT id FROM contacts c");
-/// Followed by the list of company ids, then the number per company.
-/// The rank is read from `contacts_company_rank` alone (migration 0028); only the contacts shown
-/// are read from the table.
 /// Closed by [`ContactsDialect::push_best_of_companies`]: each company's first entries of
 /// `contacts_company_rank`, then only those rows (a window over every contact of the companies,
 /// joined back by id, took 0.39 ms on Postgres where this takes 0.21; docs/performance.md).
