@@ -1003,6 +1003,63 @@ async fn writes_go_ahead_of_waiting_reads(db: TestDb) {
     app.stop().await;
 }
 
+mod postgres_only {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn generic_plans_where_marked_and_dropped_connections_replaced() {
+        if let Some(db) = super::TestDb::new(super::Backend::Postgres).await {
+            super::generic_plans_where_marked_and_dropped_connections_replaced(db).await
+        }
+    }
+}
+
+async fn plan_cache_mode(pool: &sqlx::PgPool) -> String {
+    sqlx::query_scalar("SHOW plan_cache_mode")
+        .fetch_one(pool)
+        .await
+        .expect("SHOW plan_cache_mode")
+}
+
+/// Issue 22, Postgres: the statements marked for a generic plan (the dashboard's windows, the
+/// feed, the boards) run on connections that plan them once, any other statement, or one in a
+/// request that writes, on connections that plan per run; and with no ping before each use, a
+/// connection the server dropped is still replaced once it has been idle a second (a restart, an
+/// idle timeout), so the screens answer.
+async fn generic_plans_where_marked_and_dropped_connections_replaced(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let user = app.user().await;
+    let Db::Postgres(pools) = &app.db else {
+        panic!("a Postgres test")
+    };
+    assert_eq!(
+        plan_cache_mode(pools.read_planned(&[true])).await,
+        "force_generic_plan"
+    );
+    assert_eq!(
+        plan_cache_mode(pools.read_planned(&[true, true])).await,
+        "force_generic_plan"
+    );
+    assert_eq!(
+        plan_cache_mode(pools.read_planned(&[true, false])).await,
+        "auto"
+    );
+    assert_eq!(plan_cache_mode(pools.read()).await, "auto");
+    let in_write = jobs::db::writing(async { plan_cache_mode(pools.read_planned(&[true])).await });
+    assert_eq!(in_write.await, "auto");
+
+    let before = app.get_json(&user, "/api/dashboard/metrics").await;
+    let feed = app.get_json(&user, "/api/activities?limit=5").await;
+    // Every connection of the api's pools but the one that asks goes.
+    exec!(
+        &app.db,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    );
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    assert_eq!(app.get_json(&user, "/api/dashboard/metrics").await, before);
+    assert_eq!(app.get_json(&user, "/api/activities?limit=5").await, feed);
+    app.stop().await;
+}
+
 /// The facets of migrations 0024 and 0025 as stored, and as a recount from contacts and companies
 /// says they must be; and the counts per facet, stored (zeros left out) and recounted.
 async fn facets_and_recount(db: &Db) -> [Vec<(String, i64, String)>; 2] {

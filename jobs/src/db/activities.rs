@@ -141,7 +141,8 @@ const FEED: Sql = sql!(concat!(
     "SELECT id, kind, at, ref_type, ref_id, name, n, detail FROM (",
     feed!("?3"),
     ") f ORDER BY at DESC, id DESC LIMIT ?1 OFFSET ?2"
-));
+))
+.with_generic_plan();
 /// A source's entries counted up to `?1`.
 macro_rules! capped {
     ($rows:expr) => {
@@ -177,6 +178,7 @@ const FEED_COUNT: Sql = Sql {
         ") f LIMIT ?1) capped"
     ))
     .postgres,
+    generic_plan: true,
 };
 
 pub struct ActivityInsert<'a> {

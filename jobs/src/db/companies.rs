@@ -161,6 +161,7 @@ const IDS_LOCKED: Sql = Sql {
         " ORDER BY id FOR UPDATE"
     )
     .postgres,
+    generic_plan: false,
 };
 /// One `company_status_change` activity per listed company (?1) whose status is not ?2 yet, by ?3
 /// at ?4, worded as the edit dialog's; run before the update, which it reads the old status of.
@@ -341,7 +342,8 @@ const REPORT_SUMMARY: Sql = sql!(
             CAST(COALESCE(SUM(employees_sum), 0) AS BIGINT),
             CAST(COALESCE(SUM(employees_n), 0) AS BIGINT)
      FROM company_state_rollup WHERE (?1 IS NULL OR state = ?1)"
-);
+)
+.with_generic_plan();
 const COMPANY_INSERT: Sql = sql!(
     "INSERT INTO companies (id, name, industry, status, revenue, employees, score, website, phone,
          address, city, state, zip_code, description, discovery_source, discovered_at, created_at,

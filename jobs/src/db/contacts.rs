@@ -676,6 +676,7 @@ const TAG_ADD: Sql = Sql {
          WHERE id = ?1 AND NOT (tags ? ?2)"
     )
     .postgres,
+    generic_plan: false,
 };
 const EMAILS_EXISTING: Sql =
     sql!("SELECT lower(email) FROM contacts WHERE email IS NOT NULL AND lower(email)");
@@ -709,6 +710,7 @@ macro_rules! contact_import_upsert {
 const CONTACT_IMPORT_UPSERT: Sql = Sql {
     sqlite: sql!(contact_import_upsert!("'[]'")).sqlite,
     postgres: sql!(contact_import_upsert!("'[]'::jsonb")).postgres,
+    generic_plan: false,
 };
 /// The listed contacts that exist (?1: a JSON array of ids), in id order; Postgres locks them in
 /// that order, so two bulk writes over the same rows queue instead of deadlocking.
@@ -720,6 +722,7 @@ const IDS_LOCKED: Sql = Sql {
         " ORDER BY id FOR UPDATE"
     )
     .postgres,
+    generic_plan: false,
 };
 /// One `contact_status_change` activity per listed contact (?1) whose status is not ?2 yet, by
 /// ?3 at ?4, worded as the single change's; run before the update, which it reads the old status of.

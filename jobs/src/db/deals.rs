@@ -133,11 +133,11 @@ macro_rules! deal_stage_page {
         )
     };
 }
-const DEAL_STAGE_PAGE: Sql = sql!(deal_stage_page!("?1", "?2", "?3"));
+const DEAL_STAGE_PAGE: Sql = sql!(deal_stage_page!("?1", "?2", "?3")).with_generic_plan();
 /// A stage's total from the deal rollup (migration 0022), kept by the same triggers as the
 /// pipeline's figures, so the board and the metrics cannot disagree.
 const DEAL_STAGE_COUNT: Sql =
-    sql!("SELECT COALESCE((SELECT n FROM deal_rollup WHERE stage = ?1), 0)");
+    sql!("SELECT COALESCE((SELECT n FROM deal_rollup WHERE stage = ?1), 0)").with_generic_plan();
 /// The board's first page of each column in one statement: one index range per stage.
 macro_rules! deal_board_part {
     ($stage:literal, $alias:literal) => {
@@ -159,7 +159,8 @@ const DEAL_BOARD: Sql = sql!(concat!(
     deal_board_part!("decision", "d"),
     " UNION ALL ",
     deal_board_part!("closed_won", "w")
-));
+))
+.with_generic_plan();
 const DEAL_GET: Sql = select!(deal_columns, "deals", "WHERE id = ?1");
 // Differs: Postgres locks the row read before a write; SQLite's BEGIN IMMEDIATE already holds the
 // write lock (and has no FOR UPDATE).
@@ -195,7 +196,8 @@ const PROSPECT_COMPANIES: Sql = sql!(concat!(
     " FROM companies
      WHERE prospect_score > 0 AND is_deal = FALSE
      ORDER BY prospect_score DESC, created_at DESC, id LIMIT ?1"
-));
+))
+.with_generic_plan();
 // Differs: SQLite's planner prefers the (status, score) index for the IN list and then sorts every
 // match; the partial index of migration 0022 yields the best ones in order (Postgres picks it).
 const PROSPECT_CONTACTS: Sql = Sql {
@@ -213,6 +215,7 @@ const PROSPECT_CONTACTS: Sql = Sql {
          ORDER BY c.score DESC, c.created_at DESC, c.id LIMIT ?1"
     ))
     .postgres,
+    generic_plan: true,
 };
 // Differs: the row lock, as for the deal.
 const PROSPECT_COMPANY_GET: Sql = Sql {
@@ -228,6 +231,7 @@ const PROSPECT_COMPANY_GET: Sql = Sql {
         " FROM companies WHERE id = ?1 FOR UPDATE"
     ))
     .postgres,
+    generic_plan: false,
 };
 // Differs: the row lock, on the contact only (not its company).
 const PROSPECT_CONTACT_GET: Sql = Sql {
@@ -237,6 +241,7 @@ const PROSPECT_CONTACT_GET: Sql = Sql {
         " WHERE c.id = ?1 FOR UPDATE OF c"
     ))
     .postgres,
+    generic_plan: false,
 };
 const PROSPECT_COMPANY_MARK_DEAL: Sql =
     sql!("UPDATE companies SET is_deal = TRUE, updated_at = ?2 WHERE id = ?1 AND is_deal = FALSE");

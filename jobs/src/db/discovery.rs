@@ -53,6 +53,7 @@ const COMPANY_BY_NAME: Sql = Sql {
         "SELECT id, name FROM companies WHERE state IS NOT DISTINCT FROM $1
                AND (city IS NULL OR $2::text IS NULL OR lower(city) = lower($2))
                AND ($3::text IS NULL OR domain IS NULL) AND lower(name) LIKE $4 ORDER BY created_at",
+    generic_plan: false,
 };
 const SOURCE_UPSERT: Sql = sql!(
     "INSERT INTO company_sources (company_id, source, external_id, verified, attribution, opening_hours,

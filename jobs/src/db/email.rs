@@ -525,6 +525,7 @@ const MESSAGES_INSERT: Sql = Sql {
                    message_id text, status text, created_at bigint, step_id text, enrollment_id text,
                    variant text)
                ON CONFLICT (dedupe_key) DO NOTHING",
+    generic_plan: false,
 };
 const CONTACTS_WITH_EMAIL: Sql = sql!(
     "SELECT id, lower(trim(email)) FROM contacts WHERE email IS NOT NULL AND trim(email) <> ''
@@ -659,6 +660,7 @@ const MESSAGES_FINISH: Sql = Sql {
                FROM jsonb_to_recordset($1::jsonb)
                    AS f(id text, status text, retry_at bigint, error text, at bigint)
                WHERE m.id = f.id",
+    generic_plan: false,
 };
 /// ?1: JSON array of {id, message_id, campaign_id, contact_id, email, event_type, detail, at}.
 const MESSAGES_FINISH_EVENTS: Sql = Sql {
@@ -674,6 +676,7 @@ const MESSAGES_FINISH_EVENTS: Sql = Sql {
                SELECT id, message_id, campaign_id, contact_id, email, event_type, detail, FALSE, at
                FROM jsonb_to_recordset($1::jsonb) AS r(id text, message_id text, campaign_id text,
                    contact_id text, email text, event_type text, detail text, at bigint)",
+    generic_plan: false,
 };
 /// ?1: JSON array of {id, at}, one per contact, in id order (Postgres locks the rows in it).
 const CONTACTS_CONTACTED: Sql = Sql {
@@ -685,6 +688,7 @@ const CONTACTS_CONTACTED: Sql = Sql {
                    status = CASE WHEN c.status = 'new_lead' THEN 'email_sent' ELSE c.status END
                FROM jsonb_to_recordset($1::jsonb) AS f(id text, at bigint)
                WHERE c.id = f.id",
+    generic_plan: false,
 };
 
 impl Db {

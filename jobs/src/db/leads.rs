@@ -123,6 +123,7 @@ const COMPANY_FIND: Sql = Sql {
     postgres: "SELECT id, city, company_type, revenue FROM companies
                WHERE lower(name) = lower($1) AND state IS NOT DISTINCT FROM $2 ORDER BY created_at LIMIT 1
                FOR UPDATE",
+    generic_plan: false,
 };
 /// The CASEs repeat the emptiness test, so a value written since the SELECT is kept too.
 const COMPANY_FILL: Sql = sql!(
@@ -144,6 +145,7 @@ const CONTACT_FIND: Sql = Sql {
     postgres:
         "SELECT id, last_name, phone, notes, company_id FROM contacts WHERE lower(email) = lower($1)
                FOR UPDATE",
+    generic_plan: false,
 };
 const CONTACT_FILL: Sql = sql!(
     "UPDATE contacts

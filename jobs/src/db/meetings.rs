@@ -134,6 +134,7 @@ const CALENDAR_STATS: Sql = Sql {
                    COUNT(*) FILTER (WHERE status = 'completed') AS completed,
                    AVG(duration)::float8 AS average_duration
                FROM meetings",
+    generic_plan: false,
 };
 
 impl Db {

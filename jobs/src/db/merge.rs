@@ -232,6 +232,7 @@ const DISMISSED_AMONG_PAIRS: Sql = Sql {
     postgres: "SELECT COUNT(*) FROM merge_dismissals WHERE record_type = $1
                AND low_id IN (SELECT jsonb_array_elements_text($2::jsonb))
                AND high_id IN (SELECT jsonb_array_elements_text($2::jsonb))",
+    generic_plan: false,
 };
 
 // ---- merging ----
@@ -350,12 +351,14 @@ const CAMPAIGNS_PICKING: Sql = sql!(
 const CAMPAIGN_PICKS_SET: Sql = Sql {
     sqlite: "UPDATE campaigns SET selected_contact_ids = ?2 WHERE id = ?1",
     postgres: "UPDATE campaigns SET selected_contact_ids = CAST($2 AS JSONB) WHERE id = $1",
+    generic_plan: false,
 };
 const CONTACT_TAGS: Sql = sql!("SELECT CAST(tags AS TEXT) FROM contacts WHERE id = ?1");
 /// Differs: tags are JSONB in Postgres, JSON text in SQLite.
 const CONTACT_TAGS_SET: Sql = Sql {
     sqlite: "UPDATE contacts SET tags = ?2 WHERE id = ?1",
     postgres: "UPDATE contacts SET tags = CAST($2 AS JSONB) WHERE id = $1",
+    generic_plan: false,
 };
 /// A person's wish not to be mailed (unsubscribed, spam report) follows them to the survivor's
 /// address (?1) from the merged one's (?2); a hard bounce is about the address and stays there.

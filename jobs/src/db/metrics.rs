@@ -66,7 +66,8 @@ macro_rules! window_count {
 /// The deal rollup (migration 0022), one row per effective stage.
 const DEAL_ROLLUP: Sql = sql!(
     "SELECT stage, n, value_sum, weighted_sum, cycle_days_sum, cycle_n FROM deal_rollup WHERE n <> 0"
-);
+)
+.with_generic_plan();
 /// ?1..?6 deals created since a week ago, ?7..?12 the week before; ?13..?14 the open deals' value
 /// created this quarter, ?15..?16 last quarter (quarters start on a day).
 const DEAL_WINDOWS: Sql = sql!(concat!(
@@ -79,7 +80,8 @@ const DEAL_WINDOWS: Sql = sql!(concat!(
             WHERE series = 'deals.open_created' AND day >= ?13 AND day < ?14) AS open_value_this_quarter,
         (SELECT CAST(COALESCE(SUM(total), 0) AS BIGINT) FROM day_series
             WHERE series = 'deals.open_created' AND day >= ?15 AND day < ?16) AS open_value_last_quarter"
-));
+))
+.with_generic_plan();
 /// ?1 now; ?2..?7 companies created in the last 30 days, ?8..?13 in the 30 before; ?14..?15 this
 /// month. Totals from the rollups of migration 0022.
 const COUNTS: Sql = sql!(concat!(
@@ -102,7 +104,8 @@ const COUNTS: Sql = sql!(concat!(
             AS active_deals,
         (SELECT CAST(COALESCE(SUM(value_sum), 0) AS BIGINT) FROM deal_rollup
             WHERE stage NOT IN ('closed_won', 'closed_lost')) AS pipeline_value"
-));
+))
+.with_generic_plan();
 /// The meeting rate's parts in a window from ?1..?6 (contacted-at since, see [`DayWindow`]):
 /// contacts contacted, and those of them with a meeting (not cancelled) created since ?7; the
 /// second is a subset of the first, so the rate is at most 100 %.
@@ -120,11 +123,13 @@ const WINDOW_COUNTS: Sql = sql!(concat!(
         ["1", "2", "3", "4", "5", "6"]
     ),
     " AS contacts_contacted"
-));
+))
+.with_generic_plan();
 const STATE_COUNTS: Sql = sql!(
     "SELECT NULLIF(state, '') AS state, CAST(SUM(n) AS BIGINT) AS count FROM company_rollup
      GROUP BY state HAVING SUM(n) > 0"
-);
+)
+.with_generic_plan();
 const REPORT_COMPANIES: Sql = sql!(
     "SELECT co.name, co.industry, co.city, co.state, co.phone, co.website, co.revenue, co.score,
             co.status, (SELECT COUNT(*) FROM contacts c WHERE c.company_id = co.id) AS contact_count,

@@ -115,11 +115,16 @@ pub enum Db {
 /// made a status change wait 1.7 s p99. SQLite's write pool is one connection: the database has
 /// one writer, so writes queue in order in the process instead of in SQLite's busy handler (which
 /// sleeps and polls); WAL lets the read connections go on beside it.
+///
+/// Postgres also keeps read connections that use generic plans, for the statements marked
+/// [`Sql::with_generic_plan`](sql::Sql::with_generic_plan); SQLite plans each statement once when
+/// it prepares it, so it has none.
 #[derive(Clone, Debug)]
 pub struct Pools<P> {
     read: P,
     write: P,
     writers_reads: P,
+    generic_plan_reads: Option<P>,
 }
 
 tokio::task_local! {
@@ -142,8 +147,31 @@ impl<P> Pools<P> {
             &self.read
         }
     }
+    /// [`Pools::read`] for the statements a body runs, `generic_plan` of each: the connections
+    /// with generic plans when every one of them is marked for it.
+    pub fn read_planned(&self, generic_plan: &[bool]) -> &P {
+        match &self.generic_plan_reads {
+            Some(generic)
+                if generic_plan.iter().all(|g| *g) && WRITING.try_with(|_| ()).is_err() =>
+            {
+                generic
+            }
+            _ => self.read(),
+        }
+    }
     pub fn write(&self) -> &P {
         &self.write
+    }
+}
+
+impl<DB: sqlx::Database> Pools<sqlx::Pool<DB>> {
+    async fn close(&self) {
+        self.read.close().await;
+        self.writers_reads.close().await;
+        self.write.close().await;
+        if let Some(generic) = &self.generic_plan_reads {
+            generic.close().await;
+        }
     }
 }
 
@@ -154,6 +182,12 @@ fn write_connections(backend: Backend, read: u32) -> u32 {
         Backend::Postgres => (read / 4).max(2),
     }
 }
+
+/// A Postgres connection idle this long is pinged before it is used, so one the server dropped
+/// (a restart, an idle timeout) is replaced instead of failing a statement. sqlx pings before
+/// every use by default: a second round trip per statement, which under `bench api` left the
+/// server waiting on the api a quarter of the time (docs/performance.md).
+const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
 /// Connections for the reads of requests that write: enough for one to read while another's
 /// read is in flight, few enough to leave the readers their pool.
@@ -193,10 +227,13 @@ impl Db {
                         ConnectError::Url(format!("cannot create {} ({e})", parent.display()))
                     })?;
                 }
+                // No ping before each use (sqlx's default): a file on this machine does not hang
+                // up, and the ping is a round trip to the connection's thread per statement.
                 let pool = |n| {
                     SqlitePoolOptions::new()
                         .max_connections(n)
                         .acquire_timeout(Duration::from_secs(15))
+                        .test_before_acquire(false)
                         .connect_with(options.clone())
                 };
                 // The writer first: it creates the file and switches it to WAL.
@@ -209,17 +246,28 @@ impl Db {
                     read,
                     write,
                     writers_reads,
+                    generic_plan_reads: None,
                 }))
             }
             DatabaseUrl::Postgres(raw) => {
                 let options = PgConnectOptions::from_str(raw.expose())
                     .map_err(|_| ConnectError::Url("not a valid postgres URL".into()))?;
-                let pool = |n| {
+                let pool_with = |options: PgConnectOptions, n| {
                     PgPoolOptions::new()
                         .max_connections(n)
                         .acquire_timeout(Duration::from_secs(10))
-                        .connect_with(options.clone())
+                        .test_before_acquire(false)
+                        .before_acquire(|conn, meta| {
+                            Box::pin(async move {
+                                if meta.idle_for >= PING_AFTER_IDLE {
+                                    sqlx::Connection::ping(conn).await?;
+                                }
+                                Ok(true)
+                            })
+                        })
+                        .connect_with(options)
                 };
+                let pool = |n| pool_with(options.clone(), n);
                 let write = pool(write_connections(Backend::Postgres, max_connections))
                     .await
                     .map_err(ConnectError::Postgres)?;
@@ -227,10 +275,19 @@ impl Db {
                     .await
                     .map_err(ConnectError::Postgres)?;
                 let writers_reads = pool(WRITERS_READS).await.map_err(ConnectError::Postgres)?;
+                let generic_plan_reads = pool_with(
+                    options
+                        .clone()
+                        .options([("plan_cache_mode", "force_generic_plan")]),
+                    max_connections,
+                )
+                .await
+                .map_err(ConnectError::Postgres)?;
                 Ok(Self::Postgres(Pools {
                     read,
                     write,
                     writers_reads,
+                    generic_plan_reads: Some(generic_plan_reads),
                 }))
             }
         }
@@ -261,16 +318,8 @@ impl Db {
 
     pub async fn close(&self) {
         match self {
-            Self::Sqlite(pools) => {
-                pools.read.close().await;
-                pools.writers_reads.close().await;
-                pools.write.close().await;
-            }
-            Self::Postgres(pools) => {
-                pools.read.close().await;
-                pools.writers_reads.close().await;
-                pools.write.close().await;
-            }
+            Self::Sqlite(pools) => pools.close().await,
+            Self::Postgres(pools) => pools.close().await,
         }
     }
 

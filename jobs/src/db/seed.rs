@@ -109,8 +109,11 @@ const SEED_MEETINGS: Sql = sql!(
 );
 // Differs: SQLite merges the search tables' segments into one (a search for a common term then
 // reads one doclist, newest first, instead of one per import batch) and refreshes the planner's
-// statistics; Postgres vacuums (so index-only scans skip the heap) and refreshes its statistics,
-// as autovacuum would later. One statement: VACUUM cannot run in a transaction block.
+// statistics; Postgres vacuums (so index-only scans skip the heap, and the rollup rows that every
+// batch rewrote are one version again, not hundreds an index scan steps through) and refreshes its
+// statistics, as autovacuum would later. The whole database: a load writes the rollups, the feed
+// and the search words beside the tables it names, and tables it did not touch are skipped page by
+// page. One statement: VACUUM cannot run in a transaction block.
 const COMPACT_SQLITE: &str = "INSERT INTO contacts_search(contacts_search) VALUES ('optimize');
      INSERT INTO companies_search(companies_search) VALUES ('optimize');
      ANALYZE";
@@ -119,7 +122,7 @@ const SEED_SOURCE: Sql = sql!(
     "INSERT INTO company_sources (company_id, source, verified, attribution, first_seen_at, last_seen_at)
      VALUES (?1, ?2, ?3, ?4, ?5, ?5) ON CONFLICT (company_id, source) DO NOTHING"
 );
-const COMPACT_POSTGRES: &str = "VACUUM (ANALYZE) contacts, companies, deals";
+const COMPACT_POSTGRES: &str = "VACUUM (ANALYZE)";
 const CRM_COUNT: Sql = sql!(
     "SELECT (SELECT COUNT(*) FROM companies) + (SELECT COUNT(*) FROM contacts) + (SELECT COUNT(*) FROM deals)"
 );

@@ -223,6 +223,7 @@ const STEP_REORDER: Sql = Sql {
          WHERE sequence_id = ?1 AND id IN (SELECT jsonb_array_elements_text(?2::jsonb))"
     )
     .postgres,
+    generic_plan: false,
 };
 
 /// Enrolls the audience (?1..?5) in sequence ?6, up to ?7 contacts, at ?8; never a contact twice,

@@ -10,9 +10,24 @@
 pub struct Sql {
     pub sqlite: &'static str,
     pub postgres: &'static str,
+    /// Postgres plans it once per connection (see [`Sql::with_generic_plan`]).
+    pub generic_plan: bool,
 }
 
 impl Sql {
+    /// Marks a read whose best plan is the same whatever values are bound (rollup rows, windows
+    /// of days, unions of per-source pages): on Postgres [`on_db!`] runs it on read connections
+    /// with `plan_cache_mode = force_generic_plan`, which plan it once. On the other read
+    /// connections Postgres keeps planning it for each run: a parameter in a range or a `LIMIT`
+    /// makes the one-off plan look dearer than a custom one, and planning these statements cost
+    /// up to 20 times their execution (docs/performance.md).
+    pub const fn with_generic_plan(self) -> Self {
+        Self {
+            generic_plan: true,
+            ..self
+        }
+    }
+
     /// Whether the statement writes (`INSERT`, `UPDATE`, `DELETE`, `REPLACE`, or any statement
     /// with `RETURNING`): [`fetch!`] runs such a one on the pool kept for writes.
     pub fn writes(&self) -> bool {
@@ -58,6 +73,7 @@ macro_rules! sql {
         $crate::db::sql::Sql {
             sqlite: SQLITE,
             postgres: POSTGRES,
+            generic_plan: false,
         }
     }};
 }
@@ -67,7 +83,18 @@ macro_rules! sql {
 /// compiled for each backend.
 macro_rules! on_db {
     ($db:expr, $pool:ident, [$($name:ident = $q:expr),+ $(,)?], $body:expr) => {
-        on_db!(@ read, $db, $pool, [$($name = $q),+], $body)
+        match $db {
+            Db::Sqlite(pools) => {
+                let $pool = pools.read();
+                $(let $name: &'static str = $q.sqlite;)+
+                $body
+            }
+            Db::Postgres(pools) => {
+                let $pool = pools.read_planned(&[$($q.generic_plan),+]);
+                $(let $name: &'static str = $q.postgres;)+
+                $body
+            }
+        }
     };
     (@ $which:ident, $db:expr, $pool:ident, [$($name:ident = $q:expr),+ $(,)?], $body:expr) => {
         match $db {
@@ -177,6 +204,7 @@ macro_rules! in_list {
                 $after
             ))
             .postgres,
+            generic_plan: false,
         }
     };
 }
@@ -188,6 +216,7 @@ macro_rules! locking {
         $crate::db::sql::Sql {
             sqlite: sql!(concat!($before, $after)).sqlite,
             postgres: sql!(concat!($before, " ", $lock, $after)).postgres,
+            generic_plan: false,
         }
     };
 }
@@ -213,6 +242,7 @@ macro_rules! per_dialect {
         $crate::db::sql::Sql {
             sqlite: sql!($text!(sqlite)).sqlite,
             postgres: sql!($text!(postgres)).postgres,
+            generic_plan: false,
         }
     };
 }
