@@ -1021,9 +1021,9 @@ async fn plan_cache_mode(pool: &sqlx::PgPool) -> String {
 
 /// Issue 22, Postgres: the statements marked for a generic plan (the dashboard's windows, the
 /// feed, the boards) run on connections that plan them once, any other statement, or one in a
-/// request that writes, on connections that plan per run; and with no ping before each use, a
-/// connection the server dropped is still replaced once it has been idle a second (a restart, an
-/// idle timeout), so the screens answer.
+/// request that writes, on connections that plan per run. Connections the server dropped (a
+/// restart) are replaced: at once for a write, whose pool still pings before each use; for the
+/// screens' reads, which ping only a connection idle a second, once that second has passed.
 async fn generic_plans_where_marked_and_dropped_connections_replaced(db: TestDb) {
     let app = TestApp::idle(&db).await;
     let user = app.user().await;
@@ -1046,14 +1046,39 @@ async fn generic_plans_where_marked_and_dropped_connections_replaced(db: TestDb)
     let in_write = jobs::db::writing(async { plan_cache_mode(pools.read_planned(&[true])).await });
     assert_eq!(in_write.await, "auto");
 
+    let (s, c) = send(user.post(app.url("/api/contacts")).json(&json!({
+        "firstName": "Dropped", "lastName": "Link", "email": "dropped.link@example.test"
+    })))
+    .await;
+    assert_eq!(s, 201, "{c}");
+    let id = c["id"].as_str().unwrap().to_string();
+    // Every connection of the api's pools goes, from a connection of its own.
+    let terminate_all = || async {
+        let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(&db.raw_url)
+            .await
+            .expect("a connection of the test's own");
+        sqlx::query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        .execute(&mut admin)
+        .await
+        .expect("terminate the api's connections");
+    };
+    // A write right after.
+    terminate_all().await;
+    let (s, c) = send(
+        user.put(app.url(&format!("/api/contacts/{id}")))
+            .json(&json!({"firstName": "Dropped", "lastName": "Link", "status": "qualified"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{c}");
+    assert_eq!(c["status"], "qualified", "{c}");
+    // The reads' connections from before it went too: they are pinged after a second's rest.
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
     let before = app.get_json(&user, "/api/dashboard/metrics").await;
     let feed = app.get_json(&user, "/api/activities?limit=5").await;
-    // Every connection of the api's pools but the one that asks goes.
-    exec!(
-        &app.db,
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-         WHERE datname = current_database() AND pid <> pg_backend_pid()"
-    );
+    terminate_all().await;
     tokio::time::sleep(Duration::from_millis(1_200)).await;
     assert_eq!(app.get_json(&user, "/api/dashboard/metrics").await, before);
     assert_eq!(app.get_json(&user, "/api/activities?limit=5").await, feed);

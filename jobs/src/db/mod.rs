@@ -183,10 +183,10 @@ fn write_connections(backend: Backend, read: u32) -> u32 {
     }
 }
 
-/// A Postgres connection idle this long is pinged before it is used, so one the server dropped
-/// (a restart, an idle timeout) is replaced instead of failing a statement. sqlx pings before
-/// every use by default: a second round trip per statement, which under `bench api` left the
-/// server waiting on the api a quarter of the time (docs/performance.md).
+/// A Postgres read connection idle this long is pinged before it is used, so one the server
+/// dropped (a restart, an idle timeout) is replaced instead of failing a statement. sqlx pings
+/// before every use by default: a second round trip per statement, which under `bench api` left
+/// the server waiting on the api a quarter of the time (docs/performance.md).
 const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
 /// Connections for the reads of requests that write: enough for one to read while another's
@@ -252,34 +252,48 @@ impl Db {
             DatabaseUrl::Postgres(raw) => {
                 let options = PgConnectOptions::from_str(raw.expose())
                     .map_err(|_| ConnectError::Url("not a valid postgres URL".into()))?;
-                let pool_with = |options: PgConnectOptions, n| {
-                    PgPoolOptions::new()
+                // Writes (and the reads of a request that writes) keep sqlx's ping before each
+                // use: one that found its connection dropped (a restart) would fail after the
+                // message went out or the job ran; there, the ping makes it wait for the server.
+                // The screens' reads ping only a connection idle a while ([`PING_AFTER_IDLE`]).
+                let pool_with = |options: PgConnectOptions, n, reads: bool| {
+                    let pool = PgPoolOptions::new()
                         .max_connections(n)
-                        .acquire_timeout(Duration::from_secs(10))
-                        .test_before_acquire(false)
-                        .before_acquire(|conn, meta| {
-                            Box::pin(async move {
-                                if meta.idle_for >= PING_AFTER_IDLE {
-                                    sqlx::Connection::ping(conn).await?;
-                                }
-                                Ok(true)
+                        .acquire_timeout(Duration::from_secs(10));
+                    let pool = if reads {
+                        pool.test_before_acquire(false)
+                            .before_acquire(|conn, meta| {
+                                Box::pin(async move {
+                                    if meta.idle_for >= PING_AFTER_IDLE {
+                                        sqlx::Connection::ping(conn).await?;
+                                    }
+                                    Ok(true)
+                                })
                             })
-                        })
-                        .connect_with(options)
+                    } else {
+                        pool
+                    };
+                    pool.connect_with(options)
                 };
-                let pool = |n| pool_with(options.clone(), n);
-                let write = pool(write_connections(Backend::Postgres, max_connections))
+                let write = pool_with(
+                    options.clone(),
+                    write_connections(Backend::Postgres, max_connections),
+                    false,
+                )
+                .await
+                .map_err(ConnectError::Postgres)?;
+                let read = pool_with(options.clone(), max_connections, true)
                     .await
                     .map_err(ConnectError::Postgres)?;
-                let read = pool(max_connections)
+                let writers_reads = pool_with(options.clone(), WRITERS_READS, false)
                     .await
                     .map_err(ConnectError::Postgres)?;
-                let writers_reads = pool(WRITERS_READS).await.map_err(ConnectError::Postgres)?;
                 let generic_plan_reads = pool_with(
                     options
                         .clone()
                         .options([("plan_cache_mode", "force_generic_plan")]),
                     max_connections,
+                    true,
                 )
                 .await
                 .map_err(ConnectError::Postgres)?;
