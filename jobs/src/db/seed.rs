@@ -112,8 +112,8 @@ const SEED_MEETINGS: Sql = sql!(
 // statistics; Postgres vacuums (so index-only scans skip the heap, and the rollup rows that every
 // batch rewrote are one version again, not hundreds an index scan steps through) and refreshes its
 // statistics, as autovacuum would later. The whole database: a load writes the rollups, the feed
-// and the search words beside the tables it names, and tables it did not touch are skipped page by
-// page. One statement: VACUUM cannot run in a transaction block.
+// and the search words beside its own tables, and vacuum skips the pages of tables it did not
+// touch. One statement: VACUUM cannot run in a transaction block.
 const COMPACT_SQLITE: &str = "INSERT INTO contacts_search(contacts_search) VALUES ('optimize');
      INSERT INTO companies_search(companies_search) VALUES ('optimize');
      ANALYZE";
