@@ -81,8 +81,9 @@ fn is_nul_text(e: &sqlx::Error) -> bool {
         .is_some_and(|c| c == "22021")
 }
 
-/// The database could not take the request now (SQLite locked or busy, the pool exhausted): a
-/// moment later it can, so the client hears 503 and when to retry, not 500.
+/// The database could not take the request now (SQLite locked or busy, the pool exhausted; with
+/// [`jobs::db::is_conflict`], a Postgres deadlock's victim): a moment later it can, so the client
+/// hears 503 and when to retry, not 500.
 fn is_busy(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::PoolTimedOut => true,
@@ -114,7 +115,7 @@ impl From<sqlx::Error> for ApiError {
         if is_nul_text(&e) {
             return Self::bad_request(NUL_TEXT);
         }
-        if is_busy(&e) {
+        if is_busy(&e) || jobs::db::is_conflict(&e) {
             tracing::warn!(error = %e, "database busy");
             return Self::busy();
         }

@@ -867,3 +867,95 @@ both_backends!(
     sigterm_drains_then_returns_jobs,
     two_schedulers_one_job_per_tick,
 );
+
+mod postgres_only {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn bulk_cancel_survives_a_deadlock() {
+        if let Some(db) = super::TestDb::new(super::Backend::Postgres).await {
+            super::bulk_cancel_survives_a_deadlock(db).await
+        }
+    }
+}
+
+/// A bulk cancel locks the waiting jobs, then the running ones; a worker recording a batch of
+/// outcomes locks its rows in its own order. Here another transaction holds the running job and
+/// then asks for the waiting one the bulk cancel holds: Postgres breaks the deadlock by aborting
+/// the bulk cancel, which runs again and answers 200 with every job changed — not a 500.
+async fn bulk_cancel_survives_a_deadlock(db: TestDb) {
+    use sqlx::Connection;
+    let app = TestApp::idle(&db).await;
+    let admin = app.admin().await;
+    let later = (chrono::Utc::now() + chrono::Duration::hours(1)).to_rfc3339();
+    let waiting = app
+        .enqueue(&admin, json!({"kind": "noop", "runAt": later}))
+        .await;
+    let running = app
+        .enqueue(&admin, json!({"kind": "noop", "runAt": later}))
+        .await;
+    let mut other = sqlx::PgConnection::connect(&db.raw_url).await.unwrap();
+    sqlx::query("UPDATE jobs SET status = 'running', locked_by = 'w-test' WHERE id = $1")
+        .bind(&running)
+        .execute(&mut other)
+        .await
+        .unwrap();
+    // This side never gives up first: the bulk cancel, waiting longer, is the one aborted.
+    sqlx::query("SET deadlock_timeout = '30s'")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    let mut tx = other.begin().await.unwrap();
+    sqlx::query("UPDATE jobs SET progress_message = 'held' WHERE id = $1")
+        .bind(&running)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+
+    let bulk = tokio::spawn({
+        let request = admin
+            .post(app.url("/api/ops/jobs/bulk"))
+            .json(&json!({"action": "cancel", "kind": "noop"}));
+        async move { send(request).await }
+    });
+    // The bulk cancel has cancelled the waiting job and waits for the running one.
+    let mut watch = sqlx::PgConnection::connect(&db.raw_url).await.unwrap();
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        let blocked: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(&mut watch)
+        .await
+        .unwrap();
+        if blocked == 1 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the bulk cancel never waited"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    sqlx::query("UPDATE jobs SET progress_message = 'held' WHERE id = $1")
+        .bind(&waiting)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+
+    let (s, v) = bulk.await.unwrap();
+    assert_eq!(
+        (s, v["affected"].clone()),
+        (200, json!(2)),
+        "one cancelled, one asked to stop: {v}"
+    );
+    assert_eq!(app.job(&admin, &waiting).await["status"], "cancelled");
+    let (status, asked): (String, bool) =
+        sqlx::query_as("SELECT status, cancel_requested FROM jobs WHERE id = $1")
+            .bind(&running)
+            .fetch_one(&mut watch)
+            .await
+            .unwrap();
+    assert_eq!((status.as_str(), asked), ("running", true));
+    app.stop().await;
+}

@@ -86,8 +86,13 @@ impl Db {
     pub async fn job_delete(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
         fetch!(self, fetch_optional, query_scalar(JOB_DELETE), id)
     }
-    /// Jobs changed (for `cancel`: cancelled plus asked to stop).
+    /// Jobs changed (for `cancel`: cancelled plus asked to stop). Run again when Postgres picks it
+    /// to break a deadlock: it locks rows in scan order while a worker records a batch of
+    /// outcomes in its own order.
     pub async fn jobs_bulk(&self, b: &JobBulk<'_>) -> Result<u64, sqlx::Error> {
+        retry_conflicts(|| self.jobs_bulk_once(b)).await
+    }
+    async fn jobs_bulk_once(&self, b: &JobBulk<'_>) -> Result<u64, sqlx::Error> {
         let (first, extra) = match b.action {
             "retry" => (BULK_RETRY, None),
             "cancel" => (BULK_CANCEL, Some(BULK_CANCEL_RUNNING)),
