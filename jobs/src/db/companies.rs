@@ -329,6 +329,21 @@ const COMPANY_PAGE_REPORT_DEEP: Sql = sql!(concat!(
 /// The page's ids stay the outer loop (`CROSS JOIN`: SQLite, not knowing the bound LIMIT under
 /// `SQLITE_ENABLE_QPSG`, would otherwise read every company and look each up in the page).
 const COMPANY_PAGE_BY_ID: &str = ") p CROSS JOIN companies WHERE companies.id = p.page_id";
+/// After the matches `m` of [`Db::company_search_counted`]: the page's ids, sorted out of them in
+/// the list's default order (`score DESC, lower(name), id`), then [`COMPANY_PAGE_BY_ID`].
+const COMPANY_SEARCH_COUNTED: &str = concat!(
+    ") SELECT ",
+    company_columns!("description"),
+    ", (SELECT COUNT(*) FROM m) AS matches
+     FROM (SELECT id AS page_id FROM m ORDER BY score DESC, name_key, id LIMIT "
+);
+/// A page's row and the number of its search's matches.
+#[derive(sqlx::FromRow)]
+struct CountedCompany {
+    #[sqlx(flatten)]
+    row: CompanyRow,
+    matches: i64,
+}
 /// Kept by the triggers of migration 0022; the caller adds ` AND …` conditions.
 const ROLLUP_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM company_rollup WHERE TRUE");
@@ -380,6 +395,9 @@ impl Db {
             };
             return Ok((page, total));
         }
+        if let Some(found) = self.company_search_counted(p).await? {
+            return Ok(found);
+        }
         let page = self.company_page(p).await?;
         let total = match Total::of_short_page(p.offset, p.limit, page.len()) {
             Some(total) => total,
@@ -412,6 +430,55 @@ impl Db {
         let cap = p.offset.saturating_add(COUNT_CAP);
         let reach = p.offset.saturating_add(p.limit);
         sqlite::companies::SearchAlone::plan(pools.read(), q, cap, reach).await
+    }
+    /// A search in the list's default order on Postgres: one statement reads the matches once
+    /// from the trigram index (at most `offset` + [`COUNT_CAP`] + 1 of them), takes the page from
+    /// them and counts them, where the page walked the list's order and its count read them
+    /// again. With more matches than that, the page walks the order as before and the total is
+    /// the cap's floor, uncounted. None where it does not apply, or for a page past the end.
+    async fn company_search_counted(
+        &self,
+        p: &CompanyList<'_>,
+    ) -> Result<Option<(Vec<CompanyRow>, Total)>, sqlx::Error> {
+        let (Db::Postgres(pools), Some(_), None) = (self, &p.filter.q, p.sort) else {
+            return Ok(None);
+        };
+        let cap = p.offset.saturating_add(COUNT_CAP);
+        let mut qb = QueryBuilder::<sqlx::Postgres>::new(
+            "WITH m AS MATERIALIZED (SELECT id, score, lower(name) AS name_key FROM companies",
+        );
+        push_filter(&mut qb, p.filter);
+        qb.push(" LIMIT ")
+            .push_bind(cap.saturating_add(1))
+            .push(COMPANY_SEARCH_COUNTED)
+            .push_bind(p.limit)
+            .push(" OFFSET ")
+            .push_bind(p.offset)
+            .push(COMPANY_PAGE_BY_ID)
+            .push(" ORDER BY ")
+            .push(company_order(None));
+        let rows: Vec<CountedCompany> = qb
+            .build_query_as()
+            .persistent(false)
+            .fetch_all(pools.read())
+            .await?;
+        let matches = match rows.first() {
+            Some(row) => row.matches,
+            None if p.offset == 0 => return Ok(Some((Vec::new(), Total::from(0)))),
+            None => return Ok(None),
+        };
+        if matches > cap {
+            let page = self.company_page(p).await?;
+            return Ok(Some((
+                page,
+                Total {
+                    n: cap,
+                    exact: false,
+                },
+            )));
+        }
+        let page = rows.into_iter().map(|r| r.row).collect();
+        Ok(Some((page, Total::from(matches))))
     }
     /// The filter's total: from the rollup (migration 0022) for state, status and a score band;
     /// with a search, a list of ids or another score range, counted up to `offset` + [`COUNT_CAP`].
