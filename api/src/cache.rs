@@ -18,7 +18,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::extract::{Request, State};
-use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::Response;
 
@@ -176,20 +175,14 @@ impl ReadCache {
     }
 }
 
-/// Runs a write request's reads on the connections kept for writers and bumps the cache after
-/// every successful write request.
+/// Bumps the cache after every successful write request.
 pub(crate) async fn bump_on_write(
     State(state): State<AppState>,
     req: Request,
     next: Next,
 ) -> Response {
-    let write = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    // A write's own reads go ahead of the screens' reads (jobs::db::writing).
-    let res = if write {
-        jobs::db::writing(next.run(req)).await
-    } else {
-        next.run(req).await
-    };
+    let write = crate::writes::is_write(req.method());
+    let res = next.run(req).await;
     if write && res.status().is_success() {
         state.read_cache.bump();
     }

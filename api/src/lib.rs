@@ -52,6 +52,7 @@ mod voice;
 mod web;
 mod webhook_token;
 mod webhooks;
+pub mod writes;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -574,6 +575,7 @@ pub fn app(state: AppState) -> Router {
         .method_not_allowed_fallback(|| async {
             ApiError::Status(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed".into())
         })
+        .layer(middleware::from_fn(writes::apart))
         .layer(middleware::from_fn_with_state(state.clone(), cache::bump_on_write))
         .layer(middleware::from_fn_with_state(
             state.clone(),

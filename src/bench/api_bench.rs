@@ -647,10 +647,7 @@ impl Server {
         }
         let proc = ServerProc(cmd.spawn().context("starting prospector api")?);
         let base = format!("http://127.0.0.1:{port}");
-        let client = reqwest::Client::builder()
-            .cookie_store(true)
-            .pool_max_idle_per_host(connections + 8)
-            .build()?;
+        let client = http_client(connections)?;
         let started = Instant::now();
         loop {
             if client
@@ -666,14 +663,7 @@ impl Server {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let login = client
-            .post(format!("{base}/api/login"))
-            .json(&json!({"email": EMAIL, "password": PASSWORD}))
-            .send()
-            .await?;
-        if !login.status().is_success() {
-            bail!("bench login failed: {}", login.status());
-        }
+        sign_in(&client, &base).await?;
         Ok(Self {
             proc,
             base,
@@ -688,6 +678,25 @@ impl Server {
         let _ = std::fs::remove_dir_all(&self.data_dir);
         rss
     }
+}
+
+fn http_client(connections: usize) -> anyhow::Result<reqwest::Client> {
+    Ok(reqwest::Client::builder()
+        .cookie_store(true)
+        .pool_max_idle_per_host(connections + 8)
+        .build()?)
+}
+
+async fn sign_in(client: &reqwest::Client, base: &str) -> anyhow::Result<()> {
+    let login = client
+        .post(format!("{base}/api/login"))
+        .json(&json!({"email": EMAIL, "password": PASSWORD}))
+        .send()
+        .await?;
+    if !login.status().is_success() {
+        bail!("bench login failed: {}", login.status());
+    }
+    Ok(())
 }
 
 #[derive(Default)]
@@ -773,12 +782,11 @@ struct Writer {
 
 impl Writer {
     /// The request for write number `n`: an edit, a status move or a note, in turn.
-    fn request(&self, server: &Server, n: usize) -> reqwest::RequestBuilder {
+    fn request(&self, client: &reqwest::Client, base: &str, n: usize) -> reqwest::RequestBuilder {
         let mut contacts = self.contacts.lock().unwrap_or_else(|e| e.into_inner());
         let len = contacts.len().max(1);
         // Spread over the sample so one contact is never written twice at once.
         let pick = (n / 3 * 7919) % len;
-        let base = &server.base;
         let on_board: Vec<usize> = (0..contacts.len())
             .filter(|&i| contacts[i].1 < BOARD_STAGES)
             .collect();
@@ -788,22 +796,18 @@ impl Writer {
                 let (id, stage) = &mut contacts[on_board[pick % on_board.len()]];
                 let forward = *stage == 0 || (*stage < BOARD_STAGES - 1 && n.is_multiple_of(2));
                 *stage = if forward { *stage + 1 } else { *stage - 1 };
-                server
-                    .client
+                client
                     .post(format!("{base}/api/contacts/{id}/pipeline-move"))
                     .json(&json!({"direction": if forward { "forward" } else { "back" }}))
             }
             0 | 1 => {
                 let id = &contacts[pick].0;
-                server
-                    .client
-                    .put(format!("{base}/api/contacts/{id}"))
+                client.put(format!("{base}/api/contacts/{id}"))
                     .json(&json!({"title": TITLES[n % TITLES.len()], "phone": format!("555-01{:02}", n % 100)}))
             }
             _ => {
                 let id = &contacts[pick].0;
-                server
-                    .client
+                client
                     .put(format!("{base}/api/contacts/{id}"))
                     .json(&json!({"notes": format!("Bench note {n}: called, left a voicemail.")}))
             }
@@ -812,13 +816,34 @@ impl Writer {
 
     /// Issues WRITES_PER_SEC writes a second until `until`, each on its own task so a slow write
     /// never delays the next (the rate is the server's load, not a closed loop); latencies count
-    /// from `measure_from`.
-    async fn run(
+    /// from `measure_from`. It runs on a thread and runtime of its own, signed in as its own
+    /// session, as a user's browser is its own client: on the readers' runtime each write's
+    /// answer would wait behind 50 readers' tasks in the bench process, not in the api.
+    fn start(
         self: Arc<Self>,
-        server: Arc<Server>,
+        base: String,
         measure_from: Instant,
         until: Instant,
-    ) -> anyhow::Result<(Vec<f64>, usize, Option<String>)> {
+    ) -> std::thread::JoinHandle<anyhow::Result<WriteResults>> {
+        std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?
+                .block_on(async move {
+                    let client = http_client(4)?;
+                    sign_in(&client, &base).await?;
+                    self.run(client, base, measure_from, until).await
+                })
+        })
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        client: reqwest::Client,
+        base: String,
+        measure_from: Instant,
+        until: Instant,
+    ) -> anyhow::Result<WriteResults> {
         let mut tick = tokio::time::interval(Duration::from_millis(1000 / WRITES_PER_SEC));
         let mut tasks = Vec::new();
         while Instant::now() < until {
@@ -828,7 +853,7 @@ impl Writer {
                 *next += 1;
                 *next
             };
-            let req = self.request(&server, n);
+            let req = self.request(&client, &base, n);
             let measured = Instant::now() >= measure_from;
             tasks.push(tokio::spawn(async move { (measured, timed(req).await) }));
         }
@@ -846,6 +871,9 @@ impl Writer {
         Ok((lat, errors, first_error))
     }
 }
+
+/// The writes' latencies, failures and the first failure.
+type WriteResults = (Vec<f64>, usize, Option<String>);
 
 struct Row {
     name: &'static str,
@@ -944,7 +972,7 @@ pub async fn run(url: &DatabaseUrl, which: BenchDb, opts: Options) -> anyhow::Re
     let mut peak_rss: f64 = 0.0;
     let mut failures = Vec::new();
     for phase in phases {
-        let server = Arc::new(Server::start(url, phase == Phase::Cached, connections).await?);
+        let server = Server::start(url, phase == Phase::Cached, connections).await?;
         println!(
             "\nphase {} ({}; {connections} connections, {seconds} s per group after {} s warm-up{}):",
             phase.name(),
@@ -969,8 +997,11 @@ pub async fn run(url: &DatabaseUrl, which: BenchDb, opts: Options) -> anyhow::Re
             let paths = Arc::new(g.paths.clone());
             let measure_from = Instant::now() + WARMUP;
             let until = measure_from + Duration::from_secs(seconds);
-            let writing = (phase == Phase::Mixed)
-                .then(|| tokio::spawn(writer.clone().run(server.clone(), measure_from, until)));
+            let writing = (phase == Phase::Mixed).then(|| {
+                writer
+                    .clone()
+                    .start(server.base.clone(), measure_from, until)
+            });
             let s = read_load(&server, &paths, connections, measure_from, until).await?;
             let target = g.kind.target_ms();
             let mut note = String::new();
@@ -1004,7 +1035,9 @@ pub async fn run(url: &DatabaseUrl, which: BenchDb, opts: Options) -> anyhow::Re
                 p99: s.p99,
             });
             if let Some(w) = writing {
-                let (lat, errors, first_error) = w.await??;
+                let (lat, errors, first_error) = tokio::task::spawn_blocking(move || w.join())
+                    .await?
+                    .map_err(|_| anyhow::anyhow!("the writer panicked"))??;
                 writes.extend(&lat);
                 let ws = stats(lat, errors, first_error);
                 print_row("  writes", "write", "50", seconds, &ws, "");
@@ -1012,11 +1045,7 @@ pub async fn run(url: &DatabaseUrl, which: BenchDb, opts: Options) -> anyhow::Re
                 write_first_error = write_first_error.or(ws.first_error);
             }
         }
-        peak_rss = peak_rss.max(
-            Arc::try_unwrap(server)
-                .map_err(|_| anyhow::anyhow!("the writer still holds the server"))?
-                .stop(),
-        );
+        peak_rss = peak_rss.max(server.stop());
     }
     if let Some(e) = write_first_error {
         failures.push(format!("mixed writes ({write_errors} failed): {e}"));

@@ -269,12 +269,12 @@ impl Db {
         })?;
         tx.commit().await
     }
-    /// After a bulk load (an import, the demo data, a benchmark's seed): compact the search
-    /// indexes and refresh the statistics, as [`COMPACT_SQLITE`] says.
     /// One `contact_created` activity per contact, as if each had been created through the app.
     pub async fn seed_contact_activities(&self) -> Result<u64, sqlx::Error> {
         exec!(self, SEED_CONTACT_ACTIVITIES)
     }
+    /// After a bulk load (an import, the demo data, a benchmark's seed): compact the search
+    /// indexes and refresh the statistics, as [`COMPACT_SQLITE`] says.
     pub async fn compact_after_load(&self) -> Result<(), sqlx::Error> {
         match self {
             Db::Sqlite(pools) => sqlx::raw_sql(COMPACT_SQLITE)
