@@ -7,7 +7,7 @@ use axum::http::{StatusCode, request::Parts};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum_extra::extract::CookieJar;
 use axum_extra::extract::cookie::{Cookie, SameSite};
-use jobs::auth::{dummy_hash, new_token, normalize_email, token_hash, verify_password};
+use jobs::auth::{dummy_hash, new_token, normalize_email, token_hash, verify_password_off_runtime};
 use jobs::db::{SessionInsert, UserRow};
 // The longest email and password accepted at login: argon2 never hashes a megabyte body.
 use jobs::domain::users::{MAX_EMAIL_CHARS, MAX_PASSWORD_CHARS};
@@ -161,7 +161,7 @@ async fn login(
     let hash = user
         .as_ref()
         .map_or(dummy_hash(), |u| u.password_hash.as_str());
-    let password_ok = verify_password(&password, hash);
+    let password_ok = verify_password_off_runtime(password, hash.to_string()).await;
     let user = match user {
         Some(u) if password_ok => u,
         _ => return Err(ApiError::unauthorized(LOGIN_FAILED)),

@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::CookieJar;
-use jobs::auth::{hash_password, normalize_email, token_hash};
+use jobs::auth::{hash_password_off_runtime, normalize_email, token_hash};
 use jobs::db::{AuditInsert, Tx, UserRow, UserUpdate};
 use jobs::domain::users::{
     self, CANNOT_DEMOTE_SELF, DUPLICATE_EMAIL, INVALID_EMAIL, MAX_EMAIL_CHARS, Role,
@@ -268,7 +268,9 @@ async fn user_create(
     if db.user_get_by_email(&email).await?.is_some() {
         return Err(duplicate());
     }
-    let hash = hash_password(&password).map_err(|e| ApiError::Internal(e.into()))?;
+    let hash = hash_password_off_runtime(password)
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?;
     let row = UserRow {
         id: jobs::domain::new_id(),
         email,
@@ -398,7 +400,9 @@ async fn password_reset(
     let mut f = Fields::default();
     let password = read_password(&mut f, &body.password);
     f.finish()?;
-    let hash = hash_password(&password).map_err(|e| ApiError::Internal(e.into()))?;
+    let hash = hash_password_off_runtime(password)
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?;
     // Whoever knew the old password is signed out; an admin resetting their own keeps this session.
     let keep = jar.get(SESSION_COOKIE).map(|c| token_hash(c.value()));
     let mut tx = state.queue.db.begin().await?;

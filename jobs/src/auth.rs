@@ -42,6 +42,20 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// [`hash_password`] and [`verify_password`] on tokio's blocking threads: Argon2 takes tens of ms
+/// of CPU, which on a runtime thread (the api's writes have two) would hold every task behind it.
+pub async fn hash_password_off_runtime(password: String) -> Result<String, AuthError> {
+    tokio::task::spawn_blocking(move || hash_password(&password))
+        .await
+        .map_err(|e| AuthError::Hash(e.to_string()))?
+}
+
+pub async fn verify_password_off_runtime(password: String, hash: String) -> bool {
+    tokio::task::spawn_blocking(move || verify_password(&password, &hash))
+        .await
+        .unwrap_or(false)
+}
+
 /// A hash to verify against when the email is unknown, so both paths cost the same.
 pub fn dummy_hash() -> &'static str {
     static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
