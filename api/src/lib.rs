@@ -52,7 +52,7 @@ mod voice;
 mod web;
 mod webhook_token;
 mod webhooks;
-pub mod writes;
+mod writes;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -21,7 +21,7 @@ use crate::error::ApiError;
 const THREADS: usize = 2;
 
 /// The thread name of the writes' runtime.
-pub const THREAD_NAME: &str = "prospector-writes";
+const THREAD_NAME: &str = "prospector-writes";
 
 fn runtime() -> Option<&'static tokio::runtime::Runtime> {
     // A static is never dropped, so the runtime is never shut down inside async code.
@@ -48,7 +48,7 @@ pub(crate) fn is_write(method: &Method) -> bool {
 
 /// Runs `f` to its end on the writes' runtime (in the current request's span), or here if that
 /// runtime could not start. Err if `f` panicked.
-pub async fn run<F>(f: F) -> Result<F::Output, tokio::task::JoinError>
+async fn run<F>(f: F) -> Result<F::Output, tokio::task::JoinError>
 where
     F: Future + Send + 'static,
     F::Output: Send + 'static,
