@@ -125,6 +125,8 @@ pub struct Pools<P> {
     write: P,
     writers_reads: P,
     generic_plan_reads: Option<P>,
+    /// SQLite's WAL checkpoints, off the write connection.
+    checkpointer: Option<std::sync::Arc<sqlite::checkpoint::Checkpointer>>,
 }
 
 tokio::task_local! {
@@ -194,6 +196,9 @@ impl<P> Pools<P> {
 
 impl<DB: sqlx::Database> Pools<sqlx::Pool<DB>> {
     async fn close(&self) {
+        if let Some(checkpointer) = &self.checkpointer {
+            checkpointer.stop();
+        }
         self.read.close().await;
         self.writers_reads.close().await;
         self.write.close().await;
@@ -257,15 +262,26 @@ impl Db {
                 }
                 // No ping before each use (sqlx's default): a file on this machine does not hang
                 // up, and the ping is a round trip to the connection's thread per statement.
-                let pool = |n| {
+                let pool_with = |options: SqliteConnectOptions, n| {
                     SqlitePoolOptions::new()
                         .max_connections(n)
                         .acquire_timeout(Duration::from_secs(15))
                         .test_before_acquire(false)
-                        .connect_with(options.clone())
+                        .connect_with(options)
                 };
-                // The writer first: it creates the file and switches it to WAL.
-                let write = pool(write_connections(Backend::Sqlite, max_connections))
+                let pool = |n| pool_with(options.clone(), n);
+                // The writer first: it creates the file and switches it to WAL. It checkpoints
+                // only as a backstop; the checkpointer does it off the write path.
+                let write = pool_with(
+                    options.clone().pragma(
+                        "wal_autocheckpoint",
+                        sqlite::checkpoint::BACKSTOP_PAGES.to_string(),
+                    ),
+                    write_connections(Backend::Sqlite, max_connections),
+                )
+                .await
+                .map_err(ConnectError::Sqlite)?;
+                let checkpointer = sqlite::checkpoint::Checkpointer::start(&options)
                     .await
                     .map_err(ConnectError::Sqlite)?;
                 let read = pool(max_connections).await.map_err(ConnectError::Sqlite)?;
@@ -275,6 +291,7 @@ impl Db {
                     write,
                     writers_reads,
                     generic_plan_reads: None,
+                    checkpointer: Some(std::sync::Arc::new(checkpointer)),
                 }))
             }
             DatabaseUrl::Postgres(raw) => {
@@ -330,6 +347,7 @@ impl Db {
                     write,
                     writers_reads,
                     generic_plan_reads: Some(generic_plan_reads),
+                    checkpointer: None,
                 }))
             }
         }

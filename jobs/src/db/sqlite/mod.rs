@@ -2,6 +2,7 @@
 //! text search through FTS5 trigram tables, and a batch's successes finished over a JSON array.
 //! Everything else is written once in [`super`].
 
+pub(crate) mod checkpoint;
 pub(crate) mod companies;
 mod contacts;
 mod queue;
