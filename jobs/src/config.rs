@@ -742,7 +742,8 @@ pub struct Config {
     /// How long dashboard aggregates and list totals may be served from memory.
     pub read_cache_ttl: Duration,
     /// Connections in the pool: `DB_MAX_CONNECTIONS`, else 6 on SQLite (each connection maps the
-    /// file, see `SQLITE_MMAP_SIZE`, and writes take turns anyway) and 16 on Postgres.
+    /// file, see `SQLITE_MMAP_SIZE`, and writes take turns anyway), twice the cores and two on
+    /// Postgres ([`default_db_max_connections`]).
     pub db_max_connections: u32,
     /// `METRICS_PORT`: where a worker or scheduler process serves `/metrics` (the api serves its own
     /// on `PORT`); unset: none.
@@ -855,9 +856,17 @@ fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
-/// `DB_MAX_CONNECTIONS` when unset: SQLite has one writer, so more connections would only wait.
+/// `DB_MAX_CONNECTIONS` when unset. SQLite has one writer, so more connections would only wait.
+/// Postgres: twice the cores and two (6 on 2 cores). Each connection is a server process: under
+/// 50 clients, 16 (and 16 more with generic plans) read no faster than 6 and made each write's
+/// statements queue for the CPU behind them (write p99 2× as long; docs/performance.md).
 pub fn default_db_max_connections(url: &DatabaseUrl) -> u32 {
-    if url.is_postgres() { 16 } else { 6 }
+    if url.is_postgres() {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        2 * u32::try_from(cores).unwrap_or(u32::MAX / 4) + 2
+    } else {
+        6
+    }
 }
 
 fn parse_var<T: std::str::FromStr>(name: &'static str, default: T) -> Result<T, ConfigError>
