@@ -298,11 +298,10 @@ impl Db {
             DatabaseUrl::Postgres(raw) => {
                 let options = PgConnectOptions::from_str(raw.expose())
                     .map_err(|_| ConnectError::Url("not a valid postgres URL".into()))?;
-                // Writes keep sqlx's ping before each use: one that found its connection dropped
-                // (a restart) would fail after the message went out or the job ran; there, the
-                // ping makes it wait for the server. Reads, the screens' and those of a request
-                // that writes, ping only a connection idle a while ([`PING_AFTER_IDLE`]): two
-                // round trips fewer per write, each a wait for the CPU under load.
+                // Writes (and the reads of a request that writes) keep sqlx's ping before each
+                // use: one that found its connection dropped (a restart) would fail after the
+                // message went out or the job ran; there, the ping makes it wait for the server.
+                // The screens' reads ping only a connection idle a while ([`PING_AFTER_IDLE`]).
                 let pool_with = |options: PgConnectOptions, n, reads: bool| {
                     let pool = PgPoolOptions::new()
                         .max_connections(n)
@@ -332,7 +331,7 @@ impl Db {
                 let read = pool_with(options.clone(), max_connections, true)
                     .await
                     .map_err(ConnectError::Postgres)?;
-                let writers_reads = pool_with(options.clone(), WRITERS_READS, true)
+                let writers_reads = pool_with(options.clone(), WRITERS_READS, false)
                     .await
                     .map_err(ConnectError::Postgres)?;
                 let generic_plan_reads = pool_with(
