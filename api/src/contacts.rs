@@ -32,7 +32,7 @@ use crate::bulk::{BULK_MAX, CONTACTS, DeleteOutcome, StatusOutcome};
 use crate::enqueue::{accepted, trigger_job};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{CurrentUser, Json, Path, Query};
-use crate::list::{BoardQuery, Page, csv_download, id_list, paging, sort_from, with_total};
+use crate::list::{BoardQuery, Page, csv_download, id_list, paging, sort_from};
 use crate::targeting::{ContactListFilter, MAX_SELECTION, Selection, status_checked};
 use crate::validate::{self, field_error, merge_text, present};
 use crate::{Access, AppState, Routes};
@@ -174,10 +174,6 @@ impl From<ContactRow> for ContactView {
     }
 }
 
-fn views(rows: Vec<ContactRow>) -> Vec<ContactView> {
-    rows.into_iter().map(ContactView::from).collect()
-}
-
 // ---- list, export ----
 
 /// The contact statuses (`jobs::domain::contacts::STATUSES`), or `""` (read as absent).
@@ -282,15 +278,18 @@ async fn contact_list(
         .get_or_compute(
             format!("contacts:page:{filter:?}:{sort:?}:{limit}:{offset}"),
             || async {
-                let (rows, total) = db
-                    .contact_list(&ContactList {
+                let (body, total) = db
+                    .contact_list_json(&ContactList {
                         filter: &filter,
                         limit,
                         offset,
                         sort,
                     })
                     .await?;
-                Page::new(&views(rows), total)
+                Ok(Page {
+                    body: body.into(),
+                    total,
+                })
             },
         )
         .await?;
@@ -956,17 +955,20 @@ async fn customer_list(
         status: Some("customer".to_string()),
         ..ContactFilter::default()
     };
-    let (rows, total) = state
+    let (body, total) = state
         .queue
         .db
-        .contact_list(&ContactList {
+        .contact_list_json(&ContactList {
             filter: &filter,
             limit,
             offset,
             sort,
         })
         .await?;
-    Ok(with_total(views(rows), total))
+    Ok(axum::response::IntoResponse::into_response(Page {
+        body: body.into(),
+        total,
+    }))
 }
 
 /// The Customers screen's tiles.

@@ -1649,8 +1649,104 @@ async fn cross_site_writes_with_a_session_are_refused(db: TestDb) {
     app.stop().await;
 }
 
+/// The lists' pages are built as JSON by the database (`contact_json!`): every item on every path
+/// (newest first, a picked sort, a facet, a search by the index, a search of several words, the
+/// customers) must be the contact exactly as `GET /api/contacts/{id}` writes it, with text that
+/// needs escaping, empty and set optional fields, times with and without milliseconds, booleans,
+/// JSON arrays and the scorer's factors.
+async fn list_items_are_the_contact_as_read_alone(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let u = app.user().await;
+    let co = company(&app, &u, "Åsa & \"Sons\" Bath", "TX").await;
+    let full = contact(
+        &app,
+        &u,
+        json!({"firstName": "Zoë", "lastName": "O'Neil \"Q\"", "email": "zoe@x.com",
+               "title": "Sales Manager\tEast", "department": "Sales / Ops", "phone": "+1 512 555 0100",
+               "linkedinUrl": "https://linkedin.com/in/zoe", "companyId": co, "status": "customer",
+               "score": 77, "source": "discovery", "tags": ["a\"b", "ü", "\\"],
+               "notes": "Line one\nline \u{1F600} two </script>"}),
+    )
+    .await;
+    let bare = contact(
+        &app,
+        &u,
+        json!({"firstName": "Sales", "lastName": "Manager", "email": "bare@x.com"}),
+    )
+    .await;
+    let id = full["id"].as_str().unwrap();
+    exec(
+        &app,
+        format!(
+            "UPDATE contacts SET is_verified = TRUE, verification_score = 88,
+             verified_by = '[\"smtp\",\"mx\"]', verified_at = 1732000000000,
+             verification_warnings = '[\"catch-all\"]',
+             score_factors = '{{\"fit\": 12, \"why\": \"big \\\"shop\\\"\", \"parts\": [1.5, null, true]}}',
+             last_contacted_at = 1700000000999 WHERE id = '{id}'"
+        ),
+    )
+    .await;
+    exec(
+        &app,
+        format!(
+            "INSERT INTO company_sources (company_id, source, first_seen_at, last_seen_at)
+             VALUES ('{co}', 'catalog', 1, 1)"
+        ),
+    )
+    .await;
+    let alone = |id: &str| {
+        let path = format!("/api/contacts/{id}");
+        let app = &app;
+        let u = &u;
+        async move { app.get_json(u, &path).await }
+    };
+    let full = alone(id).await;
+    let bare = alone(bare["id"].as_str().unwrap()).await;
+    assert_eq!(full["demo"], true, "{full}");
+    assert_eq!(full["verifiedAt"], "2024-11-19T07:06:40.000Z");
+    assert_eq!(full["lastContactedAt"], "2023-11-14T22:13:20.999Z");
+    assert_eq!(bare["title"], Value::Null);
+    for path in [
+        "/api/contacts",
+        "/api/contacts?sort=name",
+        "/api/contacts?sort=score&dir=asc&limit=1&offset=1",
+        "/api/contacts?role=manager",
+        "/api/contacts?q=zo",
+        "/api/contacts?q=sales%20manager",
+        "/api/contacts?q=sales%20manager&offset=5",
+        "/api/customers",
+        "/api/customers?q=neil",
+    ] {
+        let (items, total) = list(&app, &u, path).await;
+        let want: Vec<&Value> = [&full, &bare]
+            .into_iter()
+            .filter(|c| items.iter().any(|i| i["id"] == c["id"]))
+            .collect();
+        assert!(!items.is_empty() || path.contains("offset=5"), "{path}");
+        assert_eq!(items.len(), want.len(), "{path}: {items:?}");
+        for item in &items {
+            let c = want.iter().find(|c| c["id"] == item["id"]).unwrap();
+            assert_eq!(item, *c, "{path}");
+        }
+        let expect_total = match path {
+            "/api/contacts?role=manager" | "/api/contacts?q=zo" => 1,
+            "/api/customers" | "/api/customers?q=neil" => 1,
+            _ => 2,
+        };
+        assert_eq!(total, expect_total, "{path}");
+    }
+    let (newest, _) = list(&app, &u, "/api/contacts").await;
+    assert_eq!(
+        [&newest[0]["email"], &newest[1]["email"]],
+        ["bare@x.com", "zoe@x.com"],
+        "newest first"
+    );
+    app.stop().await;
+}
+
 both_backends!(
     list_pages_cached_until_a_write,
+    list_items_are_the_contact_as_read_alone,
     create_validation_and_defaults,
     list_filters_and_paging,
     update_partial_and_status,

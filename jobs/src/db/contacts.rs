@@ -434,6 +434,50 @@ const CONTACT_GET_FOR_UPDATE: Sql = locking!(
 );
 /// The list's page: the inner select (see [`push_page`]) is closed by `) c` and joined.
 const CONTACT_PAGE: Sql = sql!(concat!("SELECT ", contact_columns!(), " FROM ("));
+/// Differs: a row `j` of [`contact_columns!`] as the api's contact (`api::contacts::ContactView`:
+/// its keys, and each value as serde writes it).
+macro_rules! contact_json {
+    ($d:ident) => {
+        concat!(
+            json_build!($d),
+            "('id', j.id, 'companyId', j.company_id, 'firstName', j.first_name,
+              'lastName', j.last_name, 'title', j.title, 'department', j.department,
+              'email', j.email, 'phone', j.phone, 'linkedinUrl', j.linkedin_url,
+              'status', j.status, 'score', j.score, 'source', j.source,
+              'tags', ",
+            json_doc!($d, "j.tags"),
+            ", 'notes', j.notes, 'createdAt', ",
+            json_time!($d, "j.created_at"),
+            ", 'lastContactedAt', ",
+            json_time!($d, "j.last_contacted_at"),
+            ", 'isVerified', ",
+            json_bool!($d, "j.is_verified"),
+            ", 'verificationScore', j.verification_score, 'verifiedBy', ",
+            json_doc!($d, "j.verified_by"),
+            ", 'verifiedAt', ",
+            json_time!($d, "j.verified_at"),
+            ", 'verificationWarnings', ",
+            json_doc!($d, "j.verification_warnings"),
+            ", 'scoreFactors', ",
+            json_doc!($d, "j.score_factors"),
+            ", 'companyName', j.company_name, 'companyCity', j.company_city,
+              'companyState', j.company_state, 'demo', ",
+            json_bool!($d, "j.demo"),
+            ")"
+        )
+    };
+}
+/// Then ` FROM (<a page's statement>) j`: the page as the api's JSON array, and its rows.
+macro_rules! contact_page_json {
+    ($d:ident) => {
+        concat!(
+            "SELECT ",
+            json_array_of!($d, contact_json!($d)),
+            " AS body, COUNT(*) AS n"
+        )
+    };
+}
+const CONTACT_PAGE_JSON: Sql = per_dialect!(contact_page_json);
 const CONTACT_PAGE_JOIN: &str = ") c LEFT JOIN companies co ON co.id = c.company_id";
 /// As [`CONTACT_PAGE_JOIN`] after an inner select of ids. `CROSS JOIN` keeps the page's ids the
 /// outer loop on SQLite: with plans that do not watch bound values (`SQLITE_ENABLE_QPSG`) the
@@ -486,8 +530,6 @@ const WORD_POSTINGS: &str = "SELECT CAST(COALESCE(MIN(s), 0) AS BIGINT) FROM (
 /// Past this many contacts for its rarest word, a term's matches are many: its page walks the
 /// list's order and its count stops at the cap, as for one word.
 const WORD_POSTINGS_CAP: i64 = 100_000;
-/// As [`CONTACT_PAGE`], with the search's total on each row.
-const WORD_PAGE: &str = concat!("SELECT ", contact_columns!(), ", c.matches FROM (");
 /// The expression of `contacts_search_words` (migration 0030).
 const WORDS_OF_CONTACT: &str = "regexp_split_to_array(c.search_text, '[^[:alpha:]]+')";
 /// Whether a list's statement may be kept prepared: not with a search term. Postgres plans a kept
@@ -504,6 +546,49 @@ struct Counted {
     #[sqlx(flatten)]
     row: ContactRow,
     matches: i64,
+}
+/// How a page of a search is read on Postgres: see [`Db::word_search`].
+enum WordSearch<'a> {
+    /// As any list's page.
+    Unfit,
+    /// A word of the term that no contact's word fits: nothing matches.
+    Nothing,
+    /// By the term's words (as `LIKE` patterns), on this pool.
+    Words(&'a sqlx::PgPool, &'a str, Vec<String>),
+}
+/// Pushes `WITH m AS (<the matches of q, narrowed by its words>) `.
+fn push_word_matches(qb: &mut QueryBuilder<sqlx::Postgres>, q: &str, words: &[String]) {
+    qb.push("WITH m AS MATERIALIZED (SELECT id, created_at FROM contacts c WHERE TRUE");
+    for word in words {
+        qb.push(" AND ")
+            .push(WORDS_OF_CONTACT)
+            .push(" && ARRAY(SELECT word FROM contact_words WHERE n > 0 AND word LIKE ")
+            .push_bind(word.clone())
+            .push(" ESCAPE '\\')");
+    }
+    qb.push(" AND c.search_text LIKE ")
+        .push_bind(like_pattern(q))
+        .push(" ESCAPE '\\') ");
+}
+/// Pushes the page's statement over `m` (see [`push_word_matches`]).
+fn push_word_page(qb: &mut QueryBuilder<sqlx::Postgres>, p: &ContactList<'_>) {
+    qb.push(CONTACT_PAGE.postgres)
+        .push("SELECT c.* FROM (SELECT id FROM m ORDER BY created_at DESC, id DESC LIMIT ")
+        .push_bind(p.limit)
+        .push(" OFFSET ")
+        .push_bind(p.offset)
+        .push(") p JOIN contacts c ON c.id = p.id")
+        .push(CONTACT_PAGE_JOIN)
+        .push(" ORDER BY c.created_at DESC, c.id DESC");
+}
+/// A word search's total from its page (`matches` of its first row): none for a page past the end,
+/// whose total is then counted as for any list.
+fn word_total(p: &ContactList<'_>, matches: Option<i64>) -> Option<Total> {
+    match matches {
+        Some(n) => Some(Total::from(n)),
+        None if p.offset == 0 => Some(Total::from(0)),
+        None => None,
+    }
 }
 /// Postgres only: a word (migration 0030) that holds the term and more than the cap's contacts.
 const SEARCH_WORD_OVER_CAP: &str = "SELECT EXISTS (SELECT 1 FROM contact_words
@@ -537,15 +622,15 @@ const LEAD_BOARD: Sql = sql!(concat!(
 /// Contacts with a facet key, kept by migration 0024's triggers; no row is no contact.
 const FACET_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM contact_facet_counts WHERE facet = ?1");
-/// A facet key's page: a range of the entries' primary key, newest first.
-const FACET_PAGE: Sql = sql!(concat!(
-    "SELECT ",
-    contact_columns!(),
-    " FROM (SELECT f.contact_id FROM contact_facets f WHERE f.facet = ?1
-             ORDER BY f.created_at DESC, f.contact_id DESC LIMIT ?2 OFFSET ?3) p
-     JOIN contacts c ON c.id = p.contact_id LEFT JOIN companies co ON co.id = c.company_id
-     ORDER BY c.created_at DESC, c.id DESC"
-));
+/// After [`CONTACT_PAGE`], a facet key's page: a range of the entries' primary key, newest first;
+/// the key, the limit and the offset are bound between the pieces.
+const FACET_PAGE: [&str; 4] = [
+    "SELECT f.contact_id FROM contact_facets f WHERE f.facet = ",
+    " ORDER BY f.created_at DESC, f.contact_id DESC LIMIT ",
+    " OFFSET ",
+    ") p JOIN contacts c ON c.id = p.contact_id LEFT JOIN companies co ON co.id = c.company_id
+     ORDER BY c.created_at DESC, c.id DESC",
+];
 /// Then [`push_matches`], closed by `) capped`: counts at most a cap + 1 matches.
 const CONTACT_COUNT_CAPPED: Sql = sql!("SELECT COUNT(*) FROM (");
 /// `SELECT <columns> FROM <the filter's matches>`; true when the dialect's search index drives it
@@ -590,6 +675,41 @@ where
         .is_some_and(|q| DB::push_search_count_source(qb, q))
     {
         push_matches(qb, f, "1");
+    }
+}
+
+/// After [`CONTACT_PAGE`], the rest of the list's page: in a sort the user picked, the filter's
+/// matches (the search as a filter, not the search index's own order) sorted, then only the page's
+/// rows read whole; a facet key's page from its entries; else [`push_page`].
+fn push_contact_page<DB: ContactsDialect>(qb: &mut QueryBuilder<DB>, p: &ContactList<'_>)
+where
+    String: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+    i64: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
+    if let Some(sort) = contact_sort_custom(p.sort) {
+        let order = contact_order(sort);
+        qb.push("SELECT c.id FROM contacts c");
+        push_filter(qb, p.filter);
+        qb.push(" ORDER BY ")
+            .push(&order)
+            .push(" LIMIT ")
+            .push_bind(p.limit)
+            .push(" OFFSET ")
+            .push_bind(p.offset)
+            .push(CONTACT_PAGE_BY_ID)
+            .push(" ORDER BY ")
+            .push(&order);
+    } else if let Some(key) = p.filter.facet_key() {
+        let [facet, limit, offset, join] = FACET_PAGE;
+        qb.push(facet)
+            .push_bind(key)
+            .push(limit)
+            .push_bind(p.limit)
+            .push(offset)
+            .push_bind(p.offset)
+            .push(join);
+    } else {
+        push_page(qb, p);
     }
 }
 
@@ -794,66 +914,87 @@ impl Db {
         &self,
         p: &ContactList<'_>,
     ) -> Result<(Vec<ContactRow>, Total), sqlx::Error> {
-        if contact_sort_custom(p.sort).is_none()
-            && let Some(found) = self.contact_search_by_words(p).await?
-        {
-            return Ok(found);
+        match self.word_search(p).await? {
+            WordSearch::Unfit => {}
+            WordSearch::Nothing => return Ok((Vec::new(), Total::from(0))),
+            WordSearch::Words(pool, q, words) => {
+                let mut qb = QueryBuilder::new("");
+                push_word_matches(&mut qb, q, &words);
+                qb.push("SELECT j.*, (SELECT COUNT(*) FROM m) AS matches FROM (");
+                push_word_page(&mut qb, p);
+                qb.push(") j ORDER BY j.created_at DESC, j.id DESC");
+                let rows: Vec<Counted> = qb
+                    .build_query_as()
+                    .persistent(false)
+                    .fetch_all(pool)
+                    .await?;
+                if let Some(total) = word_total(p, rows.first().map(|r| r.matches)) {
+                    return Ok((rows.into_iter().map(|r| r.row).collect(), total));
+                }
+            }
         }
         let page = self.contact_page(p).await?;
-        let total = match Total::of_short_page(p.offset, p.limit, page.len()) {
-            Some(total) => total,
-            None => self.contact_total(p.filter, p.offset).await?,
-        };
+        let total = self.page_total(p, page.len()).await?;
         Ok((page, total))
+    }
+    /// As [`Db::contact_list`], the page as the api's JSON array of contacts
+    /// (`api::contacts::ContactView`), built by the database: the screens' lists read their pages
+    /// as one text, with no row decoded, copied between threads and encoded again.
+    pub async fn contact_list_json(
+        &self,
+        p: &ContactList<'_>,
+    ) -> Result<(String, Total), sqlx::Error> {
+        match self.word_search(p).await? {
+            WordSearch::Unfit => {}
+            WordSearch::Nothing => return Ok(("[]".to_string(), Total::from(0))),
+            WordSearch::Words(pool, q, words) => {
+                let mut qb = QueryBuilder::new("");
+                push_word_matches(&mut qb, q, &words);
+                qb.push(CONTACT_PAGE_JSON.postgres)
+                    .push(", (SELECT COUNT(*) FROM m) AS matches FROM (");
+                push_word_page(&mut qb, p);
+                qb.push(") j");
+                let (body, n, matches): (String, i64, i64) = qb
+                    .build_query_as()
+                    .persistent(false)
+                    .fetch_one(pool)
+                    .await?;
+                if let Some(total) = word_total(p, (n > 0).then_some(matches)) {
+                    return Ok((body, total));
+                }
+            }
+        }
+        let (body, n): (String, i64) =
+            on_db!(self, pool, [head = CONTACT_PAGE_JSON, q = CONTACT_PAGE], {
+                let mut qb = QueryBuilder::new(head);
+                qb.push(" FROM (").push(q);
+                push_contact_page(&mut qb, p);
+                qb.push(") j");
+                qb.build_query_as()
+                    .persistent(keep_prepared(p.filter.q.as_deref()))
+                    .fetch_one(pool)
+                    .await
+            })?;
+        let total = self
+            .page_total(p, usize::try_from(n).unwrap_or(usize::MAX))
+            .await?;
+        Ok((body, total))
+    }
+    /// A page's total: the page's own end where it came back short, else counted.
+    async fn page_total(&self, p: &ContactList<'_>, rows: usize) -> Result<Total, sqlx::Error> {
+        match Total::of_short_page(p.offset, p.limit, rows) {
+            Some(total) => Ok(total),
+            None => self.contact_total(p.filter, p.offset).await,
+        }
     }
     /// The newest `limit` contacts of each lead-board stage, newest first.
     pub async fn lead_board(&self, limit: i64) -> Result<Vec<ContactRow>, sqlx::Error> {
         fetch!(self, fetch_all, query_as(LEAD_BOARD), limit)
     }
     pub async fn contact_page(&self, p: &ContactList<'_>) -> Result<Vec<ContactRow>, sqlx::Error> {
-        if let Some(sort) = contact_sort_custom(p.sort) {
-            return self.contact_page_sorted(p, sort).await;
-        }
-        if let Some(key) = p.filter.facet_key() {
-            return fetch!(
-                self,
-                fetch_all,
-                query_as(FACET_PAGE),
-                key,
-                p.limit,
-                p.offset
-            );
-        }
         on_db!(self, pool, [q = CONTACT_PAGE], {
             let mut qb = QueryBuilder::new(q);
-            push_page(&mut qb, p);
-            qb.build_query_as()
-                .persistent(keep_prepared(p.filter.q.as_deref()))
-                .fetch_all(pool)
-                .await
-        })
-    }
-    /// A page in a sort the user picked: the filter's matches (the search as a filter, not the
-    /// search index's own order) sorted, then only the page's rows read whole.
-    async fn contact_page_sorted(
-        &self,
-        p: &ContactList<'_>,
-        sort: Sort<ContactSortKey>,
-    ) -> Result<Vec<ContactRow>, sqlx::Error> {
-        let order = contact_order(sort);
-        on_db!(self, pool, [q = CONTACT_PAGE], {
-            let mut qb = QueryBuilder::new(q);
-            qb.push("SELECT c.id FROM contacts c");
-            push_filter(&mut qb, p.filter);
-            qb.push(" ORDER BY ")
-                .push(&order)
-                .push(" LIMIT ")
-                .push_bind(p.limit)
-                .push(" OFFSET ")
-                .push_bind(p.offset)
-                .push(CONTACT_PAGE_BY_ID)
-                .push(" ORDER BY ")
-                .push(&order);
+            push_contact_page(&mut qb, p);
             qb.build_query_as()
                 .persistent(keep_prepared(p.filter.q.as_deref()))
                 .fetch_all(pool)
@@ -927,66 +1068,28 @@ impl Db {
             _ => Ok(false),
         }
     }
-    /// On Postgres, a search of several words alone (no other filter) narrowed by its words
-    /// (migration 0030) when each has at most [`WORD_POSTINGS_CAP`] contacts: one statement reads
-    /// the matches once for the page and the exact total. None where it does not apply, or for a
-    /// page past the end (its total is then counted as for any list).
-    async fn contact_search_by_words(
-        &self,
-        p: &ContactList<'_>,
-    ) -> Result<Option<(Vec<ContactRow>, Total)>, sqlx::Error> {
-        let f = p.filter;
-        let (Db::Postgres(pools), Some(q)) = (self, f.search_alone()) else {
-            return Ok(None);
+    /// On Postgres, a search of several words alone (no other filter, in the list's own order)
+    /// narrowed by its words (migration 0030) when each has at most [`WORD_POSTINGS_CAP`]
+    /// contacts: one statement then reads the matches once for the page and the exact total.
+    async fn word_search<'a>(&'a self, p: &ContactList<'a>) -> Result<WordSearch<'a>, sqlx::Error> {
+        let (Db::Postgres(pools), Some(q), None) =
+            (self, p.filter.search_alone(), contact_sort_custom(p.sort))
+        else {
+            return Ok(WordSearch::Unfit);
         };
         let Some(words) = word_patterns(q) else {
-            return Ok(None);
+            return Ok(WordSearch::Unfit);
         };
         let pool = pools.read();
         let fewest: i64 = sqlx::query_scalar(WORD_POSTINGS)
             .bind(&words)
             .fetch_one(pool)
             .await?;
-        if fewest > WORD_POSTINGS_CAP {
-            return Ok(None);
-        }
-        // A word of the term that no contact's word fits: nothing matches.
-        if fewest == 0 {
-            return Ok(Some((Vec::new(), Total::from(0))));
-        }
-        let mut qb = QueryBuilder::<sqlx::Postgres>::new(
-            "WITH m AS MATERIALIZED (SELECT id, created_at FROM contacts c WHERE TRUE",
-        );
-        for word in &words {
-            qb.push(" AND ")
-                .push(WORDS_OF_CONTACT)
-                .push(" && ARRAY(SELECT word FROM contact_words WHERE n > 0 AND word LIKE ")
-                .push_bind(word.clone())
-                .push(" ESCAPE '\\')");
-        }
-        qb.push(" AND c.search_text LIKE ")
-            .push_bind(like_pattern(q))
-            .push(" ESCAPE '\\') ")
-            .push(WORD_PAGE)
-            .push("SELECT c.*, (SELECT COUNT(*) FROM m) AS matches FROM (SELECT id FROM m")
-            .push(" ORDER BY created_at DESC, id DESC LIMIT ")
-            .push_bind(p.limit)
-            .push(" OFFSET ")
-            .push_bind(p.offset)
-            .push(") p JOIN contacts c ON c.id = p.id")
-            .push(CONTACT_PAGE_JOIN)
-            .push(" ORDER BY c.created_at DESC, c.id DESC");
-        let rows: Vec<Counted> = qb
-            .build_query_as()
-            .persistent(false)
-            .fetch_all(pool)
-            .await?;
-        let total = match rows.first() {
-            Some(row) => Total::from(row.matches),
-            None if p.offset == 0 => Total::from(0),
-            None => return Ok(None),
-        };
-        Ok(Some((rows.into_iter().map(|r| r.row).collect(), total)))
+        Ok(match fewest {
+            0 => WordSearch::Nothing,
+            n if n > WORD_POSTINGS_CAP => WordSearch::Unfit,
+            _ => WordSearch::Words(pool, q, words),
+        })
     }
     /// The ids the list's filter matches (oldest first, at most `cap`): "select all N matching".
     pub async fn contact_ids_matching(
