@@ -13,8 +13,8 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use jobs::db::{
-    ActivityInsert, ContactFilter, ContactImportInsert, ContactList, ContactRow, ContactSortKey,
-    ContactWrite, StageStats, Tx, contact_sort_custom,
+    ActivityInsert, ContactFilter, ContactImportInsert, ContactList, ContactPage, ContactRow,
+    ContactSortKey, ContactWrite, StageStats, Total, Tx, contact_sort_custom,
 };
 use jobs::domain::contacts::{
     self as rules, DEFAULT_SCORE, DEFAULT_STATUS, Direction, NO_EXPORT_MESSAGE, PIPELINE,
@@ -174,6 +174,20 @@ impl From<ContactRow> for ContactView {
     }
 }
 
+/// A list's page as the answer's body: the database's JSON as it is, or the rows written here.
+fn page_of(page: ContactPage, total: Total) -> ApiResult<Page> {
+    match page {
+        ContactPage::Json(body) => Ok(Page {
+            body: body.into(),
+            total,
+        }),
+        ContactPage::Rows(rows) => Page::new(
+            &rows.into_iter().map(ContactView::from).collect::<Vec<_>>(),
+            total,
+        ),
+    }
+}
+
 // ---- list, export ----
 
 /// The contact statuses (`jobs::domain::contacts::STATUSES`), or `""` (read as absent).
@@ -278,18 +292,15 @@ async fn contact_list(
         .get_or_compute(
             format!("contacts:page:{filter:?}:{sort:?}:{limit}:{offset}"),
             || async {
-                let (body, total) = db
-                    .contact_list_json(&ContactList {
+                let (page, total) = db
+                    .contact_list_page(&ContactList {
                         filter: &filter,
                         limit,
                         offset,
                         sort,
                     })
                     .await?;
-                Ok(Page {
-                    body: body.into(),
-                    total,
-                })
+                page_of(page, total)
             },
         )
         .await?;
@@ -955,20 +966,19 @@ async fn customer_list(
         status: Some("customer".to_string()),
         ..ContactFilter::default()
     };
-    let (body, total) = state
+    let (page, total) = state
         .queue
         .db
-        .contact_list_json(&ContactList {
+        .contact_list_page(&ContactList {
             filter: &filter,
             limit,
             offset,
             sort,
         })
         .await?;
-    Ok(axum::response::IntoResponse::into_response(Page {
-        body: body.into(),
-        total,
-    }))
+    Ok(axum::response::IntoResponse::into_response(page_of(
+        page, total,
+    )?))
 }
 
 /// The Customers screen's tiles.

@@ -72,6 +72,14 @@ pub struct ContactRow {
     pub demo: bool,
 }
 
+/// A page of the contacts list as the database gives it (see [`Db::contact_list_page`]).
+pub enum ContactPage {
+    /// The api's JSON array of contacts.
+    Json(String),
+    /// The rows, for the api to write.
+    Rows(Vec<ContactRow>),
+}
+
 /// Filters of the contact list, export, customers list and board; every `None` is "any".
 #[derive(Debug, Clone, Default)]
 pub struct ContactFilter {
@@ -434,50 +442,44 @@ const CONTACT_GET_FOR_UPDATE: Sql = locking!(
 );
 /// The list's page: the inner select (see [`push_page`]) is closed by `) c` and joined.
 const CONTACT_PAGE: Sql = sql!(concat!("SELECT ", contact_columns!(), " FROM ("));
-/// Differs: a row `j` of [`contact_columns!`] as the api's contact (`api::contacts::ContactView`:
+/// SQLite: a row `j` of [`contact_columns!`] as the api's contact (`api::contacts::ContactView`:
 /// its keys, and each value as serde writes it).
 macro_rules! contact_json {
-    ($d:ident) => {
+    () => {
         concat!(
-            json_build!($d),
-            "('id', j.id, 'companyId', j.company_id, 'firstName', j.first_name,
+            "json_object('id', j.id, 'companyId', j.company_id, 'firstName', j.first_name,
               'lastName', j.last_name, 'title', j.title, 'department', j.department,
               'email', j.email, 'phone', j.phone, 'linkedinUrl', j.linkedin_url,
               'status', j.status, 'score', j.score, 'source', j.source,
               'tags', ",
-            json_doc!($d, "j.tags"),
+            json_doc!("j.tags"),
             ", 'notes', j.notes, 'createdAt', ",
-            json_time!($d, "j.created_at"),
+            json_time!("j.created_at"),
             ", 'lastContactedAt', ",
-            json_time!($d, "j.last_contacted_at"),
+            json_time!("j.last_contacted_at"),
             ", 'isVerified', ",
-            json_bool!($d, "j.is_verified"),
+            json_bool!("j.is_verified"),
             ", 'verificationScore', j.verification_score, 'verifiedBy', ",
-            json_doc!($d, "j.verified_by"),
+            json_doc!("j.verified_by"),
             ", 'verifiedAt', ",
-            json_time!($d, "j.verified_at"),
+            json_time!("j.verified_at"),
             ", 'verificationWarnings', ",
-            json_doc!($d, "j.verification_warnings"),
+            json_doc!("j.verification_warnings"),
             ", 'scoreFactors', ",
-            json_doc!($d, "j.score_factors"),
+            json_doc!("j.score_factors"),
             ", 'companyName', j.company_name, 'companyCity', j.company_city,
               'companyState', j.company_state, 'demo', ",
-            json_bool!($d, "j.demo"),
+            json_bool!("j.demo"),
             ")"
         )
     };
 }
-/// Then ` FROM (<a page's statement>) j`: the page as the api's JSON array, and its rows.
-macro_rules! contact_page_json {
-    ($d:ident) => {
-        concat!(
-            "SELECT ",
-            json_array_of!($d, contact_json!($d)),
-            " AS body, COUNT(*) AS n"
-        )
-    };
-}
-const CONTACT_PAGE_JSON: Sql = per_dialect!(contact_page_json);
+/// SQLite: then ` FROM (<a page's statement>) j`: the page as the api's JSON array, and its rows.
+const CONTACT_PAGE_JSON: &str = concat!(
+    "SELECT ",
+    json_array_of!(contact_json!()),
+    " AS body, COUNT(*) AS n"
+);
 const CONTACT_PAGE_JOIN: &str = ") c LEFT JOIN companies co ON co.id = c.company_id";
 /// As [`CONTACT_PAGE_JOIN`] after an inner select of ids. `CROSS JOIN` keeps the page's ids the
 /// outer loop on SQLite: with plans that do not watch bound values (`SQLITE_ENABLE_QPSG`) the
@@ -937,48 +939,32 @@ impl Db {
         let total = self.page_total(p, page.len()).await?;
         Ok((page, total))
     }
-    /// As [`Db::contact_list`], the page as the api's JSON array of contacts
-    /// (`api::contacts::ContactView`), built by the database: the screens' lists read their pages
-    /// as one text, with no row decoded, copied between threads and encoded again.
-    pub async fn contact_list_json(
+    /// As [`Db::contact_list`], the page as the screens' lists answer it: on SQLite the api's JSON
+    /// array of contacts built by the database, read as one text with no row decoded, copied
+    /// between threads and encoded again; on Postgres the rows (building the JSON there cost the
+    /// server more CPU than decoding the rows here, and the readers share that CPU;
+    /// docs/performance.md).
+    pub async fn contact_list_page(
         &self,
         p: &ContactList<'_>,
-    ) -> Result<(String, Total), sqlx::Error> {
-        match self.word_search(p).await? {
-            WordSearch::Unfit => {}
-            WordSearch::Nothing => return Ok(("[]".to_string(), Total::from(0))),
-            WordSearch::Words(pool, q, words) => {
-                let mut qb = QueryBuilder::new("");
-                push_word_matches(&mut qb, q, &words);
-                qb.push(CONTACT_PAGE_JSON.postgres)
-                    .push(", (SELECT COUNT(*) FROM m) AS matches FROM (");
-                push_word_page(&mut qb, p);
-                qb.push(") j");
-                let (body, n, matches): (String, i64, i64) = qb
-                    .build_query_as()
-                    .persistent(false)
-                    .fetch_one(pool)
-                    .await?;
-                if let Some(total) = word_total(p, (n > 0).then_some(matches)) {
-                    return Ok((body, total));
-                }
-            }
-        }
-        let (body, n): (String, i64) =
-            on_db!(self, pool, [head = CONTACT_PAGE_JSON, q = CONTACT_PAGE], {
-                let mut qb = QueryBuilder::new(head);
-                qb.push(" FROM (").push(q);
-                push_contact_page(&mut qb, p);
-                qb.push(") j");
-                qb.build_query_as()
-                    .persistent(keep_prepared(p.filter.q.as_deref()))
-                    .fetch_one(pool)
-                    .await
-            })?;
+    ) -> Result<(ContactPage, Total), sqlx::Error> {
+        let Db::Sqlite(pools) = self else {
+            let (rows, total) = self.contact_list(p).await?;
+            return Ok((ContactPage::Rows(rows), total));
+        };
+        let mut qb = QueryBuilder::new(CONTACT_PAGE_JSON);
+        qb.push(" FROM (").push(CONTACT_PAGE.sqlite);
+        push_contact_page(&mut qb, p);
+        qb.push(") j");
+        let (body, n): (String, i64) = qb
+            .build_query_as()
+            .persistent(keep_prepared(p.filter.q.as_deref()))
+            .fetch_one(pools.read())
+            .await?;
         let total = self
             .page_total(p, usize::try_from(n).unwrap_or(usize::MAX))
             .await?;
-        Ok((body, total))
+        Ok((ContactPage::Json(body), total))
     }
     /// A page's total: the page's own end where it came back short, else counted.
     async fn page_total(&self, p: &ContactList<'_>, rows: usize) -> Result<Total, sqlx::Error> {

@@ -267,57 +267,32 @@ macro_rules! json_object {
     };
 }
 
-/// Differs: the pieces of an answer's JSON built in the database (a page leaves it as one text,
-/// with no row decoded and encoded again): an object of key/value pairs; the JSON array of the
-/// objects of a query's rows, in their order (`[]` for none), as text; a time kept as epoch
-/// milliseconds in RFC 3339 with milliseconds in UTC (`jobs::time::to_rfc3339`); a boolean
-/// (SQLite keeps 0 or 1); a JSON document kept in a column (SQLite keeps its text).
-macro_rules! json_build {
-    (sqlite) => {
-        "json_object"
-    };
-    (postgres) => {
-        "json_build_object"
-    };
-}
+/// SQLite: the pieces of an answer's JSON built in the database (a page leaves it as one text,
+/// with no row decoded and encoded again): the JSON array of the objects of a query's rows, in
+/// their order (`[]` for none); a time kept as epoch milliseconds in RFC 3339 with milliseconds in
+/// UTC (`jobs::time::to_rfc3339`); a boolean (kept as 0 or 1); a JSON document kept as text.
 macro_rules! json_array_of {
-    (sqlite, $object:expr) => {
+    ($object:expr) => {
         concat!("COALESCE(json_group_array(", $object, "), '[]')")
-    };
-    (postgres, $object:expr) => {
-        concat!("COALESCE(json_agg(", $object, ")::text, '[]')")
     };
 }
 macro_rules! json_time {
-    (sqlite, $ms:literal) => {
+    ($ms:literal) => {
         concat!(
             "strftime('%Y-%m-%dT%H:%M:%fZ', ",
             $ms,
             " / 1000.0, 'unixepoch')"
         )
     };
-    (postgres, $ms:literal) => {
-        concat!(
-            "to_char(TIMESTAMP 'epoch' + ",
-            $ms,
-            " * INTERVAL '1 millisecond', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
-        )
-    };
 }
 macro_rules! json_bool {
-    (sqlite, $b:literal) => {
+    ($b:literal) => {
         concat!("json(CASE WHEN ", $b, " THEN 'true' ELSE 'false' END)")
-    };
-    (postgres, $b:literal) => {
-        $b
     };
 }
 macro_rules! json_doc {
-    (sqlite, $doc:literal) => {
+    ($doc:literal) => {
         concat!("json(", $doc, ")")
-    };
-    (postgres, $doc:literal) => {
-        $doc
     };
 }
 
