@@ -532,6 +532,8 @@ const WORD_POSTINGS: &str = "SELECT CAST(COALESCE(MIN(s), 0) AS BIGINT) FROM (
 /// Past this many contacts for its rarest word, a term's matches are many: its page walks the
 /// list's order and its count stops at the cap, as for one word.
 const WORD_POSTINGS_CAP: i64 = 100_000;
+/// As [`CONTACT_PAGE`], with the search's total on each row.
+const WORD_PAGE: &str = concat!("SELECT ", contact_columns!(), ", c.matches FROM (");
 /// The expression of `contacts_search_words` (migration 0030).
 const WORDS_OF_CONTACT: &str = "regexp_split_to_array(c.search_text, '[^[:alpha:]]+')";
 /// Whether a list's statement may be kept prepared: not with a search term. Postgres plans a kept
@@ -548,49 +550,6 @@ struct Counted {
     #[sqlx(flatten)]
     row: ContactRow,
     matches: i64,
-}
-/// How a page of a search is read on Postgres: see [`Db::word_search`].
-enum WordSearch<'a> {
-    /// As any list's page.
-    Unfit,
-    /// A word of the term that no contact's word fits: nothing matches.
-    Nothing,
-    /// By the term's words (as `LIKE` patterns), on this pool.
-    Words(&'a sqlx::PgPool, &'a str, Vec<String>),
-}
-/// Pushes `WITH m AS (<the matches of q, narrowed by its words>) `.
-fn push_word_matches(qb: &mut QueryBuilder<sqlx::Postgres>, q: &str, words: &[String]) {
-    qb.push("WITH m AS MATERIALIZED (SELECT id, created_at FROM contacts c WHERE TRUE");
-    for word in words {
-        qb.push(" AND ")
-            .push(WORDS_OF_CONTACT)
-            .push(" && ARRAY(SELECT word FROM contact_words WHERE n > 0 AND word LIKE ")
-            .push_bind(word.clone())
-            .push(" ESCAPE '\\')");
-    }
-    qb.push(" AND c.search_text LIKE ")
-        .push_bind(like_pattern(q))
-        .push(" ESCAPE '\\') ");
-}
-/// Pushes the page's statement over `m` (see [`push_word_matches`]).
-fn push_word_page(qb: &mut QueryBuilder<sqlx::Postgres>, p: &ContactList<'_>) {
-    qb.push(CONTACT_PAGE.postgres)
-        .push("SELECT c.* FROM (SELECT id FROM m ORDER BY created_at DESC, id DESC LIMIT ")
-        .push_bind(p.limit)
-        .push(" OFFSET ")
-        .push_bind(p.offset)
-        .push(") p JOIN contacts c ON c.id = p.id")
-        .push(CONTACT_PAGE_JOIN)
-        .push(" ORDER BY c.created_at DESC, c.id DESC");
-}
-/// A word search's total from its page (`matches` of its first row): none for a page past the end,
-/// whose total is then counted as for any list.
-fn word_total(p: &ContactList<'_>, matches: Option<i64>) -> Option<Total> {
-    match matches {
-        Some(n) => Some(Total::from(n)),
-        None if p.offset == 0 => Some(Total::from(0)),
-        None => None,
-    }
 }
 /// Postgres only: a word (migration 0030) that holds the term and more than the cap's contacts.
 const SEARCH_WORD_OVER_CAP: &str = "SELECT EXISTS (SELECT 1 FROM contact_words
@@ -916,24 +875,10 @@ impl Db {
         &self,
         p: &ContactList<'_>,
     ) -> Result<(Vec<ContactRow>, Total), sqlx::Error> {
-        match self.word_search(p).await? {
-            WordSearch::Unfit => {}
-            WordSearch::Nothing => return Ok((Vec::new(), Total::from(0))),
-            WordSearch::Words(pool, q, words) => {
-                let mut qb = QueryBuilder::new("");
-                push_word_matches(&mut qb, q, &words);
-                qb.push("SELECT j.*, (SELECT COUNT(*) FROM m) AS matches FROM (");
-                push_word_page(&mut qb, p);
-                qb.push(") j ORDER BY j.created_at DESC, j.id DESC");
-                let rows: Vec<Counted> = qb
-                    .build_query_as()
-                    .persistent(false)
-                    .fetch_all(pool)
-                    .await?;
-                if let Some(total) = word_total(p, rows.first().map(|r| r.matches)) {
-                    return Ok((rows.into_iter().map(|r| r.row).collect(), total));
-                }
-            }
+        if contact_sort_custom(p.sort).is_none()
+            && let Some(found) = self.contact_search_by_words(p).await?
+        {
+            return Ok(found);
         }
         let page = self.contact_page(p).await?;
         let total = self.page_total(p, page.len()).await?;
@@ -1054,28 +999,66 @@ impl Db {
             _ => Ok(false),
         }
     }
-    /// On Postgres, a search of several words alone (no other filter, in the list's own order)
-    /// narrowed by its words (migration 0030) when each has at most [`WORD_POSTINGS_CAP`]
-    /// contacts: one statement then reads the matches once for the page and the exact total.
-    async fn word_search<'a>(&'a self, p: &ContactList<'a>) -> Result<WordSearch<'a>, sqlx::Error> {
-        let (Db::Postgres(pools), Some(q), None) =
-            (self, p.filter.search_alone(), contact_sort_custom(p.sort))
-        else {
-            return Ok(WordSearch::Unfit);
+    /// On Postgres, a search of several words alone (no other filter) narrowed by its words
+    /// (migration 0030) when each has at most [`WORD_POSTINGS_CAP`] contacts: one statement reads
+    /// the matches once for the page and the exact total. None where it does not apply, or for a
+    /// page past the end (its total is then counted as for any list).
+    async fn contact_search_by_words(
+        &self,
+        p: &ContactList<'_>,
+    ) -> Result<Option<(Vec<ContactRow>, Total)>, sqlx::Error> {
+        let f = p.filter;
+        let (Db::Postgres(pools), Some(q)) = (self, f.search_alone()) else {
+            return Ok(None);
         };
         let Some(words) = word_patterns(q) else {
-            return Ok(WordSearch::Unfit);
+            return Ok(None);
         };
         let pool = pools.read();
         let fewest: i64 = sqlx::query_scalar(WORD_POSTINGS)
             .bind(&words)
             .fetch_one(pool)
             .await?;
-        Ok(match fewest {
-            0 => WordSearch::Nothing,
-            n if n > WORD_POSTINGS_CAP => WordSearch::Unfit,
-            _ => WordSearch::Words(pool, q, words),
-        })
+        if fewest > WORD_POSTINGS_CAP {
+            return Ok(None);
+        }
+        // A word of the term that no contact's word fits: nothing matches.
+        if fewest == 0 {
+            return Ok(Some((Vec::new(), Total::from(0))));
+        }
+        let mut qb = QueryBuilder::<sqlx::Postgres>::new(
+            "WITH m AS MATERIALIZED (SELECT id, created_at FROM contacts c WHERE TRUE",
+        );
+        for word in &words {
+            qb.push(" AND ")
+                .push(WORDS_OF_CONTACT)
+                .push(" && ARRAY(SELECT word FROM contact_words WHERE n > 0 AND word LIKE ")
+                .push_bind(word.clone())
+                .push(" ESCAPE '\\')");
+        }
+        qb.push(" AND c.search_text LIKE ")
+            .push_bind(like_pattern(q))
+            .push(" ESCAPE '\\') ")
+            .push(WORD_PAGE)
+            .push("SELECT c.*, (SELECT COUNT(*) FROM m) AS matches FROM (SELECT id FROM m")
+            .push(" ORDER BY created_at DESC, id DESC LIMIT ")
+            .push_bind(p.limit)
+            .push(" OFFSET ")
+            .push_bind(p.offset)
+            .push(") p JOIN contacts c ON c.id = p.id")
+            .push(CONTACT_PAGE_JOIN)
+            .push(" ORDER BY c.created_at DESC, c.id DESC");
+        let rows: Vec<Counted> = qb
+            .build_query_as()
+            .persistent(false)
+            .fetch_all(pool)
+            .await?;
+        let total = match rows.first() {
+            Some(row) => Total::from(row.matches),
+            None if p.offset == 0 => Total::from(0),
+            None => return Ok(None),
+        };
+        Ok(Some((rows.into_iter().map(|r| r.row).collect(), total)))
     }
     /// The ids the list's filter matches (oldest first, at most `cap`): "select all N matching".
     pub async fn contact_ids_matching(
