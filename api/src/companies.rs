@@ -11,13 +11,13 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use jobs::db::{
     ActivityInsert, CompanyFilter, CompanyList, CompanyRow, CompanySortKey, CompanyWrite,
-    ContactRow,
 };
 use jobs::domain::companies::{self as rules, NAME_REQUIRED, SCORE_BANDS, STATUSES};
 use jobs::domain::{non_empty, one_of_message, state_code};
 use jobs::time::{now_ms, to_rfc3339};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::bulk::{COMPANIES, DeleteOutcome, StatusOutcome};
 use crate::contacts::ContactView;
@@ -104,8 +104,10 @@ struct CompanyView {
     prospect_score: i32,
     is_deal: bool,
     contact_count: i64,
+    // The contacts' cards as the database keeps them (migration 0041).
     #[serde(skip_serializing_if = "Option::is_none")]
-    contacts: Option<Vec<ContactView>>,
+    #[schema(value_type = Option<Vec<ContactView>>)]
+    contacts: Option<Vec<Box<RawValue>>>,
     /// Report only: contacts beyond the ones listed.
     #[serde(skip_serializing_if = "Option::is_none")]
     more_contacts: Option<i64>,
@@ -201,22 +203,22 @@ async fn attach_sources(state: &AppState, items: &mut [CompanyView]) -> ApiResul
     Ok(())
 }
 
-/// The contacts of `ids`, grouped by company.
+/// The contacts of `ids` as their cards (the api's JSON of each, migration 0041), grouped by
+/// company.
 async fn contacts_by_company(
     state: &AppState,
     ids: &[String],
     per_company: i64,
-) -> ApiResult<HashMap<String, Vec<ContactView>>> {
-    let rows: Vec<ContactRow> = state
+) -> ApiResult<HashMap<String, Vec<Box<RawValue>>>> {
+    let rows = state
         .queue
         .db
-        .contact_list_by_companies(ids, per_company)
+        .contact_cards_by_companies(ids, per_company)
         .await?;
-    let mut by: HashMap<String, Vec<ContactView>> = HashMap::new();
-    for row in rows {
-        if let Some(company) = row.company_id.clone() {
-            by.entry(company).or_default().push(row.into());
-        }
+    let mut by: HashMap<String, Vec<Box<RawValue>>> = HashMap::new();
+    for (company, card) in rows {
+        let card = RawValue::from_string(card).map_err(anyhow::Error::from)?;
+        by.entry(company).or_default().push(card);
     }
     Ok(by)
 }

@@ -294,29 +294,38 @@ async fn load(db: &Db, sizes: &Sizes) -> anyhow::Result<Seeded> {
 
 /// A kept database's sizes, company names and a sample of contacts spread over the table.
 async fn read_kept(db: &Db) -> anyhow::Result<(Seeded, Sizes)> {
-    let Db::Postgres(pools) = db else {
-        bail!("a kept bench database is a Postgres one");
+    // The same statements on either backend's pool.
+    macro_rules! read {
+        ($pool:expr) => {{
+            let pool = $pool;
+            let count = |table: &'static str| async move {
+                sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(format!(
+                    "SELECT COUNT(*) FROM {table}"
+                )))
+                .fetch_one(pool)
+                .await
+                .map(|n| usize::try_from(n).unwrap_or(0))
+            };
+            let sizes = Sizes {
+                contacts: count("contacts").await?,
+                companies: count("companies").await?,
+                deals: count("deals").await?,
+            };
+            let company_names: Vec<String> = sqlx::query_scalar("SELECT name FROM companies")
+                .fetch_all(pool)
+                .await?;
+            let rows: Vec<(String, String)> =
+                sqlx::query_as("SELECT id, status FROM contacts ORDER BY random() LIMIT $1")
+                    .bind(i64::try_from(WRITE_SAMPLE)?)
+                    .fetch_all(pool)
+                    .await?;
+            (sizes, company_names, rows)
+        }};
+    }
+    let (sizes, company_names, rows) = match db {
+        Db::Sqlite(pools) => read!(pools.read()),
+        Db::Postgres(pools) => read!(pools.read()),
     };
-    let pool = pools.read();
-    let count = |table: &'static str| async move {
-        sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
-            .fetch_one(pool)
-            .await
-            .map(|n| usize::try_from(n).unwrap_or(0))
-    };
-    let sizes = Sizes {
-        contacts: count("contacts").await?,
-        companies: count("companies").await?,
-        deals: count("deals").await?,
-    };
-    let company_names = sqlx::query_scalar("SELECT name FROM companies")
-        .fetch_all(pool)
-        .await?;
-    let rows: Vec<(String, String)> =
-        sqlx::query_as("SELECT id, status FROM contacts ORDER BY random() LIMIT $1")
-            .bind(i64::try_from(WRITE_SAMPLE)?)
-            .fetch_all(pool)
-            .await?;
     let contacts = rows
         .into_iter()
         .map(|(id, status)| {

@@ -64,9 +64,10 @@ pub enum BenchCommand {
         /// (e.g. `contacts search,customer`).
         #[arg(long)]
         routes: Option<String>,
-        /// Postgres only: a database kept after the run under this name. The first run creates
-        /// and seeds it; later runs migrate it and measure without seeding (a 1,000,000-contact
-        /// seed takes most of an hour), and read the sizes from it.
+        /// A database kept after the run under this name (on SQLite the file `NAME/bench.db` in
+        /// the temp directory). The first run creates and seeds it; later runs migrate it and
+        /// measure without seeding (a 1,000,000-contact seed takes most of an hour), and read the
+        /// sizes from it.
         #[arg(long)]
         keep: Option<String>,
         #[arg(
@@ -288,17 +289,28 @@ impl Scratch {
         }
     }
 
-    /// A Postgres database named `name`, created if it does not exist; true when it existed
-    /// (and so holds a seeded bench).
+    /// A Postgres database named `name`, or a SQLite file `name/bench.db` in the temp directory,
+    /// created if it does not exist; true when it existed (and so holds a seeded bench).
     async fn kept(db: BenchDb, postgres_url: &str, name: &str) -> anyhow::Result<(Self, bool)> {
-        if !matches!(db, BenchDb::Postgres) {
-            bail!("--keep is for --db postgres");
-        }
         if !name
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
         {
             bail!("--keep: a name of lower-case letters, digits and underscores");
+        }
+        if matches!(db, BenchDb::Sqlite) {
+            let dir = std::env::temp_dir().join(name);
+            std::fs::create_dir_all(&dir)?;
+            let file = dir.join("bench.db");
+            let existed = file.exists();
+            let scratch = Self {
+                url: DatabaseUrl::Sqlite(format!("sqlite://{}", file.display())),
+                admin_url: None,
+                name: file.display().to_string(),
+                _dir: None,
+                kept: true,
+            };
+            return Ok((scratch, existed));
         }
         let mut conn = sqlx::PgConnection::connect(postgres_url)
             .await

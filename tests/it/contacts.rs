@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use common::*;
@@ -1649,11 +1650,13 @@ async fn cross_site_writes_with_a_session_are_refused(db: TestDb) {
     app.stop().await;
 }
 
-/// The lists' pages are built as JSON by the database (`contact_json!`): every item on every path
-/// (newest first, a picked sort, a facet, a search by the index, a search of several words, the
-/// customers) must be the contact exactly as `GET /api/contacts/{id}` writes it, with text that
-/// needs escaping, empty and set optional fields, times with and without milliseconds, booleans,
-/// JSON arrays and the scorer's factors.
+/// The lists' pages are the contacts' cards as the database keeps them (migration 0041): every
+/// item on every path (newest first, a picked sort, a facet, a search by the index, a search of
+/// several words, the customers, the lead board) must be the contact exactly as
+/// `GET /api/contacts/{id}` writes it, with text that needs escaping, empty and set optional
+/// fields, times with and without milliseconds, booleans, JSON arrays and the scorer's factors;
+/// and stay so after the contact, its company or the company's catalog entry change, by the api
+/// or by raw SQL, and after the company is deleted.
 async fn list_items_are_the_contact_as_read_alone(db: TestDb) {
     let app = TestApp::idle(&db).await;
     let u = app.user().await;
@@ -1741,7 +1744,93 @@ async fn list_items_are_the_contact_as_read_alone(db: TestDb) {
         ["bare@x.com", "zoe@x.com"],
         "newest first"
     );
+    let ids = [id.to_string(), bare["id"].as_str().unwrap().to_string()];
+
+    let (code, v) = put(
+        &app,
+        &u,
+        &format!("/api/companies/{co}"),
+        json!({"name": "Renamed \"Bath\" Co", "city": "El Paso", "state": "NM"}),
+    )
+    .await;
+    assert_eq!(code, 200, "{v}");
+    let full = alone(id).await;
+    assert_eq!(
+        [
+            &full["companyName"],
+            &full["companyCity"],
+            &full["companyState"]
+        ],
+        ["Renamed \"Bath\" Co", "El Paso", "NM"]
+    );
+    lists_show_the_contacts(&app, &u, &ids).await;
+
+    exec(
+        &app,
+        format!("DELETE FROM company_sources WHERE company_id = '{co}'"),
+    )
+    .await;
+    assert_eq!(alone(id).await["demo"], false);
+    lists_show_the_contacts(&app, &u, &ids).await;
+
+    exec(
+        &app,
+        format!(
+            "UPDATE contacts SET title = 'Owner', tags = '[\"vip\"]', score = 91,
+             status = 'new_lead', last_contacted_at = NULL WHERE id = '{}'",
+            ids[1]
+        ),
+    )
+    .await;
+    let bare = alone(&ids[1]).await;
+    assert_eq!([&bare["title"], &bare["status"]], ["Owner", "new_lead"]);
+    lists_show_the_contacts(&app, &u, &ids).await;
+    let board = app.get_json(&u, "/api/leads/board?limit=5").await;
+    let new_leads = board
+        .as_array()
+        .and_then(|stages| stages.iter().find(|s| s["stage"] == "new_lead"))
+        .map(|s| s["contacts"].clone())
+        .unwrap_or_default();
+    assert_eq!(new_leads, json!([bare]), "lead board: {board}");
+
+    let (code, v) = send(&app, &u, "DELETE", &format!("/api/companies/{co}"), None).await;
+    assert!(code == 200 || code == 204, "{code} {v}");
+    let full = alone(id).await;
+    assert_eq!(
+        [&full["companyId"], &full["companyName"]],
+        [&Value::Null, &Value::Null]
+    );
+    lists_show_the_contacts(&app, &u, &ids).await;
     app.stop().await;
+}
+
+/// Every list item that is one of `ids` equals `GET /api/contacts/{id}`, and each of them is on
+/// the contacts list.
+async fn lists_show_the_contacts(app: &TestApp, u: &Client, ids: &[String]) {
+    let mut seen = HashSet::new();
+    for path in [
+        "/api/contacts",
+        "/api/contacts?sort=company",
+        "/api/contacts?status=new_lead",
+        "/api/contacts?role=owner",
+        "/api/contacts?q=zo",
+        "/api/contacts?q=sales%20manager",
+        "/api/customers",
+    ] {
+        let (items, _) = list(app, u, path).await;
+        for item in items
+            .iter()
+            .filter(|i| ids.iter().any(|id| i["id"] == **id))
+        {
+            let id = item["id"].as_str().unwrap();
+            let want = app.get_json(u, &format!("/api/contacts/{id}")).await;
+            assert_eq!(item, &want, "{path}");
+            if path == "/api/contacts" {
+                seen.insert(id.to_string());
+            }
+        }
+    }
+    assert_eq!(seen.len(), ids.len(), "{ids:?} on the contacts list");
 }
 
 both_backends!(

@@ -74,7 +74,10 @@ async fn demo_crm_is_alive_and_loaded_once(db: TestDb) {
     // Their people are invented too, and carry the label with them (the lead board reads them).
     let board = conn.lead_board(100).await.unwrap();
     assert!(
-        !board.is_empty() && board.iter().all(|c| c.demo),
+        !board.is_empty()
+            && board.iter().all(|(_, card)| {
+                serde_json::from_str::<serde_json::Value>(card).unwrap()["demo"] == true
+            }),
         "every demo lead is labelled"
     );
     // A second seed leaves the data alone.

@@ -72,14 +72,6 @@ pub struct ContactRow {
     pub demo: bool,
 }
 
-/// A page of the contacts list as the database gives it (see [`Db::contact_list_page`]).
-pub enum ContactPage {
-    /// The api's JSON array of contacts.
-    Json(String),
-    /// The rows, for the api to write.
-    Rows(Vec<ContactRow>),
-}
-
 /// Filters of the contact list, export, customers list and board; every `None` is "any".
 #[derive(Debug, Clone, Default)]
 pub struct ContactFilter {
@@ -442,44 +434,24 @@ const CONTACT_GET_FOR_UPDATE: Sql = locking!(
 );
 /// The list's page: the inner select (see [`push_page`]) is closed by `) c` and joined.
 const CONTACT_PAGE: Sql = sql!(concat!("SELECT ", contact_columns!(), " FROM ("));
-/// SQLite: a row `j` of [`contact_columns!`] as the api's contact (`api::contacts::ContactView`:
-/// its keys, and each value as serde writes it).
-macro_rules! contact_json {
-    () => {
-        concat!(
-            "json_object('id', j.id, 'companyId', j.company_id, 'firstName', j.first_name,
-              'lastName', j.last_name, 'title', j.title, 'department', j.department,
-              'email', j.email, 'phone', j.phone, 'linkedinUrl', j.linkedin_url,
-              'status', j.status, 'score', j.score, 'source', j.source,
-              'tags', ",
-            json_doc!("j.tags"),
-            ", 'notes', j.notes, 'createdAt', ",
-            json_time!("j.created_at"),
-            ", 'lastContactedAt', ",
-            json_time!("j.last_contacted_at"),
-            ", 'isVerified', ",
-            json_bool!("j.is_verified"),
-            ", 'verificationScore', j.verification_score, 'verifiedBy', ",
-            json_doc!("j.verified_by"),
-            ", 'verifiedAt', ",
-            json_time!("j.verified_at"),
-            ", 'verificationWarnings', ",
-            json_doc!("j.verification_warnings"),
-            ", 'scoreFactors', ",
-            json_doc!("j.score_factors"),
-            ", 'companyName', j.company_name, 'companyCity', j.company_city,
-              'companyState', j.company_state, 'demo', ",
-            json_bool!("j.demo"),
-            ")"
-        )
-    };
+/// The page's cards (migration 0041: each contact as the api's JSON, kept by triggers): the
+/// inner select (see [`push_page`]) is closed as for [`CONTACT_PAGE`].
+const CONTACT_CARDS: &str = "SELECT c.card FROM (";
+/// Cards as one JSON array, in their order.
+fn cards_json(cards: impl IntoIterator<Item = String>) -> String {
+    let mut body = String::from("[");
+    for (i, card) in cards.into_iter().enumerate() {
+        if i > 0 {
+            body.push(',');
+        }
+        body.push_str(&card);
+    }
+    body.push(']');
+    body
 }
-/// SQLite: then ` FROM (<a page's statement>) j`: the page as the api's JSON array, and its rows.
-const CONTACT_PAGE_JSON: &str = concat!(
-    "SELECT ",
-    json_array_of!(contact_json!()),
-    " AS body, COUNT(*) AS n"
-);
+/// SQLite: then ` FROM (<the page's cards>) j`: the page as the api's JSON array, and its rows.
+const CARDS_JSON: &str =
+    "SELECT '[' || COALESCE(group_concat(j.card, ','), '') || ']' AS body, COUNT(*) AS n";
 const CONTACT_PAGE_JOIN: &str = ") c LEFT JOIN companies co ON co.id = c.company_id";
 /// As [`CONTACT_PAGE_JOIN`] after an inner select of ids. `CROSS JOIN` keeps the page's ids the
 /// outer loop on SQLite: with plans that do not watch bound values (`SQLITE_ENABLE_QPSG`) the
@@ -532,8 +504,6 @@ const WORD_POSTINGS: &str = "SELECT CAST(COALESCE(MIN(s), 0) AS BIGINT) FROM (
 /// Past this many contacts for its rarest word, a term's matches are many: its page walks the
 /// list's order and its count stops at the cap, as for one word.
 const WORD_POSTINGS_CAP: i64 = 100_000;
-/// As [`CONTACT_PAGE`], with the search's total on each row.
-const WORD_PAGE: &str = concat!("SELECT ", contact_columns!(), ", c.matches FROM (");
 /// The expression of `contacts_search_words` (migration 0030).
 const WORDS_OF_CONTACT: &str = "regexp_split_to_array(c.search_text, '[^[:alpha:]]+')";
 /// Whether a list's statement may be kept prepared: not with a search term. Postgres plans a kept
@@ -544,13 +514,6 @@ const WORDS_OF_CONTACT: &str = "regexp_split_to_array(c.search_text, '[^[:alpha:
 pub(crate) fn keep_prepared(q: Option<&str>) -> bool {
     q.is_none()
 }
-/// A page's row and the total of its search.
-#[derive(sqlx::FromRow)]
-struct Counted {
-    #[sqlx(flatten)]
-    row: ContactRow,
-    matches: i64,
-}
 /// Postgres only: a word (migration 0030) that holds the term and more than the cap's contacts.
 const SEARCH_WORD_OVER_CAP: &str = "SELECT EXISTS (SELECT 1 FROM contact_words
     WHERE word LIKE $1 ESCAPE '\\' AND n > $2)";
@@ -558,7 +521,7 @@ const SEARCH_WORD_OVER_CAP: &str = "SELECT EXISTS (SELECT 1 FROM contact_words
 macro_rules! lead_board_part {
     ($status:literal, $alias:literal) => {
         concat!(
-            "SELECT * FROM (SELECT * FROM contacts WHERE status = '",
+            "SELECT * FROM (SELECT status, card, created_at, id FROM contacts WHERE status = '",
             $status,
             "' ORDER BY created_at DESC, id DESC LIMIT ?1) ",
             $alias
@@ -568,9 +531,7 @@ macro_rules! lead_board_part {
 /// The lead board's first page of each stage ([`crate::domain::contacts::PIPELINE`]) in one
 /// statement, newest first (the caller groups them by status).
 const LEAD_BOARD: Sql = sql!(concat!(
-    "SELECT ",
-    contact_columns!(),
-    " FROM (",
+    "SELECT c.status, c.card FROM (",
     lead_board_part!("new_lead", "n"),
     " UNION ALL ",
     lead_board_part!("email_sent", "e"),
@@ -578,7 +539,7 @@ const LEAD_BOARD: Sql = sql!(concat!(
     lead_board_part!("meeting_scheduled", "m"),
     " UNION ALL ",
     lead_board_part!("qualified", "q"),
-    ") c LEFT JOIN companies co ON co.id = c.company_id ORDER BY c.created_at DESC, c.id DESC"
+    ") c ORDER BY c.created_at DESC, c.id DESC"
 ));
 /// Contacts with a facet key, kept by migration 0024's triggers; no row is no contact.
 const FACET_COUNT: Sql =
@@ -711,6 +672,8 @@ const CONTACT_IDS: Sql = sql!("SELECT id FROM contacts c");
 /// `contacts_company_rank`, then only those rows (a window over every contact of the companies,
 /// joined back by id, took 0.39 ms on Postgres where this takes 0.21; docs/performance.md).
 const CONTACTS_BY_COMPANIES: Sql = sql!(concat!("SELECT ", contact_columns!()));
+/// As [`CONTACTS_BY_COMPANIES`], each contact's company and card (migration 0041).
+const CARDS_BY_COMPANIES: Sql = sql!("SELECT c.company_id, c.card");
 /// From the rollup (migration 0022).
 const STAGE_STATS: Sql = sql!(
     "SELECT status, n AS count, score_sum, score80_n AS high_priority FROM contact_rollup
@@ -876,7 +839,7 @@ impl Db {
         p: &ContactList<'_>,
     ) -> Result<(Vec<ContactRow>, Total), sqlx::Error> {
         if contact_sort_custom(p.sort).is_none()
-            && let Some(found) = self.contact_search_by_words(p).await?
+            && let Some(found) = self.contact_search_by_words(p, contact_columns!()).await?
         {
             return Ok(found);
         }
@@ -884,32 +847,48 @@ impl Db {
         let total = self.page_total(p, page.len()).await?;
         Ok((page, total))
     }
-    /// As [`Db::contact_list`], the page as the screens' lists answer it: on SQLite the api's JSON
-    /// array of contacts built by the database, read as one text with no row decoded, copied
-    /// between threads and encoded again; on Postgres the rows (building the JSON there cost the
-    /// server more CPU than decoding the rows here, and the readers share that CPU;
-    /// docs/performance.md).
+    /// As [`Db::contact_list`], the page as the screens' lists answer it: the api's JSON array of
+    /// the page's contacts, their cards (migration 0041) joined, with no row decoded and encoded
+    /// again. SQLite joins them itself, so one text crosses from its thread; Postgres sends the
+    /// cards and they are joined here (its aggregates keep a subquery's order only by custom).
     pub async fn contact_list_page(
         &self,
         p: &ContactList<'_>,
-    ) -> Result<(ContactPage, Total), sqlx::Error> {
-        let Db::Sqlite(pools) = self else {
-            let (rows, total) = self.contact_list(p).await?;
-            return Ok((ContactPage::Rows(rows), total));
+    ) -> Result<(String, Total), sqlx::Error> {
+        let (body, rows) = match self {
+            Db::Sqlite(pools) => {
+                let mut qb = QueryBuilder::new(CARDS_JSON);
+                qb.push(" FROM (").push(CONTACT_CARDS);
+                push_contact_page(&mut qb, p);
+                qb.push(") j");
+                let (body, n): (String, i64) = qb
+                    .build_query_as()
+                    .persistent(keep_prepared(p.filter.q.as_deref()))
+                    .fetch_one(pools.read())
+                    .await?;
+                (body, usize::try_from(n).unwrap_or(usize::MAX))
+            }
+            Db::Postgres(pools) => {
+                if contact_sort_custom(p.sort).is_none()
+                    && let Some((cards, total)) = self
+                        .contact_search_by_words::<(String,)>(p, "c.card")
+                        .await?
+                {
+                    return Ok((cards_json(cards.into_iter().map(|(c,)| c)), total));
+                }
+                let mut qb = QueryBuilder::new(CONTACT_CARDS);
+                push_contact_page(&mut qb, p);
+                let cards: Vec<String> = qb
+                    .build_query_scalar()
+                    .persistent(keep_prepared(p.filter.q.as_deref()))
+                    .fetch_all(pools.read())
+                    .await?;
+                let n = cards.len();
+                (cards_json(cards), n)
+            }
         };
-        let mut qb = QueryBuilder::new(CONTACT_PAGE_JSON);
-        qb.push(" FROM (").push(CONTACT_PAGE.sqlite);
-        push_contact_page(&mut qb, p);
-        qb.push(") j");
-        let (body, n): (String, i64) = qb
-            .build_query_as()
-            .persistent(keep_prepared(p.filter.q.as_deref()))
-            .fetch_one(pools.read())
-            .await?;
-        let total = self
-            .page_total(p, usize::try_from(n).unwrap_or(usize::MAX))
-            .await?;
-        Ok((ContactPage::Json(body), total))
+        let total = self.page_total(p, rows).await?;
+        Ok((body, total))
     }
     /// A page's total: the page's own end where it came back short, else counted.
     async fn page_total(&self, p: &ContactList<'_>, rows: usize) -> Result<Total, sqlx::Error> {
@@ -918,8 +897,9 @@ impl Db {
             None => self.contact_total(p.filter, p.offset).await,
         }
     }
-    /// The newest `limit` contacts of each lead-board stage, newest first.
-    pub async fn lead_board(&self, limit: i64) -> Result<Vec<ContactRow>, sqlx::Error> {
+    /// The newest `limit` contacts of each lead-board stage, newest first: each one's status
+    /// and card (migration 0041).
+    pub async fn lead_board(&self, limit: i64) -> Result<Vec<(String, String)>, sqlx::Error> {
         fetch!(self, fetch_all, query_as(LEAD_BOARD), limit)
     }
     pub async fn contact_page(&self, p: &ContactList<'_>) -> Result<Vec<ContactRow>, sqlx::Error> {
@@ -1003,10 +983,15 @@ impl Db {
     /// (migration 0030) when each has at most [`WORD_POSTINGS_CAP`] contacts: one statement reads
     /// the matches once for the page and the exact total. None where it does not apply, or for a
     /// page past the end (its total is then counted as for any list).
-    async fn contact_search_by_words(
+    /// Each row is read as `T` from `columns` (over `contacts c LEFT JOIN companies co`).
+    async fn contact_search_by_words<T>(
         &self,
         p: &ContactList<'_>,
-    ) -> Result<Option<(Vec<ContactRow>, Total)>, sqlx::Error> {
+        columns: &str,
+    ) -> Result<Option<(Vec<T>, Total)>, sqlx::Error>
+    where
+        T: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>,
+    {
         let f = p.filter;
         let (Db::Postgres(pools), Some(q)) = (self, f.search_alone()) else {
             return Ok(None);
@@ -1039,7 +1024,9 @@ impl Db {
         qb.push(" AND c.search_text LIKE ")
             .push_bind(like_pattern(q))
             .push(" ESCAPE '\\') ")
-            .push(WORD_PAGE)
+            .push("SELECT ")
+            .push(columns)
+            .push(", c.matches FROM (")
             .push("SELECT c.*, (SELECT COUNT(*) FROM m) AS matches FROM (SELECT id FROM m")
             .push(" ORDER BY created_at DESC, id DESC LIMIT ")
             .push_bind(p.limit)
@@ -1048,17 +1035,14 @@ impl Db {
             .push(") p JOIN contacts c ON c.id = p.id")
             .push(CONTACT_PAGE_JOIN)
             .push(" ORDER BY c.created_at DESC, c.id DESC");
-        let rows: Vec<Counted> = qb
-            .build_query_as()
-            .persistent(false)
-            .fetch_all(pool)
-            .await?;
+        let rows = qb.build().persistent(false).fetch_all(pool).await?;
         let total = match rows.first() {
-            Some(row) => Total::from(row.matches),
+            Some(row) => Total::from(sqlx::Row::try_get::<i64, _>(row, "matches")?),
             None if p.offset == 0 => Total::from(0),
             None => return Ok(None),
         };
-        Ok(Some((rows.into_iter().map(|r| r.row).collect(), total)))
+        let page = rows.iter().map(T::from_row).collect::<Result<_, _>>()?;
+        Ok(Some((page, total)))
     }
     /// The ids the list's filter matches (oldest first, at most `cap`): "select all N matching".
     pub async fn contact_ids_matching(
@@ -1083,6 +1067,23 @@ impl Db {
             return Ok(Vec::new());
         }
         on_db!(self, pool, [q = CONTACTS_BY_COMPANIES], {
+            let mut qb = QueryBuilder::new(q);
+            ContactsDialect::push_best_of_companies(&mut qb, company_ids, per_company);
+            qb.push(" ORDER BY c.company_id, c.score DESC, c.created_at, c.id");
+            qb.build_query_as().fetch_all(pool).await
+        })
+    }
+    /// As [`Db::contact_list_by_companies`], each contact as its company's id and its card (the
+    /// api's JSON of the contact, migration 0041), for the lists that show them.
+    pub async fn contact_cards_by_companies(
+        &self,
+        company_ids: &[String],
+        per_company: i64,
+    ) -> Result<Vec<(String, String)>, sqlx::Error> {
+        if company_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        on_db!(self, pool, [q = CARDS_BY_COMPANIES], {
             let mut qb = QueryBuilder::new(q);
             ContactsDialect::push_best_of_companies(&mut qb, company_ids, per_company);
             qb.push(" ORDER BY c.company_id, c.score DESC, c.created_at, c.id");

@@ -267,35 +267,6 @@ macro_rules! json_object {
     };
 }
 
-/// SQLite: the pieces of an answer's JSON built in the database (a page leaves it as one text,
-/// with no row decoded and encoded again): the JSON array of the objects of a query's rows, in
-/// their order (`[]` for none); a time kept as epoch milliseconds in RFC 3339 with milliseconds in
-/// UTC (`jobs::time::to_rfc3339`); a boolean (kept as 0 or 1); a JSON document kept as text.
-macro_rules! json_array_of {
-    ($object:expr) => {
-        concat!("COALESCE(json_group_array(", $object, "), '[]')")
-    };
-}
-macro_rules! json_time {
-    ($ms:literal) => {
-        concat!(
-            "strftime('%Y-%m-%dT%H:%M:%fZ', ",
-            $ms,
-            " / 1000.0, 'unixepoch')"
-        )
-    };
-}
-macro_rules! json_bool {
-    ($b:literal) => {
-        concat!("json(CASE WHEN ", $b, " THEN 'true' ELSE 'false' END)")
-    };
-}
-macro_rules! json_doc {
-    ($doc:literal) => {
-        concat!("json(", $doc, ")")
-    };
-}
-
 /// Differs: the rows (column `value`) of a JSON array of text bound as placeholder `$n`.
 macro_rules! json_rows {
     (sqlite, $n:literal) => {
