@@ -835,12 +835,29 @@ async fn contact_bulk_delete(
     Json(ContactBulkDeleteBody(body)): Json<ContactBulkDeleteBody>,
 ) -> ApiResult<Json<DeleteOutcome>> {
     let ids = selected(&state, body.contact_ids, body.contact_filter).await?;
-    let mut tx = state.queue.db.begin().await?;
-    CONTACTS.all_found(&ids, tx.contact_ids_locked(&ids).await?)?;
-    let deleted = tx
-        .contacts_delete(&ids, Some(&user.user.id), now_ms())
-        .await?;
-    tx.commit().await?;
+    // Run again when Postgres ends it to break a deadlock: it locks up to 10,000 contacts while
+    // jobs write contacts and the companies whose cards they carry (migration 0041).
+    let outcome = jobs::db::retry_conflicts(|| async {
+        let mut tx = state.queue.db.begin().await?;
+        let found = tx.contact_ids_locked(&ids).await?;
+        if CONTACTS.all_found(&ids, found.clone()).is_err() {
+            tx.rollback().await?;
+            return Ok(Err(found));
+        }
+        let deleted = tx
+            .contacts_delete(&ids, Some(&user.user.id), now_ms())
+            .await?;
+        tx.commit().await?;
+        Ok(Ok(deleted))
+    })
+    .await?;
+    let deleted = match outcome {
+        Ok(deleted) => deleted,
+        Err(found) => {
+            CONTACTS.all_found(&ids, found)?;
+            0
+        }
+    };
     Ok(Json(DeleteOutcome::new(CONTACTS, ids.len(), deleted)))
 }
 
