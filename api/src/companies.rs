@@ -10,7 +10,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use jobs::db::{
-    ActivityInsert, CompanyFilter, CompanyList, CompanyRow, CompanySortKey, CompanyWrite,
+    ActivityInsert, CompanyCard, CompanyFilter, CompanyList, CompanyRow, CompanySortKey,
+    CompanyWrite,
 };
 use jobs::domain::companies::{self as rules, NAME_REQUIRED, SCORE_BANDS, STATUSES};
 use jobs::domain::{non_empty, one_of_message, state_code};
@@ -108,7 +109,8 @@ struct CompanyView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Vec<ContactView>>)]
     contacts: Option<Vec<Box<RawValue>>>,
-    /// Report only: contacts beyond the ones listed.
+    /// Report only: contacts beyond the ones listed. The report writes it onto each company's card
+    /// (`company_report`); here it is the schema's.
     #[serde(skip_serializing_if = "Option::is_none")]
     more_contacts: Option<i64>,
     /// The record only: why it has its score, and what its website showed (docs/providers.md).
@@ -201,6 +203,46 @@ async fn attach_sources(state: &AppState, items: &mut [CompanyView]) -> ApiResul
         c.sources = by.remove(&c.id).unwrap_or_default();
     }
     Ok(())
+}
+
+/// Writes company `c` onto `out` as the answer's JSON: its card (migration 0042), the report's
+/// description cut where the card's is longer, its contact count, then `more` (`,"key":value`
+/// pairs already JSON).
+fn push_card(out: &mut String, c: &CompanyCard, more: &str) -> ApiResult<()> {
+    let cut;
+    let card = match &c.description_cut {
+        None => c.card.as_str(),
+        Some(description) => {
+            let mut fields: serde_json::Map<String, Value> =
+                serde_json::from_str(&c.card).map_err(anyhow::Error::from)?;
+            fields.insert("description".into(), description.as_str().into());
+            cut = serde_json::to_string(&fields).map_err(anyhow::Error::from)?;
+            cut.as_str()
+        }
+    };
+    let fields = card
+        .trim_end()
+        .strip_suffix('}')
+        .ok_or_else(|| anyhow::anyhow!("company {}: its card is not a JSON object", c.id))?;
+    out.push_str(fields);
+    out.push_str(",\"contactCount\":");
+    out.push_str(&c.contact_count.to_string());
+    out.push_str(more);
+    out.push('}');
+    Ok(())
+}
+
+/// `,"contacts":[…]`: the cards of a company's contacts, for [`push_card`].
+fn contacts_field(cards: &[Box<RawValue>]) -> String {
+    let mut field = String::from(",\"contacts\":[");
+    for (i, card) in cards.iter().enumerate() {
+        if i > 0 {
+            field.push(',');
+        }
+        field.push_str(card.get());
+    }
+    field.push(']');
+    field
 }
 
 /// The contacts of `ids` as their cards (the api's JSON of each, migration 0041), grouped by
@@ -349,23 +391,33 @@ async fn company_list(
         .read_cache
         .get_or_compute(key, || async {
             let (rows, total) = db
-                .company_list(&CompanyList {
+                .company_list::<CompanyCard>(&CompanyList {
                     filter: &filter,
                     limit,
                     offset,
                     sort,
                 })
                 .await?;
-            let mut items: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
-            attach_sources(&state, &mut items).await?;
-            if include_contacts {
-                let ids: Vec<String> = items.iter().map(|c| c.id.clone()).collect();
-                let mut by = contacts_by_company(&state, &ids, CONTACTS_PER_COMPANY).await?;
-                for c in &mut items {
-                    c.contacts = Some(by.remove(&c.id).unwrap_or_default());
+            let mut by = if include_contacts {
+                let ids: Vec<String> = rows.iter().map(|c| c.id.clone()).collect();
+                contacts_by_company(&state, &ids, CONTACTS_PER_COMPANY).await?
+            } else {
+                HashMap::new()
+            };
+            let mut body = String::from("[");
+            for (i, c) in rows.iter().enumerate() {
+                if i > 0 {
+                    body.push(',');
                 }
+                let more = if include_contacts {
+                    contacts_field(&by.remove(&c.id).unwrap_or_default())
+                } else {
+                    String::new()
+                };
+                push_card(&mut body, c, &more)?;
             }
-            Page::new(&items, total)
+            body.push(']');
+            Ok(Page::of_json(body, total))
         })
         .await?;
     Ok(axum::response::IntoResponse::into_response(page))
@@ -391,7 +443,9 @@ struct Report {
     avg_revenue: Option<i64>,
     avg_employees: Option<i64>,
     qualified: i64,
-    companies: Vec<CompanyView>,
+    /// The companies' cards (migration 0042) with their first contacts.
+    #[schema(value_type = Vec<CompanyView>)]
+    companies: Vec<Box<RawValue>>,
 }
 
 /// The map panel's customer report for a state: summary tiles over every company of the state, and
@@ -419,15 +473,20 @@ async fn company_report(
             sort: None,
         })
         .await?;
-    let mut companies: Vec<CompanyView> = rows.into_iter().map(CompanyView::from).collect();
-    let ids: Vec<String> = companies.iter().map(|c| c.id.clone()).collect();
+    let ids: Vec<String> = rows.iter().map(|c| c.id.clone()).collect();
     let mut by = contacts_by_company(&state, &ids, rules::REPORT_CONTACTS).await?;
-    for c in &mut companies {
+    let mut companies = Vec::with_capacity(rows.len());
+    for c in &rows {
         let listed = by.remove(&c.id).unwrap_or_default();
-        c.more_contacts = Some((c.contact_count - listed.len() as i64).max(0));
-        c.contacts = Some(listed);
+        let more = format!(
+            "{},\"moreContacts\":{}",
+            contacts_field(&listed),
+            (c.contact_count - listed.len() as i64).max(0)
+        );
+        let mut card = String::new();
+        push_card(&mut card, c, &more)?;
+        companies.push(RawValue::from_string(card).map_err(anyhow::Error::from)?);
     }
-    attach_sources(&state, &mut companies).await?;
     Ok(Json(Report {
         state: code,
         total_companies: summary.total_companies,
@@ -450,7 +509,7 @@ async fn company_export(
     let rows = state
         .queue
         .db
-        .company_page(&CompanyList {
+        .company_page::<CompanyRow>(&CompanyList {
             filter: &filter,
             limit: EXPORT_MAX,
             offset: 0,

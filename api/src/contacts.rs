@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use jobs::db::{
     ActivityInsert, ContactFilter, ContactImportInsert, ContactList, ContactRow, ContactSortKey,
-    ContactWrite, StageStats, Total, Tx, contact_sort_custom,
+    ContactWrite, StageStats, Tx, contact_sort_custom,
 };
 use jobs::domain::contacts::{
     self as rules, DEFAULT_SCORE, DEFAULT_STATUS, Direction, NO_EXPORT_MESSAGE, PIPELINE,
@@ -175,14 +175,6 @@ impl From<ContactRow> for ContactView {
     }
 }
 
-/// A list's page as the answer's body: the contacts' cards as the database joined them.
-fn page_of(body: String, total: Total) -> Page {
-    Page {
-        body: body.into(),
-        total,
-    }
-}
-
 // ---- list, export ----
 
 /// The contact statuses (`jobs::domain::contacts::STATUSES`), or `""` (read as absent).
@@ -295,7 +287,7 @@ async fn contact_list(
                         sort,
                     })
                     .await?;
-                Ok(page_of(page, total))
+                Ok(Page::of_json(page, total))
             },
         )
         .await?;
@@ -992,7 +984,7 @@ async fn customer_list(
             sort,
         })
         .await?;
-    Ok(axum::response::IntoResponse::into_response(page_of(
+    Ok(axum::response::IntoResponse::into_response(Page::of_json(
         page, total,
     )))
 }

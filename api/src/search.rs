@@ -9,8 +9,8 @@
 
 use axum::extract::State;
 use jobs::db::{
-    CompanyFilter, CompanyList, ContactFilter, ContactList, SEARCH_COUNT_CAP, SearchHit,
-    SearchTable, Total,
+    CompanyFilter, CompanyList, CompanyRow, ContactFilter, ContactList, SEARCH_COUNT_CAP,
+    SearchHit, SearchTable, Total,
 };
 use jobs::domain::like_pattern;
 use jobs::domain::timeline::humanize;
@@ -137,7 +137,7 @@ async fn search(
     let mut groups = Vec::new();
 
     let (companies, total) = db
-        .company_list(&CompanyList {
+        .company_list::<CompanyRow>(&CompanyList {
             filter: &CompanyFilter {
                 q: Some(term.clone()),
                 ..Default::default()

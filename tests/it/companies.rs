@@ -1012,6 +1012,210 @@ async fn bulk_status_and_delete(db: TestDb) {
     app.stop().await;
 }
 
+/// `GET /api/companies/{id}` without its contacts and website facts: what a list shows of it.
+async fn company_alone(app: &TestApp, c: &Client, id: &str) -> Value {
+    let mut v = app.get_json(c, &format!("/api/companies/{id}")).await;
+    let fields = v.as_object_mut().unwrap();
+    fields.remove("contacts");
+    fields.remove("enrichment");
+    v
+}
+
+/// Each list path's items that are one of `ids` equal the company as read alone (its contacts
+/// too, with `include=contacts`), and every one of `ids` is on the list; the report's cards are
+/// the same with the description cut to 200 characters and the first three contacts.
+async fn lists_show_the_companies(app: &TestApp, c: &Client, ids: &[&str]) {
+    let mut alone = Vec::new();
+    for id in ids {
+        alone.push(company_alone(app, c, id).await);
+    }
+    let mut seen = std::collections::HashSet::new();
+    for path in [
+        "/api/companies",
+        "/api/companies?sort=name",
+        "/api/companies?sort=revenue&dir=asc&limit=1&offset=1",
+        "/api/companies?state=TX",
+        "/api/companies?scoreBand=high",
+        "/api/companies?q=sons",
+        "/api/companies?q=ba",
+        "/api/companies?q=bath&state=TX",
+        "/api/companies?q=bath&offset=1",
+        "/api/companies?include=contacts",
+        &format!("/api/companies?ids={}", ids.join(",")),
+    ] {
+        let (items, _) = list(app, c, path).await;
+        for item in &items {
+            let Some(want) = alone.iter().find(|a| a["id"] == item["id"]) else {
+                continue;
+            };
+            seen.insert(want["id"].as_str().unwrap().to_string());
+            let mut item = item.clone();
+            if path.contains("include=contacts") {
+                let listed = item.as_object_mut().unwrap().remove("contacts").unwrap();
+                let record = app
+                    .get_json(
+                        c,
+                        &format!("/api/companies/{}", want["id"].as_str().unwrap()),
+                    )
+                    .await;
+                assert_eq!(listed, record["contacts"], "{path}");
+            }
+            assert_eq!(&item, want, "{path}");
+        }
+    }
+    assert_eq!(seen.len(), ids.len(), "every company is listed");
+    let report = app.get_json(c, "/api/companies/report?state=TX").await;
+    for card in report["companies"].as_array().unwrap() {
+        let Some(want) = alone.iter().find(|a| a["id"] == card["id"]) else {
+            continue;
+        };
+        let record = app
+            .get_json(
+                c,
+                &format!("/api/companies/{}", want["id"].as_str().unwrap()),
+            )
+            .await;
+        let contacts = record["contacts"].as_array().unwrap();
+        let mut want = want.clone();
+        let cut: Option<String> = want["description"]
+            .as_str()
+            .map(|d| d.chars().take(200).collect());
+        want["description"] = json!(cut);
+        want["contacts"] = json!(contacts[..contacts.len().min(3)]);
+        want["moreContacts"] = json!(contacts.len().saturating_sub(3));
+        assert_eq!(card, &want, "report");
+    }
+}
+
+/// The lists and the report read each company's card (migration 0042), kept by triggers: every
+/// field of every list path and of the report stays the company as `GET /api/companies/{id}`
+/// reads it, through edits by the api and by raw SQL, sources added, moved and removed, and
+/// contacts added and removed.
+async fn list_items_are_the_company_as_read_alone(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let u = app.user().await;
+    let long = format!("Ünïcode \"quoted\" </script>\n{}", "é".repeat(300));
+    let full = create(
+        &app,
+        &u,
+        json!({"name": "Åsa & \"Sons\" Bath", "industry": "Bath Remodeling", "status": "qualified",
+               "revenue": 2500000, "employees": 42, "score": 88, "website": "https://asa.example",
+               "phone": "+1 512 555 0100", "address": "1 Main St", "city": "Austin", "state": "TX",
+               "zipCode": "78701", "description": long}),
+    )
+    .await;
+    let bare = create(&app, &u, json!({"name": "Bare Bath", "state": "tx"})).await;
+    exec!(
+        &app.db,
+        "UPDATE companies SET founded = 1987, growth_rate = 12.5, competitor_alignment = 64,
+             discovered_at = 1732000000000, last_contacted_at = 1700000000999,
+             discovery_source = 'city_state_search', discovery_city = 'Austin',
+             discovery_state = 'TX', discovery_region = 'Central',
+             discovery_metadata = $2, competitive_analysis = $3, lead_qualification = $4,
+             has_enhanced_data = TRUE, prospect_score = 71, is_deal = TRUE WHERE id = $1",
+        &full,
+        sqlx::types::Json(json!({"query": "bath \"pros\"", "rank": 1.5, "tags": ["a", null]})),
+        sqlx::types::Json(json!({"brands": ["Kohler"], "share": 0.25})),
+        sqlx::types::Json(json!({"fit": true, "notes": "ü"}))
+    );
+    for (source, seen) in [("osm", 2_i64), ("catalog", 1)] {
+        exec!(
+            &app.db,
+            "INSERT INTO company_sources (company_id, source, first_seen_at, last_seen_at)
+             VALUES ($1, $2, $3, $3)",
+            &full,
+            source,
+            seen
+        );
+    }
+    for n in 0..4 {
+        contact(&app, &u, &full, n, 50 + n as i64).await;
+    }
+    contact(&app, &u, &bare, 9, 10).await;
+    let one = company_alone(&app, &u, &full).await;
+    assert_eq!(one["sources"], json!(["catalog", "osm"]), "{one}");
+    assert_eq!(one["contactCount"], 4);
+    assert_eq!(one["revenue"], "2500000");
+    assert_eq!(one["location"], "Austin, TX");
+    assert_eq!(one["discoveredAt"], "2024-11-19T07:06:40.000Z");
+    assert_eq!(one["lastContactedAt"], "2023-11-14T22:13:20.999Z");
+    assert_eq!(one["growthRate"], 12.5);
+    assert_eq!(one["isDeal"], true);
+    assert_eq!(company_alone(&app, &u, &bare).await["sources"], json!([]));
+    let ids = [full.as_str(), bare.as_str()];
+    lists_show_the_companies(&app, &u, &ids).await;
+
+    let (code, v) = send(
+        &app,
+        &u,
+        "PUT",
+        &format!("/api/companies/{full}"),
+        Some(json!({"name": "Renamed \"Bath\" Sons", "city": "El Paso", "status": "partner"})),
+    )
+    .await;
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(
+        company_alone(&app, &u, &full).await["location"],
+        "El Paso, TX"
+    );
+    lists_show_the_companies(&app, &u, &ids).await;
+
+    // A merge moves sources; a re-scan moves only last_seen_at; a source is removed.
+    exec!(
+        &app.db,
+        "UPDATE company_sources SET company_id = $2 WHERE company_id = $1 AND source = 'osm'",
+        &full,
+        &bare
+    );
+    exec!(
+        &app.db,
+        "UPDATE company_sources SET last_seen_at = 99 WHERE company_id = $1",
+        &full
+    );
+    assert_eq!(
+        company_alone(&app, &u, &bare).await["sources"],
+        json!(["osm"])
+    );
+    lists_show_the_companies(&app, &u, &ids).await;
+    exec!(
+        &app.db,
+        "DELETE FROM company_sources WHERE company_id = $1",
+        &full
+    );
+    exec!(
+        &app.db,
+        "UPDATE companies SET growth_rate = NULL, is_deal = FALSE, city = NULL,
+             description = 'short' WHERE id = $1",
+        &full
+    );
+    let one = company_alone(&app, &u, &full).await;
+    assert_eq!(
+        [&one["sources"], &one["location"], &one["isDeal"]],
+        [&json!([]), &json!("TX"), &json!(false)]
+    );
+    lists_show_the_companies(&app, &u, &ids).await;
+
+    // The contact count follows contacts added, moved away and deleted.
+    let contacts = app.get_json(&u, &format!("/api/companies/{full}")).await["contacts"].clone();
+    let first = contacts[0]["id"].as_str().unwrap().to_string();
+    let second = contacts[1]["id"].as_str().unwrap().to_string();
+    let (code, v) = send(&app, &u, "DELETE", &format!("/api/contacts/{first}"), None).await;
+    assert!(code == 200 || code == 204, "{code} {v}");
+    exec!(
+        &app.db,
+        "UPDATE contacts SET company_id = $2 WHERE id = $1",
+        &second,
+        &bare
+    );
+    let (one, other) = (
+        company_alone(&app, &u, &full).await,
+        company_alone(&app, &u, &bare).await,
+    );
+    assert_eq!([&one["contactCount"], &other["contactCount"]], [2, 2]);
+    lists_show_the_companies(&app, &u, &ids).await;
+    app.stop().await;
+}
+
 both_backends!(
     create_and_validation,
     list_filters,
@@ -1020,4 +1224,5 @@ both_backends!(
     customer_report,
     list_sorts_and_export,
     bulk_status_and_delete,
+    list_items_are_the_company_as_read_alone,
 );

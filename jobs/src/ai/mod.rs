@@ -463,7 +463,7 @@ async fn find_company(db: &Db, name: &str) -> Result<Option<crate::db::CompanyRo
         ..CompanyFilter::default()
     };
     let rows = db
-        .company_page(&CompanyList {
+        .company_page::<crate::db::CompanyRow>(&CompanyList {
             filter: &filter,
             limit: 20,
             offset: 0,

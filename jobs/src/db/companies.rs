@@ -25,6 +25,64 @@ macro_rules! company_columns {
     };
 }
 
+/// A company as the lists answer it: its card (the api's JSON of it and its sources, kept in
+/// `company_cards` by the triggers of migration 0042) and its contacts, counted per row.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct CompanyCard {
+    pub id: String,
+    pub card: String,
+    pub contact_count: i64,
+    /// The report's cards only: the description's first 200 characters, where it is longer.
+    #[sqlx(default)]
+    pub description_cut: Option<String>,
+}
+
+/// The columns of [`CompanyCard`]; `$more` adds any after them.
+macro_rules! company_card_columns {
+    ($more:literal) => {
+        concat!(
+            "id, (SELECT k.card FROM company_cards k WHERE k.company_id = companies.id) AS card, \
+             (SELECT COUNT(*) FROM contacts ct WHERE ct.company_id = companies.id) AS contact_count",
+            $more
+        )
+    };
+}
+
+/// What a page of the companies list reads: whole rows ([`CompanyRow`]) or cards
+/// ([`CompanyCard`]); each with its selects of a page.
+pub trait CompanyListed:
+    for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
+    + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>
+    + Send
+    + Unpin
+{
+    /// `[first, deep]`, as [`Db::company_rows`] takes them.
+    const PAGE: [Sql; 2];
+    /// The select of a Postgres search's page (see [`COMPANY_SEARCH_COUNTED`]).
+    const SEARCH_COUNTED: &'static str;
+}
+
+impl CompanyListed for CompanyRow {
+    const PAGE: [Sql; 2] = [COMPANY_PAGE, COMPANY_PAGE_DEEP];
+    const SEARCH_COUNTED: &'static str = concat!(") SELECT ", company_columns!("description"));
+}
+
+impl CompanyListed for CompanyCard {
+    const PAGE: [Sql; 2] = [
+        sql!(concat!(
+            "SELECT ",
+            company_card_columns!(""),
+            " FROM companies"
+        )),
+        sql!(concat!(
+            "SELECT ",
+            company_card_columns!(""),
+            " FROM (SELECT id AS page_id FROM companies"
+        )),
+    ];
+    const SEARCH_COUNTED: &'static str = concat!(") SELECT ", company_card_columns!(""));
+}
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CompanyRow {
     pub id: String,
@@ -316,34 +374,29 @@ const COMPANY_PAGE_DEEP: Sql = sql!(concat!(
     company_columns!("description"),
     " FROM (SELECT id AS page_id FROM companies"
 ));
+/// The customer report's cards, their descriptions cut to 200 characters.
 const COMPANY_PAGE_REPORT: Sql = sql!(concat!(
     "SELECT ",
-    company_columns!("substr(description, 1, 200)"),
+    company_card_columns!(
+        ", CASE WHEN length(description) > 200 THEN substr(description, 1, 200) END AS description_cut"
+    ),
     " FROM companies"
 ));
 const COMPANY_PAGE_REPORT_DEEP: Sql = sql!(concat!(
     "SELECT ",
-    company_columns!("substr(description, 1, 200)"),
+    company_card_columns!(
+        ", CASE WHEN length(description) > 200 THEN substr(description, 1, 200) END AS description_cut"
+    ),
     " FROM (SELECT id AS page_id FROM companies"
 ));
 /// The page's ids stay the outer loop (`CROSS JOIN`: SQLite, not knowing the bound LIMIT under
 /// `SQLITE_ENABLE_QPSG`, would otherwise read every company and look each up in the page).
 const COMPANY_PAGE_BY_ID: &str = ") p CROSS JOIN companies WHERE companies.id = p.page_id";
-/// After the matches `m` of [`Db::company_search_counted`]: the page's ids, sorted out of them in
-/// the list's default order (`score DESC, lower(name), id`), then [`COMPANY_PAGE_BY_ID`].
-const COMPANY_SEARCH_COUNTED: &str = concat!(
-    ") SELECT ",
-    company_columns!("description"),
-    ", (SELECT COUNT(*) FROM m) AS matches
-     FROM (SELECT id AS page_id FROM m ORDER BY score DESC, name_key, id LIMIT "
-);
-/// A page's row and the number of its search's matches.
-#[derive(sqlx::FromRow)]
-struct CountedCompany {
-    #[sqlx(flatten)]
-    row: CompanyRow,
-    matches: i64,
-}
+/// After the matches `m` of [`Db::company_search_counted`] and the page's columns
+/// ([`CompanyListed::SEARCH_COUNTED`]): the page's ids, sorted out of them in the list's default
+/// order (`score DESC, lower(name), id`), then [`COMPANY_PAGE_BY_ID`].
+const COMPANY_SEARCH_COUNTED: &str = ", (SELECT COUNT(*) FROM m) AS matches
+     FROM (SELECT id AS page_id FROM m ORDER BY score DESC, name_key, id LIMIT ";
 /// Kept by the triggers of migration 0022; the caller adds ` AND …` conditions.
 const ROLLUP_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM company_rollup WHERE TRUE");
@@ -376,15 +429,14 @@ impl Db {
     pub async fn company_get(&self, id: &str) -> Result<Option<CompanyRow>, sqlx::Error> {
         fetch!(self, fetch_optional, query_as(COMPANY_GET), id)
     }
-    /// A page (best score first, then name) and the total of the filter.
-    pub async fn company_list(
+    /// A page (best score first, then name) of rows or cards, and the total of the filter.
+    pub async fn company_list<R: CompanyListed>(
         &self,
         p: &CompanyList<'_>,
-    ) -> Result<(Vec<CompanyRow>, Total), sqlx::Error> {
+    ) -> Result<(Vec<R>, Total), sqlx::Error> {
         if let Some(search) = self.company_search_alone(p).await? {
             let page = if search.matches > p.offset {
-                self.company_rows([COMPANY_PAGE, COMPANY_PAGE_DEEP], p, Some(&search))
-                    .await?
+                self.company_rows(R::PAGE, p, Some(&search)).await?
             } else {
                 Vec::new()
             };
@@ -405,9 +457,11 @@ impl Db {
         };
         Ok((page, total))
     }
-    pub async fn company_page(&self, p: &CompanyList<'_>) -> Result<Vec<CompanyRow>, sqlx::Error> {
-        self.company_rows([COMPANY_PAGE, COMPANY_PAGE_DEEP], p, None)
-            .await
+    pub async fn company_page<R: CompanyListed>(
+        &self,
+        p: &CompanyList<'_>,
+    ) -> Result<Vec<R>, sqlx::Error> {
+        self.company_rows(R::PAGE, p, None).await
     }
     /// A search with no other filter, in the list's default order, on SQLite: planned from its
     /// matches counted in the FTS table (see [`sqlite::companies::SearchAlone`]).
@@ -436,10 +490,10 @@ impl Db {
     /// them and counts them, where the page walked the list's order and its count read them
     /// again. With more matches than that, the page walks the order as before and the total is
     /// the cap's floor, uncounted. None where it does not apply, or for a page past the end.
-    async fn company_search_counted(
+    async fn company_search_counted<R: CompanyListed>(
         &self,
         p: &CompanyList<'_>,
-    ) -> Result<Option<(Vec<CompanyRow>, Total)>, sqlx::Error> {
+    ) -> Result<Option<(Vec<R>, Total)>, sqlx::Error> {
         let (Db::Postgres(pools), Some(_), None) = (self, &p.filter.q, p.sort) else {
             return Ok(None);
         };
@@ -450,6 +504,7 @@ impl Db {
         push_filter(&mut qb, p.filter);
         qb.push(" LIMIT ")
             .push_bind(cap.saturating_add(1))
+            .push(R::SEARCH_COUNTED)
             .push(COMPANY_SEARCH_COUNTED)
             .push_bind(p.limit)
             .push(" OFFSET ")
@@ -457,13 +512,10 @@ impl Db {
             .push(COMPANY_PAGE_BY_ID)
             .push(" ORDER BY ")
             .push(company_order(None));
-        let rows: Vec<CountedCompany> = qb
-            .build_query_as()
-            .persistent(false)
-            .fetch_all(pools.read())
-            .await?;
-        let matches = match rows.first() {
-            Some(row) => row.matches,
+        let rows: Vec<sqlx::postgres::PgRow> =
+            qb.build().persistent(false).fetch_all(pools.read()).await?;
+        let matches: i64 = match rows.first() {
+            Some(row) => sqlx::Row::try_get(row, "matches")?,
             None if p.offset == 0 => return Ok(Some((Vec::new(), Total::from(0)))),
             None => return Ok(None),
         };
@@ -477,7 +529,7 @@ impl Db {
                 },
             )));
         }
-        let page = rows.into_iter().map(|r| r.row).collect();
+        let page = rows.iter().map(R::from_row).collect::<Result<_, _>>()?;
         Ok(Some((page, Total::from(matches))))
     }
     /// The filter's total: from the rollup (migration 0022) for state, status and a score band;
@@ -531,11 +583,11 @@ impl Db {
             exact: n <= cap,
         })
     }
-    /// Like [`Db::company_page`] with descriptions cut to 200 characters (the report).
+    /// Like [`Db::company_page`]'s cards, with descriptions cut to 200 characters (the report).
     pub async fn company_list_report(
         &self,
         p: &CompanyList<'_>,
-    ) -> Result<Vec<CompanyRow>, sqlx::Error> {
+    ) -> Result<Vec<CompanyCard>, sqlx::Error> {
         self.company_rows([COMPANY_PAGE_REPORT, COMPANY_PAGE_REPORT_DEEP], p, None)
             .await
     }
@@ -547,12 +599,12 @@ impl Db {
     /// columns before it sorts them. `alone`: a search alone as
     /// [`sqlite::companies::SearchAlone`] planned it (its matches, and whether the ids come from
     /// the list order's index, each entry checked against them).
-    async fn company_rows(
+    async fn company_rows<R: CompanyListed>(
         &self,
         [first, deep]: [Sql; 2],
         p: &CompanyList<'_>,
         alone: Option<&sqlite::companies::SearchAlone>,
-    ) -> Result<Vec<CompanyRow>, sqlx::Error> {
+    ) -> Result<Vec<R>, sqlx::Error> {
         let order = company_order(p.sort);
         let sorts_whole_rows = matches!(self, Db::Sqlite(_)) && p.filter.q.is_some();
         let ids_first = p.offset > 0 || sorts_whole_rows;
