@@ -109,8 +109,8 @@ struct CompanyView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Vec<ContactView>>)]
     contacts: Option<Vec<Box<RawValue>>>,
-    /// Report only: contacts beyond the ones listed. The report writes it onto each company's card
-    /// (`company_report`); here it is the schema's.
+    /// Report only: contacts beyond the ones listed.
+    // The report writes it onto each company's card (`company_report`); here it is the schema's.
     #[serde(skip_serializing_if = "Option::is_none")]
     more_contacts: Option<i64>,
     /// The record only: why it has its score, and what its website showed (docs/providers.md).
@@ -443,7 +443,7 @@ struct Report {
     avg_revenue: Option<i64>,
     avg_employees: Option<i64>,
     qualified: i64,
-    /// The companies' cards (migration 0042) with their first contacts.
+    // The companies' cards (migration 0042) with their first contacts.
     #[schema(value_type = Vec<CompanyView>)]
     companies: Vec<Box<RawValue>>,
 }

@@ -3,8 +3,9 @@
 -- sources, kept by the triggers below in the write's transaction. Its contact count changes with
 -- every contact written, so the list counts it per row and adds it to the card. A page reads 48
 -- cards instead of 30 columns a row decoded and encoded again in the api (docs/performance.md,
--- "Company cards"). They live in a table of their own: in the companies' rows they made the
--- heap five times larger, and a search reading its matches' rows twice as slow.
+-- "Company cards"). Postgres keeps them in a table of their own: in the companies' rows they made
+-- the heap five times larger, and a search reading its matches' rows twice as slow (SQLite keeps
+-- them in the row).
 CREATE TABLE company_cards (
     company_id TEXT PRIMARY KEY REFERENCES companies(id) ON DELETE CASCADE ON UPDATE CASCADE,
     card TEXT NOT NULL

@@ -1,20 +1,15 @@
--- Each company as the lists answer it (issue 22), as 0041 did for contacts: a company's card is the
--- api's JSON of it (`api::companies::CompanyView`: its keys, each value as serde writes it) with its
--- sources, kept by the triggers below in the write's transaction. Its contact count changes with
--- every contact written, so the list counts it per row and adds it to the card. A page reads 48
--- cards instead of 30 columns a row decoded and encoded again in the api (docs/performance.md,
--- "Company cards"). They live in a table of their own: in the companies' rows they made every
--- filter and search that reads rows (to check a state, a search's matches) read five times the
--- pages.
-CREATE TABLE company_cards (
-    company_id TEXT PRIMARY KEY NOT NULL
-        REFERENCES companies(id) ON DELETE CASCADE ON UPDATE CASCADE,
-    card TEXT NOT NULL
-) WITHOUT ROWID;
+-- Each company as the lists answer it (issue 22), as 0041 did for contacts: `card` is the api's
+-- JSON of the company (`api::companies::CompanyView`: its keys, each value as serde writes it) with
+-- its sources, kept by the triggers below in the write's transaction. Its contact count changes
+-- with every contact written, so the list counts it per row and adds it to the card. A page reads
+-- 48 cards instead of 30 columns a row decoded and encoded again in the api (docs/performance.md,
+-- "Company cards"). SQLite keeps it in the company's row, which a page reads anyway; in a table of
+-- its own (as Postgres has it) each row was one more lookup, mostly outside the memory map.
+ALTER TABLE companies ADD COLUMN card TEXT;
 
 -- The card of each company, from its row and its sources: the one place it is written.
-CREATE VIEW company_card_of AS
-SELECT co.id AS company_id,
+CREATE VIEW company_cards AS
+SELECT co.rowid AS r,
        json_object('id', co.id, 'name', co.name, 'industry', co.industry, 'status', co.status,
            'revenue', CAST(co.revenue AS TEXT), 'employees', co.employees,
            'founded', co.founded, 'score', co.score, 'website', co.website, 'phone', co.phone,
@@ -40,37 +35,35 @@ SELECT co.id AS company_id,
        ) AS card
 FROM companies co;
 
-INSERT INTO company_cards (company_id, card) SELECT company_id, card FROM company_card_of;
+UPDATE companies SET card = (SELECT v.card FROM company_cards v WHERE v.r = companies.rowid);
 
+-- Setting `card` fires none of the companies' triggers: each names the columns it watches.
 CREATE TRIGGER companies_card_insert AFTER INSERT ON companies BEGIN
-    INSERT INTO company_cards (company_id, card)
-    SELECT company_id, card FROM company_card_of WHERE company_id = NEW.id;
+    UPDATE companies SET card = (SELECT v.card FROM company_cards v WHERE v.r = NEW.rowid)
+    WHERE rowid = NEW.rowid;
 END;
--- Each writes the card from the company's row where it still has one: a deleted company's
--- sources go (ON DELETE CASCADE) with its card, in either order. A new id reaches the card first
--- (ON UPDATE CASCADE), then its new text.
 CREATE TRIGGER companies_card_update AFTER UPDATE OF id, name, industry, status, revenue,
     employees, founded, score, website, phone, address, city, state, zip_code, growth_rate,
     description, competitor_alignment, discovered_at, last_contacted_at, discovery_source,
     discovery_city, discovery_state, discovery_region, discovery_metadata, competitive_analysis,
     lead_qualification, has_enhanced_data, prospect_score, is_deal, created_at ON companies BEGIN
-    UPDATE company_cards SET card = v.card FROM company_card_of v
-    WHERE v.company_id = company_cards.company_id AND company_cards.company_id = NEW.id;
+    UPDATE companies SET card = (SELECT v.card FROM company_cards v WHERE v.r = NEW.rowid)
+    WHERE rowid = NEW.rowid;
 END;
--- Its sources: a scan adds one, a merge moves them, a re-scan only moves last_seen_at.
+-- Its sources: a scan adds one, a merge moves them, a re-scan only moves last_seen_at. A deleted
+-- company's sources go with it (ON DELETE CASCADE), and its row is no longer there to update.
 CREATE TRIGGER companies_card_source_insert AFTER INSERT ON company_sources BEGIN
-    UPDATE company_cards SET card = v.card FROM company_card_of v
-    WHERE v.company_id = company_cards.company_id AND company_cards.company_id = NEW.company_id;
+    UPDATE companies SET card = (SELECT v.card FROM company_cards v WHERE v.r = companies.rowid)
+    WHERE id = NEW.company_id;
 END;
 CREATE TRIGGER companies_card_source_update AFTER UPDATE OF company_id, source, first_seen_at
     ON company_sources BEGIN
-    UPDATE company_cards SET card = v.card FROM company_card_of v
-    WHERE v.company_id = company_cards.company_id
-        AND company_cards.company_id IN (OLD.company_id, NEW.company_id);
+    UPDATE companies SET card = (SELECT v.card FROM company_cards v WHERE v.r = companies.rowid)
+    WHERE id IN (OLD.company_id, NEW.company_id);
 END;
 CREATE TRIGGER companies_card_source_delete AFTER DELETE ON company_sources BEGIN
-    UPDATE company_cards SET card = v.card FROM company_card_of v
-    WHERE v.company_id = company_cards.company_id AND company_cards.company_id = OLD.company_id;
+    UPDATE companies SET card = (SELECT v.card FROM company_cards v WHERE v.r = companies.rowid)
+    WHERE id = OLD.company_id;
 END;
 
 -- The list filtered by status and state walked every company of the status in the list's order

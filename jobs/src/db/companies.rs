@@ -25,8 +25,8 @@ macro_rules! company_columns {
     };
 }
 
-/// A company as the lists answer it: its card (the api's JSON of it and its sources, kept in
-/// `company_cards` by the triggers of migration 0042) and its contacts, counted per row.
+/// A company as the lists answer it: its card (the api's JSON of it and its sources, kept by the
+/// triggers of migration 0042) and its contacts, counted per row.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CompanyCard {
     pub id: String,
@@ -37,13 +37,65 @@ pub struct CompanyCard {
     pub description_cut: Option<String>,
 }
 
-/// The columns of [`CompanyCard`]; `$more` adds any after them.
+/// Differs: SQLite keeps the card in the company's row, which a page reads anyway; Postgres in
+/// `company_cards`, which keeps the heap that its searches and filters read narrow.
+macro_rules! company_card {
+    (sqlite) => {
+        "card"
+    };
+    (postgres) => {
+        "(SELECT k.card FROM company_cards k WHERE k.company_id = companies.id)"
+    };
+}
+
+/// The columns of [`CompanyCard`] in dialect `$d`, then `$more`.
 macro_rules! company_card_columns {
-    ($more:literal) => {
+    ($d:ident, $more:expr) => {
         concat!(
-            "id, (SELECT k.card FROM company_cards k WHERE k.company_id = companies.id) AS card, \
-             (SELECT COUNT(*) FROM contacts ct WHERE ct.company_id = companies.id) AS contact_count",
+            "id, ",
+            company_card!($d),
+            " AS card, (SELECT COUNT(*) FROM contacts ct WHERE ct.company_id = companies.id) \
+             AS contact_count",
             $more
+        )
+    };
+}
+macro_rules! company_card_page {
+    ($d:ident) => {
+        concat!("SELECT ", company_card_columns!($d, ""), " FROM companies")
+    };
+}
+macro_rules! company_card_page_deep {
+    ($d:ident) => {
+        concat!(
+            "SELECT ",
+            company_card_columns!($d, ""),
+            " FROM (SELECT id AS page_id FROM companies"
+        )
+    };
+}
+/// The customer report's cards, their descriptions cut to 200 characters.
+macro_rules! company_report_cut {
+    () => {
+        ", CASE WHEN length(description) > 200 THEN substr(description, 1, 200) END \
+         AS description_cut"
+    };
+}
+macro_rules! company_card_report {
+    ($d:ident) => {
+        concat!(
+            "SELECT ",
+            company_card_columns!($d, company_report_cut!()),
+            " FROM companies"
+        )
+    };
+}
+macro_rules! company_card_report_deep {
+    ($d:ident) => {
+        concat!(
+            "SELECT ",
+            company_card_columns!($d, company_report_cut!()),
+            " FROM (SELECT id AS page_id FROM companies"
         )
     };
 }
@@ -69,18 +121,10 @@ impl CompanyListed for CompanyRow {
 
 impl CompanyListed for CompanyCard {
     const PAGE: [Sql; 2] = [
-        sql!(concat!(
-            "SELECT ",
-            company_card_columns!(""),
-            " FROM companies"
-        )),
-        sql!(concat!(
-            "SELECT ",
-            company_card_columns!(""),
-            " FROM (SELECT id AS page_id FROM companies"
-        )),
+        per_dialect!(company_card_page),
+        per_dialect!(company_card_page_deep),
     ];
-    const SEARCH_COUNTED: &'static str = concat!(") SELECT ", company_card_columns!(""));
+    const SEARCH_COUNTED: &'static str = concat!(") SELECT ", company_card_columns!(postgres, ""));
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -374,21 +418,9 @@ const COMPANY_PAGE_DEEP: Sql = sql!(concat!(
     company_columns!("description"),
     " FROM (SELECT id AS page_id FROM companies"
 ));
-/// The customer report's cards, their descriptions cut to 200 characters.
-const COMPANY_PAGE_REPORT: Sql = sql!(concat!(
-    "SELECT ",
-    company_card_columns!(
-        ", CASE WHEN length(description) > 200 THEN substr(description, 1, 200) END AS description_cut"
-    ),
-    " FROM companies"
-));
-const COMPANY_PAGE_REPORT_DEEP: Sql = sql!(concat!(
-    "SELECT ",
-    company_card_columns!(
-        ", CASE WHEN length(description) > 200 THEN substr(description, 1, 200) END AS description_cut"
-    ),
-    " FROM (SELECT id AS page_id FROM companies"
-));
+/// The customer report's cards (see [`company_card_report`]).
+const COMPANY_PAGE_REPORT: Sql = per_dialect!(company_card_report);
+const COMPANY_PAGE_REPORT_DEEP: Sql = per_dialect!(company_card_report_deep);
 /// The page's ids stay the outer loop (`CROSS JOIN`: SQLite, not knowing the bound LIMIT under
 /// `SQLITE_ENABLE_QPSG`, would otherwise read every company and look each up in the page).
 const COMPANY_PAGE_BY_ID: &str = ") p CROSS JOIN companies WHERE companies.id = p.page_id";
