@@ -671,6 +671,50 @@ async fn rollups_match_a_recount(db: TestDb) {
             company_ids[4]
         )
     );
+    // Each company's contact count (migration 0043): contacts placed at companies that stay, in
+    // one statement for several companies; some then swapped between two in one statement, one
+    // let go of its company, and a batch inserted straight at three companies.
+    let (c0, c1, c2, c3) = (
+        &company_ids[0],
+        &company_ids[1],
+        &company_ids[2],
+        &company_ids[3],
+    );
+    exec!(
+        &app.db,
+        format!(
+            "UPDATE contacts SET company_id = CASE WHEN score % 3 = 0 THEN '{c0}'
+                 WHEN score % 3 = 1 THEN '{c1}' ELSE '{c3}' END
+             WHERE id BETWEEN 'R00020' AND 'R00059' OR id BETWEEN 'R00150' AND 'R00159'"
+        )
+    );
+    exec!(
+        &app.db,
+        format!(
+            "UPDATE contacts SET company_id = CASE WHEN company_id = '{c0}' THEN '{c1}' ELSE '{c0}' END
+             WHERE company_id IN ('{c0}', '{c1}') AND score % 2 = 0"
+        )
+    );
+    exec!(
+        &app.db,
+        "UPDATE contacts SET company_id = NULL WHERE id = 'R00021'"
+    );
+    let placed: Vec<String> = (0..30)
+        .map(|i| {
+            let company = [c0, c1, c2][i % 3];
+            format!(
+                "('P{i:03}', '{company}', 'Placed', 'P{i}', 'placed{i}@example.test', 'new_lead', {i}, {now}, {now})"
+            )
+        })
+        .collect();
+    exec!(
+        &app.db,
+        format!(
+            "INSERT INTO contacts (id, company_id, first_name, last_name, email, status, score, created_at, updated_at) VALUES {}",
+            placed.join(", ")
+        )
+    );
+    assert_eq!(stored_rollups(&app.db).await, recounted(&app.db).await);
     let mut deal_ids = Vec::new();
     for (i, value) in [10_000, 25_000, 40_000].iter().enumerate() {
         let (status, d) = send(user.post(app.url("/api/deals")).json(&json!({
@@ -775,6 +819,24 @@ async fn rollups_match_a_recount(db: TestDb) {
     .await;
     assert_eq!((s, v["deleted"].as_i64()), (200, Some(2)), "{v}");
     assert_eq!(stored_rollups(&app.db).await, recounted(&app.db).await);
+    // The companies that stay show those counts on the list, alone and on their record.
+    let (s, listed) = send(user.get(app.url("/api/companies?q=Rollup%20Baths"))).await;
+    assert_eq!(s, 200, "{listed}");
+    for id in &company_ids[..3] {
+        let n = scalar!(
+            &app.db,
+            i64,
+            "SELECT COUNT(*) FROM contacts WHERE company_id = $1",
+            id
+        );
+        assert!(n > 0 || id == &company_ids[2], "{id}: {n}");
+        let item = listed.as_array().unwrap().iter().find(|c| c["id"] == *id);
+        assert_eq!(item.map(|c| &c["contactCount"]), Some(&json!(n)), "{id}");
+        let (_, alone) = send(user.get(app.url(&format!("/api/companies/{id}")))).await;
+        assert_eq!(alone["contactCount"], n, "{id}");
+        let (_, record) = send(user.get(app.url(&format!("/api/companies/{id}/related")))).await;
+        assert_eq!(record["contactCount"], n, "{id}: {record}");
+    }
 
     // The customers screen's tiles read them too: "new this month" is the last 30 days.
     let (s, stats) = send(user.get(app.url("/api/customers/stats"))).await;

@@ -10,7 +10,7 @@ use super::sql::Sql;
 use super::*;
 
 /// The columns of [`CompanyRow`] with `$desc` as the description expression (the report truncates
-/// it in SQL); `contact_count` is counted per row.
+/// it in SQL); `contact_count` as the triggers keep it.
 macro_rules! company_columns {
     ($desc:literal) => {
         concat!(
@@ -19,14 +19,15 @@ macro_rules! company_columns {
             $desc,
             " AS description, competitor_alignment, discovered_at, last_contacted_at, discovery_source, \
              discovery_city, discovery_state, discovery_region, discovery_metadata, competitive_analysis, \
-             lead_qualification, has_enhanced_data, created_at, updated_at, \
-             (SELECT COUNT(*) FROM contacts ct WHERE ct.company_id = companies.id) AS contact_count"
+             lead_qualification, has_enhanced_data, created_at, updated_at, ",
+            contact_count_of!("companies"),
+            " AS contact_count"
         )
     };
 }
 
 /// A company as the lists answer it: its card (the api's JSON of it and its sources, kept by the
-/// triggers of migration 0042) and its contacts, counted per row.
+/// triggers of migration 0042) and its contact count (migration 0043).
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CompanyCard {
     pub id: String,
@@ -54,8 +55,9 @@ macro_rules! company_card_columns {
         concat!(
             "id, ",
             company_card!($d),
-            " AS card, (SELECT COUNT(*) FROM contacts ct WHERE ct.company_id = companies.id) \
-             AS contact_count",
+            " AS card, ",
+            contact_count_of!("companies"),
+            " AS contact_count",
             $more
         )
     };

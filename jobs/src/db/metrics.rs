@@ -130,12 +130,13 @@ const STATE_COUNTS: Sql = sql!(
      GROUP BY state HAVING SUM(n) > 0"
 )
 .with_generic_plan();
-const REPORT_COMPANIES: Sql = sql!(
+const REPORT_COMPANIES: Sql = sql!(concat!(
     "SELECT co.name, co.industry, co.city, co.state, co.phone, co.website, co.revenue, co.score,
-            co.status, (SELECT COUNT(*) FROM contacts c WHERE c.company_id = co.id) AS contact_count,
-            co.description
+            co.status, ",
+    contact_count_of!("co"),
+    " AS contact_count, co.description
      FROM companies co ORDER BY co.score DESC, co.name, co.id"
-);
+));
 const REPORT_CONTACTS: Sql = sql!(
     "SELECT c.first_name, c.last_name, c.title, c.email, c.phone, c.status, c.score,
             co.name AS company_name

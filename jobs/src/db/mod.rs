@@ -10,6 +10,19 @@ pub mod sql;
 pub mod postgres;
 pub mod sqlite;
 
+/// The contacts of the company `$co` (the companies table's name or alias in the statement), as
+/// the triggers of migration 0043 keep them: every screen that shows a company's contact count
+/// reads this one figure.
+macro_rules! contact_count_of {
+    ($co:literal) => {
+        concat!(
+            "COALESCE((SELECT cc.n FROM company_contact_counts cc WHERE cc.company_id = ",
+            $co,
+            ".id), 0)"
+        )
+    };
+}
+
 // The areas: each has its params, rows, queries and `impl Db`/`impl Tx` in its file.
 mod activities;
 mod calendar;

@@ -1,4 +1,4 @@
-//! The rollup tables (migrations 0022–0030) as stored and as a recount of the rows computes them,
+//! The rollup tables (migrations 0022–0030, 0043) as stored and as a recount of the rows computes them,
 //! for the tests that check that writes keep them exact (figures, merge).
 
 use jobs::db::Db;
@@ -73,6 +73,14 @@ pub async fn stored_rollups(db: &Db) -> Counts {
     for (state, a, b, c, d, e, f) in states {
         out.insert(format!("state {state}"), vec![a, b, c, d, e, f]);
     }
+    let per_company: Vec<(String, i64)> = fetch_rows(
+        db,
+        "SELECT company_id, CAST(n AS BIGINT) FROM company_contact_counts",
+    )
+    .await;
+    for (company, n) in per_company {
+        out.insert(format!("contacts of {company}"), vec![n]);
+    }
     if db.backend() == jobs::db::Backend::Postgres {
         let words: Vec<(String, i64)> = fetch_rows(db, "SELECT word, n FROM contact_words").await;
         for (word, n) in words {
@@ -141,6 +149,15 @@ pub async fn recounted(db: &Db) -> Counts {
             add(format!("contacts.contacted {}", at / DAY), &[1, 0]);
         }
         add(format!("score {score}"), &[1]);
+    }
+    // Migration 0043: each company's contacts.
+    let placed: Vec<(String,)> = fetch_rows(
+        db,
+        "SELECT company_id FROM contacts WHERE company_id IS NOT NULL",
+    )
+    .await;
+    for (company,) in placed {
+        add(format!("contacts of {company}"), &[1]);
     }
     type CompanyFacts = (Option<String>, String, i32, i64, Option<i64>, Option<i64>);
     let companies: Vec<CompanyFacts> = fetch_rows(
