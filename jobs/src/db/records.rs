@@ -346,11 +346,9 @@ const COMPANY_CONTACTS: Sql = sql!(concat!(
     " AS name, c.title, c.email, c.status, c.score FROM contacts c WHERE c.company_id = ?1
      ORDER BY c.created_at DESC, c.id DESC LIMIT ?2"
 ));
-const COMPANY_CONTACT_COUNT: Sql = sql!(concat!(
-    "SELECT ",
-    contact_count_of!("companies"),
-    " FROM companies WHERE id = ?1"
-));
+// The count kept by migration 0043; one row even for a company deleted meanwhile.
+const COMPANY_CONTACT_COUNT: Sql =
+    sql!("SELECT COALESCE((SELECT n FROM company_contact_counts WHERE company_id = ?1), 0)");
 const COMPANY_DEALS: Sql = sql!(
     "SELECT id, title, value, stage FROM deals WHERE company_id = ?1
      ORDER BY created_at DESC, id DESC LIMIT ?2"
