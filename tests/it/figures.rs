@@ -1082,7 +1082,9 @@ async fn plan_cache_mode(pool: &sqlx::PgPool) -> String {
 }
 
 /// Issue 22, Postgres: the statements marked for a generic plan (the dashboard's windows, the
-/// feed, the boards) run on connections that plan them once, any other statement, or one in a
+/// feed, the boards, the contacts list's pages without a term or a sort picked) run on
+/// connections that plan them once, and the pages they give are the recount's; any other
+/// statement, or one in a
 /// request that writes, on connections that plan per run. Connections the server dropped (a
 /// restart) are replaced: at once for a write, whose pool still pings before each use; for the
 /// screens' reads, which ping only a connection idle a second, once that second has passed.
@@ -1107,6 +1109,78 @@ async fn generic_plans_where_marked_and_dropped_connections_replaced(db: TestDb)
     assert_eq!(plan_cache_mode(pools.read()).await, "auto");
     let in_write = jobs::db::writing(async { plan_cache_mode(pools.read_planned(&[true])).await });
     assert_eq!(in_write.await, "auto");
+
+    // The contacts list's pages (unfiltered, by status, by a facet, deep) and the lead board are
+    // planned once, on those connections, and answer what a recount says.
+    for i in 0..3 {
+        let (s, c) = send(user.post(app.url("/api/contacts")).json(&json!({
+            "firstName": format!("Planned{i}"), "lastName": "Once",
+            "email": format!("planned{i}.once@example.test"), "status": "qualified"
+        })))
+        .await;
+        assert_eq!(s, 201, "{c}");
+    }
+    for path in [
+        "/api/contacts?limit=2&offset=0",
+        "/api/contacts?limit=2&offset=1",
+        "/api/contacts?limit=2&offset=0&status=qualified",
+        "/api/contacts?limit=2&offset=2&status=qualified",
+        "/api/contacts?limit=2&offset=0&role=CEO",
+        "/api/leads/board?limit=2",
+    ] {
+        for _ in 0..3 {
+            let (s, c) = send(user.get(app.url(path))).await;
+            assert_eq!(s, 200, "{path}: {c}");
+        }
+    }
+    let page = app
+        .get_json(&user, "/api/contacts?limit=2&offset=1&status=qualified")
+        .await;
+    let names: Vec<String> = page
+        .as_array()
+        .expect("a page of contacts")
+        .iter()
+        .filter_map(|c| c["firstName"].as_str().map(str::to_string))
+        .collect();
+    let recount: Vec<String> = sqlx::query_scalar(
+        "SELECT first_name FROM contacts WHERE status = 'qualified'
+         ORDER BY created_at DESC, id DESC LIMIT 2 OFFSET 1",
+    )
+    .fetch_all(pools.write())
+    .await
+    .expect("the page recounted");
+    assert_eq!(recount.len(), 2, "{recount:?}");
+    assert_eq!(names, recount, "{page}");
+    let generic = pools.read_planned(&[true]);
+    let mut held = Vec::new();
+    for _ in 0..generic.size() {
+        held.push(generic.acquire().await.expect("a generic-plan connection"));
+    }
+    let mut planned_once = Vec::new();
+    for conn in &mut held {
+        let rows: Vec<(String, i64, i64)> = sqlx::query_as(
+            "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements
+             WHERE statement LIKE '%FROM contact%' AND generic_plans > 0",
+        )
+        .fetch_all(&mut **conn)
+        .await
+        .expect("pg_prepared_statements");
+        planned_once.extend(rows);
+    }
+    drop(held);
+    for part in [
+        "status = ",
+        "contact_facets f",
+        "UNION ALL",
+        "ORDER BY created_at DESC, id DESC LIMIT 2 OFFSET",
+    ] {
+        assert!(
+            planned_once
+                .iter()
+                .any(|(s, _, custom)| s.contains(part) && *custom == 0),
+            "no page statement with {part:?} planned once: {planned_once:?}"
+        );
+    }
 
     let (s, c) = send(user.post(app.url("/api/contacts")).json(&json!({
         "firstName": "Dropped", "lastName": "Link", "email": "dropped.link@example.test"

@@ -376,6 +376,26 @@ pub(crate) trait ContactsDialect: sqlx::Database {
     /// Pushes ` FROM … WHERE …` with `c` each company's best `per_company` contacts (score,
     /// then oldest first) and `co` its company, for the companies of `ids`.
     fn push_best_of_companies(qb: &mut QueryBuilder<Self>, ids: &[String], per_company: i64);
+    /// Whether a page's `LIMIT` is written into the statement's text instead of bound. Postgres
+    /// plans a list's page once per connection ([`Db::contact_list_page`]), and a plan made for
+    /// an unknown limit reads and sorts every match; with the limit known it walks the index as
+    /// a plan for the values does (the offset may stay bound: both plans skip it in the index).
+    const LIMIT_IN_TEXT: bool;
+}
+
+/// ` LIMIT <limit> OFFSET <offset>` of a list's page, the limit in the text where the dialect
+/// wants it there ([`ContactsDialect::LIMIT_IN_TEXT`]; it is a number, never the client's text).
+fn push_limit_offset<DB: ContactsDialect>(qb: &mut QueryBuilder<DB>, limit: i64, offset: i64)
+where
+    i64: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
+    qb.push(" LIMIT ");
+    if DB::LIMIT_IN_TEXT {
+        qb.push(limit);
+    } else {
+        qb.push_bind(limit);
+    }
+    qb.push(" OFFSET ").push_bind(offset);
 }
 
 /// The active filters only, over contacts as `c`: an absent filter adds no condition, so the
@@ -540,16 +560,18 @@ const LEAD_BOARD: Sql = sql!(concat!(
     " UNION ALL ",
     lead_board_part!("qualified", "q"),
     ") c ORDER BY c.created_at DESC, c.id DESC"
-));
+))
+// Each part is a range of its stage's index for any limit; planned per run it took 0.33 ms to
+// plan and 0.29 to run.
+.with_generic_plan();
 /// Contacts with a facet key, kept by migration 0024's triggers; no row is no contact.
 const FACET_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM contact_facet_counts WHERE facet = ?1");
 /// After [`CONTACT_PAGE`], a facet key's page: a range of the entries' primary key, newest first;
 /// the key, the limit and the offset are bound between the pieces.
-const FACET_PAGE: [&str; 4] = [
+const FACET_PAGE: [&str; 3] = [
     "SELECT f.contact_id FROM contact_facets f WHERE f.facet = ",
-    " ORDER BY f.created_at DESC, f.contact_id DESC LIMIT ",
-    " OFFSET ",
+    " ORDER BY f.created_at DESC, f.contact_id DESC",
     ") p JOIN contacts c ON c.id = p.contact_id LEFT JOIN companies co ON co.id = c.company_id
      ORDER BY c.created_at DESC, c.id DESC",
 ];
@@ -612,24 +634,14 @@ where
         let order = contact_order(sort);
         qb.push("SELECT c.id FROM contacts c");
         push_filter(qb, p.filter);
-        qb.push(" ORDER BY ")
-            .push(&order)
-            .push(" LIMIT ")
-            .push_bind(p.limit)
-            .push(" OFFSET ")
-            .push_bind(p.offset)
-            .push(CONTACT_PAGE_BY_ID)
-            .push(" ORDER BY ")
-            .push(&order);
+        qb.push(" ORDER BY ").push(&order);
+        push_limit_offset(qb, p.limit, p.offset);
+        qb.push(CONTACT_PAGE_BY_ID).push(" ORDER BY ").push(&order);
     } else if let Some(key) = p.filter.facet_key() {
-        let [facet, limit, offset, join] = FACET_PAGE;
-        qb.push(facet)
-            .push_bind(key)
-            .push(limit)
-            .push_bind(p.limit)
-            .push(offset)
-            .push_bind(p.offset)
-            .push(join);
+        let [facet, order, join] = FACET_PAGE;
+        qb.push(facet).push_bind(key).push(order);
+        push_limit_offset(qb, p.limit, p.offset);
+        qb.push(join);
     } else {
         push_page(qb, p);
     }
@@ -659,13 +671,9 @@ where
             " ORDER BY c.created_at DESC, c.id DESC",
         )
     };
-    qb.push(inner)
-        .push(" LIMIT ")
-        .push_bind(p.limit)
-        .push(" OFFSET ")
-        .push_bind(p.offset)
-        .push(join)
-        .push(outer);
+    qb.push(inner);
+    push_limit_offset(qb, p.limit, p.offset);
+    qb.push(join).push(outer);
 }
 const CONTACT_IDS: Sql = sql!("SELECT id FROM contacts c");
 /// Closed by [`ContactsDialect::push_best_of_companies`]: each company's first entries of
@@ -878,10 +886,19 @@ impl Db {
                 }
                 let mut qb = QueryBuilder::new(CONTACT_CARDS);
                 push_contact_page(&mut qb, p);
+                // Without a term or a sort the user picked, the page's plan is the same for any
+                // values (an index walked in the list's order), so it is made once per
+                // connection: planning took as long as running (0.46 against 0.44 ms a page).
+                let kept = keep_prepared(p.filter.q.as_deref());
+                let pool = if kept && contact_sort_custom(p.sort).is_none() {
+                    pools.read_planned(&[true])
+                } else {
+                    pools.read()
+                };
                 let cards: Vec<String> = qb
                     .build_query_scalar()
-                    .persistent(keep_prepared(p.filter.q.as_deref()))
-                    .fetch_all(pools.read())
+                    .persistent(kept)
+                    .fetch_all(pool)
                     .await?;
                 let n = cards.len();
                 (cards_json(cards), n)

@@ -43,6 +43,8 @@ impl ContactsDialect for Postgres {
 
     // Differs: a LATERAL subquery reads each company's first entries of `contacts_company_rank`
     // (SQLite, without LATERAL: rowids from a correlated list subquery).
+    // Differs: Postgres plans a kept page once for any values (see the trait).
+    const LIMIT_IN_TEXT: bool = true;
     fn push_best_of_companies(qb: &mut QueryBuilder<Postgres>, ids: &[String], per_company: i64) {
         qb.push(
             " FROM companies co CROSS JOIN LATERAL (SELECT * FROM contacts x \
