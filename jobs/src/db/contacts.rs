@@ -568,7 +568,7 @@ const LEAD_BOARD: Sql = sql!(concat!(
 const FACET_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM contact_facet_counts WHERE facet = ?1");
 /// After [`CONTACT_PAGE`], a facet key's page: a range of the entries' primary key, newest first;
-/// the key, the limit and the offset are bound between the pieces.
+/// the key is bound between the pieces, then the page's limit and offset ([`push_limit_offset`]).
 const FACET_PAGE: [&str; 3] = [
     "SELECT f.contact_id FROM contact_facets f WHERE f.facet = ",
     " ORDER BY f.created_at DESC, f.contact_id DESC",

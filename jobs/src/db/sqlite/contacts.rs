@@ -62,10 +62,11 @@ impl ContactsDialect for Sqlite {
             .push("))");
     }
 
-    // Differs: SQLite has no LATERAL join; the rows are taken by rowid from each company's first
-    // entries of `contacts_company_rank` (Postgres: a LATERAL subquery with its LIMIT).
     // Differs: SQLite plans each run with its values; a bound limit keeps one statement.
     const LIMIT_IN_TEXT: bool = false;
+
+    // Differs: SQLite has no LATERAL join; the rows are taken by rowid from each company's first
+    // entries of `contacts_company_rank` (Postgres: a LATERAL subquery with its LIMIT).
     fn push_best_of_companies(qb: &mut QueryBuilder<Sqlite>, ids: &[String], per_company: i64) {
         // CROSS JOIN keeps the companies the outer loop.
         qb.push(" FROM companies co CROSS JOIN contacts c WHERE co.id");
