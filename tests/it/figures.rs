@@ -1082,7 +1082,7 @@ async fn plan_cache_mode(pool: &sqlx::PgPool) -> String {
 }
 
 /// Issue 22, Postgres: the statements marked for a generic plan (the dashboard's windows, the
-/// feed, the boards, the contacts list's pages without a term or a sort picked) run on
+/// feed, the boards, the contacts' and companies' list pages without a term or a sort picked) run on
 /// connections that plan them once, and the pages they give are the recount's; any other
 /// statement, or one in a request that writes, on connections that plan per run. Connections the server dropped (a
 /// restart) are replaced: at once for a write, whose pool still pings before each use; for the
@@ -1119,6 +1119,15 @@ async fn generic_plans_where_marked_and_dropped_connections_replaced(db: TestDb)
         .await;
         assert_eq!(s, 201, "{c}");
     }
+    // The companies list's pages likewise: three in Texas, qualified, of scores 90, 85 and 80.
+    for i in 0..3 {
+        let (s, c) = send(user.post(app.url("/api/companies")).json(&json!({
+            "name": format!("Planned Works {i}"), "state": "TX", "status": "qualified",
+            "score": 90 - 5 * i
+        })))
+        .await;
+        assert_eq!(s, 201, "{c}");
+    }
     for path in [
         "/api/contacts?limit=2&offset=0",
         "/api/contacts?limit=2&offset=1",
@@ -1126,6 +1135,9 @@ async fn generic_plans_where_marked_and_dropped_connections_replaced(db: TestDb)
         "/api/contacts?limit=2&offset=2&status=qualified",
         "/api/contacts?limit=2&offset=0&role=CEO",
         "/api/leads/board?limit=2",
+        "/api/companies?limit=2&offset=0",
+        "/api/companies?limit=2&offset=0&state=TX&status=qualified",
+        "/api/companies?limit=2&offset=0&scoreBand=high",
     ] {
         let (s, c) = send(user.get(app.url(path))).await;
         assert_eq!(s, 200, "{path}: {c}");
@@ -1148,6 +1160,16 @@ async fn generic_plans_where_marked_and_dropped_connections_replaced(db: TestDb)
     .expect("the page recounted");
     assert_eq!(recount.len(), 2, "{recount:?}");
     assert_eq!(names, recount, "{page}");
+    let page = app
+        .get_json(&user, "/api/companies?limit=2&offset=1&state=TX")
+        .await;
+    let names: Vec<&str> = page
+        .as_array()
+        .expect("a page of companies")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(names, ["Planned Works 1", "Planned Works 2"], "{page}");
     let generic = pools.read_planned(&[true]);
     let mut held = Vec::new();
     for _ in 0..generic.size() {
@@ -1157,7 +1179,8 @@ async fn generic_plans_where_marked_and_dropped_connections_replaced(db: TestDb)
     for conn in &mut held {
         let rows: Vec<(String, i64, i64)> = sqlx::query_as(
             "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements
-             WHERE statement LIKE '%FROM contact%' AND generic_plans > 0",
+             WHERE (statement LIKE '%FROM compan%' OR statement LIKE '%FROM contact%')
+               AND generic_plans > 0 AND statement NOT LIKE '%pg_prepared%'",
         )
         .fetch_all(&mut **conn)
         .await
@@ -1170,6 +1193,9 @@ async fn generic_plans_where_marked_and_dropped_connections_replaced(db: TestDb)
         "contact_facets f",
         "UNION ALL",
         "ORDER BY created_at DESC, id DESC LIMIT 2 OFFSET",
+        "status = $2",
+        "score >= ",
+        "page_id FROM companies WHERE TRUE AND state = ",
     ] {
         assert!(
             planned_once

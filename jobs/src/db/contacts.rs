@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use sqlx::QueryBuilder;
 
-use super::sql::Sql;
+use super::sql::{PageLimit, Sql, push_limit_offset};
 use super::*;
 use crate::domain::like_pattern;
 
@@ -361,7 +361,7 @@ pub struct ContactImportInsert<'a> {
 
 /// The fragments of the contact queries that differ between the dialects, one impl per backend
 /// (in `sqlite/contacts.rs` and `postgres/contacts.rs`).
-pub(crate) trait ContactsDialect: sqlx::Database {
+pub(crate) trait ContactsDialect: PageLimit {
     /// Pushes ` AND <q matches the contact>`.
     fn push_contact_search(qb: &mut QueryBuilder<Self>, q: &str);
     /// Pushes `SELECT c.*, <rank> AS search_rank FROM <matches of q> JOIN contacts c` and returns
@@ -376,26 +376,6 @@ pub(crate) trait ContactsDialect: sqlx::Database {
     /// Pushes ` FROM … WHERE …` with `c` each company's best `per_company` contacts (score,
     /// then oldest first) and `co` its company, for the companies of `ids`.
     fn push_best_of_companies(qb: &mut QueryBuilder<Self>, ids: &[String], per_company: i64);
-    /// Whether a page's `LIMIT` is written into the statement's text instead of bound. Postgres
-    /// plans a list's page once per connection ([`Db::contact_list_page`]), and a plan made for
-    /// an unknown limit reads and sorts every match; with the limit known it walks the index as
-    /// a plan for the values does (the offset may stay bound: both plans skip it in the index).
-    const LIMIT_IN_TEXT: bool;
-}
-
-/// ` LIMIT <limit> OFFSET <offset>` of a list's page, the limit in the text where the dialect
-/// wants it there ([`ContactsDialect::LIMIT_IN_TEXT`]; it is a number, never the client's text).
-fn push_limit_offset<DB: ContactsDialect>(qb: &mut QueryBuilder<DB>, limit: i64, offset: i64)
-where
-    i64: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
-{
-    qb.push(" LIMIT ");
-    if DB::LIMIT_IN_TEXT {
-        qb.push(limit);
-    } else {
-        qb.push_bind(limit);
-    }
-    qb.push(" OFFSET ").push_bind(offset);
 }
 
 /// The active filters only, over contacts as `c`: an absent filter adds no condition, so the

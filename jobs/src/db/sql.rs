@@ -40,6 +40,42 @@ impl Sql {
     }
 }
 
+/// How a dialect writes a list page's `LIMIT`: written into the statement's text, or bound.
+pub(crate) trait PageLimit: sqlx::Database {
+    /// Whether the limit is written into the text. Postgres plans a list's page once per
+    /// connection ([`Sql::with_generic_plan`]), and a plan made for an unknown limit reads and
+    /// sorts every match; with the limit known it walks the index as a plan for the values does
+    /// (the offset may stay bound: both plans skip it in the index). SQLite plans each run with
+    /// its values, and a bound limit keeps one statement.
+    const LIMIT_IN_TEXT: bool;
+}
+
+impl PageLimit for sqlx::Sqlite {
+    const LIMIT_IN_TEXT: bool = false;
+}
+
+impl PageLimit for sqlx::Postgres {
+    const LIMIT_IN_TEXT: bool = true;
+}
+
+/// ` LIMIT <limit> OFFSET <offset>` of a list's page, the limit in the text where the dialect
+/// wants it there ([`PageLimit::LIMIT_IN_TEXT`]; it is a number, never the client's text).
+pub(crate) fn push_limit_offset<DB: PageLimit>(
+    qb: &mut sqlx::QueryBuilder<DB>,
+    limit: i64,
+    offset: i64,
+) where
+    i64: for<'t> sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
+    qb.push(" LIMIT ");
+    if DB::LIMIT_IN_TEXT {
+        qb.push(limit);
+    } else {
+        qb.push_bind(limit);
+    }
+    qb.push(" OFFSET ").push_bind(offset);
+}
+
 /// `?N` outside string literals becomes `$N`; everything else is copied. Same length in and out.
 pub const fn to_postgres<const N: usize>(sql: &str) -> [u8; N] {
     let b = sql.as_bytes();

@@ -41,9 +41,6 @@ impl ContactsDialect for Postgres {
         qb.push(" = ANY(").push_bind(list).push(")");
     }
 
-    // Differs: Postgres plans a kept page once for any values (see the trait).
-    const LIMIT_IN_TEXT: bool = true;
-
     // Differs: a LATERAL subquery reads each company's first entries of `contacts_company_rank`
     // (SQLite, without LATERAL: rowids from a correlated list subquery).
     fn push_best_of_companies(qb: &mut QueryBuilder<Postgres>, ids: &[String], per_company: i64) {

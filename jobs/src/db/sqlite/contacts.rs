@@ -62,9 +62,6 @@ impl ContactsDialect for Sqlite {
             .push("))");
     }
 
-    // Differs: SQLite plans each run with its values; a bound limit keeps one statement.
-    const LIMIT_IN_TEXT: bool = false;
-
     // Differs: SQLite has no LATERAL join; the rows are taken by rowid from each company's first
     // entries of `contacts_company_rank` (Postgres: a LATERAL subquery with its LIMIT).
     fn push_best_of_companies(qb: &mut QueryBuilder<Sqlite>, ids: &[String], per_company: i64) {
