@@ -309,8 +309,14 @@ impl Db {
                 }))
             }
             DatabaseUrl::Postgres(raw) => {
+                // JIT off: it compiles a statement whose estimated cost passes `jit_above_cost`,
+                // and a generic plan's `LIMIT $1` is costed as a tenth of the rows. At 1,000,000
+                // contacts the lead board's four 25-card pages were estimated at 138,000 and took
+                // 66–178 ms of compiling to run 0.1–0.25 ms (docs/performance.md). These are short
+                // statements; none gains from compiling.
                 let options = PgConnectOptions::from_str(raw.expose())
-                    .map_err(|_| ConnectError::Url("not a valid postgres URL".into()))?;
+                    .map_err(|_| ConnectError::Url("not a valid postgres URL".into()))?
+                    .options([("jit", "off")]);
                 // Writes (and the reads of a request that writes) keep sqlx's ping before each
                 // use: one that found its connection dropped (a restart) would fail after the
                 // message went out or the job ran; there, the ping makes it wait for the server.
