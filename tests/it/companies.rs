@@ -370,6 +370,125 @@ async fn search_pages_in_list_order(db: TestDb) {
     app.stop().await;
 }
 
+/// A search alone answers as a substring of the searched text whichever way it is read (on
+/// Postgres, from the words of migration 0045 for a term of letters; the trigram index for one with
+/// digits), and keeps answering so after renames, score changes, deletes and a bulk statement.
+async fn search_by_words_follows_writes(db: TestDb) {
+    let app = TestApp::idle(&db).await;
+    let u = app.user().await;
+    let mut ids = std::collections::BTreeMap::new();
+    let mut companies: Vec<(String, i64)> = [
+        ("Harbor Bath Works", 50),
+        ("Arbor Tile Co", 60),
+        ("Harborview Showers", 70),
+        ("Bath & Kitchen Pros", 80),
+        ("Moore's Bath Group", 40),
+        ("O'Neil Remodeling", 30),
+        ("Zed Bath Works 12", 20),
+    ]
+    .iter()
+    .map(|(n, s)| (n.to_string(), *s))
+    .collect();
+    for (name, score) in &companies {
+        let id = create(&app, &u, json!({"name": name, "score": score})).await;
+        ids.insert(name.clone(), id);
+    }
+    let terms = [
+        "arbor",
+        "harbor bath",
+        "or bath w",
+        "bath works",
+        "moore's",
+        "kitchen pros",
+        "works 12",
+        "b",
+        "cedar",
+        "nothing here",
+    ];
+    async fn check(
+        app: &TestApp,
+        u: &Client,
+        companies: &[(String, i64)],
+        terms: &[&str],
+        when: &str,
+    ) {
+        for term in terms {
+            let mut want: Vec<&(String, i64)> = companies
+                .iter()
+                .filter(|(n, _)| n.to_lowercase().contains(term))
+                .collect();
+            want.sort_by(|a, b| {
+                b.1.cmp(&a.1)
+                    .then(a.0.to_lowercase().cmp(&b.0.to_lowercase()))
+            });
+            let want: Vec<String> = want.iter().map(|(n, _)| n.clone()).collect();
+            let q = term.replace(' ', "%20").replace('&', "%26");
+            let (page, total) = list(app, u, &format!("/api/companies?q={q}&limit=50")).await;
+            let got: Vec<String> = page
+                .iter()
+                .map(|c| c["name"].as_str().unwrap().to_string())
+                .collect();
+            assert_eq!((&got, total), (&want, want.len() as i64), "{term:?} {when}");
+            // Pages of two walk the same order.
+            let mut walked = Vec::new();
+            for offset in (0..want.len().max(1)).step_by(2) {
+                let path = format!("/api/companies?q={q}&limit=2&offset={offset}");
+                let (page, total) = list(app, u, &path).await;
+                assert_eq!(total, want.len() as i64, "{path} {when}");
+                walked.extend(page.iter().map(|c| c["name"].as_str().unwrap().to_string()));
+            }
+            assert_eq!(walked, want, "{term:?} by pages {when}");
+        }
+    }
+    check(&app, &u, &companies, &terms, "after creates").await;
+
+    let rename = |companies: &mut Vec<(String, i64)>, from: &str, to: &str| {
+        for c in companies.iter_mut() {
+            if c.0 == from {
+                c.0 = to.to_string();
+            }
+        }
+    };
+    let path = format!("/api/companies/{}", ids["Arbor Tile Co"]);
+    let (s, v) = send(
+        &app,
+        &u,
+        "PUT",
+        &path,
+        Some(json!({"name": "Cedar Tile Co"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    rename(&mut companies, "Arbor Tile Co", "Cedar Tile Co");
+    let path = format!("/api/companies/{}", ids["Harbor Bath Works"]);
+    let (s, v) = send(&app, &u, "PUT", &path, Some(json!({"score": 99}))).await;
+    assert_eq!(s, 200, "{v}");
+    companies[0].1 = 99;
+    check(&app, &u, &companies, &terms, "after a rename and a score").await;
+
+    let path = format!("/api/companies/{}", ids["Harborview Showers"]);
+    let (s, _) = send(&app, &u, "DELETE", &path, None).await;
+    assert_eq!(s, 204);
+    companies.retain(|c| c.0 != "Harborview Showers");
+    exec!(
+        &app.db,
+        "UPDATE companies SET name = 'Harbor Bath Co', score = 10 WHERE name = 'Zed Bath Works 12'"
+    );
+    rename(&mut companies, "Zed Bath Works 12", "Harbor Bath Co");
+    for c in companies.iter_mut().filter(|c| c.0 == "Harbor Bath Co") {
+        c.1 = 10;
+    }
+    check(
+        &app,
+        &u,
+        &companies,
+        &terms,
+        "after a delete and a bulk update",
+    )
+    .await;
+    app.stop().await;
+}
+
 async fn edit_dialog_and_status(db: TestDb) {
     let app = TestApp::idle(&db).await;
     let u = app.user().await;
@@ -1220,6 +1339,7 @@ both_backends!(
     create_and_validation,
     list_filters,
     search_pages_in_list_order,
+    search_by_words_follows_writes,
     edit_dialog_and_status,
     customer_report,
     list_sorts_and_export,

@@ -6,8 +6,10 @@ use std::collections::HashSet;
 
 use sqlx::QueryBuilder;
 
+use super::contacts::word_patterns;
 use super::sql::{Sql, push_limit_offset};
 use super::*;
+use crate::domain::like_pattern;
 
 /// The columns of [`CompanyRow`] with `$desc` as the description expression (the report truncates
 /// it in SQL); `contact_count` as the triggers keep it.
@@ -431,6 +433,18 @@ const COMPANY_PAGE_BY_ID: &str = ") p CROSS JOIN companies WHERE companies.id = 
 /// order (`score DESC, lower(name), id`), then [`COMPANY_PAGE_BY_ID`].
 const COMPANY_SEARCH_COUNTED: &str = ", (SELECT COUNT(*) FROM m) AS matches
      FROM (SELECT id AS page_id FROM m ORDER BY score DESC, name_key, id LIMIT ";
+/// Postgres only: of a term's word patterns ($1, [`word_patterns`]), the one whose fitting words of
+/// `company_words` (migration 0045) are held by the fewest companies: those words, and how many
+/// entries of `company_search_words` they have (0: a word of the term fits no company's).
+const COMPANY_RAREST_WORD: &str =
+    "SELECT COALESCE(array_agg(w.word) FILTER (WHERE w.word IS NOT NULL),
+        '{}'::text[]) AS words, CAST(COALESCE(SUM(w.n), 0) AS BIGINT) AS postings
+    FROM unnest($1::text[]) WITH ORDINALITY AS t(pattern, i)
+    LEFT JOIN company_words w ON w.n > 0 AND w.word LIKE t.pattern
+    GROUP BY t.i ORDER BY 2, t.i LIMIT 1";
+/// Past this many entries for its rarest word, a term's entries may be read in full for few
+/// matches (each checked against the term), and the trigram index is the quicker way.
+const COMPANY_WORD_POSTINGS_CAP: i64 = 20_000;
 /// Kept by the triggers of migration 0022; the caller adds ` AND …` conditions.
 const ROLLUP_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM company_rollup WHERE TRUE");
@@ -481,6 +495,9 @@ impl Db {
             };
             return Ok((page, total));
         }
+        if let Some(found) = self.company_search_by_words(p).await? {
+            return Ok(found);
+        }
         if let Some(found) = self.company_search_counted(p).await? {
             return Ok(found);
         }
@@ -518,6 +535,81 @@ impl Db {
         let cap = p.offset.saturating_add(COUNT_CAP);
         let reach = p.offset.saturating_add(p.limit);
         sqlite::companies::SearchAlone::plan(pools.read(), q, cap, reach).await
+    }
+    /// A search alone (no other filter) in the list's default order on Postgres, read from the
+    /// index entries of its rarest word (migration 0045): the words of `company_words` that fit it
+    /// (see [`word_patterns`]), their companies in the list's order with the searched text beside
+    /// them, so neither the trigram index's candidates nor the table's rows are read to find the
+    /// matches. At most `offset` + [`COUNT_CAP`] + 1 matches are read; with more, the page walks
+    /// the list's order and the total is the cap's floor. None where it does not apply (a term
+    /// with digits, letters beyond ASCII or no letters; a rarest word held more than
+    /// [`COMPANY_WORD_POSTINGS_CAP`] times), or for a page past the end.
+    async fn company_search_by_words<R: CompanyListed>(
+        &self,
+        p: &CompanyList<'_>,
+    ) -> Result<Option<(Vec<R>, Total)>, sqlx::Error> {
+        let f = p.filter;
+        let (Db::Postgres(pools), Some(q), None) = (self, &f.q, p.sort) else {
+            return Ok(None);
+        };
+        let alone = f.state.is_none()
+            && f.status.is_none()
+            && f.score_min.is_none()
+            && f.score_max.is_none()
+            && f.ids.is_none();
+        let Some(patterns) = word_patterns(q).filter(|_| alone) else {
+            return Ok(None);
+        };
+        let pool = pools.read_planned(&[true]);
+        let (words, postings): (Vec<String>, i64) = sqlx::query_as(COMPANY_RAREST_WORD)
+            .bind(&patterns)
+            .fetch_one(pool)
+            .await?;
+        if postings == 0 {
+            return Ok(Some((Vec::new(), Total::from(0))));
+        }
+        if postings > COMPANY_WORD_POSTINGS_CAP {
+            return Ok(None);
+        }
+        let cap = p.offset.saturating_add(COUNT_CAP);
+        // A company holds each of its words once, so one word's entries need no DISTINCT (whose
+        // sort would read every entry before the LIMIT stops the walk).
+        let distinct = if words.len() > 1 { "DISTINCT " } else { "" };
+        let sql = format!(
+            "WITH m AS MATERIALIZED (SELECT {distinct}id, score, name_key FROM company_search_words \
+             WHERE word = ANY($1) AND search_text LIKE $2 ESCAPE '\\' LIMIT $3{}{}$4 OFFSET $5{} \
+             ORDER BY {}",
+            R::SEARCH_COUNTED,
+            COMPANY_SEARCH_COUNTED,
+            COMPANY_PAGE_BY_ID,
+            company_order(None),
+        );
+        // Built from constants only: the term and the words are bound.
+        let rows: Vec<sqlx::postgres::PgRow> = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(&words)
+            .bind(like_pattern(q))
+            .bind(cap.saturating_add(1))
+            .bind(p.limit)
+            .bind(p.offset)
+            .fetch_all(pool)
+            .await?;
+        let matches: i64 = match rows.first() {
+            Some(row) => sqlx::Row::try_get(row, "matches")?,
+            None if p.offset == 0 => return Ok(Some((Vec::new(), Total::from(0)))),
+            None => return Ok(None),
+        };
+        if matches > cap {
+            let page = self.company_page(p).await?;
+            return Ok(Some((
+                page,
+                Total {
+                    n: cap,
+                    exact: false,
+                },
+            )));
+        }
+        let page = rows.iter().map(R::from_row).collect::<Result<_, _>>()?;
+        Ok(Some((page, Total::from(matches))))
     }
     /// A search in the list's default order on Postgres: one statement reads the matches once
     /// from the trigram index (at most `offset` + [`COUNT_CAP`] + 1 of them), takes the page from

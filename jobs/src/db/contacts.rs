@@ -464,11 +464,12 @@ const ROLLUP_COUNT: Sql = sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM 
 const ROLLUP_STATUS_COUNT: Sql =
     sql!("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM contact_rollup WHERE status = ?1");
 const CONTACT_COUNT: Sql = sql!("SELECT COUNT(*) FROM contacts c");
-/// Postgres only: a term's words as `LIKE` patterns over whole words (migration 0030), when it has
-/// two or more and no digits (a digit's trigrams are rare, so the trigram index is quicker), in
-/// ASCII only (where Rust's letters and Postgres' `[[:alpha:]]` agree). A word at the term's start
-/// may end a longer word, one at its end may begin one; a word between other characters is whole.
-fn word_patterns(q: &str) -> Option<Vec<String>> {
+/// Postgres only: a term's words as `LIKE` patterns over whole words (migrations 0030, 0045), when
+/// it has one or more and no digits (a digit's trigrams are rare, so the trigram index is quicker),
+/// in ASCII only (where Rust's letters and Postgres' `[[:alpha:]]` agree). A word at the term's
+/// start may end a longer word, one at its end may begin one, a word that is the whole term may sit
+/// inside one; a word between other characters is whole.
+pub(crate) fn word_patterns(q: &str) -> Option<Vec<String>> {
     let q = q.trim().to_lowercase();
     if !q.is_ascii() || q.bytes().any(|b| b.is_ascii_digit()) {
         return None;
@@ -493,7 +494,7 @@ fn word_patterns(q: &str) -> Option<Vec<String>> {
             _ => {}
         }
     }
-    (words.len() >= 2).then_some(words)
+    (!words.is_empty()).then_some(words)
 }
 /// A word pattern's contacts, summed over the words it fits; the fewest over the term's words
 /// bounds what the words index reads. $1: the patterns.
@@ -993,7 +994,9 @@ impl Db {
         let (Db::Postgres(pools), Some(q)) = (self, f.search_alone()) else {
             return Ok(None);
         };
-        let Some(words) = word_patterns(q) else {
+        // One word: its page walks the list's order (the index carries the text) and its count
+        // is proven by a word's count.
+        let Some(words) = word_patterns(q).filter(|w| w.len() >= 2) else {
             return Ok(None);
         };
         let pool = pools.read();
@@ -1279,8 +1282,10 @@ mod tests {
             word_patterns(".lee smith."),
             Some(vec!["lee".into(), "smith".into()])
         );
-        // One word, digits or letters beyond ASCII: the trigram index answers.
-        assert_eq!(word_patterns("garcia"), None);
+        // A lone word may sit inside one (companies search it by its words; contacts do not).
+        assert_eq!(word_patterns("garcia"), Some(vec!["%garcia%".to_string()]));
+        // No word, digits or letters beyond ASCII: the trigram index answers.
+        assert_eq!(word_patterns(" - "), None);
         assert_eq!(word_patterns("maria.garcia.12"), None);
         assert_eq!(word_patterns("josé garcía"), None);
     }

@@ -1,4 +1,4 @@
-//! The rollup tables (migrations 0022–0030, 0043) as stored and as a recount of the rows computes them,
+//! The rollup tables (migrations 0022–0030, 0043, 0045) as stored and as a recount of the rows computes them,
 //! for the tests that check that writes keep them exact (figures, merge).
 
 use jobs::db::Db;
@@ -17,6 +17,13 @@ where
 }
 
 pub type Counts = std::collections::BTreeMap<String, Vec<i64>>;
+
+/// A searched text's distinct runs of letters, as Postgres' `contact_words_of` splits it.
+fn words_of(text: &str) -> std::collections::BTreeSet<&str> {
+    text.split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
 
 /// The rollups of migration 0022, as stored (rows that went back to zero left out).
 pub async fn stored_rollups(db: &Db) -> Counts {
@@ -86,6 +93,21 @@ pub async fn stored_rollups(db: &Db) -> Counts {
         for (word, n) in words {
             out.insert(format!("word {word}"), vec![n]);
         }
+        let words: Vec<(String, i64)> = fetch_rows(db, "SELECT word, n FROM company_words").await;
+        for (word, n) in words {
+            out.insert(format!("company word {word}"), vec![n]);
+        }
+        let entries: Vec<(String, i32, String, String, String)> = fetch_rows(
+            db,
+            "SELECT word, score, name_key, id, search_text FROM company_search_words",
+        )
+        .await;
+        for (word, score, name_key, id, text) in entries {
+            out.entry(format!(
+                "company entry {word}|{score}|{name_key}|{id}|{text}"
+            ))
+            .or_insert_with(|| vec![0])[0] += 1;
+        }
     }
     out.retain(|_, v| v.iter().any(|x| *x != 0));
     out
@@ -118,12 +140,24 @@ pub async fn recounted(db: &Db) -> Counts {
         // Migration 0030: each contact's distinct runs of letters in its searched text.
         let texts: Vec<(String,)> = fetch_rows(db, "SELECT search_text FROM contacts").await;
         for (text,) in texts {
-            let words: std::collections::BTreeSet<&str> = text
-                .split(|c: char| !c.is_alphabetic())
-                .filter(|w| !w.is_empty())
-                .collect();
-            for word in words {
+            for word in words_of(&text) {
                 add(format!("word {word}"), &[1]);
+            }
+        }
+        // Migration 0045: each company's words, and an entry per company and word with the list
+        // order's keys and the searched text.
+        let companies: Vec<(String, i32, String, String)> = fetch_rows(
+            db,
+            "SELECT id, score, lower(name), search_text FROM companies",
+        )
+        .await;
+        for (id, score, name_key, text) in companies {
+            for word in words_of(&text) {
+                add(format!("company word {word}"), &[1]);
+                add(
+                    format!("company entry {word}|{score}|{name_key}|{id}|{text}"),
+                    &[1],
+                );
             }
         }
     }
