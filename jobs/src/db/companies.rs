@@ -593,23 +593,7 @@ impl Db {
             .bind(p.offset)
             .fetch_all(pool)
             .await?;
-        let matches: i64 = match rows.first() {
-            Some(row) => sqlx::Row::try_get(row, "matches")?,
-            None if p.offset == 0 => return Ok(Some((Vec::new(), Total::from(0)))),
-            None => return Ok(None),
-        };
-        if matches > cap {
-            let page = self.company_page(p).await?;
-            return Ok(Some((
-                page,
-                Total {
-                    n: cap,
-                    exact: false,
-                },
-            )));
-        }
-        let page = rows.iter().map(R::from_row).collect::<Result<_, _>>()?;
-        Ok(Some((page, Total::from(matches))))
+        self.company_search_page(p, cap, rows).await
     }
     /// A search in the list's default order on Postgres: one statement reads the matches once
     /// from the trigram index (at most `offset` + [`COUNT_CAP`] + 1 of them), takes the page from
@@ -640,6 +624,18 @@ impl Db {
             .push(company_order(None));
         let rows: Vec<sqlx::postgres::PgRow> =
             qb.build().persistent(false).fetch_all(pools.read()).await?;
+        self.company_search_page(p, cap, rows).await
+    }
+    /// A Postgres search's page and total from the rows of a statement that counted its matches
+    /// (`matches`, at most `cap` + 1): past the cap, the page walks the list's order and the total
+    /// is the cap's floor. None for an empty page past the first (its total is counted as for any
+    /// list).
+    async fn company_search_page<R: CompanyListed>(
+        &self,
+        p: &CompanyList<'_>,
+        cap: i64,
+        rows: Vec<sqlx::postgres::PgRow>,
+    ) -> Result<Option<(Vec<R>, Total)>, sqlx::Error> {
         let matches: i64 = match rows.first() {
             Some(row) => sqlx::Row::try_get(row, "matches")?,
             None if p.offset == 0 => return Ok(Some((Vec::new(), Total::from(0)))),
