@@ -181,6 +181,18 @@ pub struct CompanyFilter {
     pub ids: Option<Vec<String>>,
 }
 
+impl CompanyFilter {
+    /// The search term when it is the only filter.
+    fn search_alone(&self) -> Option<&str> {
+        let alone = self.state.is_none()
+            && self.status.is_none()
+            && self.score_min.is_none()
+            && self.score_max.is_none()
+            && self.ids.is_none();
+        self.q.as_deref().filter(|_| alone)
+    }
+}
+
 pub struct CompanyList<'a> {
     pub filter: &'a CompanyFilter,
     pub limit: i64,
@@ -520,18 +532,9 @@ impl Db {
         &self,
         p: &CompanyList<'_>,
     ) -> Result<Option<sqlite::companies::SearchAlone>, sqlx::Error> {
-        let f = p.filter;
-        let (Db::Sqlite(pools), Some(q), None) = (self, &f.q, p.sort) else {
+        let (Db::Sqlite(pools), Some(q), None) = (self, p.filter.search_alone(), p.sort) else {
             return Ok(None);
         };
-        let alone = f.state.is_none()
-            && f.status.is_none()
-            && f.score_min.is_none()
-            && f.score_max.is_none()
-            && f.ids.is_none();
-        if !alone {
-            return Ok(None);
-        }
         let cap = p.offset.saturating_add(COUNT_CAP);
         let reach = p.offset.saturating_add(p.limit);
         sqlite::companies::SearchAlone::plan(pools.read(), q, cap, reach).await
@@ -548,16 +551,10 @@ impl Db {
         &self,
         p: &CompanyList<'_>,
     ) -> Result<Option<(Vec<R>, Total)>, sqlx::Error> {
-        let f = p.filter;
-        let (Db::Postgres(pools), Some(q), None) = (self, &f.q, p.sort) else {
+        let (Db::Postgres(pools), Some(q), None) = (self, p.filter.search_alone(), p.sort) else {
             return Ok(None);
         };
-        let alone = f.state.is_none()
-            && f.status.is_none()
-            && f.score_min.is_none()
-            && f.score_max.is_none()
-            && f.ids.is_none();
-        let Some(patterns) = word_patterns(q).filter(|_| alone) else {
+        let Some(patterns) = word_patterns(q) else {
             return Ok(None);
         };
         let pool = pools.read_planned(&[true]);
