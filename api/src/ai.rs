@@ -16,7 +16,7 @@ use jobs::ai::{
     CONTENT_TYPES, ContentResult, InsightsResult, IntelligenceResult, MAX_INSIGHT_ROWS,
     OutreachResult, SentimentResult, Task,
 };
-use jobs::db::{AiDocumentRow, CompanyFilter, Db, FigureScope, figure_total};
+use jobs::db::{AiDocumentRow, AiReads, Db, FigureScope, figure_total};
 use jobs::domain::analytics::{
     self, AGENTS, AnalyticsInput, Call, EmailCounts, MODEL_KINDS, ModelRun, ReplyOutcome,
     kind_counts, ratio, round3,
@@ -517,20 +517,23 @@ async fn analytics(
     _u: CurrentUser,
 ) -> ApiResult<axum::Json<analytics::Analytics>> {
     let db = &state.queue.db;
-    let counts = kind_counts(db.job_counts().await?);
-    let outcomes = db.reply_outcomes(20_000).await?;
-    let calls = db.voice_call_list(None, 1000).await?;
-    let companies = db.company_total(&CompanyFilter::default(), 0).await?.n;
     let agents = AGENTS.map(|(kind, ..)| kind);
-    let newest = db.job_recent(&agents, None, 1).await?;
-    let last_runs: BTreeMap<&str, i64> = newest
-        .iter()
-        .map(|j| (j.kind.as_str(), j.finished_at.unwrap_or(j.created_at)))
+    let rows = db
+        .ai_figure_rows(&AiReads {
+            outcomes: 20_000,
+            calls: 1000,
+            agent_kinds: &agents,
+            model_kinds: &MODEL_KINDS,
+            model_runs: 500,
+        })
+        .await?;
+    let counts = kind_counts(rows.job_counts);
+    let last_runs: BTreeMap<&str, i64> = (rows.last_runs.iter())
+        .map(|(kind, finished_at, created_at)| (kind.as_str(), finished_at.unwrap_or(*created_at)))
         .collect();
-    let runs = db.job_recent(&MODEL_KINDS, Some("succeeded"), 500).await?;
     let month = month_of_email(db).await?;
-    let (_, active_campaigns) = db.campaign_list("bulk", 1, 0).await?;
-    let outcomes: Vec<ReplyOutcome<'_>> = outcomes
+    let outcomes: Vec<ReplyOutcome<'_>> = rows
+        .outcomes
         .iter()
         .map(|o| ReplyOutcome {
             score: o.score,
@@ -539,22 +542,24 @@ async fn analytics(
             replied: o.replied,
         })
         .collect();
-    let calls: Vec<Call<'_>> = calls
+    let calls: Vec<Call<'_>> = rows
+        .calls
         .iter()
-        .map(|c| Call {
-            status: &c.status,
-            outcome: c.outcome.as_deref(),
-            has_transcript: c.transcript.is_some(),
-            simulated: c.simulated,
+        .map(|(status, outcome, has_transcript, simulated)| Call {
+            status,
+            outcome: outcome.as_deref(),
+            has_transcript: *has_transcript,
+            simulated: *simulated,
         })
         .collect();
-    let model_runs: Vec<ModelRun<'_>> = runs
+    let model_runs: Vec<ModelRun<'_>> = rows
+        .model_runs
         .iter()
-        .filter_map(|j| {
+        .filter_map(|(result, started_at, finished_at)| {
             Some(ModelRun {
-                result: &j.result.as_ref()?.0,
-                started_at: j.started_at,
-                finished_at: j.finished_at,
+                result: result.as_ref()?,
+                started_at: *started_at,
+                finished_at: *finished_at,
             })
         })
         .collect();
@@ -563,7 +568,7 @@ async fn analytics(
         counts: &counts,
         outcomes: &outcomes,
         calls: &calls,
-        companies,
+        companies: rows.companies,
         last_runs: &last_runs,
         model_runs: &model_runs,
         configured_model: configured.as_deref(),
@@ -574,7 +579,7 @@ async fn analytics(
             clicked: month.clicked,
             replied: month.replied,
         },
-        active_campaigns,
+        active_campaigns: rows.bulk_campaigns,
         retention_days: state.queue.settings.retention.as_secs_f64() / 86_400.0,
     })))
 }

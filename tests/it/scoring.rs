@@ -469,9 +469,101 @@ async fn analytics_report_reply_rate_per_score_band(db: TestDb) {
     app.stop().await;
 }
 
+/// The analytics' other reads: companies found, finished calls and their outcomes, bulk campaigns
+/// (each backend reads them its own way: Postgres in one statement, SQLite one screen's at a time).
+async fn analytics_count_companies_calls_and_campaigns(db: TestDb) {
+    let app = TestApp::spawn(&db, AppOptions::default()).await;
+    let [contact, ..] = seed(&app).await;
+    let now = jobs::time::now_ms();
+    let more: Vec<CompanySeed> = ["Gulf Coast Tubs", "Alamo Access"]
+        .iter()
+        .map(|name| CompanySeed {
+            id: ulid::Ulid::new().to_string(),
+            name: (*name).into(),
+            status: "discovered".into(),
+            state: Some("TX".into()),
+            created_at: now,
+            ..Default::default()
+        })
+        .collect();
+    app.db.seed_companies(&more).await.unwrap();
+    // (status, simulated, outcome, transcript): two real calls answered, one qualifying the lead;
+    // a simulated one and one that failed do not count as examples.
+    let calls = [
+        (
+            "completed",
+            false,
+            Some("qualified"),
+            Some("We need two walk-in tubs."),
+        ),
+        (
+            "completed",
+            false,
+            Some("not_interested"),
+            Some("No thanks."),
+        ),
+        ("completed", true, Some("qualified"), Some("(simulated)")),
+        ("failed", false, None, None),
+    ];
+    for (i, (status, simulated, outcome, transcript)) in calls.into_iter().enumerate() {
+        exec!(
+            &app.db,
+            "INSERT INTO voice_calls (id, contact_id, agent_id, purpose, to_phone, status, simulated,
+                 outcome, transcript, created_at, updated_at)
+             VALUES ($1, $2, 'agent-qualify', 'Qualify', '+15125550100', $3, $4, $5, $6, $7, $7)",
+            format!("call-{i}"),
+            &contact,
+            status,
+            simulated,
+            outcome,
+            transcript,
+            now + i as i64
+        );
+    }
+    for (id, kind) in [("c-1", "bulk"), ("c-2", "bulk"), ("c-3", "single")] {
+        exec!(
+            &app.db,
+            "INSERT INTO campaigns (id, kind, name, status, created_at, updated_at)
+             VALUES ($1, $2, 'Spring tubs', 'draft', $3, $3)",
+            id,
+            kind,
+            now
+        );
+    }
+    let user = app.user().await;
+    let a = app.get_json(&user, "/api/ai/analytics").await;
+    let examples = |kind: &str| {
+        a["agentPerformance"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["agentId"] == kind)
+            .map(|x| x["trainingDataCount"].clone())
+    };
+    assert_eq!(
+        (examples("discovery_scan"), examples("voice_call")),
+        (Some(json!(3)), Some(json!(2))),
+        "{a}"
+    );
+    assert_eq!(a["performanceMetrics"]["currentCampaigns"], 2, "{a}");
+    let voice = a["recentInsights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["id"] == "voice-qualified")
+        .map(|i| i["title"].clone());
+    assert_eq!(
+        voice,
+        Some(json!("1 of 2 answered calls qualified the lead")),
+        "{a}"
+    );
+    app.stop().await;
+}
+
 both_backends!(
     single_contact_scoring_job,
     bulk_scoring_only_scores_what_needs_it,
     demo_scores_spread_over_the_range,
-    analytics_report_reply_rate_per_score_band
+    analytics_report_reply_rate_per_score_band,
+    analytics_count_companies_calls_and_campaigns
 );

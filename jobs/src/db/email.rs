@@ -739,6 +739,10 @@ impl Db {
             }
         )
     }
+    /// How many campaigns of `kind` there are.
+    pub async fn campaign_count(&self, kind: &str) -> Result<i64, sqlx::Error> {
+        fetch!(self, fetch_one, query_scalar(CAMPAIGN_COUNT), kind)
+    }
     /// Moves a campaign from one of `from` to `to`; false when it was in none of them.
     pub async fn campaign_set_status(
         &self,

@@ -1,6 +1,6 @@
-//! Voice agents and calls, documents for the AI features, and the reply outcomes the AI analytics
-//! learn from. Only moving a call on from a list of statuses differs between the dialects (in
-//! sqlite/voice.rs and postgres/voice.rs).
+//! Voice agents and calls, documents for the AI features, and what the AI analytics read (the
+//! reply outcomes they learn from among them). Only moving a call on from a list of statuses and
+//! how the analytics' reads travel differ between the dialects.
 
 use super::sql::Sql;
 use super::*;
@@ -131,11 +131,14 @@ const DOCUMENT_GET: Sql = sql!(
     "SELECT id, task, media_type, file_name, body, created_at FROM ai_documents WHERE id = ?1"
 );
 const DOCUMENT_DELETE: Sql = sql!("DELETE FROM ai_documents WHERE id = ?1");
-/// The CASTs: Postgres's MAX of a CASE of integer literals is an INTEGER, read as i64.
-/// Grouped from the messages' side, in the order of their contact index, so the limit stops the
-/// read: grouped by contact, SQLite read every contact (80 ms at 100,000) to find the few emailed.
-const REPLY_OUTCOMES: Sql = sql!(
-    "SELECT c.score AS score,
+/// Emailed contacts (at most ?1) and whether each replied; shared with the AI analytics reads of
+/// Postgres (`ai_figures`). The CASTs: Postgres's MAX of a CASE of integer literals is an INTEGER,
+/// read as i64. Grouped from the messages' side, in the order of their contact index, so the limit
+/// stops the read: grouped by contact, SQLite read every contact (80 ms at 100,000) to find the
+/// few emailed.
+macro_rules! reply_outcomes {
+    () => {
+        "SELECT c.score AS score,
             CAST(CASE WHEN c.score_factors IS NULL THEN 0 ELSE 1 END AS BIGINT) AS scored,
             co.state AS state, m.replied AS replied
      FROM (SELECT contact_id,
@@ -144,6 +147,80 @@ const REPLY_OUTCOMES: Sql = sql!(
            GROUP BY contact_id ORDER BY contact_id LIMIT ?1) m
      JOIN contacts c ON c.id = m.contact_id
      LEFT JOIN companies co ON co.id = c.company_id"
+    };
+}
+const REPLY_OUTCOMES: Sql = sql!(reply_outcomes!());
+
+/// What the AI analytics screen reads besides the email figures: each list at most its limit.
+#[derive(Debug, Clone, Copy)]
+pub struct AiReads<'a> {
+    /// Emailed contacts, for [`ReplyOutcome`]s.
+    pub outcomes: i64,
+    /// The newest calls.
+    pub calls: i64,
+    /// Each kind's newest job: when it last ran.
+    pub agent_kinds: &'a [&'a str],
+    /// Each kind's newest successful jobs, at most `model_runs` of each.
+    pub model_kinds: &'a [&'a str],
+    pub model_runs: i64,
+}
+
+/// A call as the analytics count it: status, outcome, whether it has a transcript, simulated.
+pub type CallFacts = (String, Option<String>, bool, bool);
+
+/// A successful model job: its result, when it started and ended.
+pub type ModelRunRow = (Option<Value>, Option<i64>, Option<i64>);
+
+#[derive(Debug, Clone, Default)]
+pub struct AiFigureRows {
+    /// (kind, status, jobs) of every job.
+    pub job_counts: Vec<(String, String, i64)>,
+    pub outcomes: Vec<ReplyOutcome>,
+    pub calls: Vec<CallFacts>,
+    pub companies: i64,
+    /// (kind, finished_at, created_at) of each agent kind's newest job.
+    pub last_runs: Vec<(String, Option<i64>, i64)>,
+    pub model_runs: Vec<ModelRunRow>,
+    pub bulk_campaigns: i64,
+}
+
+/// Differs: Postgres answers [`AiReads`] in one statement, each list as a JSON array of rows.
+/// There each statement is a round trip costing both processes more CPU than these reads do (10
+/// statements a request: 1,700-2,000 requests/s at 50 connections); SQLite runs them in the
+/// process, each the statement its own screen runs.
+const AI_READS_POSTGRES: Sql = sql!(concat!(
+    "SELECT (SELECT COALESCE(json_agg(json_build_array(kind, status, n)), '[]')
+             FROM (SELECT kind, status, COUNT(*) AS n FROM jobs GROUP BY kind, status) j),
+        (SELECT COALESCE(json_agg(json_build_array(r.score, r.scored, r.state, r.replied)), '[]')
+         FROM (",
+    reply_outcomes!(),
+    ") r),
+        (SELECT COALESCE(json_agg(json_build_array(v.status, v.outcome, v.transcript IS NOT NULL,
+                                                   v.simulated) ORDER BY v.created_at DESC, v.id DESC), '[]')
+         FROM (SELECT status, outcome, transcript, simulated, created_at, id FROM voice_calls
+               ORDER BY created_at DESC, id DESC LIMIT ?2) v),
+        (SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM company_rollup),
+        (SELECT COALESCE(json_agg(json_build_array(k.kind, l.finished_at, l.created_at)), '[]')
+         FROM unnest(?3::text[]) AS k (kind)
+         CROSS JOIN LATERAL (SELECT finished_at, created_at FROM jobs WHERE jobs.kind = k.kind
+                             ORDER BY created_at DESC, id DESC LIMIT 1) l),
+        (SELECT COALESCE(json_agg(json_build_array(m.result, m.started_at, m.finished_at)), '[]')
+         FROM unnest(?4::text[]) AS k (kind)
+         CROSS JOIN LATERAL (SELECT result, started_at, finished_at FROM jobs
+                             WHERE jobs.kind = k.kind AND status = 'succeeded'
+                             ORDER BY created_at DESC, id DESC LIMIT ?5) m),
+        (SELECT COUNT(*) FROM campaigns WHERE kind = 'bulk')"
+));
+
+/// The columns of [`AI_READS_POSTGRES`], each list as its JSON.
+type AiReadsRow = (
+    Json<Vec<(String, String, i64)>>,
+    Json<Vec<(i32, i64, Option<String>, i64)>>,
+    Json<Vec<CallFacts>>,
+    i64,
+    Json<Vec<(String, Option<i64>, i64)>>,
+    Json<Vec<ModelRunRow>>,
+    i64,
 );
 
 impl Db {
@@ -236,6 +313,57 @@ impl Db {
     /// Emailed contacts and whether they replied (at most `limit`).
     pub async fn reply_outcomes(&self, limit: i64) -> Result<Vec<ReplyOutcome>, sqlx::Error> {
         fetch!(self, fetch_all, query_as(REPLY_OUTCOMES), limit)
+    }
+    /// The AI analytics' reads (see [`AI_READS_POSTGRES`] for why they travel differently).
+    pub async fn ai_figure_rows(&self, p: &AiReads<'_>) -> Result<AiFigureRows, sqlx::Error> {
+        let Db::Postgres(pools) = self else {
+            let runs = self
+                .job_recent(p.model_kinds, Some("succeeded"), p.model_runs)
+                .await?;
+            return Ok(AiFigureRows {
+                job_counts: self.job_counts().await?,
+                outcomes: self.reply_outcomes(p.outcomes).await?,
+                calls: (self.voice_call_list(None, p.calls).await?)
+                    .into_iter()
+                    .map(|c| (c.status, c.outcome, c.transcript.is_some(), c.simulated))
+                    .collect(),
+                companies: self.company_total(&CompanyFilter::default(), 0).await?.n,
+                last_runs: (self.job_recent(p.agent_kinds, None, 1).await?)
+                    .into_iter()
+                    .map(|j| (j.kind, j.finished_at, j.created_at))
+                    .collect(),
+                model_runs: runs
+                    .into_iter()
+                    .map(|j| (j.result.map(|r| r.0), j.started_at, j.finished_at))
+                    .collect(),
+                bulk_campaigns: self.campaign_count("bulk").await?,
+            });
+        };
+        let (counts, outcomes, calls, companies, last_runs, model_runs, bulk_campaigns): AiReadsRow =
+            sqlx::query_as(AI_READS_POSTGRES.postgres)
+                .bind(p.outcomes)
+                .bind(p.calls)
+                .bind(p.agent_kinds)
+                .bind(p.model_kinds)
+                .bind(p.model_runs)
+                .fetch_one(pools.read())
+                .await?;
+        Ok(AiFigureRows {
+            job_counts: counts.0,
+            outcomes: (outcomes.0.into_iter())
+                .map(|(score, scored, state, replied)| ReplyOutcome {
+                    score,
+                    scored,
+                    state,
+                    replied,
+                })
+                .collect(),
+            calls: calls.0,
+            companies,
+            last_runs: last_runs.0,
+            model_runs: model_runs.0,
+            bulk_campaigns,
+        })
     }
 }
 
