@@ -132,7 +132,7 @@ const DOCUMENT_GET: Sql = sql!(
 );
 const DOCUMENT_DELETE: Sql = sql!("DELETE FROM ai_documents WHERE id = ?1");
 /// Emailed contacts (at most ?1) and whether each replied; shared with the AI analytics reads of
-/// Postgres (`ai_figures`). The CASTs: Postgres's MAX of a CASE of integer literals is an INTEGER,
+/// Postgres ([`AI_READS_POSTGRES`]). The CASTs: Postgres's MAX of a CASE of integer literals is an INTEGER,
 /// read as i64. Grouped from the messages' side, in the order of their contact index, so the limit
 /// stops the read: grouped by contact, SQLite read every contact (80 ms at 100,000) to find the
 /// few emailed.
@@ -171,7 +171,8 @@ pub type CallFacts = (String, Option<String>, bool, bool);
 /// A successful model job: its result, when it started and ended.
 pub type ModelRunRow = (Option<Value>, Option<i64>, Option<i64>);
 
-#[derive(Debug, Clone, Default)]
+/// What [`Db::ai_figure_rows`] reads.
+#[derive(Debug, Clone)]
 pub struct AiFigureRows {
     /// (kind, status, jobs) of every job.
     pub job_counts: Vec<(String, String, i64)>,
