@@ -1163,11 +1163,12 @@ async fn generic_plans_where_marked_and_dropped_connections_replaced(db: TestDb)
         .await;
         assert_eq!(s, 201, "{c}");
     }
-    // The companies list's pages likewise: three in Texas, qualified, of scores 90, 85 and 80.
-    for i in 0..3 {
+    // The companies list's pages likewise: three in Texas, qualified, of scores 90, 85 and 85
+    // (the tie in name order, the later one created first).
+    for (i, score) in [(0, 90), (2, 85), (1, 85)] {
         let (s, c) = send(user.post(app.url("/api/companies")).json(&json!({
             "name": format!("Planned Works {i}"), "state": "TX", "status": "qualified",
-            "score": 90 - 5 * i
+            "score": score
         })))
         .await;
         assert_eq!(s, 201, "{c}");
@@ -1245,7 +1246,7 @@ async fn generic_plans_where_marked_and_dropped_connections_replaced(db: TestDb)
         "ORDER BY created_at DESC, id DESC LIMIT 2 OFFSET",
         "status = $2",
         "score >= ",
-        "page_id FROM companies WHERE TRUE AND state = ",
+        "name_key FROM companies WHERE TRUE AND state = ",
     ] {
         assert!(
             planned_once

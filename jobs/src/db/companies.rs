@@ -116,11 +116,17 @@ pub trait CompanyListed:
     const PAGE: [Sql; 2];
     /// The select of a Postgres search's page (see [`COMPANY_SEARCH_COUNTED`]).
     const SEARCH_COUNTED: &'static str;
+    /// Postgres, a page past the first in the default order: the select over the page's ids and
+    /// sort keys ([`COMPANY_PAGE_KEYED`]), so the page is not joined back to `companies` to be
+    /// sorted; a search's page is read from its matches' keys likewise. None: rows need the
+    /// company's other columns.
+    const DEEP_KEYED: Option<&'static str>;
 }
 
 impl CompanyListed for CompanyRow {
     const PAGE: [Sql; 2] = [COMPANY_PAGE, COMPANY_PAGE_DEEP];
     const SEARCH_COUNTED: &'static str = concat!(") SELECT ", company_columns!("description"));
+    const DEEP_KEYED: Option<&'static str> = None;
 }
 
 impl CompanyListed for CompanyCard {
@@ -129,6 +135,11 @@ impl CompanyListed for CompanyCard {
         per_dialect!(company_card_page_deep),
     ];
     const SEARCH_COUNTED: &'static str = concat!(") SELECT ", company_card_columns!(postgres, ""));
+    const DEEP_KEYED: Option<&'static str> = Some(concat!(
+        "SELECT ",
+        company_card_columns!(postgres, ""),
+        " FROM (SELECT id, score, lower(name) AS name_key FROM companies"
+    ));
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -440,11 +451,36 @@ const COMPANY_PAGE_REPORT_DEEP: Sql = per_dialect!(company_card_report_deep);
 /// The page's ids stay the outer loop (`CROSS JOIN`: SQLite, not knowing the bound LIMIT under
 /// `SQLITE_ENABLE_QPSG`, would otherwise read every company and look each up in the page).
 const COMPANY_PAGE_BY_ID: &str = ") p CROSS JOIN companies WHERE companies.id = p.page_id";
+/// Closes [`CompanyListed::DEEP_KEYED`] after the page's ids and keys (named `companies` for the
+/// card's and count's lookups), sorted as the index walk gave them; 48 rows sorted here cost less
+/// than 48 more lookups in `companies` (see docs/performance.md).
+const COMPANY_PAGE_KEYED: &str = ") companies ORDER BY score DESC, name_key, id";
 /// After the matches `m` of [`Db::company_search_counted`] and the page's columns
 /// ([`CompanyListed::SEARCH_COUNTED`]): the page's ids, sorted out of them in the list's default
 /// order (`score DESC, lower(name), id`), then [`COMPANY_PAGE_BY_ID`].
 const COMPANY_SEARCH_COUNTED: &str = ", (SELECT COUNT(*) FROM m) AS matches
      FROM (SELECT id AS page_id FROM m ORDER BY score DESC, name_key, id LIMIT ";
+/// As [`COMPANY_SEARCH_COUNTED`], the page's ids with their keys, for the rows of
+/// [`COMPANY_PAGE_KEYED`].
+const COMPANY_SEARCH_COUNTED_KEYED: &str = ", (SELECT COUNT(*) FROM m) AS matches
+     FROM (SELECT id, score, name_key FROM m ORDER BY score DESC, name_key, id LIMIT ";
+/// A Postgres search's page from its matches `m`, up to the bound limit: cards sorted from the
+/// matches' keys, rows joined back to `companies` for their columns.
+fn search_page_from<R: CompanyListed>() -> &'static str {
+    if R::DEEP_KEYED.is_some() {
+        COMPANY_SEARCH_COUNTED_KEYED
+    } else {
+        COMPANY_SEARCH_COUNTED
+    }
+}
+/// What follows the bound offset of [`search_page_from`].
+fn search_page_tail<R: CompanyListed>() -> String {
+    if R::DEEP_KEYED.is_some() {
+        COMPANY_PAGE_KEYED.to_string()
+    } else {
+        format!("{COMPANY_PAGE_BY_ID} ORDER BY {}", company_order(None))
+    }
+}
 /// Postgres only: of a term's word patterns ($1, [`word_patterns`]), the one whose fitting words of
 /// `company_words` (migration 0045) are held by the fewest companies: those words, and how many
 /// entries of `company_search_words` they have (0: a word of the term fits no company's).
@@ -496,7 +532,8 @@ impl Db {
     ) -> Result<(Vec<R>, Total), sqlx::Error> {
         if let Some(search) = self.company_search_alone(p).await? {
             let page = if search.matches > p.offset {
-                self.company_rows(R::PAGE, p, Some(&search)).await?
+                self.company_rows(R::PAGE, R::DEEP_KEYED, p, Some(&search))
+                    .await?
             } else {
                 Vec::new()
             };
@@ -524,7 +561,7 @@ impl Db {
         &self,
         p: &CompanyList<'_>,
     ) -> Result<Vec<R>, sqlx::Error> {
-        self.company_rows(R::PAGE, p, None).await
+        self.company_rows(R::PAGE, R::DEEP_KEYED, p, None).await
     }
     /// A search with no other filter, in the list's default order, on SQLite: planned from its
     /// matches counted in the FTS table (see [`sqlite::companies::SearchAlone`]).
@@ -574,12 +611,10 @@ impl Db {
         let distinct = if words.len() > 1 { "DISTINCT " } else { "" };
         let sql = format!(
             "WITH m AS MATERIALIZED (SELECT {distinct}id, score, name_key FROM company_search_words \
-             WHERE word = ANY($1) AND search_text LIKE $2 ESCAPE '\\' LIMIT $3{}{}$4 OFFSET $5{} \
-             ORDER BY {}",
+             WHERE word = ANY($1) AND search_text LIKE $2 ESCAPE '\\' LIMIT $3{}{}$4 OFFSET $5{}",
             R::SEARCH_COUNTED,
-            COMPANY_SEARCH_COUNTED,
-            COMPANY_PAGE_BY_ID,
-            company_order(None),
+            search_page_from::<R>(),
+            search_page_tail::<R>(),
         );
         // Built from constants only: the term and the words are bound.
         let rows: Vec<sqlx::postgres::PgRow> = sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -612,13 +647,11 @@ impl Db {
         qb.push(" LIMIT ")
             .push_bind(cap.saturating_add(1))
             .push(R::SEARCH_COUNTED)
-            .push(COMPANY_SEARCH_COUNTED)
+            .push(search_page_from::<R>())
             .push_bind(p.limit)
             .push(" OFFSET ")
             .push_bind(p.offset)
-            .push(COMPANY_PAGE_BY_ID)
-            .push(" ORDER BY ")
-            .push(company_order(None));
+            .push(search_page_tail::<R>());
         let rows: Vec<sqlx::postgres::PgRow> =
             qb.build().persistent(false).fetch_all(pools.read()).await?;
         self.company_search_page(p, cap, rows).await
@@ -707,20 +740,27 @@ impl Db {
         &self,
         p: &CompanyList<'_>,
     ) -> Result<Vec<CompanyCard>, sqlx::Error> {
-        self.company_rows([COMPANY_PAGE_REPORT, COMPANY_PAGE_REPORT_DEEP], p, None)
-            .await
+        self.company_rows(
+            [COMPANY_PAGE_REPORT, COMPANY_PAGE_REPORT_DEEP],
+            None,
+            p,
+            None,
+        )
+        .await
     }
     /// `[first, deep]`: the first page reads its rows whole; a later one its ids first, then
     /// only its rows whole, because Postgres computes a row's columns (the contact count's
     /// subquery among them) for every row an OFFSET skips: a page 20 deep counted the contacts of
     /// 1,008 companies. The first page stays one plain statement (cheaper to plan, and a search
     /// is planned for each term), but for a search on SQLite, which computes every match's
-    /// columns before it sorts them. `alone`: a search alone as
+    /// columns before it sorts them. `deep_keyed`: on Postgres, the later page in the default
+    /// order ([`CompanyListed::DEEP_KEYED`]) in place of `deep`. `alone`: a search alone as
     /// [`sqlite::companies::SearchAlone`] planned it (its matches, and whether the ids come from
     /// the list order's index, each entry checked against them).
     async fn company_rows<R: CompanyListed>(
         &self,
         [first, deep]: [Sql; 2],
+        deep_keyed: Option<&'static str>,
         p: &CompanyList<'_>,
         alone: Option<&sqlite::companies::SearchAlone>,
     ) -> Result<Vec<R>, sqlx::Error> {
@@ -736,12 +776,19 @@ impl Db {
         let f = p.filter;
         let ranged = f.score_min.is_some() || f.score_max.is_some();
         let narrowed = f.state.is_some() || f.status.is_some();
-        let select = Sql {
+        let mut select = Sql {
             generic_plan: f.q.is_none()
                 && f.ids.is_none()
                 && p.sort.is_none()
                 && !(ranged && narrowed),
             ..select
+        };
+        let keyed = match (self, deep_keyed) {
+            (Db::Postgres(_), Some(text)) if ids_first && p.sort.is_none() => {
+                select.postgres = text;
+                true
+            }
+            _ => false,
         };
         on_db!(self, pool, [q = select], {
             let mut qb = QueryBuilder::new(q);
@@ -761,7 +808,9 @@ impl Db {
             }
             qb.push(" ORDER BY ").push(&order);
             push_limit_offset(&mut qb, p.limit, p.offset);
-            if ids_first {
+            if keyed {
+                qb.push(COMPANY_PAGE_KEYED);
+            } else if ids_first {
                 qb.push(COMPANY_PAGE_BY_ID).push(" ORDER BY ").push(&order);
             }
             qb.build_query_as().persistent(keep).fetch_all(pool).await
