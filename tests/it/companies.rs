@@ -385,6 +385,8 @@ async fn search_by_words_follows_writes(db: TestDb) {
         ("Moore's Bath Group", 40),
         ("O'Neil Remodeling", 30),
         ("Zed Bath Works 12", 20),
+        // Created last, listed first: a page in creation order would miss it.
+        ("Bath Depot", 90),
     ]
     .iter()
     .map(|(n, s)| (n.to_string(), *s))
@@ -393,8 +395,10 @@ async fn search_by_words_follows_writes(db: TestDb) {
         let id = create(&app, &u, json!({"name": name, "score": score})).await;
         ids.insert(name.clone(), id);
     }
+    // "bath" and "cedar" (after the rename) fit one word each: read from that word's entries alone.
     let terms = [
         "arbor",
+        "bath",
         "harbor bath",
         "or bath w",
         "bath works",

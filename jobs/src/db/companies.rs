@@ -454,7 +454,21 @@ const COMPANY_PAGE_BY_ID: &str = ") p CROSS JOIN companies WHERE companies.id = 
 /// Closes [`CompanyListed::DEEP_KEYED`] after the page's ids and keys (named `companies` for the
 /// card's and count's lookups), sorted as the index walk gave them; 48 rows sorted here cost less
 /// than 48 more lookups in `companies` (see docs/performance.md).
-const COMPANY_PAGE_KEYED: &str = ") companies ORDER BY score DESC, name_key, id";
+macro_rules! company_page_keyed {
+    () => {
+        ") companies ORDER BY score DESC, name_key, id"
+    };
+}
+const COMPANY_PAGE_KEYED: &str = company_page_keyed!();
+/// Postgres: the cards of one word's companies (migration 0045), $1 the word, in the list's
+/// default order ($2 the limit, $3 the offset).
+const COMPANY_ONE_WORD_PAGE: &str = concat!(
+    "SELECT ",
+    company_card_columns!(postgres, ""),
+    " FROM (SELECT id, score, name_key FROM company_search_words WHERE word = $1
+     ORDER BY score DESC, name_key, id LIMIT $2 OFFSET $3",
+    company_page_keyed!()
+);
 /// After the matches `m` of [`Db::company_search_counted`] and the page's columns
 /// ([`CompanyListed::SEARCH_COUNTED`]): the page's ids, sorted out of them in the list's default
 /// order (`score DESC, lower(name), id`), then [`COMPANY_PAGE_BY_ID`].
@@ -601,6 +615,25 @@ impl Db {
             .await?;
         if postings == 0 {
             return Ok(Some((Vec::new(), Total::from(0))));
+        }
+        if let ([word], true) = (&words[..], R::DEEP_KEYED.is_some()) {
+            // A term of letters only that fits one word: every company holding the word holds
+            // the term, so the page is the word's first entries in order and the total its
+            // count, without reading the other matches.
+            if q.trim().bytes().all(|b| b.is_ascii_alphabetic()) {
+                let page = sqlx::query_as(COMPANY_ONE_WORD_PAGE)
+                    .bind(word)
+                    .bind(p.limit)
+                    .bind(p.offset)
+                    .fetch_all(pool)
+                    .await?;
+                let cap = p.offset.saturating_add(COUNT_CAP);
+                let total = Total {
+                    n: postings.min(cap),
+                    exact: postings <= cap,
+                };
+                return Ok(Some((page, total)));
+            }
         }
         if postings > COMPANY_WORD_POSTINGS_CAP {
             return Ok(None);
