@@ -552,11 +552,7 @@ impl Db {
                 Vec::new()
             };
             let cap = p.offset.saturating_add(COUNT_CAP);
-            let total = Total {
-                n: search.matches.min(cap),
-                exact: search.matches <= cap,
-            };
-            return Ok((page, total));
+            return Ok((page, Total::capped(search.matches, cap)));
         }
         if let Some(found) = self.company_search_by_words(p).await? {
             return Ok(found);
@@ -628,11 +624,7 @@ impl Db {
                     .fetch_all(pool)
                     .await?;
                 let cap = p.offset.saturating_add(COUNT_CAP);
-                let total = Total {
-                    n: postings.min(cap),
-                    exact: postings <= cap,
-                };
-                return Ok(Some((page, total)));
+                return Ok(Some((page, Total::capped(postings, cap))));
             }
         }
         if postings > COMPANY_WORD_POSTINGS_CAP {
@@ -763,10 +755,7 @@ impl Db {
                 .fetch_one(pool)
                 .await
         })?;
-        Ok(Total {
-            n: n.min(cap),
-            exact: n <= cap,
-        })
+        Ok(Total::capped(n, cap))
     }
     /// Like [`Db::company_page`]'s cards, with descriptions cut to 200 characters (the report).
     pub async fn company_list_report(

@@ -154,6 +154,13 @@ impl From<i64> for Total {
 }
 
 impl Total {
+    /// `n` matches counted at most to `cap`: exact up to the cap, its floor past it.
+    pub fn capped(n: i64, cap: i64) -> Self {
+        Self {
+            n: n.min(cap),
+            exact: n <= cap,
+        }
+    }
     /// A page that came back short ends the list (read in the same order), so its offset plus its
     /// rows is the exact total and nothing needs counting: a search for a rare term or a miss
     /// costs one query. An empty page past the first says nothing about where the list ends.
@@ -954,10 +961,7 @@ impl Db {
                         .fetch_one(pool)
                         .await
                 })?;
-                return Ok(Total {
-                    n: n.min(cap),
-                    exact: n <= cap,
-                });
+                return Ok(Total::capped(n, cap));
             }
         }?;
         Ok(n.into())
